@@ -1,0 +1,134 @@
+//! The command line: `inspect`, `sample`, `rewrite`, curve and toolbox
+//! verbs. No verb opens the GUI.
+//!
+//! Success exits 0; bad input exits 1 with one clear line on stderr.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Parser, Subcommand};
+
+use crate::vmd::{self, Motion, TrackIndex};
+
+pub mod core;
+pub mod curve;
+pub mod toolbox;
+
+/// An error for the user: one line, no backtrace.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl<E: std::error::Error> From<E> for CliError {
+    fn from(e: E) -> Self {
+        CliError(e.to_string())
+    }
+}
+
+pub type CliResult = Result<(), CliError>;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "vmd-studio",
+    version,
+    about = "VMD Studio: a lossless editor for MikuMikuDance VMD motion and camera files",
+    long_about = "VMD Studio opens VMD files (dance motions, cameras, facial and light tracks). \
+Without a verb it opens the desktop app (on a bundled demo when no file is given).",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Files to open in the app (VMD motions/cameras, PMX/PMD skeletons).
+    pub files: Vec<PathBuf>,
+    /// Render the window once it has settled, save it as PNG and exit.
+    #[arg(long, value_name = "OUT.png")]
+    pub screenshot: Option<PathBuf>,
+    /// Graphics backend for the app.
+    #[arg(long, value_enum, default_value = "wgpu")]
+    pub renderer: Renderer,
+    /// Frame to show (for screenshots).
+    #[arg(long)]
+    pub frame: Option<f64>,
+    /// Window size for screenshots, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1600x1000")]
+    pub size: String,
+    /// Panel to show first (for screenshots): dope, curves, forensics, preview, toolbox.
+    #[arg(long)]
+    pub panel: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Renderer {
+    Glow,
+    Wgpu,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print what a VMD file holds: kind, counts, length, tracks, cuts, warnings.
+    Inspect(core::InspectArgs),
+    /// Evaluate every track at a frame (fractional frames allowed).
+    Sample(core::SampleArgs),
+    /// Load into the editable model and save unchanged (byte-identical).
+    Rewrite(core::RewriteArgs),
+    /// Set interpolation curves of bone or camera keys in a frame range.
+    SetCurve(curve::SetCurveArgs),
+    /// Mirror left/right: bones, names (左⇄右), camera.
+    Mirror(toolbox::MirrorArgs),
+    /// Keep frames A..B, keying the range ends so playback is unchanged.
+    Trim(toolbox::TrimArgs),
+    /// Append a second file after the first.
+    Join(toolbox::JoinArgs),
+    /// Change speed: new frame = round(frame / factor).
+    Speed(toolbox::SpeedArgs),
+    /// Add rest-pose keys at frame 0 for bones without a key there.
+    FillRest(toolbox::FillRestArgs),
+    /// Rename tracks from a TSV map of old → new names.
+    Rename(toolbox::RenameArgs),
+    /// Export every field of every key as JSON.
+    ExportJson(toolbox::ExportJsonArgs),
+    /// Build a VMD from an exported JSON (gives back the original bytes).
+    ImportJson(toolbox::ImportJsonArgs),
+}
+
+/// Runs a verb.
+pub fn run(cmd: Command) -> CliResult {
+    match cmd {
+        Command::Inspect(a) => core::inspect(a),
+        Command::Sample(a) => core::sample(a),
+        Command::Rewrite(a) => core::rewrite(a),
+        Command::SetCurve(a) => curve::set_curve(a),
+        Command::Mirror(a) => toolbox::mirror(a),
+        Command::Trim(a) => toolbox::trim(a),
+        Command::Join(a) => toolbox::join(a),
+        Command::Speed(a) => toolbox::speed(a),
+        Command::FillRest(a) => toolbox::fill_rest(a),
+        Command::Rename(a) => toolbox::rename(a),
+        Command::ExportJson(a) => toolbox::export_json(a),
+        Command::ImportJson(a) => toolbox::import_json(a),
+    }
+}
+
+/// Reads and parses a VMD file, with the path in the message on failure.
+pub fn load(path: &Path) -> Result<Motion, CliError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
+    vmd::read(&bytes).map_err(|e| CliError(format!("{}: {e}", path.display())))
+}
+
+/// Loads and indexes.
+pub fn load_indexed(path: &Path) -> Result<(Motion, TrackIndex), CliError> {
+    let m = load(path)?;
+    let idx = TrackIndex::build(&m);
+    Ok((m, idx))
+}
+
+/// Saves atomically, with the path in the message on failure.
+pub fn save(m: &Motion, path: &Path) -> CliResult {
+    vmd::save(m, path).map_err(|e| CliError(e.to_string()))
+}

@@ -1,0 +1,29 @@
+//! # VMD Studio
+//!
+//! A lossless editor for MikuMikuDance VMD files (dance motions, cameras,
+//! facial and light tracks).
+//!
+//! ## Layers
+//! ```text
+//! vmd       pure: bytes ⇄ model, curves, evaluation, camera math, toolbox ops
+//! skeleton  pure: PMX/PMD bone reader, built-in MMD skeleton, FK and CCD IK
+//!  ↑
+//! app       eframe/egui (feature `gui`): document + history, panels, preview
+//! main      CLI subcommands and the GUI entry point
+//! ```
+//! **The rule:** nothing in `vmd` or `skeleton` names a GUI type;
+//! `cargo test --no-default-features` builds and tests them alone.
+//!
+//! ## Invariants
+//! * Every record keeps its raw bytes; reading then writing an unedited
+//!   [`vmd::Motion`] gives back the identical file.
+//! * An edit rewrites only the bytes of the field it edits.
+//! * Names never get cut: a name that does not fit its field is refused.
+#![forbid(unsafe_code)]
+
+pub mod cli;
+pub mod skeleton;
+pub mod vmd;
+
+#[cfg(feature = "gui")]
+pub mod app;

@@ -1,0 +1,28 @@
+//! The pure VMD layer: bytes ⇄ model, curves, evaluation, camera math,
+//! summary and toolbox operations. Names no GUI type.
+
+pub mod bezier;
+pub mod camera;
+pub mod cursor;
+pub mod error;
+pub mod evaluate;
+pub mod interpolation;
+pub mod layout;
+pub mod motion;
+pub mod name;
+pub mod read;
+pub mod records;
+pub mod summary;
+pub mod track;
+pub mod write;
+
+pub use bezier::Curve;
+pub use error::{NameError, ReadError, ReadErrorKind, WriteError};
+pub use interpolation::{BoneChannel, CameraChannel};
+pub use layout::Section;
+pub use motion::{Motion, Version};
+pub use name::{DecodedName, NameEncoding};
+pub use read::read;
+pub use records::{BoneKey, CameraKey, IkKey, LightKey, MorphKey, ShadowKey};
+pub use track::{Track, TrackIndex};
+pub use write::{save, write};

@@ -1,0 +1,180 @@
+//! The editable model of a VMD file.
+
+use super::layout::{self, Section};
+use super::name::{DecodedName, NameEncoding, decode_name, encode_name};
+use super::records::*;
+use super::error::NameError;
+
+/// Header version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Version {
+    /// `Vocaloid Motion Data file`, 10-byte model name.
+    V1,
+    /// `Vocaloid Motion Data 0002`, 20-byte model name.
+    V2,
+}
+
+impl Version {
+    pub fn number(self) -> u8 {
+        match self {
+            Version::V1 => 1,
+            Version::V2 => 2,
+        }
+    }
+    pub fn model_name_len(self) -> usize {
+        match self {
+            Version::V1 => layout::MODEL_NAME_LEN_V1,
+            Version::V2 => layout::MODEL_NAME_LEN_V2,
+        }
+    }
+}
+
+/// A whole VMD file: keys in file order, raw bytes kept.
+///
+/// Invariant: `write(&read(bytes)?) == bytes` for every readable input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Motion {
+    /// The 30 header bytes as read (junk after the NUL kept).
+    pub header: [u8; layout::HEADER_LEN],
+    pub version: Version,
+    /// The model-name field as read (20 bytes in v2, 10 in v1).
+    pub model_name_field: Vec<u8>,
+    pub bones: Vec<BoneKey>,
+    pub morphs: Vec<MorphKey>,
+    pub cameras: Vec<CameraKey>,
+    pub lights: Vec<LightKey>,
+    pub shadows: Vec<ShadowKey>,
+    pub iks: Vec<IkKey>,
+    /// How many sections (in file order) had a count field: 0..=6.
+    /// Sections after these were absent from the file (not even a count).
+    pub sections_present: usize,
+    /// Bytes after the last section (or fewer than 4 left over), kept.
+    pub trailing: Vec<u8>,
+}
+
+impl Default for Motion {
+    fn default() -> Self {
+        Motion::new_v2()
+    }
+}
+
+impl Motion {
+    /// An empty v2 motion with all six sections present.
+    pub fn new_v2() -> Motion {
+        let mut header = [0u8; layout::HEADER_LEN];
+        header[..layout::HEADER_V2.len()].copy_from_slice(layout::HEADER_V2);
+        Motion {
+            header,
+            version: Version::V2,
+            model_name_field: vec![0; layout::MODEL_NAME_LEN_V2],
+            bones: Vec::new(),
+            morphs: Vec::new(),
+            cameras: Vec::new(),
+            lights: Vec::new(),
+            shadows: Vec::new(),
+            iks: Vec::new(),
+            sections_present: 6,
+            trailing: Vec::new(),
+        }
+    }
+
+    pub fn model_name(&self) -> DecodedName {
+        decode_name(&self.model_name_field)
+    }
+
+    /// Renames the model; refuses names that do not fit the field.
+    pub fn set_model_name(&mut self, text: &str) -> Result<(), NameError> {
+        let enc = self.name_encoding();
+        let bytes = encode_name(text, self.model_name_field.len(), enc)?;
+        self.model_name_field = bytes;
+        Ok(())
+    }
+
+    /// Number of keys in a section.
+    pub fn count(&self, s: Section) -> usize {
+        match s {
+            Section::Bone => self.bones.len(),
+            Section::Morph => self.morphs.len(),
+            Section::Camera => self.cameras.len(),
+            Section::Light => self.lights.len(),
+            Section::SelfShadow => self.shadows.len(),
+            Section::Ik => self.iks.len(),
+        }
+    }
+
+    /// Whether a section had its count field in the file (or has keys now).
+    pub fn section_present(&self, s: Section) -> bool {
+        (s as usize) < self.sections_to_write()
+    }
+
+    /// Sections the writer emits: those present when read, and any later
+    /// section that has keys now (with empty counts in between).
+    pub fn sections_to_write(&self) -> usize {
+        let last_nonempty = Section::ALL
+            .iter()
+            .rposition(|&s| self.count(s) > 0)
+            .map_or(0, |i| i + 1);
+        self.sections_present.max(last_nonempty)
+    }
+
+    /// The encoding new names are written in: GBK when the file's names are
+    /// GBK, Shift_JIS otherwise.
+    pub fn name_encoding(&self) -> NameEncoding {
+        let mut gbk = 0usize;
+        let mut sjis = 0usize;
+        let mut tally = |d: DecodedName| {
+            if d.text.is_ascii() {
+                return;
+            }
+            match d.encoding {
+                NameEncoding::Gbk => gbk += 1,
+                NameEncoding::ShiftJis => sjis += 1,
+            }
+        };
+        tally(self.model_name());
+        let mut seen = std::collections::HashSet::new();
+        for k in &self.bones {
+            if seen.insert(k.name_key()) {
+                tally(k.name());
+            }
+        }
+        for k in &self.morphs {
+            if seen.insert(k.name_key()) {
+                tally(k.name());
+            }
+        }
+        if gbk > sjis {
+            NameEncoding::Gbk
+        } else {
+            NameEncoding::ShiftJis
+        }
+    }
+
+    /// The last keyed frame over every section, or `None` without keys.
+    pub fn last_frame(&self) -> Option<u32> {
+        let it = self
+            .bones
+            .iter()
+            .map(BoneKey::frame)
+            .chain(self.morphs.iter().map(MorphKey::frame))
+            .chain(self.cameras.iter().map(CameraKey::frame))
+            .chain(self.lights.iter().map(LightKey::frame))
+            .chain(self.shadows.iter().map(ShadowKey::frame))
+            .chain(self.iks.iter().map(IkKey::frame));
+        it.max()
+    }
+
+    /// Size in bytes of the file this motion writes.
+    pub fn byte_len(&self) -> usize {
+        let mut n = layout::HEADER_LEN + self.model_name_field.len();
+        let sections = self.sections_to_write();
+        for s in Section::ALL.iter().take(sections) {
+            n += 4;
+            n += match s {
+                Section::Ik => self.iks.iter().map(|k| k.raw.len()).sum(),
+                _ => self.count(*s) * s.record_len(),
+            };
+        }
+        n + self.trailing.len()
+    }
+}

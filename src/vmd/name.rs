@@ -1,0 +1,266 @@
+//! Fixed-length names: raw bytes are kept, text is shown decoded.
+//!
+//! VMD names are NUL-terminated Shift_JIS (CP932) in practice. Bytes after
+//! the first NUL are left-over garbage from the writer: kept, never shown.
+//! Some Chinese-locale tools write GBK instead; those names are detected and
+//! shown as GBK. A name that was cut in the middle of a double-byte character
+//! shows without the dangling byte (never U+FFFD).
+
+use encoding_rs::{EncoderResult, Encoding, GBK, SHIFT_JIS};
+
+use super::error::NameError;
+
+/// Which encoding a name decodes with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum NameEncoding {
+    /// Shift_JIS as Windows writes it (CP932). What MMD writes.
+    ShiftJis,
+    /// GBK, from Chinese-locale tools.
+    Gbk,
+}
+
+impl NameEncoding {
+    pub fn label(self) -> &'static str {
+        match self {
+            NameEncoding::ShiftJis => "Shift_JIS",
+            NameEncoding::Gbk => "GBK",
+        }
+    }
+    fn encoding(self) -> &'static Encoding {
+        match self {
+            NameEncoding::ShiftJis => SHIFT_JIS,
+            NameEncoding::Gbk => GBK,
+        }
+    }
+}
+
+/// A name field, decoded for display.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodedName {
+    /// The text to show (without padding or junk).
+    pub text: String,
+    pub encoding: NameEncoding,
+    /// The field ended inside a double-byte character; the dangling byte is not shown.
+    pub cut_mid_char: bool,
+    /// Some bytes did not decode in either encoding (shown as U+FFFD).
+    pub undecodable: bool,
+    /// Non-zero bytes follow the terminating NUL.
+    pub junk_after_nul: bool,
+    /// No NUL: the name fills its whole field.
+    pub unterminated: bool,
+}
+
+impl DecodedName {
+    /// True when the summary should warn about this name.
+    pub fn is_odd(&self) -> bool {
+        self.cut_mid_char || self.undecodable || self.encoding != NameEncoding::ShiftJis
+    }
+}
+
+/// The bytes of a name field up to (not including) the first NUL.
+pub fn name_bytes(field: &[u8]) -> &[u8] {
+    match field.iter().position(|&b| b == 0) {
+        Some(n) => &field[..n],
+        None => field,
+    }
+}
+
+fn is_sjis_lead(b: u8) -> bool {
+    (0x81..=0x9F).contains(&b) || (0xE0..=0xFC).contains(&b)
+}
+
+fn is_gbk_lead(b: u8) -> bool {
+    (0x81..=0xFE).contains(&b)
+}
+
+/// Decodes `bytes` strictly; `None` if anything is malformed.
+fn strict(enc: &'static Encoding, bytes: &[u8]) -> Option<String> {
+    enc.decode_without_bom_handling_and_without_replacement(bytes)
+        .map(|c| c.into_owned())
+}
+
+/// Strict decode that tolerates one dangling lead byte at the end.
+fn strict_allow_cut(
+    enc: &'static Encoding,
+    bytes: &[u8],
+    is_lead: fn(u8) -> bool,
+) -> Option<(String, bool)> {
+    if let Some(s) = strict(enc, bytes) {
+        return Some((s, false));
+    }
+    let (&last, head) = bytes.split_last()?;
+    if is_lead(last) && lead_dangles(head, is_lead) {
+        return strict(enc, head).map(|s| (s, true));
+    }
+    None
+}
+
+/// True when `head` ends on a character boundary, so a following lead byte
+/// would start a new (cut) character.
+fn lead_dangles(head: &[u8], is_lead: fn(u8) -> bool) -> bool {
+    let mut i = 0;
+    while i < head.len() {
+        if is_lead(head[i]) {
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    i == head.len()
+}
+
+fn is_private_use(c: char) -> bool {
+    ('\u{E000}'..='\u{F8FF}').contains(&c)
+}
+fn is_halfwidth_katakana(c: char) -> bool {
+    ('\u{FF61}'..='\u{FF9F}').contains(&c)
+}
+fn is_cjk_ideograph(c: char) -> bool {
+    ('\u{4E00}'..='\u{9FFF}').contains(&c) || ('\u{3400}'..='\u{4DBF}').contains(&c)
+}
+
+/// Looks like a GBK name mis-read as CP932: private-use characters, or
+/// half-width katakana mixed with kanji (real names do not mix those).
+fn sjis_looks_like_garbage(s: &str) -> bool {
+    let pua = s.chars().any(is_private_use);
+    let hw = s.chars().any(is_halfwidth_katakana);
+    let kanji = s.chars().any(is_cjk_ideograph);
+    pua || (hw && kanji)
+}
+
+fn gbk_looks_plausible(s: &str) -> bool {
+    s.chars().all(|c| {
+        c.is_ascii()
+            || is_cjk_ideograph(c)
+            || ('\u{3000}'..='\u{303F}').contains(&c)
+            || ('\u{FF01}'..='\u{FF5E}').contains(&c)
+    })
+}
+
+/// Decodes a fixed-length name field for display.
+pub fn decode_name(field: &[u8]) -> DecodedName {
+    let text_bytes = name_bytes(field);
+    let unterminated = text_bytes.len() == field.len();
+    let junk_after_nul = !unterminated && field[text_bytes.len()..].iter().any(|&b| b != 0);
+    let mk = |text: String, encoding, cut_mid_char, undecodable| DecodedName {
+        text,
+        encoding,
+        cut_mid_char,
+        undecodable,
+        junk_after_nul,
+        unterminated,
+    };
+    let sjis = strict_allow_cut(SHIFT_JIS, text_bytes, is_sjis_lead);
+    match sjis {
+        Some((s, cut)) if !sjis_looks_like_garbage(&s) => mk(s, NameEncoding::ShiftJis, cut, false),
+        sjis => {
+            if let Some((g, cut)) = strict_allow_cut(GBK, text_bytes, is_gbk_lead)
+                && gbk_looks_plausible(&g)
+            {
+                return mk(g, NameEncoding::Gbk, cut, false);
+            }
+            match sjis {
+                Some((s, cut)) => mk(s, NameEncoding::ShiftJis, cut, false),
+                None => {
+                    let (s, _) = SHIFT_JIS.decode_without_bom_handling(text_bytes);
+                    mk(s.into_owned(), NameEncoding::ShiftJis, false, true)
+                }
+            }
+        }
+    }
+}
+
+/// Display text of a name field (see [`decode_name`]).
+pub fn name_text(field: &[u8]) -> String {
+    decode_name(field).text
+}
+
+/// Encodes `text` into a field of `len` bytes (NUL padded). Refuses, never cuts.
+pub fn encode_name(text: &str, len: usize, encoding: NameEncoding) -> Result<Vec<u8>, NameError> {
+    if text.contains('\0') {
+        return Err(NameError::ContainsNul {
+            name: text.to_owned(),
+        });
+    }
+    let enc = encoding.encoding();
+    let mut encoder = enc.new_encoder();
+    let cap = encoder
+        .max_buffer_length_from_utf8_without_replacement(text.len())
+        .unwrap_or(text.len() * 4 + 16);
+    let mut out = vec![0u8; cap];
+    let (result, _read, written) =
+        encoder.encode_from_utf8_without_replacement(text, &mut out, true);
+    match result {
+        EncoderResult::InputEmpty => {}
+        EncoderResult::Unmappable(_) | EncoderResult::OutputFull => {
+            return Err(NameError::Unencodable {
+                name: text.to_owned(),
+                encoding: encoding.label(),
+            });
+        }
+    }
+    out.truncate(written);
+    if out.len() > len {
+        return Err(NameError::TooLong {
+            name: text.to_owned(),
+            len: out.len(),
+            max: len,
+            encoding: encoding.label(),
+        });
+    }
+    out.resize(len, 0);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shift_jis_name_with_junk_after_nul() {
+        // "Mei" NUL then 0xFD garbage, as MMDAgent files have.
+        let field = [0x4d, 0x65, 0x69, 0x00, 0xfd, 0xfd, 0xfd];
+        let d = decode_name(&field);
+        assert_eq!(d.text, "Mei");
+        assert!(d.junk_after_nul);
+        assert!(!d.is_odd());
+    }
+
+    #[test]
+    fn cut_mid_character_drops_the_dangling_byte() {
+        // センター in CP932 is 83 5A 83 93 83 5E 81 5B; cut after the first byte of ー.
+        let field = [0x83, 0x5a, 0x83, 0x93, 0x83, 0x5e, 0x81];
+        let d = decode_name(&field);
+        assert_eq!(d.text, "センタ");
+        assert!(d.cut_mid_char);
+        assert!(!d.text.contains('\u{FFFD}'));
+    }
+
+    #[test]
+    fn gbk_name_is_detected() {
+        // 左手 in GBK: D7 F3 CA D6. In CP932 D7 F3 is not a valid pair... either way it is GBK.
+        let field = [0xd7, 0xf3, 0xca, 0xd6, 0, 0];
+        let d = decode_name(&field);
+        assert_eq!(d.encoding, NameEncoding::Gbk);
+        assert_eq!(d.text, "左手");
+    }
+
+    #[test]
+    fn encode_refuses_long_names_and_never_cuts() {
+        // 8 kanji = 16 bytes in CP932 > 15.
+        let e = encode_name("左人差指先端ＩＫ", 15, NameEncoding::ShiftJis).unwrap_err();
+        assert!(matches!(e, NameError::TooLong { len: 16, max: 15, .. }), "{e}");
+        let ok = encode_name("左腕", 15, NameEncoding::ShiftJis).unwrap();
+        assert_eq!(&ok[..4], &[0x8d, 0xb6, 0x98, 0x72]);
+        assert!(ok[4..].iter().all(|&b| b == 0));
+        assert_eq!(ok.len(), 15);
+    }
+
+    #[test]
+    fn encode_refuses_unmappable() {
+        assert!(matches!(
+            encode_name("😀", 15, NameEncoding::ShiftJis),
+            Err(NameError::Unencodable { .. })
+        ));
+    }
+}

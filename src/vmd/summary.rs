@@ -1,0 +1,293 @@
+//! What `inspect` prints: kind, counts, length, tracks, cuts, curve facts
+//! and warnings about odd content.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::layout::Section;
+use super::motion::Motion;
+use super::name::{DecodedName, NameEncoding, decode_name};
+use super::track::TrackIndex;
+
+/// Kind of file, by the mmdbox.net thresholds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    Motion,
+    Morph,
+    Camera,
+    Light,
+    Unknown,
+}
+
+impl Kind {
+    pub fn of(m: &Motion) -> Kind {
+        let (b, mo, c, l) = (m.bones.len(), m.morphs.len(), m.cameras.len(), m.lights.len());
+        if b > 10 {
+            Kind::Motion
+        } else if mo > 10 {
+            Kind::Morph
+        } else if c > 10 {
+            Kind::Camera
+        } else if l >= 1 && c <= 10 {
+            Kind::Light
+        } else {
+            Kind::Unknown
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::Motion => "motion",
+            Kind::Morph => "morph",
+            Kind::Camera => "camera",
+            Kind::Light => "light",
+            Kind::Unknown => "unknown",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub bones: usize,
+    pub morphs: usize,
+    pub cameras: usize,
+    pub lights: usize,
+    pub self_shadows: usize,
+    pub ik: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TrackSummary {
+    pub name: String,
+    pub keys: usize,
+}
+
+/// The summary of a motion. Field names are the `inspect --json` keys.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    pub version: u8,
+    pub model_name: String,
+    pub kind: Kind,
+    pub counts: Counts,
+    pub last_frame: Option<u32>,
+    pub duration_seconds: f64,
+    pub bone_tracks: Vec<TrackSummary>,
+    pub morph_tracks: Vec<TrackSummary>,
+    pub camera_cuts: usize,
+    pub cut_frames: Vec<u32>,
+    pub linear_bone_keys: usize,
+    pub physics_off_keys: usize,
+    pub warnings: Vec<String>,
+}
+
+/// Frames (of the earlier key) where the sorted camera has a cut.
+pub fn cut_frames(m: &Motion, idx: &TrackIndex) -> Vec<u32> {
+    idx.camera
+        .windows(2)
+        .filter_map(|w| {
+            let (a, b) = (m.cameras[w[0] as usize].frame(), m.cameras[w[1] as usize].frame());
+            (b.checked_sub(a) == Some(1)).then_some(a)
+        })
+        .collect()
+}
+
+fn name_warning(where_: &str, d: &DecodedName, raw: &[u8]) -> Option<String> {
+    let hex: String = raw.iter().map(|b| format!("{b:02x}")).collect();
+    if d.cut_mid_char {
+        Some(format!(
+            "{where_} \"{}\" was cut in the middle of a double-byte character (bytes {hex})",
+            d.text
+        ))
+    } else if d.undecodable {
+        Some(format!("{where_} bytes {hex} are neither Shift_JIS nor GBK"))
+    } else if d.encoding == NameEncoding::Gbk {
+        Some(format!("{where_} \"{}\" is GBK, not Shift_JIS (bytes {hex})", d.text))
+    } else {
+        None
+    }
+}
+
+/// Builds the summary.
+pub fn summarize(m: &Motion, idx: &TrackIndex) -> Summary {
+    let mut warnings = Vec::new();
+    let model = m.model_name();
+    if let Some(w) = name_warning("model name", &model, &m.model_name_field) {
+        warnings.push(w);
+    }
+    let track_list = |tracks: &[super::track::Track], what: &str, warnings: &mut Vec<String>| {
+        let mut out = Vec::with_capacity(tracks.len());
+        let mut by_text: HashMap<String, usize> = HashMap::new();
+        for t in tracks {
+            let d = decode_name(&t.name_key);
+            if let Some(w) = name_warning(what, &d, &t.name_key) {
+                warnings.push(w);
+            }
+            if d.cut_mid_char {
+                *by_text.entry(d.text.clone()).or_default() += 1;
+            }
+            out.push(TrackSummary {
+                name: d.text,
+                keys: t.keys.len(),
+            });
+        }
+        // Two different raw names that show the same after dropping a dangling byte.
+        for t in tracks {
+            let d = decode_name(&t.name_key);
+            if !d.cut_mid_char {
+                if let Some(n) = by_text.get_mut(&d.text) {
+                    *n += 1;
+                }
+            }
+        }
+        for (text, n) in by_text {
+            if n > 1 {
+                warnings.push(format!(
+                    "{n} different {what} names show as \"{text}\" once truncated: they are separate tracks"
+                ));
+            }
+        }
+        out
+    };
+    let bone_tracks = track_list(&idx.bones, "bone", &mut warnings);
+    let morph_tracks = track_list(&idx.morphs, "morph", &mut warnings);
+
+    // Duplicate (track, frame) keys.
+    let mut dup_bone = 0usize;
+    for t in &idx.bones {
+        dup_bone += t
+            .keys
+            .windows(2)
+            .filter(|w| m.bones[w[0] as usize].frame() == m.bones[w[1] as usize].frame())
+            .count();
+    }
+    if dup_bone > 0 {
+        warnings.push(format!(
+            "{dup_bone} bone keys share a (bone, frame) with another key; the later one in the file is used"
+        ));
+    }
+    let mut dup_morph = 0usize;
+    for t in &idx.morphs {
+        dup_morph += t
+            .keys
+            .windows(2)
+            .filter(|w| m.morphs[w[0] as usize].frame() == m.morphs[w[1] as usize].frame())
+            .count();
+    }
+    if dup_morph > 0 {
+        warnings.push(format!(
+            "{dup_morph} morph keys share a (morph, frame) with another key; the later one in the file is used"
+        ));
+    }
+    let dup_cam = idx
+        .camera
+        .windows(2)
+        .filter(|w| m.cameras[w[0] as usize].frame() == m.cameras[w[1] as usize].frame())
+        .count();
+    if dup_cam > 0 {
+        warnings.push(format!("{dup_cam} camera keys share a frame with another camera key"));
+    }
+    for i in 0..m.iks.len() {
+        for e in 0..m.iks[i].entry_count() {
+            let d = m.iks[i].entry_name(e);
+            if let Some(w) = name_warning("IK", &d, m.iks[i].entry_name_key(e)) {
+                warnings.push(w);
+            }
+        }
+    }
+
+    if !m.trailing.is_empty() {
+        warnings.push(format!(
+            "{} bytes after the last section are kept as they are",
+            m.trailing.len()
+        ));
+    }
+    let kind = Kind::of(m);
+    if !m.cameras.is_empty() && model.text != "カメラ・照明" {
+        warnings.push(format!(
+            "camera keys in a file whose model name is \"{}\", not カメラ・照明: MMD may load it onto a model",
+            model.text
+        ));
+    }
+    for s in Section::ALL {
+        let _ = s;
+    }
+    let cuts = cut_frames(m, idx);
+    let last_frame = m.last_frame();
+    Summary {
+        version: m.version.number(),
+        model_name: model.text,
+        kind,
+        counts: Counts {
+            bones: m.bones.len(),
+            morphs: m.morphs.len(),
+            cameras: m.cameras.len(),
+            lights: m.lights.len(),
+            self_shadows: m.shadows.len(),
+            ik: m.iks.len(),
+        },
+        last_frame,
+        duration_seconds: f64::from(last_frame.unwrap_or(0)) / 30.0,
+        bone_tracks,
+        morph_tracks,
+        camera_cuts: cuts.len(),
+        cut_frames: cuts,
+        linear_bone_keys: m.bones.iter().filter(|k| k.is_linear()).count(),
+        physics_off_keys: m.bones.iter().filter(|k| k.physics_off()).count(),
+        warnings,
+    }
+}
+
+impl Summary {
+    /// Human-readable report (what `inspect` prints without `--json`).
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let c = &self.counts;
+        let _ = writeln!(s, "kind:        {}", self.kind.label());
+        let _ = writeln!(s, "version:     {}", self.version);
+        let _ = writeln!(s, "model name:  {}", self.model_name);
+        let _ = writeln!(
+            s,
+            "keys:        {} bone, {} morph, {} camera, {} light, {} self-shadow, {} IK/show",
+            c.bones, c.morphs, c.cameras, c.lights, c.self_shadows, c.ik
+        );
+        match self.last_frame {
+            Some(f) => {
+                let _ = writeln!(s, "length:      frame {f} ({:.2} s at 30 fps)", self.duration_seconds);
+            }
+            None => {
+                let _ = writeln!(s, "length:      no keys");
+            }
+        }
+        let _ = writeln!(s, "camera cuts: {}", self.camera_cuts);
+        if !self.cut_frames.is_empty() {
+            let list: Vec<String> = self.cut_frames.iter().map(u32::to_string).collect();
+            let _ = writeln!(s, "cut frames:  {}", list.join(" "));
+        }
+        let _ = writeln!(
+            s,
+            "curves:      {} of {} bone keys linear on all four channels; {} with physics off",
+            self.linear_bone_keys, c.bones, self.physics_off_keys
+        );
+        if !self.bone_tracks.is_empty() {
+            let _ = writeln!(s, "bone tracks ({}):", self.bone_tracks.len());
+            for t in &self.bone_tracks {
+                let _ = writeln!(s, "  {:<16} {}", t.name, t.keys);
+            }
+        }
+        if !self.morph_tracks.is_empty() {
+            let _ = writeln!(s, "morph tracks ({}):", self.morph_tracks.len());
+            for t in &self.morph_tracks {
+                let _ = writeln!(s, "  {:<16} {}", t.name, t.keys);
+            }
+        }
+        if !self.warnings.is_empty() {
+            let _ = writeln!(s, "warnings ({}):", self.warnings.len());
+            for w in &self.warnings {
+                let _ = writeln!(s, "  - {w}");
+            }
+        }
+        s
+    }
+}
