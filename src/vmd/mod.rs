@@ -4,12 +4,14 @@
 pub mod bezier;
 pub mod camera;
 pub mod cursor;
+pub mod curve_edit;
 pub mod error;
 pub mod evaluate;
 pub mod interpolation;
 pub mod layout;
 pub mod motion;
 pub mod name;
+pub mod ops;
 pub mod read;
 pub mod records;
 pub mod summary;

@@ -1,0 +1,1 @@
+//! Curve presets and batch curve edits.

@@ -1,0 +1,1 @@
+//! Toolbox operations: `(&Motion, params) → (Motion, Report)`.
