@@ -1,8 +1,1134 @@
-//! The desktop app (eframe/egui).
+//! The desktop app (eframe/egui): open files, inspect, dope sheet, curve
+//! editor, preview, toolbox, undo and lossless save.
+//!
+//! Shape: [`StudioApp`] owns the open [`Document`]s and the runtime state;
+//! panels read a document and return [`document::EditRequest`]s; commands
+//! collected during a frame run at its end.
 
-use crate::cli::{Cli, CliError, CliResult};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use crate::cli::{Cli, CliError, CliResult, Renderer};
+use crate::vmd::{self, Motion};
+
+pub mod command;
+pub mod document;
+pub mod jobs;
+pub mod panels;
+
+use command::Command;
+use document::{Document, EditRequest};
+use jobs::{JobResult, Jobs, Pick};
+use panels::{PanelCtx, Shared};
+
+/// Bundled demo: a short dance and a camera with cuts, made by
+/// `cargo run --example make_demo` (see `examples/make_demo.rs`).
+pub const DEMO_DANCE: &[u8] = include_bytes!("../../assets/demo_dance.vmd");
+pub const DEMO_CAMERA: &[u8] = include_bytes!("../../assets/demo_camera.vmd");
+
+const JAPANESE_FONT: &[u8] = include_bytes!("../../assets/fonts/BIZUDPGothic-Regular.ttf");
+const CHINESE_FONT: &[u8] = include_bytes!("../../assets/fonts/wqy-microhei.ttc");
+
+/// Adds the bundled Japanese and Chinese fonts after egui's defaults, so
+/// names render where no CJK font is installed. Used by the app and by tests.
+pub fn install_fonts(ctx: &egui::Context) {
+    let mut fonts = egui::FontDefinitions::default();
+    fonts.font_data.insert(
+        "biz-udp-gothic".into(),
+        Arc::new(egui::FontData::from_static(JAPANESE_FONT)),
+    );
+    fonts.font_data.insert(
+        "wqy-microhei".into(),
+        Arc::new(egui::FontData::from_static(CHINESE_FONT)),
+    );
+    for family in [egui::FontFamily::Proportional, egui::FontFamily::Monospace] {
+        let list = fonts.families.entry(family).or_default();
+        list.push("biz-udp-gothic".into());
+        list.push("wqy-microhei".into());
+    }
+    ctx.set_fonts(fonts);
+}
+
+/// Which view fills the centre.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CentralView {
+    Curves,
+    Preview,
+    Forensics,
+}
+
+/// What to do once the close guard is answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum AfterClose {
+    CloseDoc,
+    Quit,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct CloseGuard {
+    doc_id: u64,
+    then: AfterClose,
+}
+
+/// Screenshot mode: render a few frames, capture, save, exit.
+struct ScreenshotPlan {
+    path: PathBuf,
+    frames_left: u32,
+    requested: bool,
+    result: Arc<Mutex<Option<Result<(), String>>>>,
+}
+
+/// The application.
+pub struct StudioApp {
+    pub docs: Vec<Document>,
+    pub active: usize,
+    pub shared: Shared,
+    pub central: CentralView,
+    pub show_dope_sheet: bool,
+    pub jobs: Jobs,
+    pub recent: Vec<PathBuf>,
+    pub path_field: String,
+    pub save_path_field: String,
+    close_guard: Option<CloseGuard>,
+    quit_confirmed: bool,
+    pending: Vec<Command>,
+    screenshot: Option<ScreenshotPlan>,
+    pub inspector: panels::inspector::State,
+    pub dope_sheet: panels::dope_sheet::State,
+    pub key_panel: panels::key_panel::State,
+    pub curve_editor: panels::curve_editor::State,
+    pub forensics: panels::forensics::State,
+    pub viewport: panels::viewport::State,
+    pub toolbox: panels::toolbox::State,
+    /// Set after a save completes (for tests and the status bar).
+    pub last_saved: Option<PathBuf>,
+    last_tick: Option<f64>,
+}
+
+impl Default for StudioApp {
+    fn default() -> Self {
+        StudioApp {
+            docs: Vec::new(),
+            active: 0,
+            shared: Shared::default(),
+            central: CentralView::Curves,
+            show_dope_sheet: true,
+            jobs: Jobs::default(),
+            recent: Vec::new(),
+            path_field: String::new(),
+            save_path_field: String::new(),
+            close_guard: None,
+            quit_confirmed: false,
+            pending: Vec::new(),
+            screenshot: None,
+            inspector: Default::default(),
+            dope_sheet: Default::default(),
+            key_panel: Default::default(),
+            curve_editor: Default::default(),
+            forensics: Default::default(),
+            viewport: Default::default(),
+            toolbox: Default::default(),
+            last_saved: None,
+            last_tick: None,
+        }
+    }
+}
+
+const RECENT_KEY: &str = "vmd-studio-recent";
+const MAX_RECENT: usize = 10;
+
+impl StudioApp {
+    /// A new app with the bundled demo open (used when no file is given).
+    pub fn with_demo() -> Self {
+        let mut app = StudioApp::default();
+        app.open_demo();
+        app
+    }
+
+    pub fn open_demo(&mut self) {
+        for (bytes, name) in [
+            (DEMO_DANCE, "demo_dance.vmd"),
+            (DEMO_CAMERA, "demo_camera.vmd"),
+        ] {
+            match vmd::read(bytes) {
+                Ok(m) => self.docs.push(Document::new(m, None, name)),
+                Err(e) => self.shared.error(format!("bundled demo {name}: {e}")),
+            }
+        }
+        self.active = 0;
+    }
+
+    /// The active document.
+    pub fn doc(&self) -> Option<&Document> {
+        self.docs.get(self.active)
+    }
+    pub fn doc_mut(&mut self) -> Option<&mut Document> {
+        self.docs.get_mut(self.active)
+    }
+
+    /// Opens files in the background (the path the Open dialog and drops take).
+    pub fn open_paths(&mut self, paths: Vec<PathBuf>) {
+        for p in paths {
+            self.jobs.open(p);
+        }
+    }
+
+    /// Queues a command (menus, shortcuts and tests all come here).
+    pub fn run_command(&mut self, c: Command) {
+        self.pending.push(c);
+    }
+
+    fn remember_recent(&mut self, path: &Path) {
+        self.recent.retain(|p| p != path);
+        self.recent.insert(0, path.to_path_buf());
+        self.recent.truncate(MAX_RECENT);
+    }
+
+    /// Applies finished background jobs.
+    pub fn poll_jobs(&mut self) {
+        for r in self.jobs.poll() {
+            match r {
+                JobResult::Motion { path, result } => match result {
+                    Ok(m) => {
+                        let name = path
+                            .file_name()
+                            .map(|n| n.to_string_lossy().into_owned())
+                            .unwrap_or_default();
+                        self.shared.info(format!("Opened {}", path.display()));
+                        self.remember_recent(&path);
+                        // Replace an open, unmodified copy of the same file.
+                        if let Some(i) = self
+                            .docs
+                            .iter()
+                            .position(|d| d.path.as_deref() == Some(&path))
+                        {
+                            if self.docs[i].is_modified() {
+                                self.shared.error(format!(
+                                    "{} is already open with unsaved edits; opened it again in a new tab",
+                                    path.display()
+                                ));
+                            } else {
+                                self.docs[i] = Document::new(m, Some(path), name);
+                                self.active = i;
+                                continue;
+                            }
+                        }
+                        self.docs.push(Document::new(m, Some(path), name));
+                        self.active = self.docs.len() - 1;
+                    }
+                    Err(e) => self
+                        .shared
+                        .error(format!("Could not open {}: {e}", path.display())),
+                },
+                JobResult::Model { path, result } => match result {
+                    Ok(s) => {
+                        let name = path
+                            .file_name()
+                            .map(|n| n.to_string_lossy().into_owned())
+                            .unwrap_or_default();
+                        self.shared.info(format!(
+                            "Loaded skeleton of {name}: {} bones, {} IK chains",
+                            s.bones.len(),
+                            s.iks.len()
+                        ));
+                        self.viewport.model = Some((name, s));
+                        self.central = CentralView::Preview;
+                    }
+                    Err(e) => self
+                        .shared
+                        .error(format!("Could not load model {}: {e}", path.display())),
+                },
+                JobResult::Saved {
+                    doc_id,
+                    path,
+                    state,
+                    result,
+                } => match result {
+                    Ok(()) => {
+                        if let Some(d) = self.docs.iter_mut().find(|d| d.id == doc_id) {
+                            d.path = Some(path.clone());
+                            d.mark_saved_state(state);
+                        }
+                        self.remember_recent(&path);
+                        self.shared.info(format!("Saved {}", path.display()));
+                        self.last_saved = Some(path);
+                        if self.quit_confirmed && !self.any_modified() {
+                            // A save requested by the close guard finished.
+                        }
+                    }
+                    Err(e) => self
+                        .shared
+                        .error(format!("Save failed, nothing was lost: {e}")),
+                },
+                JobResult::Picked { purpose, paths } => match purpose {
+                    Pick::Open => self.open_paths(paths),
+                    Pick::Model => self.open_paths(paths),
+                    Pick::SaveAs { doc_id } => {
+                        if let Some(p) = paths.into_iter().next() {
+                            self.save_doc_to(doc_id, p);
+                        }
+                    }
+                },
+            }
+        }
+    }
+
+    fn any_modified(&self) -> bool {
+        self.docs.iter().any(Document::is_modified)
+    }
+
+    /// Serializes a document now and writes it atomically in the background.
+    pub fn save_doc_to(&mut self, doc_id: u64, path: PathBuf) {
+        let Some(d) = self.docs.iter().find(|d| d.id == doc_id) else {
+            return;
+        };
+        match vmd::write(&d.motion) {
+            Ok(bytes) => {
+                let state = d.state();
+                self.jobs.save(doc_id, path, state, bytes);
+            }
+            Err(e) => self
+                .shared
+                .error(format!("Save failed, nothing was lost: {e}")),
+        }
+    }
+
+    fn start_dir(&self) -> Option<PathBuf> {
+        self.doc()
+            .and_then(|d| d.path.as_ref())
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+    }
+
+    /// Runs queued commands.
+    fn run_pending(&mut self, ctx: &egui::Context) {
+        let cmds = std::mem::take(&mut self.pending);
+        for c in cmds {
+            self.execute(ctx, c);
+        }
+    }
+
+    fn execute(&mut self, ctx: &egui::Context, c: Command) {
+        let last = self.doc().and_then(|d| d.motion.last_frame()).unwrap_or(0);
+        match c {
+            Command::Open => {
+                let dir = self.start_dir();
+                self.jobs.pick(Pick::Open, dir);
+            }
+            Command::LoadModel => {
+                let dir = self.start_dir();
+                self.jobs.pick(Pick::Model, dir);
+            }
+            Command::Save => {
+                if let Some(d) = self.doc() {
+                    let id = d.id;
+                    match d.path.clone() {
+                        Some(p) => self.save_doc_to(id, p),
+                        None => {
+                            let dir = self.start_dir();
+                            self.jobs.pick(Pick::SaveAs { doc_id: id }, dir);
+                        }
+                    }
+                }
+            }
+            Command::SaveAs => {
+                if let Some(id) = self.doc().map(|d| d.id) {
+                    let dir = self.start_dir();
+                    self.jobs.pick(Pick::SaveAs { doc_id: id }, dir);
+                }
+            }
+            Command::CloseTab => {
+                if let Some(d) = self.doc() {
+                    if d.is_modified() {
+                        self.close_guard = Some(CloseGuard {
+                            doc_id: d.id,
+                            then: AfterClose::CloseDoc,
+                        });
+                    } else {
+                        let id = d.id;
+                        self.close_doc(id);
+                    }
+                }
+            }
+            Command::Undo => {
+                if let Some(d) = self.doc_mut() {
+                    d.undo();
+                }
+            }
+            Command::Redo | Command::RedoAlt => {
+                if let Some(d) = self.doc_mut() {
+                    d.redo();
+                }
+            }
+            Command::PlayPause => {
+                let t = &mut self.shared.transport;
+                t.playing = !t.playing;
+                if t.playing && t.frame >= f64::from(last) {
+                    t.frame = 0.0;
+                }
+                self.last_tick = None;
+            }
+            Command::StepBack => {
+                let t = &mut self.shared.transport;
+                t.playing = false;
+                t.frame = (t.frame.ceil() - 1.0).max(0.0);
+            }
+            Command::StepForward => {
+                let t = &mut self.shared.transport;
+                t.playing = false;
+                t.frame = t.frame.floor() + 1.0;
+            }
+            Command::Home => self.shared.transport.frame = 0.0,
+            Command::End => self.shared.transport.frame = f64::from(last),
+            Command::PrevKey | Command::NextKey => {
+                if let Some(d) = self.doc() {
+                    let now = self.shared.transport.frame;
+                    let frames = all_key_frames(&d.motion);
+                    let target = if c == Command::NextKey {
+                        frames.iter().copied().find(|&f| f64::from(f) > now + 1e-9)
+                    } else {
+                        frames
+                            .iter()
+                            .rev()
+                            .copied()
+                            .find(|&f| f64::from(f) < now - 1e-9)
+                    };
+                    if let Some(f) = target {
+                        self.shared.transport.frame = f64::from(f);
+                    }
+                }
+            }
+            Command::PrevCut | Command::NextCut => {
+                // Cuts of the first open camera.
+                if let Some(d) = self.docs.iter().find(|d| !d.motion.cameras.is_empty()) {
+                    let cuts: Vec<u32> = vmd::summary::cut_frames(&d.motion, &d.index)
+                        .into_iter()
+                        .map(|a| a + 1)
+                        .collect();
+                    let now = self.shared.transport.frame;
+                    let target = if c == Command::NextCut {
+                        cuts.iter().copied().find(|&f| f64::from(f) > now + 1e-9)
+                    } else {
+                        cuts.iter()
+                            .rev()
+                            .copied()
+                            .find(|&f| f64::from(f) < now - 1e-9)
+                    };
+                    if let Some(f) = target {
+                        self.shared.transport.frame = f64::from(f);
+                    }
+                }
+            }
+            Command::ShowDopeSheet => self.show_dope_sheet = !self.show_dope_sheet,
+            Command::ShowCurves => self.central = CentralView::Curves,
+            Command::ShowPreview => self.central = CentralView::Preview,
+            Command::ShowForensics => self.central = CentralView::Forensics,
+            Command::DeleteKeys
+            | Command::CopyKeys
+            | Command::PasteKeys
+            | Command::InsertKey
+            | Command::SelectAll
+            | Command::SelectAtFrame
+            | Command::FitAll => {
+                // Key commands belong to the dope sheet.
+                let active = self.active;
+                if let Some(doc) = self.docs.get_mut(active) {
+                    let mut view = std::mem::take(&mut doc.view);
+                    let mut edits = Vec::new();
+                    {
+                        let mut cx = PanelCtx {
+                            doc,
+                            view: &mut view,
+                            edits: &mut edits,
+                            shared: &mut self.shared,
+                        };
+                        panels::dope_sheet::command(&mut cx, &mut self.dope_sheet, c);
+                    }
+                    doc.view = view;
+                    for e in edits {
+                        doc.request(e);
+                    }
+                }
+            }
+        }
+        let _ = ctx;
+    }
+
+    fn close_doc(&mut self, id: u64) {
+        self.docs.retain(|d| d.id != id);
+        if self.active >= self.docs.len() {
+            self.active = self.docs.len().saturating_sub(1);
+        }
+    }
+
+    /// Advances playback in real time at 30 fps (frames are dropped, never slowed).
+    fn tick_playback(&mut self, ctx: &egui::Context) {
+        let now = ctx.input(|i| i.time);
+        let t = &mut self.shared.transport;
+        if !t.playing {
+            self.last_tick = None;
+            return;
+        }
+        let dt = self.last_tick.map_or(0.0, |last| (now - last).max(0.0));
+        self.last_tick = Some(now);
+        t.frame += dt * 30.0;
+        let last = self
+            .docs
+            .iter()
+            .filter_map(|d| d.motion.last_frame())
+            .max()
+            .unwrap_or(0);
+        let (lo, hi) = t.loop_range.unwrap_or((0, last.max(1)));
+        if t.frame > f64::from(hi) {
+            if t.loop_range.is_some() || hi > 0 {
+                t.frame = f64::from(lo) + (t.frame - f64::from(hi)).min(1.0);
+            }
+            if t.loop_range.is_none() {
+                t.frame = f64::from(lo);
+            }
+        }
+        ctx.request_repaint();
+    }
+
+    fn handle_dropped_files(&mut self, ctx: &egui::Context) {
+        let dropped: Vec<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .collect()
+        });
+        if !dropped.is_empty() {
+            self.open_paths(dropped);
+        }
+    }
+
+    fn menu_bar(&mut self, ui: &mut egui::Ui) {
+        let has_doc = self.doc().is_some();
+        let (can_undo, can_redo, undo_label, redo_label) = self
+            .doc()
+            .map(|d| {
+                let h = d.history();
+                (
+                    h.can_undo(),
+                    h.can_redo(),
+                    h.undo_label().map(str::to_owned),
+                    h.redo_label().map(str::to_owned),
+                )
+            })
+            .unwrap_or((false, false, None, None));
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if Command::Open.menu_button(ui, true) {
+                    self.run_command(Command::Open);
+                }
+                ui.menu_button("Open recent", |ui| {
+                    if self.recent.is_empty() {
+                        ui.weak("No recent files");
+                    }
+                    for p in self.recent.clone() {
+                        if ui.button(p.display().to_string()).clicked() {
+                            self.open_paths(vec![p]);
+                        }
+                    }
+                });
+                ui.horizontal(|ui| {
+                    ui.label("Path:");
+                    let r = ui.add(
+                        egui::TextEdit::singleline(&mut self.path_field)
+                            .hint_text("/path/to/file.vmd")
+                            .desired_width(220.0),
+                    );
+                    let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                    if (ui.button("Open").clicked() || enter) && !self.path_field.trim().is_empty()
+                    {
+                        let p = PathBuf::from(self.path_field.trim());
+                        self.open_paths(vec![p]);
+                    }
+                });
+                if ui.button("Open demo").clicked() {
+                    self.open_demo();
+                }
+                ui.separator();
+                if Command::Save.menu_button(ui, has_doc) {
+                    self.run_command(Command::Save);
+                }
+                if Command::SaveAs.menu_button(ui, has_doc) {
+                    self.run_command(Command::SaveAs);
+                }
+                ui.horizontal(|ui| {
+                    ui.label("Save to path:");
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.save_path_field)
+                            .hint_text("/path/to/new.vmd")
+                            .desired_width(200.0),
+                    );
+                    if ui.add_enabled(has_doc, egui::Button::new("Save")).clicked()
+                        && !self.save_path_field.trim().is_empty()
+                        && let Some(id) = self.doc().map(|d| d.id)
+                    {
+                        let p = PathBuf::from(self.save_path_field.trim());
+                        self.save_doc_to(id, p);
+                    }
+                });
+                ui.separator();
+                if Command::LoadModel.menu_button(ui, true) {
+                    self.run_command(Command::LoadModel);
+                }
+                ui.separator();
+                if Command::CloseTab.menu_button(ui, has_doc) {
+                    self.run_command(Command::CloseTab);
+                }
+                if ui.button("Quit").clicked() {
+                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+            });
+            ui.menu_button("Edit", |ui| {
+                let undo = Command::Undo.menu_button(ui, can_undo);
+                if let Some(l) = &undo_label {
+                    ui.weak(format!("  {l}"));
+                }
+                if undo {
+                    self.run_command(Command::Undo);
+                }
+                if Command::Redo.menu_button(ui, can_redo) {
+                    self.run_command(Command::Redo);
+                }
+                if let Some(l) = &redo_label {
+                    ui.weak(format!("  {l}"));
+                }
+                ui.separator();
+                for c in [
+                    Command::CopyKeys,
+                    Command::PasteKeys,
+                    Command::InsertKey,
+                    Command::DeleteKeys,
+                    Command::SelectAll,
+                    Command::SelectAtFrame,
+                ] {
+                    if c.menu_button(ui, has_doc) {
+                        self.run_command(c);
+                    }
+                }
+            });
+            ui.menu_button("View", |ui| {
+                for c in [
+                    Command::ShowDopeSheet,
+                    Command::ShowCurves,
+                    Command::ShowPreview,
+                    Command::ShowForensics,
+                    Command::FitAll,
+                ] {
+                    if c.menu_button(ui, true) {
+                        self.run_command(c);
+                    }
+                }
+            });
+            ui.menu_button("Playback", |ui| {
+                for c in [
+                    Command::PlayPause,
+                    Command::StepBack,
+                    Command::StepForward,
+                    Command::PrevKey,
+                    Command::NextKey,
+                    Command::Home,
+                    Command::End,
+                    Command::PrevCut,
+                    Command::NextCut,
+                ] {
+                    if c.menu_button(ui, true) {
+                        self.run_command(c);
+                    }
+                }
+                ui.separator();
+                ui.label("Preview rate");
+                for rate in [30, 60, 120] {
+                    ui.radio_value(
+                        &mut self.shared.transport.preview_rate,
+                        rate,
+                        format!("{rate} fps"),
+                    );
+                }
+            });
+            ui.menu_button("Tools", |ui| {
+                if let Some(doc) = self.docs.get(self.active) {
+                    panels::toolbox::menu(ui, doc, &mut self.toolbox);
+                } else {
+                    ui.weak("Open a file first");
+                }
+            });
+        });
+    }
+
+    fn tabs(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal_wrapped(|ui| {
+            let mut close = None;
+            for (i, d) in self.docs.iter().enumerate() {
+                let r = ui.selectable_label(i == self.active, d.title());
+                let r = match &d.path {
+                    Some(p) => r.on_hover_text(p.display().to_string()),
+                    None => r,
+                };
+                if r.clicked() {
+                    self.active = i;
+                }
+                if r.middle_clicked() {
+                    close = Some(i);
+                }
+            }
+            if let Some(i) = close {
+                self.active = i;
+                self.run_command(Command::CloseTab);
+            }
+            if self.jobs.is_busy() {
+                ui.separator();
+                ui.spinner();
+                if let Some((_, l)) = self.jobs.running.first() {
+                    ui.weak(l);
+                }
+            }
+        });
+    }
+
+    fn status_bar(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            let t = &self.shared.transport;
+            ui.monospace(format!(
+                "frame {:>6.1}  {:>7.2} s {}",
+                t.frame,
+                t.frame / 30.0,
+                if t.playing { "playing" } else { "paused" }
+            ));
+            ui.separator();
+            if let Some((msg, err)) = self.shared.messages.last() {
+                if *err {
+                    ui.colored_label(ui.visuals().error_fg_color, msg);
+                } else {
+                    ui.label(msg);
+                }
+                if self.shared.messages.len() > 1 {
+                    ui.menu_button(format!("({} messages)", self.shared.messages.len()), |ui| {
+                        for (m, e) in self.shared.messages.iter().rev().take(30) {
+                            if *e {
+                                ui.colored_label(ui.visuals().error_fg_color, m);
+                            } else {
+                                ui.label(m);
+                            }
+                        }
+                    });
+                }
+                if ui
+                    .small_button("Clear")
+                    .on_hover_text("Dismiss messages")
+                    .clicked()
+                {
+                    self.shared.messages.clear();
+                }
+            }
+        });
+    }
+
+    /// Runs a panel against the active document and applies what it returns.
+    fn with_active<R>(
+        &mut self,
+        f: impl FnOnce(&mut PanelCtx, &mut StudioPanels) -> R,
+    ) -> Option<R> {
+        let doc = self.docs.get_mut(self.active)?;
+        let mut view = std::mem::take(&mut doc.view);
+        let mut edits = Vec::new();
+        let mut panels = StudioPanels {
+            inspector: &mut self.inspector,
+            dope_sheet: &mut self.dope_sheet,
+            key_panel: &mut self.key_panel,
+            curve_editor: &mut self.curve_editor,
+            forensics: &mut self.forensics,
+            toolbox: &mut self.toolbox,
+        };
+        let r = {
+            let mut cx = PanelCtx {
+                doc,
+                view: &mut view,
+                edits: &mut edits,
+                shared: &mut self.shared,
+            };
+            f(&mut cx, &mut panels)
+        };
+        doc.view = view;
+        for e in edits {
+            doc.request(e);
+        }
+        Some(r)
+    }
+
+    fn close_guard_modal(&mut self, ctx: &egui::Context) {
+        let Some(guard) = self.close_guard.clone() else {
+            return;
+        };
+        let Some(doc) = self.docs.iter().find(|d| d.id == guard.doc_id) else {
+            self.close_guard = None;
+            return;
+        };
+        let title = doc.title();
+        let mut choice = None;
+        egui::Modal::new(egui::Id::unique("close-guard")).show(ctx, |ui| {
+            ui.heading("Unsaved changes");
+            ui.label(format!("{title} has edits that are not saved."));
+            ui.horizontal(|ui| {
+                if ui.button("Save").clicked() {
+                    choice = Some(0);
+                }
+                if ui.button("Discard").clicked() {
+                    choice = Some(1);
+                }
+                if ui.button("Cancel").clicked() {
+                    choice = Some(2);
+                }
+            });
+        });
+        match choice {
+            Some(0) => {
+                self.close_guard = None;
+                if let Some(i) = self.docs.iter().position(|d| d.id == guard.doc_id) {
+                    self.active = i;
+                    self.run_command(Command::Save);
+                }
+            }
+            Some(1) => {
+                self.close_guard = None;
+                match guard.then {
+                    AfterClose::CloseDoc => self.close_doc(guard.doc_id),
+                    AfterClose::Quit => {
+                        // Discard this one; ask about the next modified file, if any.
+                        if let Some(d) = self.docs.iter_mut().find(|d| d.id == guard.doc_id) {
+                            d.mark_saved();
+                        }
+                        self.quit_confirmed = true;
+                        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                    }
+                }
+            }
+            Some(_) => {
+                self.close_guard = None;
+                self.quit_confirmed = false;
+            }
+            None => {}
+        }
+    }
+
+    /// Draws the whole window (the eframe `ui` entry point, also used by tests).
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        self.jobs.set_context(&ctx);
+        self.poll_jobs();
+        self.handle_dropped_files(&ctx);
+        if ctx.input(|i| i.viewport().close_requested()) && !self.quit_confirmed {
+            if let Some(d) = self.docs.iter().find(|d| d.is_modified()) {
+                ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+                self.close_guard = Some(CloseGuard {
+                    doc_id: d.id,
+                    then: AfterClose::Quit,
+                });
+            }
+        }
+        let cmds = Command::from_input(&ctx);
+        self.pending.extend(cmds);
+        self.tick_playback(&ctx);
+
+        egui::Panel::top("menu").show(ui, |ui| {
+            self.menu_bar(ui);
+            self.tabs(ui);
+        });
+        egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        if self.docs.is_empty() {
+            egui::CentralPanel::default().show(ui, |ui| {
+                ui.vertical_centered(|ui| {
+                    ui.add_space(80.0);
+                    ui.heading("VMD Studio");
+                    ui.label(
+                        "Open a VMD file (Ctrl+O), drop files onto the window, or open the demo.",
+                    );
+                    if ui.button("Open…").clicked() {
+                        self.run_command(Command::Open);
+                    }
+                    if ui.button("Open demo").clicked() {
+                        self.open_demo();
+                    }
+                });
+            });
+        } else {
+            egui::Panel::left("inspector")
+                .resizable(true)
+                .default_size(270.0)
+                .show(ui, |ui| {
+                    self.with_active(|cx, p| panels::inspector::ui(ui, cx, p.inspector));
+                });
+            egui::Panel::right("key-panel")
+                .resizable(true)
+                .default_size(300.0)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("key-panel-scroll")
+                        .show(ui, |ui| {
+                            self.with_active(|cx, p| panels::key_panel::ui(ui, cx, p.key_panel));
+                            ui.separator();
+                            self.with_active(|cx, p| panels::toolbox::ui(ui, cx, p.toolbox));
+                        });
+                });
+            if self.show_dope_sheet {
+                egui::Panel::bottom("dope-sheet")
+                    .resizable(true)
+                    .default_size(330.0)
+                    .show(ui, |ui| {
+                        self.with_active(|cx, p| panels::dope_sheet::ui(ui, cx, p.dope_sheet));
+                    });
+            }
+            egui::CentralPanel::default().show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut self.central, CentralView::Curves, "Curves");
+                    ui.selectable_value(&mut self.central, CentralView::Preview, "Preview");
+                    ui.selectable_value(&mut self.central, CentralView::Forensics, "Forensics");
+                });
+                ui.separator();
+                match self.central {
+                    CentralView::Curves => {
+                        self.with_active(|cx, p| panels::curve_editor::ui(ui, cx, p.curve_editor));
+                    }
+                    CentralView::Forensics => {
+                        self.with_active(|cx, p| panels::forensics::ui(ui, cx, p.forensics));
+                    }
+                    CentralView::Preview => {
+                        let active = self.active;
+                        if let Some(doc) = self.docs.get_mut(active) {
+                            let mut view = std::mem::take(&mut doc.view);
+                            let mut edits = Vec::new();
+                            panels::viewport::ui(
+                                ui,
+                                &self.docs,
+                                active,
+                                &mut view,
+                                &mut edits,
+                                &mut self.shared,
+                                &mut self.viewport,
+                            );
+                            if let Some(doc) = self.docs.get_mut(active) {
+                                doc.view = view;
+                                for e in edits {
+                                    doc.request(e);
+                                }
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        self.close_guard_modal(&ctx);
+        self.run_pending(&ctx);
+        self.toolbox_apply();
+        let title = match self.doc() {
+            Some(d) => format!("{} — VMD Studio", d.title()),
+            None => "VMD Studio".to_owned(),
+        };
+        ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
+        if self.jobs.is_busy() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        self.screenshot_step(&ctx);
+    }
+
+    /// Runs a toolbox operation the toolbox panel queued (it owns the dialogs).
+    fn toolbox_apply(&mut self) {
+        let Some(req) = self.toolbox.take_request() else {
+            return;
+        };
+        let docs: Vec<&Document> = self.docs.iter().collect();
+        match panels::toolbox::run_request(&req, &docs, self.active) {
+            Ok(outcome) => {
+                for line in &outcome.report_lines {
+                    self.shared.info(line.clone());
+                }
+                if let Some(doc) = self.docs.get_mut(self.active) {
+                    doc.request(EditRequest::apply(
+                        document::Edit::ReplaceMotion {
+                            motion: Box::new(outcome.motion),
+                            selection: None,
+                        },
+                        outcome.label,
+                    ));
+                }
+            }
+            Err(e) => self.shared.error(e),
+        }
+    }
+
+    fn screenshot_step(&mut self, ctx: &egui::Context) {
+        let Some(plan) = &mut self.screenshot else {
+            return;
+        };
+        if let Some(result) = plan.result.lock().ok().and_then(|mut r| r.take()) {
+            match result {
+                Ok(()) => eprintln!("screenshot saved to {}", plan.path.display()),
+                Err(e) => eprintln!("screenshot failed: {e}"),
+            }
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            return;
+        }
+        if self.jobs.is_busy() {
+            ctx.request_repaint();
+            return;
+        }
+        if plan.frames_left > 0 {
+            plan.frames_left -= 1;
+            ctx.request_repaint();
+            return;
+        }
+        if !plan.requested {
+            plan.requested = true;
+            let path = plan.path.clone();
+            let slot = plan.result.clone();
+            let ctx2 = ctx.clone();
+            ctx.request_screenshot(move |image| {
+                let r = save_png(&path, &image);
+                if let Ok(mut s) = slot.lock() {
+                    *s = Some(r);
+                }
+                ctx2.request_repaint();
+            });
+        }
+        ctx.request_repaint();
+    }
+}
+
+/// Mutable access to each panel's state at once.
+pub struct StudioPanels<'a> {
+    pub inspector: &'a mut panels::inspector::State,
+    pub dope_sheet: &'a mut panels::dope_sheet::State,
+    pub key_panel: &'a mut panels::key_panel::State,
+    pub curve_editor: &'a mut panels::curve_editor::State,
+    pub forensics: &'a mut panels::forensics::State,
+    pub toolbox: &'a mut panels::toolbox::State,
+}
+
+/// Every keyed frame in a motion, sorted and unique.
+pub fn all_key_frames(m: &Motion) -> Vec<u32> {
+    let mut v: Vec<u32> = m
+        .bones
+        .iter()
+        .map(|k| k.frame())
+        .chain(m.morphs.iter().map(|k| k.frame()))
+        .chain(m.cameras.iter().map(|k| k.frame()))
+        .chain(m.lights.iter().map(|k| k.frame()))
+        .chain(m.shadows.iter().map(|k| k.frame()))
+        .chain(m.iks.iter().map(|k| k.frame()))
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+fn save_png(path: &Path, image: &egui::ColorImage) -> Result<(), String> {
+    let [w, h] = image.size;
+    let mut buf = Vec::with_capacity(w * h * 4);
+    for p in &image.pixels {
+        buf.extend_from_slice(&p.to_array());
+    }
+    let img = image::RgbaImage::from_raw(w as u32, h as u32, buf)
+        .ok_or_else(|| "screenshot buffer has the wrong size".to_string())?;
+    img.save(path).map_err(|e| e.to_string())
+}
+
+impl eframe::App for StudioApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        let list: Vec<String> = self
+            .recent
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        eframe::set_value(storage, RECENT_KEY, &list);
+    }
+}
+
+fn parse_size(s: &str) -> Result<[f32; 2], CliError> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| CliError(format!("--size must look like 1600x1000, got {s}")))?;
+    let w: f32 = w
+        .trim()
+        .parse()
+        .map_err(|_| CliError(format!("bad width in --size {s}")))?;
+    let h: f32 = h
+        .trim()
+        .parse()
+        .map_err(|_| CliError(format!("bad height in --size {s}")))?;
+    if !(200.0..=8000.0).contains(&w) || !(200.0..=8000.0).contains(&h) {
+        return Err(CliError(format!("--size {s} is out of range")));
+    }
+    Ok([w, h])
+}
 
 /// Opens the main window.
-pub fn run(_args: Cli) -> CliResult {
-    Err(CliError("the desktop app is not built yet".into()))
+pub fn run(args: Cli) -> CliResult {
+    let size = parse_size(&args.size)?;
+    let renderer = match args.renderer {
+        Renderer::Glow => eframe::Renderer::Glow,
+        Renderer::Wgpu => eframe::Renderer::Wgpu,
+    };
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size(size)
+            .with_min_inner_size([640.0, 400.0])
+            .with_title("VMD Studio")
+            .with_drag_and_drop(true),
+        renderer,
+        persist_window: args.screenshot.is_none(),
+        ..Default::default()
+    };
+    let files = args.files.clone();
+    let screenshot = args.screenshot.clone();
+    let frame = args.frame;
+    let panel = args.panel.clone();
+    eframe::run_native(
+        "VMD Studio",
+        options,
+        Box::new(move |cc| {
+            install_fonts(&cc.egui_ctx);
+            let mut app = StudioApp::default();
+            if screenshot.is_none()
+                && let Some(storage) = cc.storage
+                && let Some(list) = eframe::get_value::<Vec<String>>(storage, RECENT_KEY)
+            {
+                app.recent = list.into_iter().map(PathBuf::from).collect();
+            }
+            if files.is_empty() {
+                app.open_demo();
+            } else {
+                // Screenshots need the files before the first capture: load them now.
+                for p in &files {
+                    app.jobs.open(p.clone());
+                }
+            }
+            if let Some(f) = frame {
+                app.shared.transport.frame = f.max(0.0);
+            }
+            match panel.as_deref() {
+                Some("preview") => app.central = CentralView::Preview,
+                Some("forensics") => app.central = CentralView::Forensics,
+                Some("curves") => app.central = CentralView::Curves,
+                Some("dope") => app.show_dope_sheet = true,
+                _ => {}
+            }
+            if let Some(path) = screenshot {
+                app.screenshot = Some(ScreenshotPlan {
+                    path,
+                    frames_left: 12,
+                    requested: false,
+                    result: Arc::new(Mutex::new(None)),
+                });
+            }
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| CliError(format!("cannot open a window: {e}")))
 }

@@ -1,0 +1,11 @@
+//! curve editor panel (stub until built).
+
+use super::PanelCtx;
+
+/// Persistent UI state of this panel.
+#[derive(Debug, Default)]
+pub struct State {}
+
+pub fn ui(ui: &mut egui::Ui, _cx: &mut PanelCtx, _state: &mut State) {
+    ui.weak("Not built yet.");
+}
