@@ -1,1 +1,39 @@
 //! Toolbox operations: `(&Motion, params) → (Motion, Report)`.
+//!
+//! Every operation is pure: it copies the records it keeps and rewrites only
+//! the fields it changes through the record setters (frame, name, position,
+//! …), so every other byte — name padding junk, interpolation filler, the
+//! physics flag — is carried over unchanged. Each returns a [`Report`] that
+//! says in plain words what was done, including every dropped or merged key
+//! and every refusal.
+//!
+//! Frames are MMD frames (30 fps). Positions are MMD units in MMD's
+//! left-handed, Y-up coordinates; camera angles are radians.
+//!
+//! * [`mirror`] — left/right mirror (bones, names 左⇄右, camera, light, IK)
+//! * [`trim`] — keep frames A..B, keying the ends so playback is unchanged
+//! * [`join`] — append a second motion after the first
+//! * [`speed`] — new frame = round(frame / factor)
+//! * [`fill_rest`] — identity keys at frame 0 for bones without one
+//! * [`rename`] — rename bones, morphs and IK entries from a map
+//! * [`json`] — lossless JSON export/import, optional right-handed export
+
+pub mod curve_split;
+pub mod fill_rest;
+pub mod join;
+pub mod json;
+pub mod mirror;
+pub mod rename;
+pub mod report;
+pub mod speed;
+pub mod trim;
+
+pub use curve_split::{SubCurve, sub_curve};
+pub use fill_rest::{FillRestParams, fill_rest, fill_rest_with};
+pub use join::{JoinParams, JoinPlacement, join};
+pub use json::{ExportOptions, export_json, import_json};
+pub use mirror::{mirror, mirror_name_field};
+pub use rename::{RenameMap, parse_rename_map, rename};
+pub use report::{OpError, Report};
+pub use speed::{SpeedParams, speed};
+pub use trim::{TrimParams, trim};

@@ -1,0 +1,674 @@
+//! Lossless JSON export and import, and a right-handed export for
+//! three.js-style engines.
+//!
+//! The export holds every field of every key in file order: names as text
+//! plus the raw bytes of the whole name field (hex), positions, rotations,
+//! curves as control points (0..=127) plus the raw interpolation block
+//! (hex), the bone physics flag, the camera cut flag and the evaluated eye
+//! per camera key, the header and model-name fields (hex), how many
+//! sections the file had, and any trailing bytes.
+//!
+//! Floats are written as JSON numbers when they read back to the identical
+//! bits; otherwise (NaN, infinities, the rare value that would not) as a
+//! string `"0x"` + the 8 hex digits of the IEEE bits. Import uses the raw
+//! hex fields as the source of truth when present, so import(export(m))
+//! writes the identical VMD bytes.
+//!
+//! `right_handed`: positions (x, y, −z), quaternions (−x, −y, z, w), camera
+//! target and eye (x, y, −z), light direction (x, y, −z), and the camera
+//! orientation as a quaternion: MMD's orientation Ry(−ry)·Rx(−rx)·Rz(−rz)
+//! conjugated by the z-flip, i.e. (−qx, −qy, qz, qw). In that frame the
+//! camera looks along its local −Z (three.js convention) and its local +Y
+//! is up. The camera's Euler angles are left out (they are MMD-only).
+//! Such an export cannot be imported.
+
+use serde::de::{self, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::report::{OpError, Report};
+use crate::vmd::bezier::Curve;
+use crate::vmd::camera::{camera_orientation, eye_position};
+use crate::vmd::evaluate::is_cut;
+use crate::vmd::interpolation::{self, BoneChannel, CameraChannel};
+use crate::vmd::layout::{self, HEADER_LEN, IK_NAME_LEN, NAME_LEN};
+use crate::vmd::motion::{Motion, Version};
+use crate::vmd::name::{NameEncoding, decode_name, encode_name};
+use crate::vmd::records::*;
+use crate::vmd::track::TrackIndex;
+
+/// The `format` marker of an export.
+pub const FORMAT: &str = "vmd-studio-json";
+/// Coordinates tag: MMD's own (importable).
+pub const COORDS_MMD: &str = "mmd-left-handed";
+/// Coordinates tag: converted for right-handed engines (not importable).
+pub const COORDS_RH: &str = "right-handed";
+
+/// An `f32` that survives JSON bit for bit (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct F32(pub f32);
+
+fn json_roundtrips(v: f32) -> bool {
+    v.is_finite()
+        && serde_json::to_string(&v)
+            .ok()
+            .and_then(|s| serde_json::from_str::<f32>(&s).ok())
+            .is_some_and(|b| b.to_bits() == v.to_bits())
+}
+
+impl Serialize for F32 {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if json_roundtrips(self.0) {
+            s.serialize_f32(self.0)
+        } else {
+            s.serialize_str(&format!("0x{:08x}", self.0.to_bits()))
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for F32 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<F32, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = F32;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number or a \"0x\"-prefixed 8-digit hex bit pattern")
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<F32, E> {
+                Ok(F32(v as f32))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<F32, E> {
+                Ok(F32(v as f32))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<F32, E> {
+                Ok(F32(v as f32))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<F32, E> {
+                let h = v
+                    .strip_prefix("0x")
+                    .ok_or_else(|| E::custom(format!("bad float \"{v}\"")))?;
+                u32::from_str_radix(h, 16)
+                    .map(|b| F32(f32::from_bits(b)))
+                    .map_err(|_| E::custom(format!("bad float bits \"{v}\"")))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+fn f3(v: [f32; 3]) -> [F32; 3] {
+    v.map(F32)
+}
+fn f4(v: [f32; 4]) -> [F32; 4] {
+    v.map(F32)
+}
+fn un3(v: [F32; 3]) -> [f32; 3] {
+    v.map(|x| x.0)
+}
+fn un4(v: [F32; 4]) -> [f32; 4] {
+    v.map(|x| x.0)
+}
+
+const SIGN: u32 = 0x8000_0000;
+fn neg(v: f32) -> f32 {
+    f32::from_bits(v.to_bits() ^ SIGN)
+}
+
+/// Lowercase hex of bytes.
+pub fn to_hex(b: &[u8]) -> String {
+    let mut s = String::with_capacity(b.len() * 2);
+    for x in b {
+        s.push_str(&format!("{x:02x}"));
+    }
+    s
+}
+
+/// Bytes from hex; `None` on odd length or a non-hex digit.
+pub fn from_hex(s: &str) -> Option<Vec<u8>> {
+    if s.len() % 2 != 0 || !s.is_ascii() {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok())
+        .collect()
+}
+
+/// The four curves of a bone key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoneCurves {
+    pub x: Curve,
+    pub y: Curve,
+    pub z: Curve,
+    pub rotation: Curve,
+}
+
+/// The six curves of a camera key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CameraCurves {
+    pub target_x: Curve,
+    pub target_y: Curve,
+    pub target_z: Curve,
+    pub rotation: Curve,
+    pub distance: Curve,
+    pub fov: Curve,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BoneJson {
+    pub name: String,
+    /// The whole 15-byte name field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_hex: Option<String>,
+    pub frame: u32,
+    /// MMD units (or converted, see `coordinates`).
+    pub position: [F32; 3],
+    /// Quaternion x, y, z, w.
+    pub rotation: [F32; 4],
+    pub curves: BoneCurves,
+    /// The whole 64-byte interpolation block.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interpolation_hex: Option<String>,
+    pub physics_off: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MorphJson {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_hex: Option<String>,
+    pub frame: u32,
+    /// 0..1.
+    pub weight: F32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CameraJson {
+    pub frame: u32,
+    /// Distance from the target (negative = pulled back).
+    pub distance: F32,
+    pub target: [F32; 3],
+    /// Euler x, y, z in radians (MMD convention); absent in a right-handed export.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<[F32; 3]>,
+    /// Camera orientation quaternion (x, y, z, w): MMD's Ry(−ry)·Rx(−rx)·Rz(−rz),
+    /// or its right-handed counterpart. Informational; not read on import.
+    pub orientation: [f32; 4],
+    /// Eye position evaluated at this key. Informational.
+    pub eye: [f32; 3],
+    /// This key is exactly one frame after the previous camera key: a cut.
+    pub cut: bool,
+    pub curves: CameraCurves,
+    /// The whole 24-byte interpolation block.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interpolation_hex: Option<String>,
+    /// Degrees.
+    pub fov: u32,
+    pub perspective: bool,
+    /// The stored byte (0 = perspective on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perspective_byte: Option<u8>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LightJson {
+    pub frame: u32,
+    /// RGB 0..1.
+    pub color: [F32; 3],
+    pub direction: [F32; 3],
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShadowJson {
+    pub frame: u32,
+    /// 0 off, 1 mode 1, 2 mode 2.
+    pub mode: u8,
+    pub distance: F32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IkEntryJson {
+    pub name: String,
+    /// The whole 20-byte name field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_hex: Option<String>,
+    pub enabled: bool,
+    /// The stored byte (non-zero = on).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled_byte: Option<u8>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IkJson {
+    pub frame: u32,
+    pub show: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub show_byte: Option<u8>,
+    pub entries: Vec<IkEntryJson>,
+}
+
+/// A whole VMD as JSON. Arrays are in file order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VmdJson {
+    pub format: String,
+    pub format_version: u32,
+    /// [`COORDS_MMD`] or [`COORDS_RH`].
+    pub coordinates: String,
+    pub version: u8,
+    pub header_text: String,
+    /// The 30 header bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub header_hex: Option<String>,
+    pub model_name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_name_hex: Option<String>,
+    /// Sections (bone, morph, camera, light, self-shadow, IK) that had a count field.
+    pub sections_present: usize,
+    /// Bytes after the last section.
+    #[serde(default)]
+    pub trailing_hex: String,
+    pub bones: Vec<BoneJson>,
+    pub morphs: Vec<MorphJson>,
+    pub cameras: Vec<CameraJson>,
+    pub lights: Vec<LightJson>,
+    pub shadows: Vec<ShadowJson>,
+    pub iks: Vec<IkJson>,
+}
+
+/// Options of [`export_json`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ExportOptions {
+    /// Convert to right-handed coordinates (three.js style).
+    pub right_handed: bool,
+    /// Indented output.
+    pub pretty: bool,
+}
+
+fn z_flip(v: [f32; 3]) -> [f32; 3] {
+    [v[0], v[1], neg(v[2])]
+}
+fn quat_rh(q: [f32; 4]) -> [f32; 4] {
+    [neg(q[0]), neg(q[1]), q[2], q[3]]
+}
+
+/// Builds the document (for the GUI and [`export_json`]).
+pub fn export_document(m: &Motion, opts: ExportOptions) -> VmdJson {
+    let rh = opts.right_handed;
+    let idx = TrackIndex::build(m);
+    let mut cut = vec![false; m.cameras.len()];
+    for w in idx.camera.windows(2) {
+        let (a, b) = (&m.cameras[w[0] as usize], &m.cameras[w[1] as usize]);
+        if is_cut(a.frame(), b.frame()) {
+            cut[w[1] as usize] = true;
+        }
+    }
+    let header_end = m.header.iter().position(|&b| b == 0).unwrap_or(HEADER_LEN);
+    VmdJson {
+        format: FORMAT.into(),
+        format_version: 1,
+        coordinates: if rh { COORDS_RH } else { COORDS_MMD }.into(),
+        version: m.version.number(),
+        header_text: String::from_utf8_lossy(&m.header[..header_end]).into_owned(),
+        header_hex: Some(to_hex(&m.header)),
+        model_name: m.model_name().text,
+        model_name_hex: Some(to_hex(&m.model_name_field)),
+        sections_present: m.sections_present,
+        trailing_hex: to_hex(&m.trailing),
+        bones: m
+            .bones
+            .iter()
+            .map(|k| {
+                let c = k.curves();
+                let (p, q) = (k.position(), k.rotation());
+                BoneJson {
+                    name: k.name().text,
+                    name_hex: Some(to_hex(k.name_field())),
+                    frame: k.frame(),
+                    position: f3(if rh { z_flip(p) } else { p }),
+                    rotation: f4(if rh { quat_rh(q) } else { q }),
+                    curves: BoneCurves {
+                        x: c[0],
+                        y: c[1],
+                        z: c[2],
+                        rotation: c[3],
+                    },
+                    interpolation_hex: Some(to_hex(&k.interpolation_block())),
+                    physics_off: k.physics_off(),
+                }
+            })
+            .collect(),
+        morphs: m
+            .morphs
+            .iter()
+            .map(|k| MorphJson {
+                name: k.name().text,
+                name_hex: Some(to_hex(k.name_field())),
+                frame: k.frame(),
+                weight: F32(k.weight()),
+            })
+            .collect(),
+        cameras: m
+            .cameras
+            .iter()
+            .enumerate()
+            .map(|(i, k)| {
+                let c = k.curves();
+                let (t, r, d) = (k.target(), k.rotation(), k.distance());
+                let eye = eye_position(t, r, d);
+                let q = camera_orientation(r).to_array();
+                CameraJson {
+                    frame: k.frame(),
+                    distance: F32(d),
+                    target: f3(if rh { z_flip(t) } else { t }),
+                    rotation: (!rh).then(|| f3(r)),
+                    orientation: if rh { quat_rh(q) } else { q },
+                    eye: if rh { z_flip(eye) } else { eye },
+                    cut: cut[i],
+                    curves: CameraCurves {
+                        target_x: c[0],
+                        target_y: c[1],
+                        target_z: c[2],
+                        rotation: c[3],
+                        distance: c[4],
+                        fov: c[5],
+                    },
+                    interpolation_hex: Some(to_hex(&k.interpolation_block())),
+                    fov: k.fov(),
+                    perspective: k.perspective(),
+                    perspective_byte: Some(k.perspective_byte()),
+                }
+            })
+            .collect(),
+        lights: m
+            .lights
+            .iter()
+            .map(|k| LightJson {
+                frame: k.frame(),
+                color: f3(k.color()),
+                direction: f3(if rh {
+                    z_flip(k.direction())
+                } else {
+                    k.direction()
+                }),
+            })
+            .collect(),
+        shadows: m
+            .shadows
+            .iter()
+            .map(|k| ShadowJson {
+                frame: k.frame(),
+                mode: k.mode(),
+                distance: F32(k.distance()),
+            })
+            .collect(),
+        iks: m
+            .iks
+            .iter()
+            .map(|k| IkJson {
+                frame: k.frame(),
+                show: k.show(),
+                show_byte: Some(k.raw[4]),
+                entries: (0..k.entry_count())
+                    .map(|i| IkEntryJson {
+                        name: k.entry_name(i).text,
+                        name_hex: Some(to_hex(k.entry_name_field(i))),
+                        enabled: k.entry_enabled(i),
+                        enabled_byte: Some(
+                            k.raw[layout::IK_KEY_HEAD_LEN + i * layout::IK_ENTRY_LEN + IK_NAME_LEN],
+                        ),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// Exports as JSON text; see the module docs.
+pub fn export_json(m: &Motion, opts: ExportOptions) -> Result<(String, Report), OpError> {
+    let doc = export_document(m, opts);
+    let text = if opts.pretty {
+        serde_json::to_string_pretty(&doc)
+    } else {
+        serde_json::to_string(&doc)
+    }
+    .map_err(|e| OpError::BadInput(format!("JSON export failed: {e}")))?;
+    let mut r = Report::new();
+    r.note(format!(
+        "exported {} bone, {} morph, {} camera, {} light, {} self-shadow and {} IK/show keys",
+        m.bones.len(),
+        m.morphs.len(),
+        m.cameras.len(),
+        m.lights.len(),
+        m.shadows.len(),
+        m.iks.len()
+    ));
+    if opts.right_handed {
+        r.note("right-handed: positions and eye/target (x, y, −z), quaternions (−x, −y, z, w), camera orientation from Ry(−ry)·Rx(−rx)·Rz(−rz) conjugated by the z-flip (looks along local −Z); this file cannot be imported back");
+    } else {
+        r.note("MMD coordinates with raw bytes: import-json gives back the identical VMD");
+    }
+    Ok((text, r))
+}
+
+fn hex_field<const N: usize>(hex: Option<&String>, what: &str) -> Result<Option<[u8; N]>, OpError> {
+    let Some(h) = hex else { return Ok(None) };
+    let bytes =
+        from_hex(h).ok_or_else(|| OpError::BadInput(format!("{what}: \"{h}\" is not hex")))?;
+    <[u8; N]>::try_from(bytes.as_slice())
+        .map(Some)
+        .map_err(|_| {
+            OpError::BadInput(format!(
+                "{what}: {} bytes of hex, expected {N}",
+                bytes.len()
+            ))
+        })
+}
+
+fn name_field<const N: usize>(
+    text: &str,
+    hex: Option<&String>,
+    enc: NameEncoding,
+    what: &str,
+    r: &mut Report,
+) -> Result<[u8; N], OpError> {
+    if let Some(f) = hex_field::<N>(hex, what)? {
+        if decode_name(&f).text != text {
+            r.warn(format!(
+                "{what}: name text \"{text}\" differs from its raw bytes (\"{}\"); the raw bytes were used",
+                decode_name(&f).text
+            ));
+        }
+        return Ok(f);
+    }
+    let v = encode_name(text, N, enc).map_err(|e| OpError::BadInput(format!("{what}: {e}")))?;
+    <[u8; N]>::try_from(v.as_slice())
+        .map_err(|_| OpError::BadInput(format!("{what}: bad name length")))
+}
+
+/// Builds a VMD from an MMD-coordinates export; refuses right-handed exports.
+pub fn import_json(text: &str) -> Result<(Motion, Report), OpError> {
+    let doc: VmdJson = serde_json::from_str(text)
+        .map_err(|e| OpError::BadInput(format!("not a VMD Studio JSON export: {e}")))?;
+    import_document(&doc)
+}
+
+/// Builds a VMD from a document; see [`import_json`].
+pub fn import_document(doc: &VmdJson) -> Result<(Motion, Report), OpError> {
+    if doc.format != FORMAT {
+        return Err(OpError::BadInput(format!(
+            "not a VMD Studio JSON export (format is \"{}\", expected \"{FORMAT}\")",
+            doc.format
+        )));
+    }
+    if doc.coordinates == COORDS_RH {
+        return Err(OpError::BadInput(
+            "this JSON was exported with --right-handed (converted coordinates, camera angles left out); only an export in MMD coordinates can be imported".into(),
+        ));
+    }
+    if doc.coordinates != COORDS_MMD {
+        return Err(OpError::BadInput(format!(
+            "unknown coordinates \"{}\"",
+            doc.coordinates
+        )));
+    }
+    let mut r = Report::new();
+    let mut m = Motion::new_v2();
+    let version = if doc.version == 1 {
+        Version::V1
+    } else {
+        Version::V2
+    };
+    m.version = version;
+    m.header = match hex_field::<HEADER_LEN>(doc.header_hex.as_ref(), "header")? {
+        Some(h) => h,
+        None => {
+            let mut h = [0u8; HEADER_LEN];
+            let s = if version == Version::V1 {
+                layout::HEADER_V1
+            } else {
+                layout::HEADER_V2
+            };
+            h[..s.len()].copy_from_slice(s);
+            h
+        }
+    };
+    // The file's name encoding, for names given as text only.
+    let enc = NameEncoding::ShiftJis;
+    m.model_name_field = match &doc.model_name_hex {
+        Some(h) => {
+            let b =
+                from_hex(h).ok_or_else(|| OpError::BadInput("model_name_hex is not hex".into()))?;
+            if b.len() != version.model_name_len() {
+                return Err(OpError::BadInput(format!(
+                    "model_name_hex has {} bytes, a v{} file needs {}",
+                    b.len(),
+                    version.number(),
+                    version.model_name_len()
+                )));
+            }
+            b
+        }
+        None => encode_name(&doc.model_name, version.model_name_len(), enc)
+            .map_err(|e| OpError::BadInput(format!("model name: {e}")))?,
+    };
+    if doc.sections_present > 6 {
+        return Err(OpError::BadInput(format!(
+            "sections_present is {}, at most 6",
+            doc.sections_present
+        )));
+    }
+    m.sections_present = doc.sections_present;
+    m.trailing = from_hex(&doc.trailing_hex)
+        .ok_or_else(|| OpError::BadInput("trailing_hex is not hex".into()))?;
+
+    let mut built_from_fields = 0usize;
+    for (i, b) in doc.bones.iter().enumerate() {
+        let what = format!("bone key #{i}");
+        let mut k = BoneKey {
+            raw: [0; layout::BONE_KEY_LEN],
+        };
+        let f: [u8; NAME_LEN] = name_field(&b.name, b.name_hex.as_ref(), enc, &what, &mut r)?;
+        k.set_name_field(&f);
+        k.set_frame(b.frame);
+        k.set_position(un3(b.position));
+        k.set_rotation(un4(b.rotation));
+        match hex_field::<64>(b.interpolation_hex.as_ref(), &what)? {
+            Some(block) => k.set_interpolation_block(block),
+            None => {
+                built_from_fields += 1;
+                k.set_interpolation_block(interpolation::DEFAULT_BONE_BLOCK);
+                let c = [b.curves.x, b.curves.y, b.curves.z, b.curves.rotation];
+                for ch in BoneChannel::ALL {
+                    k.set_curve(ch, c[ch.index()]);
+                }
+                k.set_physics_off(b.physics_off);
+            }
+        }
+        m.bones.push(k);
+    }
+    for (i, j) in doc.morphs.iter().enumerate() {
+        let what = format!("morph key #{i}");
+        let mut k = MorphKey {
+            raw: [0; layout::MORPH_KEY_LEN],
+        };
+        let f: [u8; NAME_LEN] = name_field(&j.name, j.name_hex.as_ref(), enc, &what, &mut r)?;
+        k.set_name_field(&f);
+        k.set_frame(j.frame);
+        k.set_weight(j.weight.0);
+        m.morphs.push(k);
+    }
+    for (i, j) in doc.cameras.iter().enumerate() {
+        let what = format!("camera key #{i}");
+        let rotation = j
+            .rotation
+            .ok_or_else(|| OpError::BadInput(format!("{what}: no rotation (Euler angles)")))?;
+        let mut k = CameraKey {
+            raw: [0; layout::CAMERA_KEY_LEN],
+        };
+        k.set_frame(j.frame);
+        k.set_distance(j.distance.0);
+        k.set_target(un3(j.target));
+        k.set_rotation(un3(rotation));
+        match hex_field::<24>(j.interpolation_hex.as_ref(), &what)? {
+            Some(block) => k.set_interpolation_block(block),
+            None => {
+                built_from_fields += 1;
+                let c = &j.curves;
+                let cs = [
+                    c.target_x, c.target_y, c.target_z, c.rotation, c.distance, c.fov,
+                ];
+                for ch in CameraChannel::ALL {
+                    k.set_curve(ch, cs[ch.index()]);
+                }
+            }
+        }
+        k.set_fov(j.fov);
+        match j.perspective_byte {
+            Some(b) => k.raw[layout::CAMERA_PERSPECTIVE] = b,
+            None => k.set_perspective(j.perspective),
+        }
+        m.cameras.push(k);
+    }
+    for j in &doc.lights {
+        m.lights
+            .push(LightKey::new(j.frame, un3(j.color), un3(j.direction)));
+    }
+    for j in &doc.shadows {
+        m.shadows
+            .push(ShadowKey::new(j.frame, j.mode, j.distance.0));
+    }
+    for (i, j) in doc.iks.iter().enumerate() {
+        let what = format!("IK/show key #{i}");
+        let mut k = IkKey::new(j.frame, j.show);
+        if let Some(b) = j.show_byte {
+            k.raw[4] = b;
+        }
+        let n = u32::try_from(j.entries.len())
+            .map_err(|_| OpError::BadInput(format!("{what}: too many entries")))?;
+        for (e_i, e) in j.entries.iter().enumerate() {
+            let f: [u8; IK_NAME_LEN] = name_field(
+                &e.name,
+                e.name_hex.as_ref(),
+                enc,
+                &format!("{what} entry {e_i}"),
+                &mut r,
+            )?;
+            k.raw.extend_from_slice(&f);
+            k.raw.push(e.enabled_byte.unwrap_or(u8::from(e.enabled)));
+        }
+        k.raw[5..9].copy_from_slice(&n.to_le_bytes());
+        m.iks.push(k);
+    }
+    if built_from_fields > 0 {
+        r.note(format!(
+            "{built_from_fields} keys had no raw interpolation block; built from their curves"
+        ));
+    }
+    r.added = m.bones.len()
+        + m.morphs.len()
+        + m.cameras.len()
+        + m.lights.len()
+        + m.shadows.len()
+        + m.iks.len();
+    r.note(format!("imported {} keys", r.added));
+    Ok((m, r))
+}

@@ -1,0 +1,242 @@
+//! Speed change: new frame = round(frame / factor).
+//!
+//! Rounding is half away from zero (`f64::round`): with factor 2, frame 1
+//! (0.5) goes to 1 and frame 3 (1.5) to 2.
+//!
+//! Keys of one track landing on the same new frame are merged: the key whose
+//! exact new time (frame / factor) is closest to that frame is kept (on a
+//! tie the later one — the one MMD plays when two keys share a frame);
+//! every other key is dropped and reported with its track and frames.
+//! Curves are kept as they are.
+//!
+//! Camera, in frame order, against the previous kept key:
+//! * a cut (keys exactly one frame apart) stays a cut: the key goes one
+//!   frame after the previous one, unless its rounded frame is not after
+//!   the previous key at all (then it is merged and reported);
+//! * a gap of two or more frames never becomes a cut: a key rounded to one
+//!   frame after the previous is pushed to two frames after (reported).
+
+use std::collections::HashMap;
+
+use super::report::{OpError, Report};
+use crate::vmd::evaluate::is_cut;
+use crate::vmd::motion::Motion;
+use crate::vmd::track::TrackIndex;
+
+/// Parameters of [`speed`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpeedParams {
+    /// Speed factor: 2 plays twice as fast (half the frames), 0.5 half as fast.
+    pub factor: f64,
+}
+
+fn new_frame(f: u32, k: f64) -> Result<u32, OpError> {
+    let v = (f64::from(f) / k).round();
+    if v > f64::from(u32::MAX) {
+        return Err(OpError::FrameOverflow(format!(
+            "frame {f} / {k} = {v} does not fit 32 bits"
+        )));
+    }
+    Ok(v as u32)
+}
+
+/// Merges keys of one track (storage indices sorted by frame) that share a
+/// new frame. Returns the new frame for each kept storage index.
+fn merge_track(
+    keys: &[u32],
+    frame: impl Fn(u32) -> u32,
+    k: f64,
+    what: &str,
+    r: &mut Report,
+    assign: &mut HashMap<u32, u32>,
+) -> Result<(), OpError> {
+    let mut i = 0;
+    while i < keys.len() {
+        let nf = new_frame(frame(keys[i]), k)?;
+        let mut j = i + 1;
+        while j < keys.len() && new_frame(frame(keys[j]), k)? == nf {
+            j += 1;
+        }
+        let group = &keys[i..j];
+        // Closest exact time wins; ties go to the later key.
+        let mut best = group[0];
+        let mut best_d = f64::INFINITY;
+        for &g in group {
+            let d = (f64::from(frame(g)) / k - f64::from(nf)).abs();
+            if d <= best_d {
+                best = g;
+                best_d = d;
+            }
+        }
+        assign.insert(best, nf);
+        for &g in group {
+            if g != best {
+                r.drop_key(format!(
+                    "{what}: key at frame {} (→ {nf}) merged into the key at frame {} (dropped)",
+                    frame(g),
+                    frame(best)
+                ));
+            }
+        }
+        i = j;
+    }
+    Ok(())
+}
+
+/// Changes the speed; see the module docs.
+pub fn speed(m: &Motion, p: SpeedParams) -> Result<(Motion, Report), OpError> {
+    let k = p.factor;
+    if !k.is_finite() || k <= 0.0 {
+        return Err(OpError::BadParameter(format!(
+            "the speed factor must be a number above 0, got {k}"
+        )));
+    }
+    let idx = TrackIndex::build(m);
+    let mut r = Report::new();
+    let mut out = m.clone();
+
+    // Bones and morphs per track.
+    let mut bone_new = HashMap::new();
+    for t in &idx.bones {
+        let what = format!("bone \"{}\"", t.name().text);
+        merge_track(
+            &t.keys,
+            |i| m.bones[i as usize].frame(),
+            k,
+            &what,
+            &mut r,
+            &mut bone_new,
+        )?;
+    }
+    let mut morph_new = HashMap::new();
+    for t in &idx.morphs {
+        let what = format!("morph \"{}\"", t.name().text);
+        merge_track(
+            &t.keys,
+            |i| m.morphs[i as usize].frame(),
+            k,
+            &what,
+            &mut r,
+            &mut morph_new,
+        )?;
+    }
+    let mut light_new = HashMap::new();
+    merge_track(
+        &idx.light,
+        |i| m.lights[i as usize].frame(),
+        k,
+        "light",
+        &mut r,
+        &mut light_new,
+    )?;
+    let mut shadow_new = HashMap::new();
+    merge_track(
+        &idx.shadow,
+        |i| m.shadows[i as usize].frame(),
+        k,
+        "self-shadow",
+        &mut r,
+        &mut shadow_new,
+    )?;
+    let mut ik_new = HashMap::new();
+    merge_track(
+        &idx.ik,
+        |i| m.iks[i as usize].frame(),
+        k,
+        "IK/show",
+        &mut r,
+        &mut ik_new,
+    )?;
+
+    // Camera: sequential, keeping cuts and making none.
+    let mut cam_new: HashMap<u32, u32> = HashMap::new();
+    let cam_frame = |i: u32| m.cameras[i as usize].frame();
+    let cuts_before = idx
+        .camera
+        .windows(2)
+        .filter(|w| is_cut(cam_frame(w[0]), cam_frame(w[1])))
+        .count();
+    let mut prev: Option<(u32, u32, u32)> = None; // (storage index, old frame, new frame)
+    for &i in &idx.camera {
+        let f = cam_frame(i);
+        let d = new_frame(f, k)?;
+        let Some((pi, pf, pn)) = prev else {
+            cam_new.insert(i, d);
+            prev = Some((i, f, d));
+            continue;
+        };
+        let nf = if d <= pn {
+            if f == pf {
+                // Two keys on one frame in the file: the later record wins.
+                cam_new.remove(&pi);
+                cam_new.insert(i, pn);
+                r.drop_key(format!(
+                    "camera: two keys at frame {f} (→ {pn}); kept the later record, dropped the earlier"
+                ));
+                prev = Some((i, f, pn));
+            } else {
+                r.drop_key(format!(
+                    "camera: key at frame {f} (→ {d}) merged into the key at frame {pf} (→ {pn}) (dropped)"
+                ));
+            }
+            continue;
+        } else if is_cut(pf, f) {
+            pn + 1
+        } else if d == pn + 1 {
+            r.warn(format!(
+                "camera: key at frame {f} would land one frame after the key at frame {pf} (→ {pn}) and read as a cut; moved to {}",
+                pn + 2
+            ));
+            pn + 2
+        } else {
+            d
+        };
+        cam_new.insert(i, nf);
+        prev = Some((i, f, nf));
+    }
+
+    macro_rules! apply {
+        ($field:ident, $map:expr) => {{
+            let mut kept = Vec::with_capacity(m.$field.len());
+            for (i, key) in m.$field.iter().enumerate() {
+                if let Some(&nf) = $map.get(&(i as u32)) {
+                    let mut key = key.clone();
+                    if key.frame() != nf {
+                        key.set_frame(nf);
+                        r.changed += 1;
+                    }
+                    kept.push(key);
+                }
+            }
+            out.$field = kept;
+        }};
+    }
+    apply!(bones, bone_new);
+    apply!(morphs, morph_new);
+    apply!(cameras, cam_new);
+    apply!(lights, light_new);
+    apply!(shadows, shadow_new);
+    apply!(iks, ik_new);
+
+    let out_idx = TrackIndex::build(&out);
+    let cuts_after = out_idx
+        .camera
+        .windows(2)
+        .filter(|w| {
+            is_cut(
+                out.cameras[w[0] as usize].frame(),
+                out.cameras[w[1] as usize].frame(),
+            )
+        })
+        .count();
+    if !m.cameras.is_empty() {
+        r.note(format!(
+            "camera cuts: {cuts_before} before, {cuts_after} after"
+        ));
+    }
+    r.note(format!(
+        "speed ×{k}: new frame = round(frame / {k}); {} keys moved, {} merged away (every one listed above)",
+        r.changed, r.dropped
+    ));
+    Ok((out, r))
+}
