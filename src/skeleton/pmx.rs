@@ -184,9 +184,9 @@ fn skip_vertices(c: &mut Cursor, g: &Globals) -> Result<(), ModelError> {
         let type_at = c.offset();
         let weight = c.u8("weight type").map_err(|e| e.within("vertex", index))?;
         let data = match weight {
-            0 => bi,                 // BDEF1: 1 bone
-            1 => 2 * bi + 4,         // BDEF2: 2 bones + weight
-            2 | 4 => 4 * bi + 4 * 4, // BDEF4 / QDEF: 4 bones + 4 weights
+            0 => bi,                  // BDEF1: 1 bone
+            1 => 2 * bi + 4,          // BDEF2: 2 bones + weight
+            2 | 4 => 4 * bi + 4 * 4,  // BDEF4 / QDEF: 4 bones + 4 weights
             3 => 2 * bi + 4 + 3 * 12, // SDEF: 2 bones + weight + C, R0, R1
             other => {
                 return Err(Cursor::invalid_at(

@@ -186,6 +186,11 @@ impl<'a> PoseSolver<'a> {
             chain.limit_angle
         };
         for _ in 0..chain.loops.min(MAX_IK_LOOPS) {
+            // Checked before the first step too, so a pose whose effector
+            // already sits on its goal (e.g. the rest pose) stays untouched.
+            if position(&s.world[chain.target]).distance(goal) < IK_TOLERANCE {
+                break;
+            }
             for link in &chain.links {
                 if link.bone == chain.target {
                     continue;
@@ -198,9 +203,6 @@ impl<'a> PoseSolver<'a> {
                     self.update_from(s, self.rank[link.bone]);
                 }
             }
-            if position(&s.world[chain.target]).distance(goal) < IK_TOLERANCE {
-                break;
-            }
         }
     }
 }
@@ -208,9 +210,13 @@ impl<'a> PoseSolver<'a> {
 /// Folds an inherited rotation/translation into a bone's own.
 fn apply_inherit(inherit: &Inherit, s: &State, rotation: &mut Quat, translation: &mut Vec3) {
     if inherit.rotation {
-        let (axis, angle) = s.effective_rotation[inherit.source].to_axis_angle();
+        let source = s.effective_rotation[inherit.source];
+        // Shortest arc, so that scaling the angle scales the visible turn.
+        let source = if source.w < 0.0 { -source } else { source };
+        let (axis, angle) = source.to_axis_angle();
         if angle.abs() > 0.0 && axis.is_finite() {
-            *rotation = (*rotation * Quat::from_axis_angle(axis, angle * inherit.ratio)).normalize();
+            *rotation =
+                (*rotation * Quat::from_axis_angle(axis, angle * inherit.ratio)).normalize();
         }
     }
     if inherit.translation {

@@ -135,15 +135,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// An [`ModelError::Invalid`] at the current offset.
-    pub(crate) fn invalid(&self, what: String) -> ModelError {
-        ModelError::Invalid {
-            offset: self.pos,
-            what,
-        }
-    }
-
-    /// An [`ModelError::Invalid`] at an earlier offset.
+    /// A [`ModelError::Invalid`] at `offset`.
     pub(crate) fn invalid_at(offset: usize, what: String) -> ModelError {
         ModelError::Invalid { offset, what }
     }
