@@ -4,7 +4,12 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{CliError, CliResult};
+use super::{CliError, CliResult, load, save};
+use crate::vmd::Curve;
+use crate::vmd::curve_edit::{
+    self, BoneTrack, CurveEditError, FrameRange, parse_bone_channels, parse_camera_channels,
+    parse_curve, preset,
+};
 
 #[derive(Debug, Args)]
 pub struct SetCurveArgs {
@@ -36,6 +41,80 @@ pub struct SetCurveArgs {
     pub preset: Option<String>,
 }
 
-pub fn set_curve(_a: SetCurveArgs) -> CliResult {
-    Err(CliError("set-curve is not built yet".into()))
+/// The target curve from `--curve` or `--preset`.
+fn target_curve(a: &SetCurveArgs) -> Result<(Curve, String), CliError> {
+    match (&a.curve, &a.preset) {
+        (Some(text), _) => {
+            let c = parse_curve(text).map_err(|e| CliError(format!("--curve: {e}")))?;
+            Ok((c, curve_edit::format_curve(c)))
+        }
+        (None, Some(name)) => match preset(name) {
+            Some(p) => Ok((
+                p.curve,
+                format!("{} = {}", p.name, curve_edit::format_curve(p.curve)),
+            )),
+            None => Err(CliError(format!(
+                "unknown preset {name:?}; presets: {}",
+                curve_edit::preset_names().join(", ")
+            ))),
+        },
+        (None, None) => Err(CliError("give --curve x1,y1,x2,y2 or --preset NAME".into())),
+    }
+}
+
+fn edit_error(e: CurveEditError) -> CliError {
+    CliError(e.to_string())
+}
+
+/// Sets a curve on the keys of one bone (or the camera) in a frame range,
+/// then saves atomically. Nothing is written on any error.
+pub fn set_curve(a: SetCurveArgs) -> CliResult {
+    // Check every argument before touching the file system.
+    let (curve, curve_text) = target_curve(&a)?;
+    let range = FrameRange::new(a.from, a.to);
+    if let (Some(from), Some(to)) = (a.from, a.to) {
+        if from > to {
+            return Err(CliError(format!("--from {from} is after --to {to}")));
+        }
+    }
+    let mut m = load(&a.input)?;
+    let (report, what, n_channels) = match (&a.bone, a.camera) {
+        (Some(name), false) => {
+            let channels =
+                parse_bone_channels(&a.channel).map_err(|e| CliError(format!("--channel: {e}")))?;
+            let report =
+                curve_edit::set_bone_curves(&mut m, BoneTrack::Text(name), range, &channels, curve)
+                    .map_err(edit_error)?;
+            (report, format!("bone {name}"), channels.len())
+        }
+        (None, true) => {
+            let channels = parse_camera_channels(&a.channel)
+                .map_err(|e| CliError(format!("--channel: {e}")))?;
+            if m.cameras.is_empty() {
+                return Err(CliError(format!(
+                    "{} has no camera keys",
+                    a.input.display()
+                )));
+            }
+            let report = curve_edit::set_camera_curves(&mut m, range, &channels, curve)
+                .map_err(edit_error)?;
+            (report, "camera".to_string(), channels.len())
+        }
+        _ => {
+            return Err(CliError(
+                "give exactly one of --bone NAME or --camera".into(),
+            ));
+        }
+    };
+    save(&m, &a.output)?;
+    let plural = if n_channels == 1 { "" } else { "s" };
+    println!(
+        "changed {} of {} keys ({n_channels} channel{plural}) on {what}, {range}; curve {curve_text}",
+        report.changed_count(),
+        report.matched_count(),
+    );
+    if report.matched.is_empty() {
+        eprintln!("note: no keys of {what} in {range}; wrote the file unchanged");
+    }
+    Ok(())
 }
