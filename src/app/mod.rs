@@ -89,6 +89,8 @@ pub struct StudioApp {
     pub recent: Vec<PathBuf>,
     pub path_field: String,
     pub save_path_field: String,
+    /// `TRACK@FRAME` to select once loading has finished (`--select`).
+    pub pending_select: Option<String>,
     close_guard: Option<CloseGuard>,
     quit_confirmed: bool,
     pending: Vec<Command>,
@@ -117,6 +119,7 @@ impl Default for StudioApp {
             recent: Vec::new(),
             path_field: String::new(),
             save_path_field: String::new(),
+            pending_select: None,
             close_guard: None,
             quit_confirmed: false,
             pending: Vec::new(),
@@ -170,6 +173,50 @@ impl StudioApp {
     pub fn open_paths(&mut self, paths: Vec<PathBuf>) {
         for p in paths {
             self.jobs.open(p);
+        }
+    }
+
+    /// Selects the key `TRACK@FRAME` (bone or morph name, or `camera`) in the
+    /// active document; returns whether it was found.
+    pub fn select_key(&mut self, spec: &str) -> bool {
+        let Some((track, frame)) = spec.rsplit_once('@') else {
+            return false;
+        };
+        let Ok(frame) = frame.trim().parse::<u32>() else {
+            return false;
+        };
+        let Some(doc) = self.docs.get_mut(self.active) else {
+            return false;
+        };
+        let m = &doc.motion;
+        let found = if track.eq_ignore_ascii_case("camera") {
+            doc.index
+                .camera
+                .iter()
+                .find(|&&i| m.cameras[i as usize].frame() == frame)
+                .map(|&i| document::KeyRef::Camera(i))
+        } else if let Some(t) = doc.index.bone_by_text(track) {
+            t.keys
+                .iter()
+                .find(|&&i| m.bones[i as usize].frame() == frame)
+                .map(|&i| document::KeyRef::Bone(i))
+        } else {
+            doc.index.morph_by_text(track).and_then(|t| {
+                t.keys
+                    .iter()
+                    .find(|&&i| m.morphs[i as usize].frame() == frame)
+                    .map(|&i| document::KeyRef::Morph(i))
+            })
+        };
+        match found {
+            Some(k) => {
+                doc.view.selection.clear();
+                doc.view.selection.insert(k);
+                doc.view.active = Some(k);
+                doc.view.reveal = Some(k);
+                true
+            }
+            None => false,
         }
     }
 
@@ -820,6 +867,13 @@ impl StudioApp {
         self.jobs.set_context(&ctx);
         self.poll_jobs();
         self.handle_dropped_files(&ctx);
+        if !self.jobs.is_busy()
+            && let Some(spec) = self.pending_select.take()
+            && !self.select_key(&spec)
+        {
+            self.shared
+                .error(format!("--select {spec}: no such key in the active file"));
+        }
         if ctx.input(|i| i.viewport().close_requested()) && !self.quit_confirmed {
             if let Some(d) = self.docs.iter().find(|d| d.is_modified()) {
                 ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
@@ -1089,6 +1143,8 @@ pub fn run(args: Cli) -> CliResult {
     let screenshot = args.screenshot.clone();
     let frame = args.frame;
     let panel = args.panel.clone();
+    let select = args.select.clone();
+    let view = args.view.clone();
     eframe::run_native(
         "VMD Studio",
         options,
@@ -1119,6 +1175,8 @@ pub fn run(args: Cli) -> CliResult {
                 Some("dope") => app.show_dope_sheet = true,
                 _ => {}
             }
+            app.pending_select = select;
+            let _ = &view;
             if let Some(path) = screenshot {
                 app.screenshot = Some(ScreenshotPlan {
                     path,

@@ -57,9 +57,15 @@ pub struct Cli {
     /// Window size for screenshots, WIDTHxHEIGHT.
     #[arg(long, default_value = "1600x1000")]
     pub size: String,
-    /// Panel to show first (for screenshots): dope, curves, forensics, preview, toolbox.
+    /// Panel to show first (for screenshots): dope, curves, forensics, preview.
     #[arg(long)]
     pub panel: Option<String>,
+    /// Select a key once the files are open: `BONE@FRAME`, `MORPH@FRAME` or `camera@FRAME`.
+    #[arg(long, value_name = "TRACK@FRAME")]
+    pub select: Option<String>,
+    /// Preview view: `free` (orbit) or `camera` (through the VMD camera).
+    #[arg(long)]
+    pub view: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
