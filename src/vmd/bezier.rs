@@ -10,10 +10,15 @@ pub struct Curve {
     pub y2: u8,
 }
 
-/// Iteration cap of the curve solver (Newton steps, then bisection).
-pub const SOLVER_MAX_ITERATIONS: usize = 32;
-/// The solver stops once |x(t) − x| is below this.
-pub const SOLVER_TOLERANCE: f64 = 1e-7;
+/// Iteration cap of the curve solver (safeguarded Newton steps; a step
+/// that would leave the bracket is replaced by bisection, so even 64
+/// halvings alone would pin t to 2⁻⁶⁴).
+pub const SOLVER_MAX_ITERATIONS: usize = 64;
+/// The solver stops once its Newton step in t is below this. y(t) has a
+/// slope of at most 3, so the weight is then accurate to about 3e-12,
+/// however steep the curve is in x (a tolerance in x alone is not enough:
+/// near a vertical end, 1e-7 in x can be 1e-3 in the weight).
+pub const SOLVER_TOLERANCE: f64 = 1e-12;
 
 impl Curve {
     /// MMD's default for a new key: control points on the diagonal.
@@ -82,13 +87,20 @@ fn bezier_derivative(p1: f64, p2: f64, t: f64) -> f64 {
 
 /// Finds t with x(t) = x. x(t) is non-decreasing for control x in [0, 1],
 /// so a bracket [lo, hi] is kept and Newton steps that leave it fall back to
-/// bisection. Bounded by [`SOLVER_MAX_ITERATIONS`].
+/// bisection. Bounded by [`SOLVER_MAX_ITERATIONS`]; stops when the step in
+/// t is below [`SOLVER_TOLERANCE`].
 fn solve_t(x1: f64, x2: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    if x >= 1.0 {
+        return 1.0;
+    }
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
     let mut t = x;
     for _ in 0..SOLVER_MAX_ITERATIONS {
         let fx = bezier(x1, x2, t) - x;
-        if fx.abs() < SOLVER_TOLERANCE {
+        if fx == 0.0 {
             return t;
         }
         if fx > 0.0 {
@@ -97,12 +109,16 @@ fn solve_t(x1: f64, x2: f64, x: f64) -> f64 {
             lo = t;
         }
         let d = bezier_derivative(x1, x2, t);
-        let next = if d > 1e-12 { t - fx / d } else { f64::NAN };
-        t = if next > lo && next < hi {
-            next
+        let newton = if d > 0.0 { t - fx / d } else { f64::NAN };
+        let next = if newton > lo && newton < hi {
+            newton
         } else {
             0.5 * (lo + hi)
         };
+        if (next - t).abs() < SOLVER_TOLERANCE || hi - lo < SOLVER_TOLERANCE {
+            return next;
+        }
+        t = next;
     }
     t
 }
@@ -135,10 +151,31 @@ mod tests {
             for &x2 in &vals {
                 let c = Curve::new(x1, 0, x2, 127);
                 let ((px1, _), (px2, _)) = c.unit_points();
-                for i in 0..=20 {
-                    let x = i as f64 / 20.0;
+                let near_ends = [1e-12, 1e-9, 1e-6, 1e-3, 1.0 - 1e-3, 1.0 - 1e-9];
+                for x in (0..=20).map(|i| f64::from(i) / 20.0).chain(near_ends) {
                     let t = solve_t(px1, px2, x);
-                    assert!((bezier(px1, px2, t) - x).abs() <= 1e-6, "x1={x1} x2={x2} x={x}");
+                    assert!(
+                        (bezier(px1, px2, t) - x).abs() <= 1e-6,
+                        "x1={x1} x2={x2} x={x}"
+                    );
+                    // Against plain bisection (100 halvings): t itself is right.
+                    let (mut lo, mut hi) = (0.0, 1.0);
+                    for _ in 0..100 {
+                        let mid = 0.5 * (lo + hi);
+                        if bezier(px1, px2, mid) < x {
+                            lo = mid
+                        } else {
+                            hi = mid
+                        }
+                    }
+                    // Where x(t) is flat (x'(t) = 0 at an end, or at t = ½ for
+                    // x1 = 1, x2 = 0) both land within rounding of x and may
+                    // differ in t; then x(t) must equal x to a few ulps.
+                    let flat = (bezier(px1, px2, t) - x).abs() <= 4.0 * f64::EPSILON;
+                    assert!(
+                        (t - lo).abs() <= 1e-9 || flat,
+                        "x1={x1} x2={x2} x={x}: {t} vs {lo}"
+                    );
                     let w = c.weight(x);
                     assert!((0.0..=1.0).contains(&w));
                 }

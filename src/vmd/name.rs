@@ -137,7 +137,39 @@ fn gbk_looks_plausible(s: &str) -> bool {
     })
 }
 
+/// True when every double-byte pair lies in GB2312 (lead A1–F7, trail
+/// A1–FE), the part of GBK that Chinese-locale tools write for ordinary
+/// names. A dangling lead byte at the end (a cut name) is allowed.
+///
+/// This is the evidence needed to overrule a *valid* Shift_JIS reading:
+/// Japanese names made of half-width katakana plus full-width characters
+/// (e.g. `ｳｨﾝｸ２右`, B3 A8 DD B8 82 51 89 45) are valid GBK too, but their
+/// full-width characters have Shift_JIS lead bytes 81–9F, never GB2312 leads.
+fn is_gb2312_pairs(bytes: &[u8]) -> bool {
+    let lead = |b: u8| (0xA1..=0xF7).contains(&b);
+    let trail = |b: u8| (0xA1..=0xFE).contains(&b);
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b < 0x80 {
+            i += 1;
+        } else if lead(b) && i + 1 < bytes.len() && trail(bytes[i + 1]) {
+            i += 2;
+        } else {
+            return lead(b) && i + 1 == bytes.len();
+        }
+    }
+    true
+}
+
 /// Decodes a fixed-length name field for display.
+///
+/// Shift_JIS (CP932) first. GBK is chosen when Shift_JIS fails and the GBK
+/// text is plausible, or when the Shift_JIS text looks like mis-read GBK
+/// (private-use characters, half-width katakana mixed with kanji) and the
+/// bytes are GB2312 pairs giving plausible text. A name of half-width
+/// katakana only (`ｳｨﾝｸ`) stays Shift_JIS: it is common in real models,
+/// and its bytes are valid GB2312 too, so they prove nothing.
 pub fn decode_name(field: &[u8]) -> DecodedName {
     let text_bytes = name_bytes(field);
     let unterminated = text_bytes.len() == field.len();
@@ -150,23 +182,25 @@ pub fn decode_name(field: &[u8]) -> DecodedName {
         junk_after_nul,
         unterminated,
     };
-    let sjis = strict_allow_cut(SHIFT_JIS, text_bytes, is_sjis_lead);
-    match sjis {
-        Some((s, cut)) if !sjis_looks_like_garbage(&s) => mk(s, NameEncoding::ShiftJis, cut, false),
-        sjis => {
-            if let Some((g, cut)) = strict_allow_cut(GBK, text_bytes, is_gbk_lead)
-                && gbk_looks_plausible(&g)
-            {
-                return mk(g, NameEncoding::Gbk, cut, false);
-            }
-            match sjis {
-                Some((s, cut)) => mk(s, NameEncoding::ShiftJis, cut, false),
-                None => {
-                    let (s, _) = SHIFT_JIS.decode_without_bom_handling(text_bytes);
-                    mk(s.into_owned(), NameEncoding::ShiftJis, false, true)
-                }
-            }
+    let gbk = |need_gb2312: bool| {
+        if need_gb2312 && !is_gb2312_pairs(text_bytes) {
+            return None;
         }
+        strict_allow_cut(GBK, text_bytes, is_gbk_lead).filter(|(g, _)| gbk_looks_plausible(g))
+    };
+    match strict_allow_cut(SHIFT_JIS, text_bytes, is_sjis_lead) {
+        Some((s, cut)) if !sjis_looks_like_garbage(&s) => mk(s, NameEncoding::ShiftJis, cut, false),
+        Some((s, cut)) => match gbk(true) {
+            Some((g, gcut)) => mk(g, NameEncoding::Gbk, gcut, false),
+            None => mk(s, NameEncoding::ShiftJis, cut, false),
+        },
+        None => match gbk(false) {
+            Some((g, gcut)) => mk(g, NameEncoding::Gbk, gcut, false),
+            None => {
+                let (s, _) = SHIFT_JIS.decode_without_bom_handling(text_bytes);
+                mk(s.into_owned(), NameEncoding::ShiftJis, false, true)
+            }
+        },
     }
 }
 
@@ -246,10 +280,46 @@ mod tests {
     }
 
     #[test]
+    fn half_width_katakana_with_kanji_stays_shift_jis() {
+        // ｳｨﾝｸ２右 (a real morph name in babylon-mmd's physics test file):
+        // B3 A8 DD B8 = ｳｨﾝｸ, 82 51 = ２, 89 45 = 右. Valid GBK as well
+        // (敞莞俀塃), but 82 and 89 are not GB2312 lead bytes.
+        let d = decode_name(&[0xb3, 0xa8, 0xdd, 0xb8, 0x82, 0x51, 0x89, 0x45, 0]);
+        assert_eq!(d.encoding, NameEncoding::ShiftJis);
+        assert_eq!(d.text, "ｳｨﾝｸ２右");
+        assert!(!d.is_odd());
+        // Half-width only: Shift_JIS.
+        let d = decode_name(&[0xb3, 0xa8, 0xdd, 0xb8, 0]);
+        assert_eq!(
+            (d.encoding, d.text.as_str()),
+            (NameEncoding::ShiftJis, "ｳｨﾝｸ")
+        );
+    }
+
+    #[test]
+    fn gb2312_pairs() {
+        assert!(is_gb2312_pairs(&[0xd7, 0xf3, 0xcd, 0xc8])); // 左腿
+        assert!(is_gb2312_pairs(b"IK"));
+        assert!(is_gb2312_pairs(&[0xd7, 0xf3, 0xcd])); // cut after a lead byte
+        assert!(!is_gb2312_pairs(&[0x82, 0x51]));
+        assert!(!is_gb2312_pairs(&[0xd7, 0x41]));
+    }
+
+    #[test]
     fn encode_refuses_long_names_and_never_cuts() {
         // 8 kanji = 16 bytes in CP932 > 15.
         let e = encode_name("左人差指先端ＩＫ", 15, NameEncoding::ShiftJis).unwrap_err();
-        assert!(matches!(e, NameError::TooLong { len: 16, max: 15, .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                NameError::TooLong {
+                    len: 16,
+                    max: 15,
+                    ..
+                }
+            ),
+            "{e}"
+        );
         let ok = encode_name("左腕", 15, NameEncoding::ShiftJis).unwrap();
         assert_eq!(&ok[..4], &[0x8d, 0xb6, 0x98, 0x72]);
         assert!(ok[4..].iter().all(|&b| b == 0));

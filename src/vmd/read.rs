@@ -9,6 +9,16 @@ use super::records::*;
 
 /// Reads a VMD file.
 pub fn read(bytes: &[u8]) -> Result<Motion, ReadError> {
+    // Anything that does not start like a VMD header is "not a VMD file",
+    // even when it is shorter than the header (a text file, an empty file
+    // still reads as a truncated header below).
+    let n = bytes.len().min(layout::HEADER_PREFIX.len());
+    if bytes[..n] != layout::HEADER_PREFIX[..n] {
+        return Err(ReadError {
+            offset: 0,
+            kind: ReadErrorKind::NotVmd,
+        });
+    }
     let mut c = Cursor::new(bytes);
     let header: [u8; layout::HEADER_LEN] = c.take_array("header")?;
     if !header.starts_with(layout::HEADER_PREFIX) {

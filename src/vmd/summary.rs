@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::layout::Section;
+use super::layout;
 use super::motion::Motion;
 use super::name::{DecodedName, NameEncoding, decode_name};
 use super::track::TrackIndex;
@@ -23,7 +23,12 @@ pub enum Kind {
 
 impl Kind {
     pub fn of(m: &Motion) -> Kind {
-        let (b, mo, c, l) = (m.bones.len(), m.morphs.len(), m.cameras.len(), m.lights.len());
+        let (b, mo, c, l) = (
+            m.bones.len(),
+            m.morphs.len(),
+            m.cameras.len(),
+            m.lights.len(),
+        );
         if b > 10 {
             Kind::Motion
         } else if mo > 10 {
@@ -86,7 +91,10 @@ pub fn cut_frames(m: &Motion, idx: &TrackIndex) -> Vec<u32> {
     idx.camera
         .windows(2)
         .filter_map(|w| {
-            let (a, b) = (m.cameras[w[0] as usize].frame(), m.cameras[w[1] as usize].frame());
+            let (a, b) = (
+                m.cameras[w[0] as usize].frame(),
+                m.cameras[w[1] as usize].frame(),
+            );
             (b.checked_sub(a) == Some(1)).then_some(a)
         })
         .collect()
@@ -100,9 +108,14 @@ fn name_warning(where_: &str, d: &DecodedName, raw: &[u8]) -> Option<String> {
             d.text
         ))
     } else if d.undecodable {
-        Some(format!("{where_} bytes {hex} are neither Shift_JIS nor GBK"))
+        Some(format!(
+            "{where_} bytes {hex} are neither Shift_JIS nor GBK"
+        ))
     } else if d.encoding == NameEncoding::Gbk {
-        Some(format!("{where_} \"{}\" is GBK, not Shift_JIS (bytes {hex})", d.text))
+        Some(format!(
+            "{where_} \"{}\" is GBK, not Shift_JIS (bytes {hex})",
+            d.text
+        ))
     } else {
         None
     }
@@ -152,27 +165,43 @@ pub fn summarize(m: &Motion, idx: &TrackIndex) -> Summary {
     let bone_tracks = track_list(&idx.bones, "bone", &mut warnings);
     let morph_tracks = track_list(&idx.morphs, "morph", &mut warnings);
 
-    // Duplicate (track, frame) keys.
+    // Duplicate (track, frame) keys. A track whose name fills the whole
+    // 15-byte field and keys some frame twice is most likely two bones whose
+    // longer names were cut to the same bytes (e.g. `middle_04_leaf_L` and
+    // `…_R`): a truncated-name collision, worth its own warning.
+    let dups = |t: &super::track::Track, frame: &dyn Fn(usize) -> u32| {
+        t.keys
+            .windows(2)
+            .filter(|w| frame(w[0] as usize) == frame(w[1] as usize))
+            .count()
+    };
+    let mut collision = |what: &str, t: &super::track::Track, n: usize| {
+        if n > 0 && t.name_key.len() == layout::NAME_LEN {
+            warnings.push(format!(
+                "{what} name \"{}\" fills all {} bytes and has {n} frames keyed more than once: \
+                 probably different {what}s whose names were cut to the same bytes; \
+                 they are one track here and the later key in the file is used",
+                t.name().text,
+                layout::NAME_LEN
+            ));
+        }
+    };
     let mut dup_bone = 0usize;
     for t in &idx.bones {
-        dup_bone += t
-            .keys
-            .windows(2)
-            .filter(|w| m.bones[w[0] as usize].frame() == m.bones[w[1] as usize].frame())
-            .count();
+        let n = dups(t, &|i| m.bones[i].frame());
+        collision("bone", t, n);
+        dup_bone += n;
+    }
+    let mut dup_morph = 0usize;
+    for t in &idx.morphs {
+        let n = dups(t, &|i| m.morphs[i].frame());
+        collision("morph", t, n);
+        dup_morph += n;
     }
     if dup_bone > 0 {
         warnings.push(format!(
             "{dup_bone} bone keys share a (bone, frame) with another key; the later one in the file is used"
         ));
-    }
-    let mut dup_morph = 0usize;
-    for t in &idx.morphs {
-        dup_morph += t
-            .keys
-            .windows(2)
-            .filter(|w| m.morphs[w[0] as usize].frame() == m.morphs[w[1] as usize].frame())
-            .count();
     }
     if dup_morph > 0 {
         warnings.push(format!(
@@ -185,12 +214,19 @@ pub fn summarize(m: &Motion, idx: &TrackIndex) -> Summary {
         .filter(|w| m.cameras[w[0] as usize].frame() == m.cameras[w[1] as usize].frame())
         .count();
     if dup_cam > 0 {
-        warnings.push(format!("{dup_cam} camera keys share a frame with another camera key"));
+        warnings.push(format!(
+            "{dup_cam} camera keys share a frame with another camera key"
+        ));
     }
-    for i in 0..m.iks.len() {
-        for e in 0..m.iks[i].entry_count() {
-            let d = m.iks[i].entry_name(e);
-            if let Some(w) = name_warning("IK", &d, m.iks[i].entry_name_key(e)) {
+    // Odd IK names, once per distinct name (every IK/show key repeats them).
+    let mut seen_ik = std::collections::HashSet::new();
+    for k in &m.iks {
+        for e in 0..k.entry_count() {
+            if !seen_ik.insert(k.entry_name_key(e)) {
+                continue;
+            }
+            let d = k.entry_name(e);
+            if let Some(w) = name_warning("IK", &d, k.entry_name_key(e)) {
                 warnings.push(w);
             }
         }
@@ -208,9 +244,6 @@ pub fn summarize(m: &Motion, idx: &TrackIndex) -> Summary {
             "camera keys in a file whose model name is \"{}\", not カメラ・照明: MMD may load it onto a model",
             model.text
         ));
-    }
-    for s in Section::ALL {
-        let _ = s;
     }
     let cuts = cut_frames(m, idx);
     let last_frame = m.last_frame();
@@ -254,7 +287,11 @@ impl Summary {
         );
         match self.last_frame {
             Some(f) => {
-                let _ = writeln!(s, "length:      frame {f} ({:.2} s at 30 fps)", self.duration_seconds);
+                let _ = writeln!(
+                    s,
+                    "length:      frame {f} ({:.2} s at 30 fps)",
+                    self.duration_seconds
+                );
             }
             None => {
                 let _ = writeln!(s, "length:      no keys");

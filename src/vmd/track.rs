@@ -57,7 +57,11 @@ fn group<'a>(
         tracks[t].keys.push(i as u32);
     }
     for t in &mut tracks {
-        if !t.keys.windows(2).all(|w| frame(w[0] as usize) <= frame(w[1] as usize)) {
+        if !t
+            .keys
+            .windows(2)
+            .all(|w| frame(w[0] as usize) <= frame(w[1] as usize))
+        {
             t.keys.sort_by_key(|&i| frame(i as usize));
         }
     }
@@ -67,7 +71,10 @@ fn group<'a>(
 
 fn sorted(n: usize, frame: impl Fn(usize) -> u32) -> Vec<u32> {
     let mut v: Vec<u32> = (0..n as u32).collect();
-    if !v.windows(2).all(|w| frame(w[0] as usize) <= frame(w[1] as usize)) {
+    if !v
+        .windows(2)
+        .all(|w| frame(w[0] as usize) <= frame(w[1] as usize))
+    {
         v.sort_by_key(|&i| frame(i as usize));
     }
     v
@@ -77,8 +84,9 @@ impl TrackIndex {
     pub fn build(m: &Motion) -> TrackIndex {
         let (bones, bone_lookup) =
             group(m.bones.iter().map(|k| k.name_key()), |i| m.bones[i].frame());
-        let (morphs, morph_lookup) =
-            group(m.morphs.iter().map(|k| k.name_key()), |i| m.morphs[i].frame());
+        let (morphs, morph_lookup) = group(m.morphs.iter().map(|k| k.name_key()), |i| {
+            m.morphs[i].frame()
+        });
         TrackIndex {
             bones,
             morphs,
@@ -119,7 +127,10 @@ pub enum Bracket {
 }
 
 /// Finds the keys around `frame` (fractional) in `keys` sorted by `frame_of`.
-/// On duplicate frames the later one in storage order wins.
+///
+/// When several keys share a frame, the last one in storage order is the key
+/// of that frame everywhere: held on it, held before the first key, and used
+/// as either end of a segment (so the value is continuous at every key).
 pub fn bracket(keys: &[u32], frame: f64, frame_of: impl Fn(u32) -> u32) -> Bracket {
     if keys.is_empty() {
         return Bracket::Empty;
@@ -127,11 +138,41 @@ pub fn bracket(keys: &[u32], frame: f64, frame_of: impl Fn(u32) -> u32) -> Brack
     // First key strictly after `frame`.
     let after = keys.partition_point(|&k| f64::from(frame_of(k)) <= frame);
     if after == 0 {
-        return Bracket::Hold(keys[0]);
+        return Bracket::Hold(last_on_frame(keys, 0, &frame_of));
     }
     let a = keys[after - 1];
     if after == keys.len() || f64::from(frame_of(a)) == frame {
         return Bracket::Hold(a);
     }
-    Bracket::Between(a, keys[after])
+    Bracket::Between(a, last_on_frame(keys, after, &frame_of))
+}
+
+/// The last key (in storage order) on the same frame as `keys[i]`.
+#[inline]
+fn last_on_frame(keys: &[u32], i: usize, frame_of: &impl Fn(u32) -> u32) -> u32 {
+    let f = frame_of(keys[i]);
+    let mut j = i;
+    while j + 1 < keys.len() && frame_of(keys[j + 1]) == f {
+        j += 1;
+    }
+    keys[j]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicate_frames_use_the_last_key_in_file_order() {
+        // Storage: 0 → frame 0, 1 → frame 0, 2 → frame 10, 3 → frame 10.
+        let frames = [0u32, 0, 10, 10];
+        let keys = [0u32, 1, 2, 3];
+        let f = |k: u32| frames[k as usize];
+        assert_eq!(bracket(&keys, 0.0, f), Bracket::Hold(1));
+        assert_eq!(bracket(&keys, -1.0, f), Bracket::Hold(1));
+        assert_eq!(bracket(&keys, 5.0, f), Bracket::Between(1, 3));
+        assert_eq!(bracket(&keys, 10.0, f), Bracket::Hold(3));
+        assert_eq!(bracket(&keys, 11.0, f), Bracket::Hold(3));
+        assert_eq!(bracket(&[], 1.0, f), Bracket::Empty);
+    }
 }
