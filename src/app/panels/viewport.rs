@@ -1,25 +1,1079 @@
-//! 3D preview (stub until built).
+//! 3D preview: the skeleton posed by the open motion, seen through the VMD
+//! camera or from a free orbit view, drawn with egui's painter (no GPU code).
+//!
+//! Coordinates are MMD's: left-handed, Y up, a model faces −Z (its left side
+//! at +X), in model units (a character is about 20 tall); camera angles in
+//! radians, field of view in degrees, frames at 30 per second.
+//!
+//! Both views are MMD cameras (target, Euler rotation, distance, fov), so the
+//! free view and the VMD camera share one projection path:
+//! [`ViewCamera::view_proj`] (`vmd::camera::projection_matrix ·
+//! view_matrix`, left-handed, +Z forward) then [`project_point`] /
+//! [`project_segment`], which put view-space +X on the right of the screen
+//! and +Y up. Seen from the front (eye at −Z looking towards +Z) the model's
+//! left hand (+X) is therefore on the viewer's right, as in MMD.
+
+use std::collections::HashMap;
+
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, pos2};
+use glam::{Mat4, Quat, Vec3, Vec4};
 
 use super::Shared;
-use crate::app::document::{DocView, Document, EditRequest};
-use crate::skeleton::Skeleton;
+use super::shots::{self, NearCut, Shot};
+use crate::app::document::{DocView, Document, Edit, EditRequest, KeyChanges};
+use crate::skeleton::{self, BoneTail, PoseSolver, Skeleton};
+use crate::vmd::evaluate::{self, CameraState};
+use crate::vmd::name::{NameEncoding, encode_name, name_bytes};
+use crate::vmd::{Motion, TrackIndex, camera};
+
+// ------------------------------------------------------------------ camera
+
+/// A camera in MMD's own terms; used for the VMD camera and the free view.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ViewCamera {
+    /// Look-at point, MMD coordinates.
+    pub target: [f32; 3],
+    /// Euler angles x, y, z in radians (MMD camera convention).
+    pub rotation: [f32; 3],
+    /// Distance from the target; negative = pulled back (MMD's usual sign).
+    pub distance: f32,
+    /// Vertical field of view in degrees.
+    pub fov: f32,
+    pub perspective: bool,
+}
+
+impl ViewCamera {
+    /// The default free view: MMD's default camera, in front of the model
+    /// (eye at (0, 10, −45) looking towards +Z, at the model's front).
+    pub const FRONT: ViewCamera = ViewCamera {
+        target: [0.0, 10.0, 0.0],
+        rotation: [0.0, 0.0, 0.0],
+        distance: -45.0,
+        fov: 30.0,
+        perspective: true,
+    };
+
+    /// The evaluated VMD camera.
+    pub fn from_state(c: &CameraState) -> Self {
+        ViewCamera {
+            target: c.target,
+            rotation: c.rotation,
+            distance: c.distance,
+            fov: c.fov,
+            perspective: c.perspective,
+        }
+    }
+
+    /// Eye position (MMD coordinates): `target + Ry(−ry)·Rx(−rx)·Rz(−rz)·(0, 0, distance)`.
+    pub fn eye(&self) -> Vec3 {
+        Vec3::from(camera::eye_position(
+            self.target,
+            self.rotation,
+            self.distance,
+        ))
+    }
+
+    /// Camera right, up and forward directions in MMD space (unit vectors).
+    pub fn basis(&self) -> (Vec3, Vec3, Vec3) {
+        let r = camera::camera_rotation(self.rotation);
+        (r * Vec3::X, r * Vec3::Y, r * Vec3::Z)
+    }
+
+    /// MMD space → clip space for a viewport of `aspect` = width / height.
+    pub fn view_proj(&self, aspect: f32) -> Mat4 {
+        camera::projection_matrix(self.fov, aspect, self.perspective, self.distance)
+            * camera::view_matrix(self.target, self.rotation, self.distance)
+    }
+
+    /// World units per screen pixel at the target's depth, for a viewport
+    /// `height` pixels tall.
+    fn units_per_pixel(&self, height: f32) -> f32 {
+        let half = (self.fov.to_radians() * 0.5).tan();
+        (2.0 * self.distance.abs().max(0.05) * half / height.max(1.0)).max(1e-5)
+    }
+
+    /// Orbit by a pointer movement of (`dx`, `dy`) pixels: the scene follows
+    /// the pointer (drag right → the eye swings to the camera's left).
+    pub fn orbit(&mut self, dx: f32, dy: f32) {
+        const RAD_PER_PX: f32 = 0.008;
+        self.rotation[1] -= dx * RAD_PER_PX;
+        self.rotation[0] -= dy * RAD_PER_PX;
+    }
+
+    /// Pan by a pointer movement of (`dx`, `dy`) pixels in a viewport
+    /// `height` pixels tall: the point under the pointer stays under it.
+    pub fn pan(&mut self, dx: f32, dy: f32, height: f32) {
+        let (right, up, _) = self.basis();
+        let s = self.units_per_pixel(height);
+        let t = Vec3::from(self.target) - right * (dx * s) + up * (dy * s);
+        self.target = t.to_array();
+    }
+
+    /// Zoom by a wheel movement of `scroll` points (positive = closer).
+    pub fn zoom(&mut self, scroll: f32) {
+        let factor = (-scroll * 0.0015).exp();
+        let base = if self.distance.abs() < 0.05 {
+            -0.05
+        } else {
+            self.distance
+        };
+        let d = base * factor;
+        self.distance = d.signum() * d.abs().clamp(0.05, 50_000.0);
+    }
+}
+
+// -------------------------------------------------------------- projection
+
+/// Clip-space point → screen point in `rect`: NDC x to the right, NDC y up.
+fn clip_to_screen(c: Vec4, rect: Rect) -> Option<Pos2> {
+    if c.w.abs() < 1e-12 {
+        return None;
+    }
+    let (x, y) = (c.x / c.w, c.y / c.w);
+    let p = pos2(
+        rect.center().x + x * rect.width() * 0.5,
+        rect.center().y - y * rect.height() * 0.5,
+    );
+    (p.x.is_finite() && p.y.is_finite()).then_some(p)
+}
+
+/// Screen position of MMD-space point `p`, or `None` behind the near plane.
+pub fn project_point(view_proj: &Mat4, p: Vec3, rect: Rect) -> Option<Pos2> {
+    let c = *view_proj * p.extend(1.0);
+    if !(c.z >= 0.0 && c.w > 0.0) {
+        return None;
+    }
+    clip_to_screen(c, rect)
+}
+
+/// Screen end points of the segment `a`–`b`, clipped against the near plane
+/// (clip z ≥ 0), or `None` when it lies wholly behind it.
+pub fn project_segment(view_proj: &Mat4, a: Vec3, b: Vec3, rect: Rect) -> Option<[Pos2; 2]> {
+    let ca = *view_proj * a.extend(1.0);
+    let cb = *view_proj * b.extend(1.0);
+    let (da, db) = (ca.z, cb.z);
+    if !(da >= 0.0 || db >= 0.0) {
+        return None;
+    }
+    let cut = |from: Vec4, to: Vec4, df: f32, dt: f32| {
+        let t = df / (df - dt);
+        from + (to - from) * t
+    };
+    let ca2 = if da < 0.0 { cut(ca, cb, da, db) } else { ca };
+    let cb2 = if db < 0.0 { cut(cb, ca, db, da) } else { cb };
+    if ca2.w <= 0.0 || cb2.w <= 0.0 {
+        return None;
+    }
+    Some([clip_to_screen(ca2, rect)?, clip_to_screen(cb2, rect)?])
+}
+
+// ------------------------------------------------------- which documents
+
+/// The document to take something from: the active one if it qualifies,
+/// else the first that does.
+pub fn pick_source(active: usize, qualifies: &[bool]) -> Option<usize> {
+    if qualifies.get(active).copied().unwrap_or(false) {
+        return Some(active);
+    }
+    qualifies.iter().position(|&q| q)
+}
+
+/// (document driving the skeleton, document giving the camera): the active
+/// document if it has bone (camera) keys, else the first open one that does.
+pub fn pick_documents(docs: &[Document], active: usize) -> (Option<usize>, Option<usize>) {
+    let bones: Vec<bool> = docs.iter().map(|d| !d.index.bones.is_empty()).collect();
+    let cams: Vec<bool> = docs.iter().map(|d| !d.index.camera.is_empty()).collect();
+    (pick_source(active, &bones), pick_source(active, &cams))
+}
+
+// ---------------------------------------------------------------- posing
+
+/// For each skeleton bone, the index of the motion's track with its name.
+pub fn bone_tracks(skel: &Skeleton, idx: &TrackIndex) -> Vec<Option<usize>> {
+    let by_name: HashMap<String, usize> = idx
+        .bones
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name().text, i))
+        .collect();
+    skel.bones
+        .iter()
+        .map(|b| by_name.get(&b.name).copied())
+        .collect()
+}
+
+/// Bone world matrices (MMD model space) at `frame`: each bone's key pose
+/// by forward kinematics, then the IK chains that the IK/show key in force
+/// at `frame` leaves on (bones it does not list are on). `tracks` comes from
+/// [`bone_tracks`].
+pub fn posed_world(
+    skel: &Skeleton,
+    m: &Motion,
+    idx: &TrackIndex,
+    tracks: &[Option<usize>],
+    frame: f64,
+) -> Vec<Mat4> {
+    let local: Vec<skeleton::BonePose> = (0..skel.bones.len())
+        .map(|i| {
+            match tracks
+                .get(i)
+                .copied()
+                .flatten()
+                .and_then(|t| idx.bones.get(t))
+            {
+                Some(track) => {
+                    let p = evaluate::bone_at(m, track, frame);
+                    skeleton::BonePose::new(Vec3::from(p.position), Quat::from_array(p.rotation))
+                }
+                None => skeleton::BonePose::IDENTITY,
+            }
+        })
+        .collect();
+    let ik_key = evaluate::ik_at(m, idx, frame);
+    let ik_enabled = |name: &str| -> bool {
+        let Some(key) = ik_key else {
+            return true;
+        };
+        if let Ok(field) = encode_name(name, 20, NameEncoding::ShiftJis)
+            && let Some(on) = key.enabled_for(name_bytes(&field))
+        {
+            return on;
+        }
+        // Names that do not encode (or were written in another encoding):
+        // compare the decoded text.
+        (0..key.entry_count())
+            .find(|&i| key.entry_name(i).text == name)
+            .map(|i| key.entry_enabled(i))
+            .unwrap_or(true)
+    };
+    PoseSolver::new(skel).solve(&local, &ik_enabled).world
+}
+
+// ----------------------------------------------------------------- state
+
+/// Which camera the viewport looks through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ViewMode {
+    /// The evaluated camera of the open camera file (free view if none).
+    #[default]
+    VmdCamera,
+    /// The user's own orbit / pan / zoom view.
+    Free,
+}
+
+/// Skeleton ↔ motion binding, rebuilt when the document or skeleton changes.
+#[derive(Debug)]
+struct Binding {
+    doc_id: u64,
+    revision: u64,
+    skel_sig: (usize, usize, String),
+    tracks: Vec<Option<usize>>,
+    unknown: Vec<String>,
+    /// Last pose: (frame, world matrices).
+    pose: Option<(f64, Vec<Mat4>)>,
+}
+
+/// Cached shots of the camera document.
+#[derive(Debug)]
+struct ShotCache {
+    doc_id: u64,
+    revision: u64,
+    shots: Vec<Shot>,
+    near: Vec<NearCut>,
+}
 
 /// Persistent UI state of the viewport.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct State {
     /// A model skeleton loaded by the user (replaces the built-in one).
     pub model: Option<(String, Skeleton)>,
+    /// VMD camera or free view.
+    pub mode: ViewMode,
+    /// The free orbit view.
+    pub free: ViewCamera,
+    /// In VMD-camera view, dragging edits the camera key at the playhead.
+    pub edit_camera: bool,
+    pub show_grid: bool,
+    builtin: Option<Skeleton>,
+    binding: Option<Binding>,
+    shots: Option<ShotCache>,
+    /// Merge id of the camera-key drag in progress.
+    drag_merge: Option<u64>,
+    /// Merge id of wheel zooming on the camera key, and whether it scrolled last frame.
+    wheel_merge: Option<u64>,
+    next_merge: u64,
+    env_checked: bool,
+    last_shot: Option<usize>,
 }
+
+impl Default for State {
+    fn default() -> Self {
+        State {
+            model: None,
+            mode: ViewMode::default(),
+            free: ViewCamera::FRONT,
+            edit_camera: false,
+            show_grid: true,
+            builtin: None,
+            binding: None,
+            shots: None,
+            drag_merge: None,
+            wheel_merge: None,
+            next_merge: 0x5649_4557_0000_0000,
+            env_checked: false,
+            last_shot: None,
+        }
+    }
+}
+
+impl State {
+    fn merge_id(&mut self) -> u64 {
+        self.next_merge += 1;
+        self.next_merge
+    }
+}
+
+// ---------------------------------------------------------------- colours
+
+const BG: Color32 = Color32::from_rgb(24, 26, 30);
+const GRID: Color32 = Color32::from_rgb(52, 56, 62);
+const GRID_MAJOR: Color32 = Color32::from_rgb(72, 77, 85);
+const X_RED: Color32 = Color32::from_rgb(230, 70, 70);
+const Y_GREEN: Color32 = Color32::from_rgb(90, 200, 90);
+const Z_BLUE: Color32 = Color32::from_rgb(80, 130, 250);
+const BONE: Color32 = Color32::from_rgb(225, 225, 215);
+const BONE_LEFT: Color32 = Color32::from_rgb(120, 210, 235);
+const BONE_RIGHT: Color32 = Color32::from_rgb(240, 150, 190);
+const IK: Color32 = Color32::from_rgb(255, 165, 40);
+const FRUSTUM: Color32 = Color32::from_rgb(250, 220, 90);
+const TEXT: Color32 = Color32::from_rgb(210, 210, 210);
+
+/// Side of a bone from its Japanese name: 左 = the model's left (+X).
+fn side_colour(name: &str) -> Color32 {
+    if name.starts_with('左') {
+        BONE_LEFT
+    } else if name.starts_with('右') {
+        BONE_RIGHT
+    } else {
+        BONE
+    }
+}
+
+struct Canvas<'a> {
+    painter: &'a egui::Painter,
+    vp: Mat4,
+    rect: Rect,
+}
+
+impl Canvas<'_> {
+    fn line(&self, a: Vec3, b: Vec3, stroke: Stroke) {
+        if let Some(seg) = project_segment(&self.vp, a, b, self.rect) {
+            self.painter.line_segment(seg, stroke);
+        }
+    }
+    fn dot(&self, p: Vec3, radius: f32, colour: Color32) {
+        if let Some(s) = project_point(&self.vp, p, self.rect) {
+            self.painter.circle_filled(s, radius, colour);
+        }
+    }
+    fn label(&self, p: Vec3, text: &str, colour: Color32) {
+        if let Some(s) = project_point(&self.vp, p, self.rect)
+            && self.rect.expand(40.0).contains(s)
+        {
+            self.painter.text(
+                s + egui::vec2(4.0, -4.0),
+                Align2::LEFT_BOTTOM,
+                text,
+                FontId::proportional(13.0),
+                colour,
+            );
+        }
+    }
+}
+
+// -------------------------------------------------------------------- ui
 
 /// Draws the viewport for all open documents (a dance and a camera play together).
 pub fn ui(
     ui: &mut egui::Ui,
-    _docs: &[Document],
-    _active: usize,
+    docs: &[Document],
+    active: usize,
     _view: &mut DocView,
-    _edits: &mut Vec<EditRequest>,
-    _shared: &mut Shared,
-    _state: &mut State,
+    edits: &mut Vec<EditRequest>,
+    shared: &mut Shared,
+    state: &mut State,
 ) {
-    ui.weak("Not built yet.");
+    if !state.env_checked {
+        state.env_checked = true;
+        // For screenshots: VMD_STUDIO_VIEW=free starts in the free view;
+        // `free:RX,RY,DISTANCE` (degrees, degrees, units) also orbits it.
+        if let Ok(v) = std::env::var("VMD_STUDIO_VIEW") {
+            apply_view_override(state, &v);
+        }
+    }
+    let (bone_doc, cam_doc) = pick_documents(docs, active);
+    let eval = shared.transport.eval_frame();
+
+    // Camera at the playhead.
+    let vmd_cam = cam_doc.and_then(|i| {
+        let d = &docs[i];
+        evaluate::camera_at(&d.motion, &d.index, eval)
+    });
+
+    // Shots of the camera document.
+    refresh_shots(state, cam_doc.map(|i| &docs[i]));
+
+    toolbar(
+        ui,
+        docs,
+        bone_doc,
+        cam_doc,
+        vmd_cam.is_some(),
+        shared,
+        state,
+    );
+
+    // Skeleton + binding.
+    if state.builtin.is_none() && state.model.is_none() {
+        state.builtin = Some(skeleton::standard_skeleton());
+    }
+    refresh_binding(state, bone_doc.map(|i| &docs[i]));
+
+    egui::Panel::right("viewport-side")
+        .resizable(true)
+        .default_size(250.0)
+        .show(ui, |ui| side_panel(ui, docs, cam_doc, shared, state));
+
+    // Pose at the evaluated frame.
+    let world = pose(state, bone_doc.map(|i| &docs[i]), eval);
+
+    let size = ui.available_size();
+    let (response, painter) = ui.allocate_painter(size, Sense::click_and_drag());
+    let rect = response.rect;
+    painter.rect_filled(rect, 0.0, BG);
+    let aspect = rect.width() / rect.height().max(1.0);
+
+    let through_vmd = state.mode == ViewMode::VmdCamera && vmd_cam.is_some();
+    let view = match (through_vmd, vmd_cam) {
+        (true, Some(c)) => ViewCamera::from_state(&c),
+        _ => state.free,
+    };
+
+    interact(
+        ui,
+        &response,
+        docs,
+        active,
+        cam_doc,
+        through_vmd,
+        edits,
+        shared,
+        state,
+    );
+
+    let canvas = Canvas {
+        painter: &painter.with_clip_rect(rect),
+        vp: view.view_proj(aspect),
+        rect,
+    };
+    if state.show_grid {
+        draw_grid(&canvas);
+    }
+    draw_axes(&canvas);
+    let skel = active_skeleton(state);
+    if let Some(skel) = skel {
+        draw_skeleton(&canvas, skel, &world);
+    }
+    if !through_vmd && let Some(c) = vmd_cam {
+        draw_frustum(&canvas, &ViewCamera::from_state(&c), aspect);
+    }
+    overlay(
+        &painter,
+        rect,
+        state,
+        through_vmd,
+        &view,
+        eval,
+        bone_doc.is_some(),
+    );
+}
+
+/// `free` or `free:RX,RY,DISTANCE` (see the env var in [`ui`]); anything else is ignored.
+fn apply_view_override(state: &mut State, spec: &str) {
+    let Some(rest) = spec.strip_prefix("free") else {
+        return;
+    };
+    state.mode = ViewMode::Free;
+    let nums: Vec<f32> = rest
+        .trim_start_matches(':')
+        .split(',')
+        .filter_map(|t| t.trim().parse().ok())
+        .filter(|x: &f32| x.is_finite())
+        .collect();
+    if let [rx, ry, d] = nums[..] {
+        state.free.rotation = [rx.to_radians(), ry.to_radians(), 0.0];
+        state.free.distance = d;
+    }
+}
+
+fn active_skeleton(state: &State) -> Option<&Skeleton> {
+    match &state.model {
+        Some((_, s)) => Some(s),
+        None => state.builtin.as_ref(),
+    }
+}
+
+fn skel_signature(state: &State) -> (usize, usize, String) {
+    match &state.model {
+        Some((name, s)) => (s.bones.as_ptr() as usize, s.bones.len(), name.clone()),
+        None => (
+            0,
+            state.builtin.as_ref().map_or(0, |s| s.bones.len()),
+            String::new(),
+        ),
+    }
+}
+
+fn refresh_binding(state: &mut State, doc: Option<&Document>) {
+    let sig = skel_signature(state);
+    let Some(doc) = doc else {
+        state.binding = None;
+        return;
+    };
+    let fresh = state
+        .binding
+        .as_ref()
+        .is_some_and(|b| b.doc_id == doc.id && b.revision == doc.revision && b.skel_sig == sig);
+    if fresh {
+        return;
+    }
+    let Some(skel) = active_skeleton(state) else {
+        state.binding = None;
+        return;
+    };
+    let tracks = bone_tracks(skel, &doc.index);
+    let names: Vec<String> = doc.index.bones.iter().map(|t| t.name().text).collect();
+    let unknown = skeleton::unknown_bones(skel, names.iter().map(String::as_str));
+    state.binding = Some(Binding {
+        doc_id: doc.id,
+        revision: doc.revision,
+        skel_sig: sig,
+        tracks,
+        unknown,
+        pose: None,
+    });
+}
+
+/// World matrices of the active skeleton at `frame` (rest pose without a motion).
+fn pose(state: &mut State, doc: Option<&Document>, frame: f64) -> Vec<Mat4> {
+    let Some(skel) = (match &state.model {
+        Some((_, s)) => Some(s),
+        None => state.builtin.as_ref(),
+    }) else {
+        return Vec::new();
+    };
+    match (doc, state.binding.as_mut()) {
+        (Some(doc), Some(b)) => {
+            if let Some((f, w)) = &b.pose
+                && *f == frame
+            {
+                return w.clone();
+            }
+            let w = posed_world(skel, &doc.motion, &doc.index, &b.tracks, frame);
+            b.pose = Some((frame, w.clone()));
+            w
+        }
+        _ => PoseSolver::new(skel).forward(&[]).world,
+    }
+}
+
+fn refresh_shots(state: &mut State, doc: Option<&Document>) {
+    let Some(doc) = doc else {
+        state.shots = None;
+        return;
+    };
+    if state
+        .shots
+        .as_ref()
+        .is_some_and(|s| s.doc_id == doc.id && s.revision == doc.revision)
+    {
+        return;
+    }
+    state.shots = Some(ShotCache {
+        doc_id: doc.id,
+        revision: doc.revision,
+        shots: shots::shots(&doc.motion, &doc.index),
+        near: shots::near_cuts(&doc.motion, &doc.index),
+    });
+}
+
+fn toolbar(
+    ui: &mut egui::Ui,
+    docs: &[Document],
+    bone_doc: Option<usize>,
+    cam_doc: Option<usize>,
+    has_cam: bool,
+    shared: &mut Shared,
+    state: &mut State,
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.add_enabled_ui(has_cam, |ui| {
+            ui.selectable_value(&mut state.mode, ViewMode::VmdCamera, "VMD camera")
+                .on_hover_text("Look through the camera of the open camera file at the playhead")
+                .on_disabled_hover_text("No open file has camera keys");
+        });
+        ui.selectable_value(&mut state.mode, ViewMode::Free, "Free view")
+            .on_hover_text("Drag: orbit. Right or middle drag: pan. Wheel: zoom.");
+        if ui
+            .button("Reset view")
+            .on_hover_text("Free view from the front, at MMD's default camera")
+            .clicked()
+        {
+            state.free = ViewCamera::FRONT;
+            state.mode = ViewMode::Free;
+        }
+        ui.separator();
+        let rate = shared.transport.preview_rate;
+        let rate_text = |r: u32| {
+            if r == 30 {
+                "30 fps (as MMD)".to_owned()
+            } else {
+                format!("{r} fps")
+            }
+        };
+        egui::ComboBox::from_label("Preview rate")
+            .selected_text(rate_text(rate))
+            .show_ui(ui, |ui| {
+                for r in [30, 60, 120] {
+                    ui.selectable_value(&mut shared.transport.preview_rate, r, rate_text(r));
+                }
+            })
+            .response
+            .on_hover_text(
+                "Cuts stay hard at every rate: between keys A and A+1 the camera holds key A \
+                 for every sub-frame.",
+            );
+        ui.separator();
+        ui.checkbox(&mut state.show_grid, "Grid");
+        if has_cam && state.mode == ViewMode::VmdCamera {
+            ui.checkbox(&mut state.edit_camera, "Drag edits camera key")
+                .on_hover_text(
+                    "In VMD-camera view, orbit / pan / wheel change the camera key at the \
+                     playhead (the camera file must be the active tab). One undo step per drag.",
+                );
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
+        let name = |i: Option<usize>| i.and_then(|i| docs.get(i)).map(|d| d.title());
+        match name(bone_doc) {
+            Some(n) => ui.weak(format!("Motion: {n}")),
+            None => ui.weak("Motion: none (rest pose)"),
+        };
+        match name(cam_doc) {
+            Some(n) => ui.weak(format!("Camera: {n}")),
+            None => ui.weak("Camera: none"),
+        };
+        match &state.model {
+            Some((n, s)) => ui.weak(format!("Skeleton: {n} ({} bones)", s.bones.len())),
+            None => ui.weak("Skeleton: built-in standard"),
+        };
+    });
+}
+
+fn side_panel(
+    ui: &mut egui::Ui,
+    docs: &[Document],
+    cam_doc: Option<usize>,
+    shared: &mut Shared,
+    state: &mut State,
+) {
+    let eval = shared.transport.eval_frame();
+    egui::ScrollArea::vertical()
+        .id_salt("viewport-side-scroll")
+        .show(ui, |ui| {
+            match (&state.shots, cam_doc.and_then(|i| docs.get(i))) {
+                (Some(cache), Some(doc)) => {
+                    ui.strong(format!("Shots ({})", cache.shots.len()));
+                    ui.weak(format!("camera: {}", doc.title()));
+                    let current = shots::shot_at(&cache.shots, eval);
+                    let changed = current != state.last_shot;
+                    egui::ScrollArea::vertical()
+                        .id_salt("viewport-shots")
+                        .max_height(320.0)
+                        .show(ui, |ui| {
+                            for (i, s) in cache.shots.iter().enumerate() {
+                                let is_current = Some(i) == current;
+                                let r = ui.selectable_label(is_current, s.label());
+                                if r.clicked() {
+                                    shared.transport.frame = f64::from(s.first);
+                                }
+                                if is_current && changed {
+                                    r.scroll_to_me(None);
+                                }
+                            }
+                        });
+                    state.last_shot = current;
+                    ui.add_space(4.0);
+                    ui.weak(
+                        "Cuts stay hard at every preview rate: between keys A and A+1 the \
+                         camera holds key A for every sub-frame.",
+                    );
+                    if !cache.near.is_empty() {
+                        ui.add_space(4.0);
+                        egui::CollapsingHeader::new(format!("Near-cuts ({})", cache.near.len()))
+                            .id_salt("viewport-near-cuts")
+                            .default_open(false)
+                            .show(ui, |ui| {
+                                for n in &cache.near {
+                                    let r = ui.add(
+                                        egui::Label::new(
+                                            egui::RichText::new(format!(
+                                                "near-cut at frame {}",
+                                                n.from
+                                            ))
+                                            .color(ui.visuals().warn_fg_color),
+                                        )
+                                        .sense(Sense::click()),
+                                    );
+                                    if r.on_hover_text(n.message()).clicked() {
+                                        shared.transport.frame = f64::from(n.from);
+                                    }
+                                }
+                            });
+                    }
+                }
+                _ => {
+                    ui.strong("Shots");
+                    ui.weak("No open file has camera keys.");
+                }
+            }
+            ui.separator();
+            match &state.binding {
+                Some(b) => {
+                    let mapped = b.tracks.iter().filter(|t| t.is_some()).count();
+                    ui.weak(format!("{mapped} skeleton bones driven by the motion"));
+                    egui::CollapsingHeader::new(format!("Not in skeleton ({})", b.unknown.len()))
+                        .id_salt("viewport-unknown-bones")
+                        .default_open(false)
+                        .show(ui, |ui| {
+                            if b.unknown.is_empty() {
+                                ui.weak("Every bone of the motion is in the skeleton.");
+                            }
+                            for n in &b.unknown {
+                                ui.label(n);
+                            }
+                        });
+                }
+                None => {
+                    ui.weak("No open file has bone keys: the skeleton shows its rest pose.");
+                }
+            }
+            ui.separator();
+            ui.weak("Colours: left-side bones blue, right-side pink, IK bones orange.");
+        });
+}
+
+/// Orbit / pan / zoom: the free view, or (when enabled) the camera key at the playhead.
+#[allow(clippy::too_many_arguments)]
+fn interact(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    docs: &[Document],
+    active: usize,
+    cam_doc: Option<usize>,
+    through_vmd: bool,
+    edits: &mut Vec<EditRequest>,
+    shared: &mut Shared,
+    state: &mut State,
+) {
+    let height = response.rect.height();
+    let primary = response.dragged_by(egui::PointerButton::Primary);
+    let pan = response.dragged_by(egui::PointerButton::Secondary)
+        || response.dragged_by(egui::PointerButton::Middle);
+    let delta = response.drag_delta();
+    let scroll = if response.hovered() {
+        ui.input(|i| i.smooth_scroll_delta.y)
+    } else {
+        0.0
+    };
+    let apply = |c: &mut ViewCamera| {
+        if primary {
+            c.orbit(delta.x, delta.y);
+        } else if pan {
+            c.pan(delta.x, delta.y, height);
+        }
+        if scroll != 0.0 {
+            c.zoom(scroll);
+        }
+    };
+
+    if !through_vmd {
+        if response.double_clicked() {
+            state.free = ViewCamera::FRONT;
+        }
+        apply(&mut state.free);
+        return;
+    }
+    // VMD camera view: gestures edit the key at the playhead, if allowed.
+    let moving = (primary || pan) && delta != egui::Vec2::ZERO || scroll != 0.0;
+    let ended = response.drag_stopped();
+    if !state.edit_camera || cam_doc != Some(active) || shared.transport.playing {
+        if moving && state.edit_camera {
+            shared.info(
+                "Camera editing needs the camera file as the active tab and playback stopped",
+            );
+        }
+        return;
+    }
+    let doc = &docs[active];
+    let frame = shared.transport.frame.round().max(0.0) as u32;
+    let key_index = doc.index.camera.iter().rev().copied().find(|&i| {
+        doc.motion
+            .cameras
+            .get(i as usize)
+            .is_some_and(|k| k.frame() == frame)
+    });
+    if moving {
+        let Some(ki) = key_index else {
+            if response.drag_started() || scroll != 0.0 {
+                shared.info(format!("No camera key at frame {frame} to edit"));
+            }
+            return;
+        };
+        let Some(key) = doc.motion.cameras.get(ki as usize) else {
+            return;
+        };
+        let mut c = ViewCamera {
+            target: key.target(),
+            rotation: key.rotation(),
+            distance: key.distance(),
+            fov: key.fov() as f32,
+            perspective: key.perspective(),
+        };
+        // Edit the key itself (inside a cut the view may show the previous key).
+        apply(&mut c);
+        let mut new = key.clone();
+        new.set_target(c.target);
+        new.set_rotation(c.rotation);
+        new.set_distance(c.distance);
+        let id = if primary || pan {
+            match state.drag_merge {
+                Some(id) => id,
+                None => {
+                    let id = state.merge_id();
+                    state.drag_merge = Some(id);
+                    id
+                }
+            }
+        } else {
+            match state.wheel_merge {
+                Some(id) => id,
+                None => {
+                    let id = state.merge_id();
+                    state.wheel_merge = Some(id);
+                    id
+                }
+            }
+        };
+        let label = if primary {
+            "Orbit camera key"
+        } else if pan {
+            "Pan camera key"
+        } else {
+            "Zoom camera key"
+        };
+        edits.push(EditRequest::merge(
+            Edit::SetKeys(KeyChanges {
+                cameras: vec![(ki, new)],
+                ..Default::default()
+            }),
+            label,
+            id,
+        ));
+    }
+    if ended && state.drag_merge.take().is_some() {
+        edits.push(EditRequest::EndMerge);
+    }
+    if scroll == 0.0 && !(primary || pan) && state.wheel_merge.take().is_some() {
+        edits.push(EditRequest::EndMerge);
+    }
+}
+
+fn draw_grid(c: &Canvas) {
+    const HALF: i32 = 20;
+    const STEP: f32 = 2.0;
+    let extent = HALF as f32 * STEP;
+    for i in -HALF..=HALF {
+        let v = i as f32 * STEP;
+        let colour = if i % 5 == 0 { GRID_MAJOR } else { GRID };
+        let stroke = Stroke::new(1.0, colour);
+        if i != 0 {
+            c.line(
+                Vec3::new(v, 0.0, -extent),
+                Vec3::new(v, 0.0, extent),
+                stroke,
+            );
+            c.line(
+                Vec3::new(-extent, 0.0, v),
+                Vec3::new(extent, 0.0, v),
+                stroke,
+            );
+        } else {
+            // The axes cover the positive halves.
+            c.line(Vec3::new(0.0, 0.0, -extent), Vec3::ZERO, stroke);
+            c.line(Vec3::new(-extent, 0.0, 0.0), Vec3::ZERO, stroke);
+            c.line(
+                Vec3::new(0.0, 0.0, 6.0),
+                Vec3::new(0.0, 0.0, extent),
+                stroke,
+            );
+            c.line(
+                Vec3::new(6.0, 0.0, 0.0),
+                Vec3::new(extent, 0.0, 0.0),
+                stroke,
+            );
+        }
+    }
+}
+
+fn draw_axes(c: &Canvas) {
+    const LEN: f32 = 6.0;
+    for (dir, colour, name) in [
+        (Vec3::X, X_RED, "X"),
+        (Vec3::Y, Y_GREEN, "Y"),
+        (Vec3::Z, Z_BLUE, "Z"),
+    ] {
+        c.line(Vec3::ZERO, dir * LEN, Stroke::new(2.0, colour));
+        c.label(dir * LEN, name, colour);
+    }
+}
+
+fn draw_skeleton(c: &Canvas, skel: &Skeleton, world: &[Mat4]) {
+    if world.len() != skel.bones.len() {
+        return;
+    }
+    let pos: Vec<Vec3> = world.iter().map(|m| m.w_axis.truncate()).collect();
+    let is_ik = |i: usize| skel.bones[i].flags.ik || skel.iks.iter().any(|ch| ch.ik_bone == i);
+    for (i, bone) in skel.bones.iter().enumerate() {
+        let colour = if is_ik(i) {
+            IK
+        } else {
+            side_colour(&bone.name)
+        };
+        if let Some(p) = bone.parent.filter(|&p| p < pos.len()) {
+            // IK bones hang off the root: a line to it would only clutter.
+            let draw = !is_ik(i) || is_ik(p);
+            if draw && (bone.flags.visible || !is_ik(i)) {
+                c.line(pos[p], pos[i], Stroke::new(2.0, colour));
+            }
+        }
+        if let Some(BoneTail::Offset(off)) = bone.tail
+            && bone.flags.visible
+            && off.length_squared() > 1e-6
+        {
+            let end = world[i].transform_point3(off);
+            c.line(pos[i], end, Stroke::new(1.0, colour.gamma_multiply(0.6)));
+        }
+    }
+    for (i, bone) in skel.bones.iter().enumerate() {
+        if is_ik(i) {
+            c.dot(pos[i], 4.5, IK);
+        } else if bone.flags.visible {
+            c.dot(pos[i], 2.5, side_colour(&bone.name));
+        }
+    }
+}
+
+fn draw_frustum(c: &Canvas, cam: &ViewCamera, aspect: f32) {
+    let eye = cam.eye();
+    let (right, up, fwd) = cam.basis();
+    let depth = (cam.distance.abs() * 0.3).clamp(2.0, 8.0);
+    let half_h = depth * (cam.fov.to_radians() * 0.5).tan();
+    let half_w = half_h * aspect;
+    let stroke = Stroke::new(1.5, FRUSTUM);
+    let far_centre = eye + fwd * depth;
+    let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+        .map(|(x, y)| far_centre + right * (x * half_w) + up * (y * half_h));
+    let near = if cam.perspective {
+        [eye; 4]
+    } else {
+        [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+            .map(|(x, y)| eye + right * (x * half_w) + up * (y * half_h))
+    };
+    for k in 0..4 {
+        c.line(near[k], corners[k], stroke);
+        c.line(corners[k], corners[(k + 1) % 4], stroke);
+        if !cam.perspective {
+            c.line(near[k], near[(k + 1) % 4], stroke);
+        }
+    }
+    // A small triangle on the top edge shows which way is up (roll).
+    let top = far_centre + up * half_h;
+    let tip = top + up * (half_h * 0.35);
+    c.line(top - right * (half_w * 0.2), tip, stroke);
+    c.line(tip, top + right * (half_w * 0.2), stroke);
+    // Line of sight to the target, and the target itself.
+    let target = Vec3::from(cam.target);
+    c.line(eye, target, Stroke::new(1.0, FRUSTUM.gamma_multiply(0.6)));
+    let s = 0.6;
+    for d in [Vec3::X, Vec3::Y, Vec3::Z] {
+        c.line(target - d * s, target + d * s, stroke);
+    }
+    c.dot(eye, 3.0, FRUSTUM);
+    c.label(eye, "VMD camera", FRUSTUM);
+}
+
+fn overlay(
+    painter: &egui::Painter,
+    rect: Rect,
+    state: &State,
+    through_vmd: bool,
+    view: &ViewCamera,
+    eval: f64,
+    has_motion: bool,
+) {
+    let font = FontId::monospace(12.0);
+    let mut lines = vec![if through_vmd {
+        "VMD camera".to_owned()
+    } else {
+        "Free view (drag orbit, right-drag pan, wheel zoom)".to_owned()
+    }];
+    lines.push(format!("frame {eval:.2}"));
+    if let Some(cache) = &state.shots
+        && let Some(i) = shots::shot_at(&cache.shots, eval)
+        && let Some(s) = cache.shots.get(i)
+    {
+        lines.push(format!(
+            "shot {} of {} ({}-{})",
+            s.number,
+            cache.shots.len(),
+            s.first,
+            s.last
+        ));
+    }
+    let deg = view.rotation.map(f32::to_degrees);
+    lines.push(format!(
+        "target {:.2} {:.2} {:.2}  rot {:.1} {:.1} {:.1} deg",
+        view.target[0], view.target[1], view.target[2], deg[0], deg[1], deg[2]
+    ));
+    lines.push(format!(
+        "distance {:.2}  fov {:.0}  {}",
+        view.distance,
+        view.fov,
+        if view.perspective {
+            "perspective"
+        } else {
+            "orthographic"
+        }
+    ));
+    if !has_motion {
+        lines.push("rest pose (no bone keys open)".to_owned());
+    }
+    painter.text(
+        rect.left_top() + egui::vec2(8.0, 6.0),
+        Align2::LEFT_TOP,
+        lines.join("\n"),
+        font,
+        TEXT,
+    );
 }
