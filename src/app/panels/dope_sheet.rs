@@ -504,6 +504,15 @@ fn tick_step(px_per_frame: f32, min_px: f32) -> u32 {
         .unwrap_or(300_000)
 }
 
+/// Whole seconds as `12s` or `3m05s`.
+fn seconds_label(s: u64) -> String {
+    if s < 60 {
+        format!("{s}s")
+    } else {
+        format!("{}m{:02}s", s / 60, s % 60)
+    }
+}
+
 /// Adds a diamond centred at `c` to `mesh`.
 fn diamond(mesh: &mut Mesh, c: Pos2, half: f32, color: Color32) {
     let i = mesh.vertices.len() as u32;
@@ -1018,13 +1027,15 @@ fn ruler_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, l: &Layout,
                 FontId::proportional(11.0),
                 pal.text,
             );
-            painter.text(
-                Pos2::new(x + 3.0, l.ruler.top() + 14.0),
-                Align2::LEFT_TOP,
-                format!("{:.1}s", f as f64 / 30.0),
-                FontId::proportional(9.5),
-                pal.weak,
-            );
+            if f % 30 == 0 {
+                painter.text(
+                    Pos2::new(x + 3.0, l.ruler.top() + 15.0),
+                    Align2::LEFT_TOP,
+                    seconds_label(f / 30),
+                    FontId::proportional(10.0),
+                    pal.weak,
+                );
+            }
         }
         f += u64::from(minor);
     }

@@ -1,0 +1,419 @@
+//! The app driven as a user would, with egui_kittest (no display needed):
+//! open a corpus file through the same path the Open dialog takes, click and
+//! drag a key in the dope sheet with real pointer events, undo and redo with
+//! the keyboard shortcuts, save, and compare the saved bytes with the
+//! original. Run with `env -u DISPLAY cargo test --test ui_app`.
+//!
+//! Golden numbers: byte offsets come from the VMD layout in
+//! /work/shared/spec/vmd-format.md (v2 header 30 + model name 20 + bone
+//! count 4 = 54; a bone record is 111 bytes with its frame at +15), never
+//! from the program's own output.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use egui::{Key, Modifiers, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use vmd_studio::app::StudioApp;
+use vmd_studio::app::command::Command;
+use vmd_studio::app::document::KeyRef;
+
+/// The corpus directory, or `None` (with a note) when it is absent outside CI.
+fn corpus() -> Option<PathBuf> {
+    let dir = std::env::var_os("VMD_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")));
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("CI").as_deref() == Ok("true") {
+        panic!("corpus directory {} is missing", dir.display());
+    }
+    eprintln!("note: corpus {} not found; skipping", dir.display());
+    None
+}
+
+fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .with_context_setup(|ctx| vmd_studio::app::install_fonts(ctx))
+        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
+}
+
+/// Steps until background jobs are done (opening / saving run off the UI thread).
+fn settle(h: &mut Harness<'_, StudioApp>) {
+    for _ in 0..1000 {
+        h.step();
+        if !h.state().jobs.is_busy() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(!h.state().jobs.is_busy(), "background job did not finish");
+    h.run_steps(3);
+}
+
+fn open(path: &Path) -> Harness<'static, StudioApp> {
+    let mut app = StudioApp::default();
+    // The same call the Open dialog and file drops end in.
+    app.open_paths(vec![path.to_path_buf()]);
+    let mut h = harness(app);
+    settle(&mut h);
+    assert_eq!(h.state().docs.len(), 1, "{:?}", h.state().shared.messages);
+    h
+}
+
+fn save_to(h: &mut Harness<'_, StudioApp>, path: &Path) -> Vec<u8> {
+    let id = h.state().docs[0].id;
+    h.state_mut().save_doc_to(id, path.to_path_buf());
+    settle(h);
+    assert_eq!(h.state().last_saved.as_deref(), Some(path));
+    std::fs::read(path).expect("saved file")
+}
+
+fn click_at(h: &mut Harness<'_, StudioApp>, p: Pos2) {
+    h.hover_at(p);
+    h.step();
+    h.drag_at(p);
+    h.step();
+    h.event(egui::Event::PointerButton {
+        pos: p,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(2);
+}
+
+/// Presses at `from`, moves in small steps to `to`, releases.
+fn drag(h: &mut Harness<'_, StudioApp>, from: Pos2, to: Pos2) {
+    h.hover_at(from);
+    h.step();
+    h.drag_at(from);
+    h.step();
+    for t in [0.25f32, 0.5, 0.75, 1.0] {
+        h.hover_at(from + (to - from) * t);
+        h.step();
+    }
+    h.drop_at(to);
+    h.run_steps(2);
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+/// Offset of bone record `i`'s frame field in a v2 file (spec layout).
+fn bone_frame_offset(i: usize) -> usize {
+    let header = 30;
+    let model_name_v2 = 20;
+    let bone_count = 4;
+    let bone_record = 111;
+    let name_field = 15;
+    header + model_name_v2 + bone_count + bone_record * i + name_field
+}
+
+/// A bone key whose frame + 2 is free in its track: (file index, frame).
+fn movable_key(app: &StudioApp) -> (u32, u32) {
+    let d = &app.docs[0];
+    for t in &d.index.bones {
+        let frames: Vec<u32> = t
+            .keys
+            .iter()
+            .map(|&k| d.motion.bones[k as usize].frame())
+            .collect();
+        if frames.len() < 3 {
+            continue;
+        }
+        let k = t.keys[1];
+        let f = frames[1];
+        if !frames.contains(&(f + 2)) && !frames.contains(&(f + 1)) {
+            return (k, f);
+        }
+    }
+    panic!("no movable bone key");
+}
+
+#[test]
+fn move_a_key_undo_redo_save_and_get_the_original_back() {
+    let Some(dir) = corpus() else { return };
+    // mmdagent__mei_wait.vmd: v2, 406 bone keys (CENSUS.txt).
+    let src = dir.join("mmdagent__mei_wait.vmd");
+    let original = std::fs::read(&src).expect("corpus file");
+    assert_eq!(&original[..25], b"Vocaloid Motion Data 0002");
+    let mut h = open(&src);
+    let name = h.state().docs[0].title();
+    assert!(!name.contains('●'), "fresh file is not modified: {name}");
+
+    let (i, f0) = movable_key(h.state());
+    let key = KeyRef::Bone(i);
+    let p = {
+        let app = h.state();
+        app.dope_sheet
+            .key_pos(&app.docs[0], key)
+            .expect("key diamond is in view after fit-all")
+    };
+
+    // Click selects it.
+    click_at(&mut h, p);
+    {
+        let v = &h.state().docs[0].view;
+        assert_eq!(v.active, Some(key));
+        assert_eq!(v.selection.iter().copied().collect::<Vec<_>>(), vec![key]);
+    }
+
+    // Drag two frames to the right: one undo step.
+    let ppf = h.state().dope_sheet.layout().expect("layout").px_per_frame;
+    drag(&mut h, p, p + egui::vec2(2.0 * ppf, 0.0));
+    {
+        let d = &h.state().docs[0];
+        assert_eq!(d.motion.bones[i as usize].frame(), f0 + 2);
+        assert_eq!(d.history().len(), 1, "a drag is one undo step");
+        assert!(d.is_modified());
+        assert!(d.title().starts_with('●'), "modified mark: {}", d.title());
+    }
+    h.get_by_label_contains("●");
+
+    // Undo (Ctrl+Z) back to the loaded state clears the mark; redo (Ctrl+Y).
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().docs[0].motion.bones[i as usize].frame(), f0);
+    assert!(!h.state().docs[0].is_modified());
+    assert!(h.query_by_label_contains("●").is_none());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    h.run_steps(2);
+    assert_eq!(h.state().docs[0].motion.bones[i as usize].frame(), f0 + 2);
+
+    // Save: the bytes differ from the original exactly at the moved key's frame.
+    let tmp = std::env::temp_dir().join(format!("vmd-studio-ui-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).expect("temp dir");
+    let out = tmp.join("moved.vmd");
+    let saved = save_to(&mut h, &out);
+    assert_eq!(saved.len(), original.len());
+    let at = bone_frame_offset(i as usize);
+    assert_eq!(
+        u32_at(&original, at),
+        f0,
+        "offset check against the original file"
+    );
+    assert_eq!(u32_at(&saved, at), f0 + 2);
+    let diff: Vec<usize> = (0..saved.len())
+        .filter(|&j| saved[j] != original[j])
+        .collect();
+    assert!(!diff.is_empty());
+    assert!(
+        diff.iter().all(|&j| (at..at + 4).contains(&j)),
+        "bytes changed outside the frame field at {at}: {diff:?}"
+    );
+    assert!(!h.state().docs[0].is_modified(), "saved");
+
+    // Undo to the start: modified again (differs from the save point); save → original bytes.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert!(h.state().docs[0].is_modified());
+    let back = save_to(&mut h, &tmp.join("undone.vmd"));
+    assert!(
+        back == original,
+        "undo to the start and save gives the original bytes"
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+#[test]
+fn a_move_onto_an_occupied_frame_is_refused() {
+    let Some(dir) = corpus() else { return };
+    let src = dir.join("mmdagent__mei_wait.vmd");
+    let mut h = open(&src);
+    // A track with keys at a < b: drag a onto b.
+    let (i, f0, f1) = {
+        let d = &h.state().docs[0];
+        let t = d
+            .index
+            .bones
+            .iter()
+            .find(|t| t.keys.len() >= 3)
+            .expect("a track with keys");
+        let f = |k: u32| d.motion.bones[k as usize].frame();
+        (t.keys[1], f(t.keys[1]), f(t.keys[2]))
+    };
+    let before = vmd_studio::vmd::write(&h.state().docs[0].motion).expect("write");
+    let p = {
+        let app = h.state();
+        app.dope_sheet
+            .key_pos(&app.docs[0], KeyRef::Bone(i))
+            .expect("in view")
+    };
+    click_at(&mut h, p);
+    let ppf = h.state().dope_sheet.layout().expect("layout").px_per_frame;
+    let dx = (f1 - f0) as f32 * ppf;
+    // Press and move straight onto the other key's frame.
+    h.hover_at(p);
+    h.step();
+    h.drag_at(p);
+    h.step();
+    h.hover_at(p + egui::vec2(dx, 0.0));
+    h.step();
+    h.drop_at(p + egui::vec2(dx, 0.0));
+    h.run_steps(2);
+    let app = h.state();
+    assert_eq!(
+        app.docs[0].motion.bones[i as usize].frame(),
+        f0,
+        "key stays"
+    );
+    assert_eq!(
+        vmd_studio::vmd::write(&app.docs[0].motion).expect("write"),
+        before
+    );
+    let (msg, is_err) = app.shared.messages.last().expect("a message");
+    assert!(
+        *is_err && msg.contains("refused") && msg.contains(&f1.to_string()),
+        "{msg}"
+    );
+}
+
+#[test]
+fn a_rename_that_does_not_fit_15_bytes_is_refused() {
+    let Some(dir) = corpus() else { return };
+    let src = dir.join("mmdagent__mei_wait.vmd");
+    let mut h = open(&src);
+    let (i, _) = movable_key(h.state());
+    let p = {
+        let app = h.state();
+        app.dope_sheet
+            .key_pos(&app.docs[0], KeyRef::Bone(i))
+            .expect("in view")
+    };
+    click_at(&mut h, p);
+    let before = vmd_studio::vmd::write(&h.state().docs[0].motion).expect("write");
+    // 10 kana = 20 bytes in Shift_JIS (2 bytes each) > 15.
+    let long = "ながいながいなまえだ";
+    let field = h.get_by_label("Track name");
+    field.focus();
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("Track name").type_text(long);
+    h.run_steps(2);
+    assert_eq!(h.state().key_panel.rename, long);
+    h.get_by_label("Rename track").click();
+    h.run_steps(3);
+    let app = h.state();
+    assert_eq!(
+        vmd_studio::vmd::write(&app.docs[0].motion).expect("write"),
+        before,
+        "no byte changed"
+    );
+    assert_eq!(app.docs[0].history().len(), 0);
+    assert!(!app.docs[0].is_modified());
+    let (msg, is_err) = app.shared.messages.last().expect("a message");
+    // 10 kana × 2 bytes = 20 bytes; the field holds 15.
+    assert!(*is_err && msg.contains("20") && msg.contains("15"), "{msg}");
+    // Shown in the status bar and under the field.
+    assert_eq!(h.get_all_by_label_contains("the field holds 15").count(), 2);
+}
+
+#[test]
+fn close_guard_cancel_keeps_the_doc_and_discard_closes_it() {
+    let Some(dir) = corpus() else { return };
+    let src = dir.join("mmdagent__mei_wait.vmd");
+    let mut h = open(&src);
+    let (i, f0) = movable_key(h.state());
+    let p = {
+        let app = h.state();
+        app.dope_sheet
+            .key_pos(&app.docs[0], KeyRef::Bone(i))
+            .expect("in view")
+    };
+    click_at(&mut h, p);
+    let ppf = h.state().dope_sheet.layout().expect("layout").px_per_frame;
+    drag(&mut h, p, p + egui::vec2(ppf, 0.0));
+    assert_eq!(h.state().docs[0].motion.bones[i as usize].frame(), f0 + 1);
+    assert!(h.state().docs[0].is_modified());
+
+    h.state_mut().run_command(Command::CloseTab);
+    h.run_steps(3);
+    h.get_by_label("Cancel").click();
+    h.run_steps(3);
+    assert_eq!(h.state().docs.len(), 1, "Cancel keeps the document");
+    assert!(h.query_by_label("Discard").is_none(), "guard closed");
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::W);
+    h.run_steps(3);
+    h.get_by_label("Discard").click();
+    h.run_steps(3);
+    assert!(h.state().docs.is_empty(), "Discard closes the document");
+}
+
+#[test]
+fn delete_copy_paste_and_insert_keys() {
+    let Some(dir) = corpus() else { return };
+    let src = dir.join("mmdagent__mei_wait.vmd");
+    let mut h = open(&src);
+    let n0 = h.state().docs[0].motion.bones.len();
+    let (i, f0) = movable_key(h.state());
+    let p = {
+        let app = h.state();
+        app.dope_sheet
+            .key_pos(&app.docs[0], KeyRef::Bone(i))
+            .expect("in view")
+    };
+    click_at(&mut h, p);
+    let original = h.state().docs[0].motion.clone();
+
+    // Copy, move the playhead two frames on, paste: one new key at f0 + 2.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::C);
+    h.state_mut().shared.transport.frame = f64::from(f0 + 2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::V);
+    h.run_steps(2);
+    {
+        let m = &h.state().docs[0].motion;
+        assert_eq!(m.bones.len(), n0 + 1);
+        let new = &m.bones[n0];
+        assert_eq!(new.frame(), f0 + 2);
+        // The copy keeps every other byte of the record (name, pose, curves).
+        assert_eq!(new.raw[..15], original.bones[i as usize].raw[..15]);
+        assert_eq!(new.raw[19..], original.bones[i as usize].raw[19..]);
+    }
+    // Pasting again on the same frame is refused.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::V);
+    h.run_steps(2);
+    assert_eq!(h.state().docs[0].motion.bones.len(), n0 + 1);
+    assert!(
+        h.state()
+            .shared
+            .messages
+            .last()
+            .is_some_and(|(m, e)| *e && m.contains("refused"))
+    );
+
+    // Delete the pasted key (it is selected after the paste): back to the original.
+    h.key_press(Key::Delete);
+    h.run_steps(2);
+    assert!(
+        h.state().docs[0].motion == original,
+        "delete restores file order and bytes"
+    );
+
+    // Insert at f0 + 1 on the clicked track: evaluated value, default curve.
+    click_at(&mut h, p);
+    h.state_mut().shared.transport.frame = f64::from(f0 + 1);
+    h.key_press(Key::I);
+    h.run_steps(2);
+    let m = &h.state().docs[0].motion;
+    assert_eq!(m.bones.len(), n0 + 1);
+    let k = &m.bones[n0];
+    assert_eq!(k.frame(), f0 + 1);
+    assert_eq!(
+        k.name_field(),
+        original.bones[i as usize].name_field(),
+        "exact raw name"
+    );
+    // Undo all three steps (paste, delete, insert) → the original motion.
+    for _ in 0..3 {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        h.run_steps(1);
+    }
+    assert!(h.state().docs[0].motion == original);
+    assert!(!h.state().docs[0].is_modified());
+}
