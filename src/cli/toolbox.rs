@@ -50,8 +50,8 @@ pub struct JoinArgs {
 #[derive(Debug, Args)]
 pub struct SpeedArgs {
     pub input: PathBuf,
-    /// Speed factor: 2 plays twice as fast.
-    #[arg(long)]
+    /// Speed factor: 2 plays twice as fast, 0.5 half as fast (must be > 0).
+    #[arg(long, allow_negative_numbers = true)]
     pub factor: f64,
     #[arg(short, long)]
     pub output: PathBuf,

@@ -5,7 +5,9 @@
 //! between time fractions `x0` and `x1`, the curve parameters `t0`, `t1`
 //! with `x(t) = x0`, `x1` are found, the Bézier is restricted to
 //! `[t0, t1]` (blossoming / de Casteljau), and the piece is stretched back
-//! into the unit box and rounded to 0..=127.
+//! into the unit box and rounded to 0..=127: of the floor/ceil roundings of
+//! the four control values, the one whose curve stays closest to the exact
+//! piece.
 
 use crate::vmd::bezier::{Curve, bezier};
 
@@ -59,12 +61,9 @@ fn blossom(p: [f64; 4], u: f64, v: f64, w: f64) -> f64 {
     l2[0] + (l2[1] - l2[0]) * w
 }
 
-fn to_byte(v: f64) -> u8 {
-    (v.clamp(0.0, 1.0) * 127.0).round() as u8
-}
-
 /// The part of `curve` between time fractions `x0 < x1` (both in 0..1),
-/// stretched to a whole curve. A straight curve stays byte-identical.
+/// stretched to a whole curve and rounded to the 0..=127 curve closest to
+/// the exact piece. A straight curve stays byte-identical.
 pub fn sub_curve(curve: Curve, x0: f64, x1: f64) -> SubCurve {
     let exact = |curve: Curve| SubCurve {
         curve,
@@ -104,20 +103,44 @@ pub fn sub_curve(curve: Curve, x0: f64, x1: f64) -> SubCurve {
     let ny = [(qy[1] - qy[0]) / dy, (qy[2] - qy[0]) / dy];
     let out_of_box = |v: f64| !(-1e-9..=1.0 + 1e-9).contains(&v);
     let clamped = nx.iter().chain(ny.iter()).any(|&v| out_of_box(v));
-    let piece = Curve::new(
-        to_byte(nx[0]),
-        to_byte(ny[0]),
-        to_byte(nx[1]),
-        to_byte(ny[1]),
-    );
-    // Exact piece: weight over the piece, rescaled; compare with the rounded one.
+    // Exact piece: the original's weight over [x0, x1], rescaled.
     let y0 = bezier(cy1, cy2, t0);
-    let mut max_err = 0.0f64;
-    for i in 0..=64 {
-        let s = f64::from(i) / 64.0;
-        let want = (curve.weight(x0 + s * (x1 - x0)) - y0) / dy;
-        let got = piece.weight(s);
-        max_err = max_err.max((want - got).abs() * 127.0);
+    let exact_w: Vec<(f64, f64)> = (0..=64)
+        .map(|i| {
+            let s = f64::from(i) / 64.0;
+            (s, (curve.weight(x0 + s * (x1 - x0)) - y0) / dy)
+        })
+        .collect();
+    let error_of = |c: Curve| {
+        exact_w
+            .iter()
+            .map(|&(s, want)| (want - c.weight(s)).abs() * 127.0)
+            .fold(0.0f64, f64::max)
+    };
+    // Of the 16 floor/ceil roundings of the four control values, keep the one
+    // closest to the exact piece (ties: the nearest rounding, tried first).
+    let exact = [nx[0], ny[0], nx[1], ny[1]].map(|v| v.clamp(0.0, 1.0) * 127.0);
+    let nearest = exact.map(|v| v.round() as u8);
+    let mut piece = Curve::new(nearest[0], nearest[1], nearest[2], nearest[3]);
+    let mut max_err = error_of(piece);
+    for combo in 0u8..16 {
+        let b: [u8; 4] = std::array::from_fn(|i| {
+            let v = exact[i];
+            if combo & (1 << i) == 0 {
+                v.floor() as u8
+            } else {
+                v.ceil() as u8
+            }
+        });
+        let c = Curve::new(b[0], b[1], b[2], b[3]);
+        if c == piece {
+            continue;
+        }
+        let e = error_of(c);
+        if e < max_err - 1e-12 {
+            piece = c;
+            max_err = e;
+        }
     }
     SubCurve {
         curve: piece,
@@ -144,10 +167,12 @@ mod tests {
         // x(t) = 3t(1-t)²·1 + 3t²(1-t)·0 + t³; x(0.5) = 0.375 + 0.125 = 0.5
         // so x = 0.5 ↔ t = 0.5. First half: blossom points
         // Q0 = (0,0), Q1 = B(0,0,.5) = (0.5, 0), Q2 = B(0,.5,.5) = (0.5, 0.25),
-        // Q3 = (0.5, 0.5); normalized: (1, 0), (1, 0.5) → bytes (127,0),(127,64).
+        // Q3 = (0.5, 0.5); normalized: (1, 0), (1, 0.5) → bytes (127,0),(127,63.5):
+        // y2 sits on a rounding tie, so 63 or 64.
         let c = Curve::new(127, 0, 0, 127);
         let s = sub_curve(c, 0.0, 0.5);
-        assert_eq!(s.curve, Curve::new(127, 0, 127, 64));
+        assert_eq!((s.curve.x1, s.curve.y1, s.curve.x2), (127, 0, 127));
+        assert!(matches!(s.curve.y2, 63 | 64), "{:?}", s.curve);
         assert!(!s.clamped);
         assert!(s.max_error_units < 1.0, "{}", s.max_error_units);
     }

@@ -10,11 +10,15 @@
 //! Curves are kept as they are.
 //!
 //! Camera, in frame order, against the previous kept key:
-//! * a cut (keys exactly one frame apart) stays a cut: the key goes one
-//!   frame after the previous one, unless its rounded frame is not after
-//!   the previous key at all (then it is merged and reported);
+//! * a cut (keys exactly one frame apart) stays a cut: the later key goes
+//!   one frame after the earlier one, whatever its rounded frame;
 //! * a gap of two or more frames never becomes a cut: a key rounded to one
-//!   frame after the previous is pushed to two frames after (reported).
+//!   frame after the previous is pushed to two frames after (reported);
+//! * a key rounded onto the previous kept key's frame is merged with it: the
+//!   one whose exact time is closer stays (ties: the later), except that the
+//!   two ends of a cut are never dropped for a key that is not part of one.
+//!   A cut is lost only when a cut's first key collides with another cut's
+//!   end; that is reported.
 
 use std::collections::HashMap;
 
@@ -156,33 +160,68 @@ pub fn speed(m: &Motion, p: SpeedParams) -> Result<(Motion, Report), OpError> {
         .windows(2)
         .filter(|w| is_cut(cam_frame(w[0]), cam_frame(w[1])))
         .count();
-    let mut prev: Option<(u32, u32, u32)> = None; // (storage index, old frame, new frame)
-    for &i in &idx.camera {
-        let f = cam_frame(i);
-        let d = new_frame(f, k)?;
-        let Some((pi, pf, pn)) = prev else {
-            cam_new.insert(i, d);
-            prev = Some((i, f, d));
+    // Keys one frame apart in the file form cuts; both ends are protected.
+    let frames: Vec<u32> = idx.camera.iter().map(|&i| cam_frame(i)).collect();
+    let protected: Vec<bool> = (0..frames.len())
+        .map(|j| {
+            (j > 0 && is_cut(frames[j - 1], frames[j]))
+                || (j + 1 < frames.len() && is_cut(frames[j], frames[j + 1]))
+        })
+        .collect();
+    // The previous kept key: (sorted position, new frame).
+    let mut prev: Option<(usize, u32)> = None;
+    for (j, &i) in idx.camera.iter().enumerate() {
+        let f = frames[j];
+        let Some((pj, pn)) = prev else {
+            cam_new.insert(i, new_frame(f, k)?);
+            prev = Some((j, new_frame(f, k)?));
             continue;
         };
-        let nf = if d <= pn {
-            if f == pf {
-                // Two keys on one frame in the file: the later record wins.
+        let (pi, pf) = (idx.camera[pj], frames[pj]);
+        if f == pf {
+            // Two keys on one frame in the file: the later record wins.
+            cam_new.remove(&pi);
+            cam_new.insert(i, pn);
+            r.drop_key(format!(
+                "camera: two keys at frame {f} (→ {pn}); kept the later record, dropped the earlier"
+            ));
+            prev = Some((j, pn));
+            continue;
+        }
+        if is_cut(pf, f) {
+            // A cut stays a cut.
+            cam_new.insert(i, pn + 1);
+            prev = Some((j, pn + 1));
+            continue;
+        }
+        if j > 0 && is_cut(frames[j - 1], f) {
+            r.warn(format!(
+                "camera: the cut {}→{f} is lost: the key at frame {} was merged away",
+                frames[j - 1],
+                frames[j - 1]
+            ));
+        }
+        let d = new_frame(f, k)?;
+        if d <= pn {
+            // Collision with the previous kept key: keep the one whose exact
+            // time is closer to the slot (ties: the later), but never drop
+            // a cut's end.
+            let dist = |x: u32| (f64::from(x) / k - f64::from(pn)).abs();
+            if !protected[pj] && (protected[j] || dist(f) <= dist(pf)) {
                 cam_new.remove(&pi);
                 cam_new.insert(i, pn);
                 r.drop_key(format!(
-                    "camera: two keys at frame {f} (→ {pn}); kept the later record, dropped the earlier"
+                    "camera: key at frame {pf} (→ {pn}) merged into the key at frame {f} (dropped)"
                 ));
-                prev = Some((i, f, pn));
+                prev = Some((j, pn));
             } else {
                 r.drop_key(format!(
                     "camera: key at frame {f} (→ {d}) merged into the key at frame {pf} (→ {pn}) (dropped)"
                 ));
             }
             continue;
-        } else if is_cut(pf, f) {
-            pn + 1
-        } else if d == pn + 1 {
+        }
+        let nf = if d == pn + 1 {
             r.warn(format!(
                 "camera: key at frame {f} would land one frame after the key at frame {pf} (→ {pn}) and read as a cut; moved to {}",
                 pn + 2
@@ -192,7 +231,7 @@ pub fn speed(m: &Motion, p: SpeedParams) -> Result<(Motion, Report), OpError> {
             d
         };
         cam_new.insert(i, nf);
-        prev = Some((i, f, nf));
+        prev = Some((j, nf));
     }
 
     macro_rules! apply {
