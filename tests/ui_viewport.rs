@@ -7,6 +7,7 @@
 //! Golden numbers: the demo camera's keys come from examples/make_demo.rs
 //! (cuts 29→30, 59→60, 119→120, so shot 2 is frames 30–59: 30 frames =
 //! 1.00 s at 30 fps); nothing is copied from the program's output.
+#![cfg(feature = "gui")]
 
 use egui::{Modifiers, Pos2, Rect};
 use egui_kittest::Harness;
@@ -19,7 +20,7 @@ use vmd_studio::vmd::{BoneKey, Motion, NameEncoding};
 fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
     Harness::builder()
         .with_size(egui::vec2(1400.0, 900.0))
-        .with_context_setup(|ctx| vmd_studio::app::install_fonts(ctx))
+        .with_context_setup(vmd_studio::app::install_fonts)
         .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
 }
 
