@@ -27,6 +27,8 @@ use crate::vmd::{BoneChannel, CameraChannel, Curve};
 
 /// Side of a curve box in points.
 const BOX_SIZE: f32 = 150.0;
+/// Width of one channel column (box, fields, buttons) in points.
+const COLUMN_WIDTH: f32 = 200.0;
 /// Pick radius of a control point in points.
 const HANDLE_RADIUS: f32 = 7.0;
 
@@ -288,14 +290,22 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
             options(ui, cx, state, target);
             ui.add_space(4.0);
             state.boxes.clear();
-            ui.horizontal_wrapped(|ui| {
-                for (c, &curve) in curves.iter().enumerate() {
-                    ui.vertical(|ui| {
-                        ui.set_width(BOX_SIZE + 12.0);
-                        channel_box(ui, cx, state, target, c, curve);
-                    });
-                }
-            });
+            // A grid: as many columns as fit, the rest on the next rows.
+            let cols = ((ui.available_width() / (COLUMN_WIDTH + 12.0)).floor() as usize).max(1);
+            egui::Grid::new("curve-editor-boxes")
+                .num_columns(cols)
+                .spacing(Vec2::new(12.0, 10.0))
+                .show(ui, |ui| {
+                    for (c, &curve) in curves.iter().enumerate() {
+                        ui.vertical(|ui| {
+                            ui.set_width(COLUMN_WIDTH);
+                            channel_box(ui, cx, state, target, c, curve);
+                        });
+                        if (c + 1) % cols == 0 {
+                            ui.end_row();
+                        }
+                    }
+                });
             ui.separator();
             value_graphs(ui, cx, state, target);
         });
@@ -569,6 +579,7 @@ fn channel_box(
 
     numeric_fields(ui, cx, state, target, c, curve);
     ui.horizontal(|ui| {
+        ui.spacing_mut().item_spacing.x = 4.0;
         if ui
             .small_button("Linear")
             .on_hover_text("Reset to MMD's default (20,20)-(107,107)")
@@ -597,7 +608,11 @@ fn channel_box(
                 }
             }
         });
-        if ui.small_button("Copy").on_hover_text("Copy this curve").clicked() {
+        if ui
+            .small_button("Copy")
+            .on_hover_text("Copy this curve")
+            .clicked()
+        {
             cx.shared.curve_clipboard = Some(curve);
         }
         let clip = cx.shared.curve_clipboard;
@@ -736,27 +751,42 @@ fn value_graphs(ui: &mut egui::Ui, cx: &PanelCtx, state: &mut State, target: Tar
     };
     let seg = segment;
     for (title, unit, series) in groups {
+        // A group whose values never change in the window gets one line.
+        let flat = series.iter().all(|s| {
+            s.points
+                .first()
+                .is_none_or(|p0| s.points.iter().all(|p| (p[1] - p0[1]).abs() < 1e-6))
+        });
+        if flat {
+            let v = series
+                .first()
+                .and_then(|s| s.points.first())
+                .map_or(0.0, |p| p[1]);
+            ui.weak(format!("{title}: constant ({v:.3} {unit}) around this key"));
+            continue;
+        }
         ui.label(format!("{title} ({unit})"));
         let link = egui::Id::unique("vmd-studio-curve-editor-plots");
         Plot::new(("curve-editor-plot", title))
             .height(150.0)
-            .legend(Legend::default())
+            .legend(Legend::default().background_alpha(0.6))
             .link_axis(link, [true, false])
             .link_cursor(link, [true, false])
             .x_axis_label("frame")
             .show(ui, |pu| {
+                // Unnamed items stay out of the legend.
                 if let Some((a, b)) = seg {
                     pu.vline(
-                        VLine::new("A", a)
+                        VLine::new("", a)
                             .color(Color32::GRAY)
                             .style(LineStyle::dashed_dense()),
                     );
-                    pu.vline(VLine::new("B (this key)", b).color(Color32::LIGHT_GRAY));
+                    pu.vline(VLine::new("", b).color(Color32::LIGHT_GRAY));
                 }
                 for s in series {
                     if let Some(g) = s.ghost {
                         pu.line(
-                            Line::new(format!("{} (before drag)", s.name), g)
+                            Line::new("before drag", g)
                                 .color(s.color.gamma_multiply(0.5))
                                 .style(LineStyle::dashed_loose())
                                 .allow_band(false),
@@ -777,13 +807,15 @@ fn value_graphs(ui: &mut egui::Ui, cx: &PanelCtx, state: &mut State, target: Tar
                             .width(1.8)
                             .allow_band(false),
                     );
-                    pu.points(
-                        Points::new(format!("{} keys", s.name), marks)
-                            .color(s.color)
-                            .radius(3.0),
-                    );
+                    // Same name as the line: one legend entry for both.
+                    pu.points(Points::new(s.name, marks).color(s.color).radius(3.0));
                 }
             });
+    }
+    if let Some((a, b)) = seg {
+        ui.weak(format!(
+            "Dashed line: frame {a} (A); solid: frame {b} (this key). Dots mark keys."
+        ));
     }
 }
 
