@@ -217,3 +217,56 @@ fn forensics_view_renders_for_bone_and_camera_keys() {
     h.run_steps(3);
     h.get_by_label_contains("six items");
 }
+
+#[test]
+fn preset_menu_and_copy_paste_write_the_curve_through_the_document() {
+    let m = vmd::read(vmd_studio::app::DEMO_DANCE).expect("demo reads");
+    let original_file = vmd::write(&m).expect("write");
+    let key = 1usize;
+    let mut h = harness(app_with(
+        m,
+        "demo_dance.vmd",
+        key as u32,
+        CentralView::Curves,
+    ));
+    h.run_steps(3);
+    // The fourth "Preset" button belongs to the rotation box.
+    h.get_all_by_label("Preset")
+        .nth(3)
+        .expect("rotation preset menu")
+        .click();
+    h.run_steps(3);
+    h.get_by_label_contains("Ease in-out  (").click();
+    h.run_steps(3);
+    let blk = block(&h.state().docs[0].motion, key);
+    // CSS ease-in-out 0.42, 0, 0.58, 1 → 53.34 → 53, 0, 73.66 → 74, 127.
+    for (j, v) in [(3, 53u8), (7, 0), (11, 74), (15, 127)] {
+        for i in copies_of(j) {
+            assert_eq!(blk[i], v, "rotation copy at {i}");
+        }
+    }
+    assert_eq!(h.state().docs[0].history().len(), 1);
+
+    // Copy the rotation curve, paste it onto X move.
+    h.get_all_by_label("Copy")
+        .nth(3)
+        .expect("rotation copy")
+        .click();
+    h.run_steps(2);
+    h.get_all_by_label("Paste").next().expect("X paste").click();
+    h.run_steps(3);
+    let blk = block(&h.state().docs[0].motion, key);
+    // X move is P[0], P[4], P[8], P[12].
+    for (j, v) in [(0, 53u8), (4, 0), (8, 74), (12, 127)] {
+        for i in copies_of(j) {
+            assert_eq!(blk[i], v, "X copy at {i}");
+        }
+    }
+    assert_eq!(h.state().docs[0].history().len(), 2);
+    h.state_mut().docs[0].undo();
+    h.state_mut().docs[0].undo();
+    assert_eq!(
+        vmd::write(&h.state().docs[0].motion).expect("write"),
+        original_file
+    );
+}
