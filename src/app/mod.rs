@@ -1137,6 +1137,11 @@ pub fn run(args: Cli) -> CliResult {
             .with_drag_and_drop(true),
         renderer,
         persist_window: args.screenshot.is_none(),
+        // Screenshots start from a clean layout, not the user's saved one.
+        persistence_path: args
+            .screenshot
+            .as_ref()
+            .map(|_| std::env::temp_dir().join(format!("vmd-studio-shot-{}", std::process::id()))),
         ..Default::default()
     };
     let files = args.files.clone();
