@@ -818,7 +818,7 @@ fn interact(
     let moving = (primary || pan) && delta != egui::Vec2::ZERO || scroll != 0.0;
     let ended = response.drag_stopped();
     if !state.edit_camera || cam_doc != Some(active) || shared.transport.playing {
-        if moving && state.edit_camera {
+        if state.edit_camera && response.drag_started() {
             shared.info(
                 "Camera editing needs the camera file as the active tab and playback stopped",
             );
@@ -1033,7 +1033,10 @@ fn overlay(
     has_motion: bool,
 ) {
     let font = FontId::monospace(12.0);
-    let mut lines = vec![if through_vmd {
+    let mut lines = vec![if through_vmd && state.edit_camera {
+        "VMD camera (drag: orbit, right-drag: pan, wheel: distance of the key at the playhead)"
+            .to_owned()
+    } else if through_vmd {
         "VMD camera".to_owned()
     } else {
         "Free view (drag orbit, right-drag pan, wheel zoom)".to_owned()
