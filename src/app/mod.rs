@@ -1181,7 +1181,9 @@ pub fn run(args: Cli) -> CliResult {
                 _ => {}
             }
             app.pending_select = select;
-            let _ = &view;
+            if let Some(v) = view.as_deref() {
+                app.viewport.set_view_mode(v);
+            }
             if let Some(path) = screenshot {
                 app.screenshot = Some(ScreenshotPlan {
                     path,

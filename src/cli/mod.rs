@@ -63,7 +63,8 @@ pub struct Cli {
     /// Select a key once the files are open: `BONE@FRAME`, `MORPH@FRAME` or `camera@FRAME`.
     #[arg(long, value_name = "TRACK@FRAME")]
     pub select: Option<String>,
-    /// Preview view: `free` (orbit) or `camera` (through the VMD camera).
+    /// Preview view: `camera` (through the VMD camera), `free` (orbit), or
+    /// `free:RX,RY,DISTANCE` (degrees, degrees, units).
     #[arg(long)]
     pub view: Option<String>,
 }

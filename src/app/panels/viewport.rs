@@ -302,8 +302,15 @@ pub struct State {
     /// Merge id of wheel zooming on the camera key, and whether it scrolled last frame.
     wheel_merge: Option<u64>,
     next_merge: u64,
-    env_checked: bool,
     last_shot: Option<usize>,
+}
+
+impl State {
+    /// Sets the view from the `--view` flag: `camera`, `free`, or
+    /// `free:RX,RY,DISTANCE` (degrees, degrees, units) to orbit the free view.
+    pub fn set_view_mode(&mut self, spec: &str) {
+        apply_view_override(self, spec);
+    }
 }
 
 impl Default for State {
@@ -320,7 +327,6 @@ impl Default for State {
             drag_merge: None,
             wheel_merge: None,
             next_merge: 0x5649_4557_0000_0000,
-            env_checked: false,
             last_shot: None,
         }
     }
@@ -403,14 +409,6 @@ pub fn ui(
     shared: &mut Shared,
     state: &mut State,
 ) {
-    if !state.env_checked {
-        state.env_checked = true;
-        // For screenshots: VMD_STUDIO_VIEW=free starts in the free view;
-        // `free:RX,RY,DISTANCE` (degrees, degrees, units) also orbits it.
-        if let Ok(v) = std::env::var("VMD_STUDIO_VIEW") {
-            apply_view_override(state, &v);
-        }
-    }
     let (bone_doc, cam_doc) = pick_documents(docs, active);
     let eval = shared.transport.eval_frame();
 
@@ -500,6 +498,10 @@ pub fn ui(
 
 /// `free` or `free:RX,RY,DISTANCE` (see the env var in [`ui`]); anything else is ignored.
 fn apply_view_override(state: &mut State, spec: &str) {
+    if spec == "camera" {
+        state.mode = ViewMode::VmdCamera;
+        return;
+    }
     let Some(rest) = spec.strip_prefix("free") else {
         return;
     };
