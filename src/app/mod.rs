@@ -974,6 +974,13 @@ impl StudioApp {
                 }
             });
         }
+        panels::toolbox::windows(
+            &ctx,
+            &self.docs,
+            self.active,
+            &mut self.shared,
+            &mut self.toolbox,
+        );
         self.close_guard_modal(&ctx);
         self.run_pending(&ctx);
         self.toolbox_apply();
@@ -990,6 +997,10 @@ impl StudioApp {
 
     /// Runs a toolbox operation the toolbox panel queued (it owns the dialogs).
     fn toolbox_apply(&mut self) {
+        if let Some((motion, name)) = self.toolbox.take_new_document() {
+            self.docs.push(Document::new(motion, None, name));
+            self.active = self.docs.len() - 1;
+        }
         let Some(req) = self.toolbox.take_request() else {
             return;
         };

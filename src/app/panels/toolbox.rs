@@ -1,14 +1,183 @@
-//! Toolbox panel and dialogs (stub until built).
+//! Toolbox dialogs for the pure operations in [`crate::vmd::ops`]: mirror,
+//! trim, join, speed change, rest-pose fill, rename, JSON export and import.
+//!
+//! Flow:
+//! 1. The Tools menu ([`menu`]) and the side panel section ([`ui`]) open a
+//!    dialog ([`Tool`]); only one dialog is open at a time.
+//! 2. [`windows`] (called once per frame by the app, with every open
+//!    document) draws the dialog with its parameters. Its action button runs
+//!    the operation on a copy of the motion — inline when the motion is small,
+//!    on a background thread with a spinner when it has more than
+//!    [`State::background_keys`] keys (or when a file of unknown size must be
+//!    read) — and shows the result summary (every report line) in the dialog,
+//!    which stays open until closed.
+//! 3. An operation that changes the motion queues a [`Request::Computed`];
+//!    at the end of the frame the app hands it to [`run_request`], which
+//!    checks the document is still the one the result was computed from
+//!    (same id, same revision) and returns the [`Outcome`]; the app applies it
+//!    as one undoable `Edit::ReplaceMotion` and puts the report lines in the
+//!    status bar. [`run_request`] also runs the parameter variants directly.
+//! 4. Export JSON writes a file (atomic writer) and leaves the document
+//!    alone; import JSON hands a motion to the app for a new tab
+//!    ([`State::take_new_document`]).
+//!
+//! Frames are MMD frames (30 fps).
 
-use super::PanelCtx;
-use crate::app::document::Document;
-use crate::vmd::Motion;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use super::{PanelCtx, Shared};
+use crate::app::document::{Document, KeyRef};
+use crate::vmd::ops::{
+    self, FillRestParams, JoinParams, JoinPlacement, OpError, RenameMap, Report, SpeedParams,
+    TrimParams,
+};
+use crate::vmd::{self, Motion};
+
+/// Motions with more keys than this run on a background thread by default.
+pub const BACKGROUND_KEYS: usize = 100_000;
+
+/// Report lines copied to the status bar before "… and N more".
+const STATUS_LINES: usize = 12;
+
+/// The toolbox operations, one dialog each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    Mirror,
+    Trim,
+    Join,
+    Speed,
+    FillRest,
+    Rename,
+    ExportJson,
+    ImportJson,
+}
+
+impl Tool {
+    pub const ALL: [Tool; 8] = [
+        Tool::Mirror,
+        Tool::Trim,
+        Tool::Join,
+        Tool::Speed,
+        Tool::FillRest,
+        Tool::Rename,
+        Tool::ExportJson,
+        Tool::ImportJson,
+    ];
+
+    /// The Tools menu entry.
+    pub fn menu_label(self) -> &'static str {
+        match self {
+            Tool::Mirror => "Mirror left/right…",
+            Tool::Trim => "Trim…",
+            Tool::Join => "Join with…",
+            Tool::Speed => "Change speed…",
+            Tool::FillRest => "Fill rest pose…",
+            Tool::Rename => "Rename tracks…",
+            Tool::ExportJson => "Export JSON…",
+            Tool::ImportJson => "Import JSON…",
+        }
+    }
+
+    /// The short button in the side panel.
+    pub fn button_label(self) -> &'static str {
+        match self {
+            Tool::Mirror => "Mirror",
+            Tool::Trim => "Trim",
+            Tool::Join => "Join",
+            Tool::Speed => "Speed",
+            Tool::FillRest => "Fill rest",
+            Tool::Rename => "Rename",
+            Tool::ExportJson => "Export JSON",
+            Tool::ImportJson => "Import JSON",
+        }
+    }
+
+    /// The dialog's window title.
+    pub fn title(self) -> &'static str {
+        match self {
+            Tool::Mirror => "Mirror left/right",
+            Tool::Trim => "Trim to a frame range",
+            Tool::Join => "Join two motions",
+            Tool::Speed => "Change speed",
+            Tool::FillRest => "Fill rest pose",
+            Tool::Rename => "Rename tracks",
+            Tool::ExportJson => "Export as JSON",
+            Tool::ImportJson => "Import from JSON",
+        }
+    }
+
+    /// The dialog's action button.
+    pub fn action_label(self) -> &'static str {
+        match self {
+            Tool::Mirror => "Mirror the motion",
+            Tool::Trim => "Trim the motion",
+            Tool::Join => "Join the motions",
+            Tool::Speed => "Change the speed",
+            Tool::FillRest => "Add rest keys",
+            Tool::Rename => "Apply the renames",
+            Tool::ExportJson => "Write the JSON file",
+            Tool::ImportJson => "Open as a new tab",
+        }
+    }
+
+    pub fn tooltip(self) -> &'static str {
+        match self {
+            Tool::Mirror => {
+                "Swap left and right: positions (-x, y, z), rotations (x, -y, -z, w), \
+                 names with 左 and 右 swapped, camera and light mirrored"
+            }
+            Tool::Trim => "Keep frames A..B; keys are added at A and B so playback is unchanged",
+            Tool::Join => "Append another motion after this one (or at a given frame)",
+            Tool::Speed => "New frame = round(frame / factor); merged keys are reported",
+            Tool::FillRest => "Add identity keys at frame 0 for bones without a key there",
+            Tool::Rename => "Rename bones, morphs and IK entries from an old<TAB>new map",
+            Tool::ExportJson => "Write every field of every key as JSON (optionally right-handed)",
+            Tool::ImportJson => "Read a VMD Studio JSON export and open it as a new tab",
+        }
+    }
+}
+
+/// Where the second motion of a join comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JoinSecond {
+    /// An open document, by [`Document::id`].
+    Tab(u64),
+    /// A VMD file on disk.
+    Path(PathBuf),
+}
 
 /// A toolbox operation the user asked for, with its parameters.
 #[derive(Debug, Clone)]
-pub enum Request {}
+pub enum Request {
+    Mirror,
+    Trim(TrimParams),
+    Join {
+        second: JoinSecond,
+        params: JoinParams,
+    },
+    Speed(SpeedParams),
+    FillRest(FillRestParams),
+    Rename(RenameMap),
+    /// A result a dialog already computed (inline or on a background thread).
+    Computed(Computed),
+}
+
+/// A finished operation waiting to be applied to the document it was
+/// computed from.
+#[derive(Debug, Clone)]
+pub struct Computed {
+    pub doc_id: u64,
+    /// [`Document::revision`] when the operation started.
+    pub revision: u64,
+    /// Taken once by [`run_request`].
+    slot: Arc<Mutex<Option<Outcome>>>,
+}
 
 /// The result of running a request: the new motion and the report.
+#[derive(Debug)]
 pub struct Outcome {
     pub motion: Motion,
     pub report_lines: Vec<String>,
@@ -16,10 +185,190 @@ pub struct Outcome {
     pub label: String,
 }
 
+/// Result summary shown in the dialog after a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    pub tool: Tool,
+    /// `false` when the operation refused to run (nothing changed).
+    pub ok: bool,
+    /// The report headline, or the error.
+    pub headline: String,
+    /// Every report line.
+    pub lines: Vec<String>,
+}
+
+/// What a finished operation hands back.
+#[derive(Debug)]
+enum Done {
+    /// The document's new motion.
+    Replace { outcome: Outcome, report: Report },
+    /// A motion for a new tab.
+    NewDocument {
+        motion: Motion,
+        name: String,
+        report: Report,
+    },
+    /// A file was written; the document is unchanged.
+    Wrote { path: PathBuf, report: Report },
+}
+
+/// An operation running on a background thread.
+#[derive(Debug)]
+struct Job {
+    tool: Tool,
+    doc_id: u64,
+    revision: u64,
+    /// "Change speed on 250000 keys", for the spinner.
+    what: String,
+    started: Instant,
+    rx: Receiver<Result<Done, String>>,
+}
+
+/// Trim dialog parameters (inclusive frames).
+#[derive(Debug, Clone, Default)]
+pub struct TrimForm {
+    pub from: u32,
+    pub to: u32,
+    pub rebase: bool,
+    /// Fill `from`/`to` from the loop range, selection or motion length on
+    /// the next draw.
+    pub needs_defaults: bool,
+}
+
+/// Join dialog parameters.
+#[derive(Debug, Clone)]
+pub struct JoinForm {
+    /// The second motion: an open tab (document id) …
+    pub tab: Option<u64>,
+    /// … or a file, when `use_path` is set.
+    pub use_path: bool,
+    pub path: String,
+    /// Place at `at` instead of after a gap.
+    pub use_at: bool,
+    /// `--at F`: frame where the second's frame 0 lands.
+    pub at: u32,
+    /// `--gap N`: frames after the first's last frame (default 1).
+    pub gap: u32,
+}
+
+impl Default for JoinForm {
+    fn default() -> Self {
+        JoinForm {
+            tab: None,
+            use_path: false,
+            path: String::new(),
+            use_at: false,
+            at: 0,
+            gap: 1,
+        }
+    }
+}
+
+/// What a speed change would do, computed by running the operation on a copy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpeedPreview {
+    /// Last keyed frame before and after.
+    pub last_before: Option<u32>,
+    pub last_after: Option<u32>,
+    /// Keys merged into another key (dropped).
+    pub merged: usize,
+}
+
+/// Speed dialog parameters and its live preview.
+#[derive(Debug)]
+pub struct SpeedForm {
+    /// 2 = twice as fast (half the frames).
+    pub factor: f64,
+    /// (doc id, revision, factor bits) the preview belongs to.
+    preview_for: Option<(u64, u64, u64)>,
+    pub preview: Option<Result<SpeedPreview, String>>,
+    preview_rx: Option<Receiver<Result<SpeedPreview, String>>>,
+    /// How many times the preview was computed (tests check it is not every frame).
+    pub preview_runs: u64,
+}
+
+impl Default for SpeedForm {
+    fn default() -> Self {
+        SpeedForm {
+            factor: 1.0,
+            preview_for: None,
+            preview: None,
+            preview_rx: None,
+            preview_runs: 0,
+        }
+    }
+}
+
+/// Rest-pose fill parameters.
+#[derive(Debug, Clone, Default)]
+pub struct FillForm {
+    /// Also hold the bones of this open tab (composing two motions).
+    pub union_with: Option<u64>,
+}
+
+/// Rename dialog parameters.
+#[derive(Debug, Clone, Default)]
+pub struct RenameForm {
+    /// `old<TAB>new` per line.
+    pub map_text: String,
+    /// A map file to load into `map_text`.
+    pub path: String,
+}
+
+/// Export dialog parameters.
+#[derive(Debug, Clone, Default)]
+pub struct ExportForm {
+    pub path: String,
+    pub right_handed: bool,
+    /// The document the default path was made for.
+    path_for: Option<u64>,
+}
+
+/// Import dialog parameters.
+#[derive(Debug, Clone, Default)]
+pub struct ImportForm {
+    pub path: String,
+}
+
 /// Persistent UI state of the toolbox.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct State {
     request: Option<Request>,
+    /// The open dialog.
+    pub open: Option<Tool>,
+    pub trim: TrimForm,
+    pub join: JoinForm,
+    pub speed: SpeedForm,
+    pub fill: FillForm,
+    pub rename: RenameForm,
+    pub export: ExportForm,
+    pub import: ImportForm,
+    /// The last run's result, shown in its dialog.
+    pub summary: Option<Summary>,
+    /// Motions with more keys than this run on a background thread.
+    pub background_keys: usize,
+    job: Option<Job>,
+    new_document: Option<(Motion, String)>,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State {
+            request: None,
+            open: None,
+            trim: TrimForm::default(),
+            join: JoinForm::default(),
+            speed: SpeedForm::default(),
+            fill: FillForm::default(),
+            rename: RenameForm::default(),
+            export: ExportForm::default(),
+            import: ImportForm::default(),
+            summary: None,
+            background_keys: BACKGROUND_KEYS,
+            job: None,
+            new_document: None,
+        }
+    }
 }
 
 impl State {
@@ -27,17 +376,889 @@ impl State {
     pub fn take_request(&mut self) -> Option<Request> {
         self.request.take()
     }
+
+    /// A motion imported from JSON, to be opened as a new tab: (motion, tab name).
+    pub fn take_new_document(&mut self) -> Option<(Motion, String)> {
+        self.new_document.take()
+    }
+
+    /// Opens `tool`'s dialog (closing any other).
+    pub fn open_dialog(&mut self, tool: Tool) {
+        if self.open != Some(tool) {
+            self.summary = None;
+        }
+        self.open = Some(tool);
+        if tool == Tool::Trim {
+            self.trim.needs_defaults = true;
+        }
+    }
+
+    /// An operation is running on a background thread.
+    pub fn is_busy(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Checks the background job; applies what it finished.
+    fn poll(&mut self, shared: &mut Shared) {
+        let Some(job) = &self.job else { return };
+        let result = match job.rx.try_recv() {
+            Ok(r) => r,
+            Err(TryRecvError::Empty) => return,
+            Err(TryRecvError::Disconnected) => Err("the operation stopped unexpectedly".to_owned()),
+        };
+        let Some(job) = self.job.take() else { return };
+        self.finish(job.tool, job.doc_id, job.revision, result, shared);
+    }
+
+    /// Shows the result in the dialog and queues what it asks for.
+    fn finish(
+        &mut self,
+        tool: Tool,
+        doc_id: u64,
+        revision: u64,
+        result: Result<Done, String>,
+        shared: &mut Shared,
+    ) {
+        match result {
+            Ok(Done::Replace { outcome, report }) => {
+                self.summary = Some(summary_of(tool, &report));
+                self.request = Some(Request::Computed(Computed {
+                    doc_id,
+                    revision,
+                    slot: Arc::new(Mutex::new(Some(outcome))),
+                }));
+            }
+            Ok(Done::NewDocument {
+                motion,
+                name,
+                report,
+            }) => {
+                self.summary = Some(summary_of(tool, &report));
+                shared.info(format!("Imported {name}: {}", report.headline()));
+                self.new_document = Some((motion, name));
+            }
+            Ok(Done::Wrote { path, report }) => {
+                self.summary = Some(summary_of(tool, &report));
+                shared.info(format!("Wrote {}: {}", path.display(), report.headline()));
+            }
+            Err(e) => {
+                shared.error(format!("{}: {e}", tool.title()));
+                self.summary = Some(Summary {
+                    tool,
+                    ok: false,
+                    headline: e,
+                    lines: Vec::new(),
+                });
+            }
+        }
+    }
+}
+
+fn summary_of(tool: Tool, r: &Report) -> Summary {
+    Summary {
+        tool,
+        ok: true,
+        headline: r.headline(),
+        lines: r.lines.clone(),
+    }
 }
 
 /// The Tools menu.
-pub fn menu(ui: &mut egui::Ui, _doc: &Document, _state: &mut State) {
-    ui.weak("Not built yet.");
+pub fn menu(ui: &mut egui::Ui, _doc: &Document, state: &mut State) {
+    for tool in Tool::ALL {
+        if tool == Tool::ExportJson {
+            ui.separator();
+        }
+        if ui
+            .button(tool.menu_label())
+            .on_hover_text(tool.tooltip())
+            .clicked()
+        {
+            state.open_dialog(tool);
+        }
+    }
 }
 
-/// The toolbox side panel.
-pub fn ui(_ui: &mut egui::Ui, _cx: &mut PanelCtx, _state: &mut State) {}
+/// The toolbox side panel: a compact section with buttons opening the dialogs.
+pub fn ui(ui: &mut egui::Ui, _cx: &mut PanelCtx, state: &mut State) {
+    egui::CollapsingHeader::new("Toolbox")
+        .id_salt("toolbox-section")
+        .default_open(false)
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                for tool in Tool::ALL {
+                    let r = ui
+                        .selectable_label(state.open == Some(tool), tool.button_label())
+                        .on_hover_text(tool.tooltip());
+                    if r.clicked() {
+                        state.open_dialog(tool);
+                    }
+                }
+            });
+            if let Some(job) = &state.job {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.weak(&job.what);
+                });
+            }
+        });
+}
+
+/// Total keys of every kind.
+fn key_count(m: &Motion) -> usize {
+    m.bones.len()
+        + m.morphs.len()
+        + m.cameras.len()
+        + m.lights.len()
+        + m.shadows.len()
+        + m.iks.len()
+}
+
+/// The last keyed frame of any kind.
+fn last_frame(m: &Motion) -> Option<u32> {
+    m.bones
+        .iter()
+        .map(|k| k.frame())
+        .chain(m.morphs.iter().map(|k| k.frame()))
+        .chain(m.cameras.iter().map(|k| k.frame()))
+        .chain(m.lights.iter().map(|k| k.frame()))
+        .chain(m.shadows.iter().map(|k| k.frame()))
+        .chain(m.iks.iter().map(|k| k.frame()))
+        .max()
+}
+
+fn key_frame(m: &Motion, k: KeyRef) -> Option<u32> {
+    match k {
+        KeyRef::Bone(i) => m.bones.get(i as usize).map(|k| k.frame()),
+        KeyRef::Morph(i) => m.morphs.get(i as usize).map(|k| k.frame()),
+        KeyRef::Camera(i) => m.cameras.get(i as usize).map(|k| k.frame()),
+        KeyRef::Light(i) => m.lights.get(i as usize).map(|k| k.frame()),
+        KeyRef::Shadow(i) => m.shadows.get(i as usize).map(|k| k.frame()),
+        KeyRef::Ik(i) => m.iks.get(i as usize).map(|k| k.frame()),
+    }
+}
+
+/// Reads a VMD file.
+fn load_vmd(path: &Path) -> Result<Motion, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    vmd::read(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn op_error(e: OpError) -> String {
+    e.to_string()
+}
+
+/// The report as status-bar lines: the first few items, then the headline.
+fn status_lines(label: &str, r: &Report) -> Vec<String> {
+    let mut v: Vec<String> = r.lines.iter().take(STATUS_LINES).cloned().collect();
+    if r.lines.len() > STATUS_LINES {
+        v.push(format!(
+            "… and {} more lines (see the dialog)",
+            r.lines.len() - STATUS_LINES
+        ));
+    }
+    v.push(format!("{label}: {}", r.headline()));
+    v
+}
+
+/// Undo label of a request (`second_name`: the joined motion's name).
+fn label_of(req: &Request, second_name: &str) -> String {
+    match req {
+        Request::Mirror => "Mirror left/right".to_owned(),
+        Request::Trim(p) => format!(
+            "Trim to {}..{}{}",
+            p.from,
+            p.to,
+            if p.rebase { " (rebased)" } else { "" }
+        ),
+        Request::Join { params, .. } => match params.placement {
+            JoinPlacement::At(f) => format!("Join {second_name} at frame {f}"),
+            JoinPlacement::Gap(g) => format!("Join {second_name} after a {g}-frame gap"),
+        },
+        Request::Speed(p) => format!("Change speed x{}", p.factor),
+        Request::FillRest(_) => "Fill rest pose".to_owned(),
+        Request::Rename(m) => format!("Rename tracks ({} pairs)", m.pairs.len()),
+        Request::Computed(_) => "Toolbox operation".to_owned(),
+    }
+}
+
+/// Runs a parameter request on `first` (`second`: the join's other motion,
+/// or `None` to read [`JoinSecond::Path`]).
+fn run_op(
+    req: &Request,
+    first: &Motion,
+    second: Option<&Motion>,
+    label: String,
+) -> Result<(Outcome, Report), String> {
+    let (motion, report) = match req {
+        Request::Mirror => ops::mirror(first).map_err(op_error)?,
+        Request::Trim(p) => ops::trim(first, *p).map_err(op_error)?,
+        Request::Join {
+            second: which,
+            params,
+        } => {
+            let loaded;
+            let other = match (second, which) {
+                (Some(m), _) => m,
+                (None, JoinSecond::Path(p)) => {
+                    loaded = load_vmd(p)?;
+                    &loaded
+                }
+                (None, JoinSecond::Tab(_)) => {
+                    return Err("the second tab is no longer open".to_owned());
+                }
+            };
+            ops::join(first, other, *params).map_err(op_error)?
+        }
+        Request::Speed(p) => ops::speed(first, *p).map_err(op_error)?,
+        Request::FillRest(p) => ops::fill_rest_with(first, p).map_err(op_error)?,
+        Request::Rename(map) => ops::rename(first, map).map_err(op_error)?,
+        Request::Computed(_) => {
+            return Err("a computed result cannot be run again".to_owned());
+        }
+    };
+    let report_lines = status_lines(&label, &report);
+    Ok((
+        Outcome {
+            motion,
+            report_lines,
+            label,
+        },
+        report,
+    ))
+}
 
 /// Runs a request on the active document (and others, for join).
-pub fn run_request(req: &Request, _docs: &[&Document], _active: usize) -> Result<Outcome, String> {
-    match *req {}
+///
+/// [`Request::Computed`] hands back its stored result if the active
+/// document is still the one (and at the revision) it was computed from;
+/// otherwise nothing is applied and the error says why.
+pub fn run_request(req: &Request, docs: &[&Document], active: usize) -> Result<Outcome, String> {
+    let doc = docs
+        .get(active)
+        .ok_or_else(|| "no document is open".to_owned())?;
+    match req {
+        Request::Computed(c) => {
+            if doc.id != c.doc_id {
+                return Err("the result belongs to another tab; run the operation again".into());
+            }
+            if doc.revision != c.revision {
+                return Err(
+                    "the file changed while the operation ran; run the operation again".into(),
+                );
+            }
+            let mut slot = c
+                .slot
+                .lock()
+                .map_err(|_| "the result was lost; run the operation again".to_owned())?;
+            slot.take()
+                .ok_or_else(|| "this result was already applied".to_owned())
+        }
+        Request::Join {
+            second: JoinSecond::Tab(id),
+            ..
+        } => {
+            let other = docs
+                .iter()
+                .find(|d| d.id == *id)
+                .ok_or_else(|| "the second tab is no longer open".to_owned())?;
+            let label = label_of(req, &other.title());
+            run_op(req, &doc.motion, Some(&other.motion), label).map(|(o, _)| o)
+        }
+        Request::Join {
+            second: JoinSecond::Path(p),
+            ..
+        } => {
+            let label = label_of(req, &file_name(p));
+            run_op(req, &doc.motion, None, label).map(|(o, _)| o)
+        }
+        _ => {
+            let label = label_of(req, "");
+            run_op(req, &doc.motion, None, label).map(|(o, _)| o)
+        }
+    }
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.display().to_string())
+}
+
+/// Draws the open dialog and polls the background job (once per frame).
+pub fn windows(
+    ctx: &egui::Context,
+    docs: &[Document],
+    active: usize,
+    shared: &mut Shared,
+    state: &mut State,
+) {
+    state.poll(shared);
+    if state.job.is_some() || state.speed.preview_rx.is_some() {
+        ctx.request_repaint_after(std::time::Duration::from_millis(50));
+    }
+    let Some(tool) = state.open else { return };
+    let mut open = true;
+    egui::Window::new(tool.title())
+        .id(egui::Id::unique("toolbox-dialog"))
+        .open(&mut open)
+        .collapsible(false)
+        .resizable(true)
+        .default_width(380.0)
+        .show(ctx, |ui| dialog(ui, tool, docs, active, shared, state));
+    if !open {
+        state.open = None;
+    }
+}
+
+/// A dialog's body: parameters, action button, spinner, summary.
+fn dialog(
+    ui: &mut egui::Ui,
+    tool: Tool,
+    docs: &[Document],
+    active: usize,
+    shared: &mut Shared,
+    state: &mut State,
+) {
+    let Some(doc) = docs.get(active) else {
+        if tool == Tool::ImportJson {
+            import_form(ui, state);
+        } else {
+            ui.label("Open a file first.");
+            return;
+        }
+        action_row(ui, tool, docs, active, shared, state);
+        return;
+    };
+    ui.label(format!(
+        "File: {}  ({} keys)",
+        doc.title(),
+        key_count(&doc.motion)
+    ));
+    ui.weak(tool.tooltip());
+    ui.separator();
+    match tool {
+        Tool::Mirror => {
+            ui.label("Bones, morphs, camera, light and IK entries are mirrored.");
+            ui.label("Interpolation bytes are kept. Mirroring twice gives the original.");
+        }
+        Tool::Trim => trim_form(ui, doc, &shared.transport.loop_range, state),
+        Tool::Join => join_form(ui, docs, doc, state),
+        Tool::Speed => speed_form(ui, doc, state),
+        Tool::FillRest => fill_form(ui, docs, doc, state),
+        Tool::Rename => rename_form(ui, state),
+        Tool::ExportJson => export_form(ui, doc, state),
+        Tool::ImportJson => import_form(ui, state),
+    }
+    ui.separator();
+    action_row(ui, tool, docs, active, shared, state);
+}
+
+fn action_row(
+    ui: &mut egui::Ui,
+    tool: Tool,
+    docs: &[Document],
+    active: usize,
+    shared: &mut Shared,
+    state: &mut State,
+) {
+    ui.horizontal(|ui| {
+        let busy = state.job.is_some();
+        if ui
+            .add_enabled(!busy, egui::Button::new(tool.action_label()))
+            .clicked()
+        {
+            start(tool, docs, active, shared, state, ui.ctx());
+        }
+        if let Some(job) = &state.job {
+            ui.spinner();
+            ui.label(format!(
+                "{} ({:.1} s)",
+                job.what,
+                job.started.elapsed().as_secs_f32()
+            ));
+        }
+    });
+    if let Some(s) = &state.summary
+        && s.tool == tool
+    {
+        summary_ui(ui, s);
+    }
+}
+
+fn summary_ui(ui: &mut egui::Ui, s: &Summary) {
+    ui.separator();
+    if s.ok {
+        ui.strong(format!("Done: {}", s.headline));
+    } else {
+        ui.colored_label(
+            ui.visuals().error_fg_color,
+            format!("Not run: {}", s.headline),
+        );
+        ui.label("Nothing was changed.");
+    }
+    if !s.lines.is_empty() {
+        egui::ScrollArea::vertical()
+            .id_salt("toolbox-summary")
+            .max_height(220.0)
+            .show(ui, |ui| {
+                for l in &s.lines {
+                    ui.label(l);
+                }
+            });
+    }
+}
+
+fn trim_form(
+    ui: &mut egui::Ui,
+    doc: &Document,
+    loop_range: &Option<(u32, u32)>,
+    state: &mut State,
+) {
+    let f = &mut state.trim;
+    if f.needs_defaults {
+        f.needs_defaults = false;
+        let sel: Vec<u32> = doc
+            .view
+            .selection
+            .iter()
+            .filter_map(|&k| key_frame(&doc.motion, k))
+            .collect();
+        let (a, b) = if let Some((a, b)) = *loop_range {
+            (a, b)
+        } else if let (Some(&a), Some(&b)) = (sel.iter().min(), sel.iter().max())
+            && a < b
+        {
+            (a, b)
+        } else {
+            (0, last_frame(&doc.motion).unwrap_or(0))
+        };
+        f.from = a;
+        f.to = b;
+    }
+    egui::Grid::new("toolbox-trim")
+        .num_columns(2)
+        .show(ui, |ui| {
+            ui.label("From frame (A)");
+            ui.add(egui::DragValue::new(&mut f.from).speed(0.5));
+            ui.end_row();
+            ui.label("To frame (B)");
+            ui.add(egui::DragValue::new(&mut f.to).speed(0.5));
+            ui.end_row();
+        });
+    ui.checkbox(&mut f.rebase, "Rebase: move frame A to frame 0");
+    if f.from > f.to {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            format!(
+                "A ({}) is after B ({}): the range must run forwards.",
+                f.from, f.to
+            ),
+        );
+    } else {
+        ui.weak(format!(
+            "Keeps {} frames ({:.2} s).",
+            f.to - f.from + 1,
+            f64::from(f.to - f.from + 1) / 30.0
+        ));
+    }
+}
+
+fn join_form(ui: &mut egui::Ui, docs: &[Document], doc: &Document, state: &mut State) {
+    let f = &mut state.join;
+    let others: Vec<&Document> = docs.iter().filter(|d| d.id != doc.id).collect();
+    if f.tab.is_none_or(|id| !others.iter().any(|d| d.id == id)) {
+        f.tab = others.first().map(|d| d.id);
+    }
+    ui.label("Second motion:");
+    ui.radio_value(&mut f.use_path, false, "An open tab");
+    ui.add_enabled_ui(!f.use_path, |ui| {
+        let current = others
+            .iter()
+            .find(|d| Some(d.id) == f.tab)
+            .map(|d| d.title())
+            .unwrap_or_else(|| "(no other tab)".to_owned());
+        egui::ComboBox::from_id_salt("toolbox-join-tab")
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                for d in &others {
+                    ui.selectable_value(&mut f.tab, Some(d.id), d.title());
+                }
+            });
+    });
+    ui.radio_value(&mut f.use_path, true, "A VMD file");
+    ui.add_enabled_ui(f.use_path, |ui| {
+        ui.add(
+            egui::TextEdit::singleline(&mut f.path)
+                .hint_text("path/to/second.vmd")
+                .desired_width(f32::INFINITY),
+        );
+    });
+    ui.separator();
+    ui.radio_value(
+        &mut f.use_at,
+        false,
+        "After this motion's last frame, with a gap",
+    );
+    ui.add_enabled_ui(!f.use_at, |ui| {
+        ui.horizontal(|ui| {
+            ui.label("Gap (frames)");
+            ui.add(egui::DragValue::new(&mut f.gap).speed(0.2));
+        });
+    });
+    ui.radio_value(&mut f.use_at, true, "At a frame");
+    ui.add_enabled_ui(f.use_at, |ui| {
+        ui.horizontal(|ui| {
+            ui.label("Frame");
+            ui.add(egui::DragValue::new(&mut f.at).speed(0.5));
+        });
+    });
+    let start = if f.use_at {
+        Some(f.at)
+    } else {
+        last_frame(&doc.motion).map(|l| l.saturating_add(f.gap))
+    };
+    if let Some(s) = start {
+        ui.weak(format!("The second motion's frame 0 lands on frame {s}."));
+    }
+}
+
+fn speed_form(ui: &mut egui::Ui, doc: &Document, state: &mut State) {
+    let background = key_count(&doc.motion) > state.background_keys;
+    let f = &mut state.speed;
+    ui.horizontal(|ui| {
+        ui.label("Factor");
+        ui.add(
+            egui::DragValue::new(&mut f.factor)
+                .speed(0.01)
+                .range(0.01..=100.0),
+        );
+        for (k, text) in [(0.5, "x0.5"), (1.5, "x1.5"), (2.0, "x2")] {
+            if ui.button(text).clicked() {
+                f.factor = k;
+            }
+        }
+    });
+    ui.weak("2 plays twice as fast (half the frames); 0.5 half as fast.");
+    // Live preview: the operation runs on a copy only when the parameters change.
+    if let Some(rx) = &f.preview_rx {
+        match rx.try_recv() {
+            Ok(p) => {
+                f.preview = Some(p);
+                f.preview_rx = None;
+            }
+            Err(TryRecvError::Empty) => {}
+            Err(TryRecvError::Disconnected) => {
+                f.preview = Some(Err("the preview stopped unexpectedly".to_owned()));
+                f.preview_rx = None;
+            }
+        }
+    }
+    let key = (doc.id, doc.revision, f.factor.to_bits());
+    if f.preview_for != Some(key) {
+        f.preview_for = Some(key);
+        f.preview_runs += 1;
+        let p = SpeedParams { factor: f.factor };
+        if background {
+            let m = doc.motion.clone();
+            let (tx, rx) = channel();
+            let ctx = ui.ctx().clone();
+            std::thread::spawn(move || {
+                let _ = tx.send(speed_preview(&m, p));
+                ctx.request_repaint();
+            });
+            f.preview = None;
+            f.preview_rx = Some(rx);
+        } else {
+            f.preview = Some(speed_preview(&doc.motion, p));
+            f.preview_rx = None;
+        }
+    }
+    match &f.preview {
+        None => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Computing the preview…");
+            });
+        }
+        Some(Err(e)) => {
+            ui.colored_label(ui.visuals().warn_fg_color, e);
+        }
+        Some(Ok(p)) => {
+            let fmt = |f: Option<u32>| match f {
+                Some(f) => format!("{f} ({:.2} s)", f64::from(f) / 30.0),
+                None => "none".to_owned(),
+            };
+            ui.label(format!(
+                "Last frame: {} -> {}",
+                fmt(p.last_before),
+                fmt(p.last_after)
+            ));
+            ui.label(format!("Keys that would merge: {}", p.merged));
+        }
+    }
+}
+
+fn speed_preview(m: &Motion, p: SpeedParams) -> Result<SpeedPreview, String> {
+    let (out, report) = ops::speed(m, p).map_err(op_error)?;
+    Ok(SpeedPreview {
+        last_before: last_frame(m),
+        last_after: last_frame(&out),
+        merged: report.dropped,
+    })
+}
+
+fn fill_form(ui: &mut egui::Ui, docs: &[Document], doc: &Document, state: &mut State) {
+    let f = &mut state.fill;
+    ui.label("Adds a key at frame 0 (rest pose) for every bone without one.");
+    let others: Vec<&Document> = docs.iter().filter(|d| d.id != doc.id).collect();
+    if f.union_with
+        .is_some_and(|id| !others.iter().any(|d| d.id == id))
+    {
+        f.union_with = None;
+    }
+    let current = others
+        .iter()
+        .find(|d| Some(d.id) == f.union_with)
+        .map(|d| d.title())
+        .unwrap_or_else(|| "(none)".to_owned());
+    ui.horizontal(|ui| {
+        ui.label("Also the bones of");
+        egui::ComboBox::from_id_salt("toolbox-fill-union")
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut f.union_with, None, "(none)");
+                for d in &others {
+                    ui.selectable_value(&mut f.union_with, Some(d.id), d.title());
+                }
+            });
+    });
+}
+
+fn rename_form(ui: &mut egui::Ui, state: &mut State) {
+    let f = &mut state.rename;
+    ui.label("One pair per line: old name, a tab, new name. Lines starting with # are skipped.");
+    ui.add(
+        egui::TextEdit::multiline(&mut f.map_text)
+            .hint_text("old\tnew")
+            .lock_focus(true)
+            .desired_rows(6)
+            .desired_width(f32::INFINITY),
+    );
+    let mut message = None;
+    ui.horizontal(|ui| {
+        ui.label("Map file");
+        ui.add(egui::TextEdit::singleline(&mut f.path).hint_text("map.tsv"));
+        if ui
+            .add_enabled(!f.path.trim().is_empty(), egui::Button::new("Load"))
+            .on_hover_text("Replace the text above with the file's contents")
+            .clicked()
+        {
+            match std::fs::read_to_string(f.path.trim()) {
+                Ok(t) => f.map_text = t,
+                Err(e) => message = Some(format!("cannot read {}: {e}", f.path.trim())),
+            }
+        }
+    });
+    if let Some(m) = message {
+        ui.colored_label(ui.visuals().error_fg_color, m);
+    }
+}
+
+fn export_form(ui: &mut egui::Ui, doc: &Document, state: &mut State) {
+    let f = &mut state.export;
+    if f.path_for != Some(doc.id) {
+        f.path_for = Some(doc.id);
+        let base = doc.path.clone().unwrap_or_else(|| PathBuf::from(&doc.name));
+        f.path = base.with_extension("json").display().to_string();
+    }
+    ui.horizontal(|ui| {
+        ui.label("Output");
+        ui.add(egui::TextEdit::singleline(&mut f.path).desired_width(f32::INFINITY));
+    });
+    ui.checkbox(
+        &mut f.right_handed,
+        "Right-handed (three.js style; such a file cannot be imported back)",
+    );
+    ui.weak("Writes a file; the document is not changed.");
+}
+
+fn import_form(ui: &mut egui::Ui, state: &mut State) {
+    ui.horizontal(|ui| {
+        ui.label("JSON file");
+        ui.add(
+            egui::TextEdit::singleline(&mut state.import.path)
+                .hint_text("motion.json")
+                .desired_width(f32::INFINITY),
+        );
+    });
+    ui.weak("A VMD Studio export (not a right-handed one) opens as a new tab.");
+}
+
+/// Starts `tool` with the dialog's parameters: inline, or on a thread for
+/// big motions and for files of unknown size.
+fn start(
+    tool: Tool,
+    docs: &[Document],
+    active: usize,
+    shared: &mut Shared,
+    state: &mut State,
+    ctx: &egui::Context,
+) {
+    let doc = docs.get(active);
+    let (doc_id, revision) = doc.map(|d| (d.id, d.revision)).unwrap_or((0, 0));
+    let mut keys = doc.map(|d| key_count(&d.motion)).unwrap_or(0);
+    let mut reads_file = false;
+    type Work = Box<dyn FnOnce() -> Result<Done, String> + Send>;
+    let work: Result<Work, String> = (|| {
+        if tool == Tool::ImportJson {
+            let path = PathBuf::from(state.import.path.trim());
+            if path.as_os_str().is_empty() {
+                return Err("give the path of a JSON file".to_owned());
+            }
+            reads_file = true;
+            return Ok(Box::new(move || {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                let (motion, report) =
+                    ops::import_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+                let name = PathBuf::from(file_name(&path))
+                    .with_extension("vmd")
+                    .display()
+                    .to_string();
+                Ok(Done::NewDocument {
+                    motion,
+                    name,
+                    report,
+                })
+            }) as Work);
+        }
+        let doc = doc.ok_or_else(|| "open a file first".to_owned())?;
+        if tool == Tool::ExportJson {
+            let path = PathBuf::from(state.export.path.trim());
+            if path.as_os_str().is_empty() {
+                return Err("give an output path".to_owned());
+            }
+            let opts = ops::ExportOptions {
+                right_handed: state.export.right_handed,
+                pretty: true,
+            };
+            let m = doc.motion.clone();
+            return Ok(Box::new(move || {
+                let (text, report) = ops::export_json(&m, opts).map_err(op_error)?;
+                vmd::write::save_bytes_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())?;
+                Ok(Done::Wrote { path, report })
+            }) as Work);
+        }
+        let req = match tool {
+            Tool::Mirror => Request::Mirror,
+            Tool::Trim => Request::Trim(TrimParams {
+                from: state.trim.from,
+                to: state.trim.to,
+                rebase: state.trim.rebase,
+            }),
+            Tool::Join => {
+                let f = &state.join;
+                let second = if f.use_path {
+                    let p = PathBuf::from(f.path.trim());
+                    if p.as_os_str().is_empty() {
+                        return Err("give the path of the second VMD file".to_owned());
+                    }
+                    JoinSecond::Path(p)
+                } else {
+                    JoinSecond::Tab(f.tab.ok_or_else(|| {
+                        "open a second file in another tab, or give a path".to_owned()
+                    })?)
+                };
+                let placement = if f.use_at {
+                    JoinPlacement::At(f.at)
+                } else {
+                    JoinPlacement::Gap(f.gap)
+                };
+                Request::Join {
+                    second,
+                    params: JoinParams { placement },
+                }
+            }
+            Tool::Speed => Request::Speed(SpeedParams {
+                factor: state.speed.factor,
+            }),
+            Tool::FillRest => {
+                let mut extra_bones = Vec::new();
+                if let Some(other) = docs.iter().find(|d| Some(d.id) == state.fill.union_with) {
+                    for k in &other.motion.bones {
+                        let n = k.name().text;
+                        if !extra_bones.contains(&n) {
+                            extra_bones.push(n);
+                        }
+                    }
+                }
+                Request::FillRest(FillRestParams { extra_bones })
+            }
+            Tool::Rename => {
+                let map = ops::parse_rename_map(&state.rename.map_text).map_err(op_error)?;
+                if map.pairs.is_empty() {
+                    return Err("the map is empty: write old<TAB>new lines".to_owned());
+                }
+                Request::Rename(map)
+            }
+            Tool::ExportJson | Tool::ImportJson => {
+                return Err(format!("{} does not change the motion", tool.title()));
+            }
+        };
+        let (second, second_name) = match &req {
+            Request::Join {
+                second: JoinSecond::Tab(id),
+                ..
+            } => {
+                let other = docs
+                    .iter()
+                    .find(|d| d.id == *id)
+                    .ok_or_else(|| "the second tab is no longer open".to_owned())?;
+                keys += key_count(&other.motion);
+                (Some(other.motion.clone()), other.title())
+            }
+            Request::Join {
+                second: JoinSecond::Path(p),
+                ..
+            } => {
+                reads_file = true;
+                (None, file_name(p))
+            }
+            _ => (None, String::new()),
+        };
+        let label = label_of(&req, &second_name);
+        let first = doc.motion.clone();
+        Ok(Box::new(move || {
+            run_op(&req, &first, second.as_ref(), label)
+                .map(|(outcome, report)| Done::Replace { outcome, report })
+        }) as Work)
+    })();
+    let work = match work {
+        Ok(w) => w,
+        Err(e) => {
+            state.finish(tool, doc_id, revision, Err(e), shared);
+            return;
+        }
+    };
+    if keys > state.background_keys || reads_file {
+        let (tx, rx) = channel();
+        let ctx = ctx.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(work());
+            ctx.request_repaint();
+        });
+        state.summary = None;
+        state.job = Some(Job {
+            tool,
+            doc_id,
+            revision,
+            what: format!("{} on {keys} keys", tool.title()),
+            started: Instant::now(),
+            rx,
+        });
+    } else {
+        let result = work();
+        state.finish(tool, doc_id, revision, result, shared);
+    }
 }
