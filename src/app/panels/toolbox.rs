@@ -200,8 +200,12 @@ pub struct Summary {
 /// What a finished operation hands back.
 #[derive(Debug)]
 enum Done {
-    /// The document's new motion.
-    Replace { outcome: Outcome, report: Report },
+    /// The document's new motion (`changed`: it differs from the old one).
+    Replace {
+        outcome: Outcome,
+        report: Report,
+        changed: bool,
+    },
     /// A motion for a new tab.
     NewDocument {
         motion: Motion,
@@ -420,7 +424,20 @@ impl State {
         shared: &mut Shared,
     ) {
         match result {
-            Ok(Done::Replace { outcome, report }) => {
+            Ok(Done::Replace {
+                report,
+                changed: false,
+                ..
+            }) => {
+                let mut s = summary_of(tool, &report);
+                s.lines
+                    .push("The motion is unchanged: no undo step was added.".to_owned());
+                shared.info(format!("{}: no change", tool.title()));
+                self.summary = Some(s);
+            }
+            Ok(Done::Replace {
+                outcome, report, ..
+            }) => {
                 self.summary = Some(summary_of(tool, &report));
                 self.request = Some(Request::Computed(Computed {
                     doc_id,
@@ -699,7 +716,11 @@ pub fn windows(
     }
     let Some(tool) = state.open else { return };
     let mut open = true;
+    // Below the menu bar and tabs, centred, so it never hides the menus.
+    let screen = ctx.content_rect();
     egui::Window::new(tool.title())
+        .pivot(egui::Align2::CENTER_TOP)
+        .default_pos(egui::pos2(screen.center().x, screen.top() + 90.0))
         .id(egui::Id::unique("toolbox-dialog"))
         .open(&mut open)
         .collapsible(false)
@@ -1230,8 +1251,14 @@ fn start(
         let label = label_of(&req, &second_name);
         let first = doc.motion.clone();
         Ok(Box::new(move || {
-            run_op(&req, &first, second.as_ref(), label)
-                .map(|(outcome, report)| Done::Replace { outcome, report })
+            run_op(&req, &first, second.as_ref(), label).map(|(outcome, report)| {
+                let changed = outcome.motion != first;
+                Done::Replace {
+                    outcome,
+                    report,
+                    changed,
+                }
+            })
         }) as Work)
     })();
     let work = match work {
