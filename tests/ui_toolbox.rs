@@ -360,3 +360,30 @@ fn rename_from_the_dialog_reports_unmapped_names_and_undoes() {
     );
     assert_eq!(bytes(&h.state().docs[0].motion), original_bytes);
 }
+
+#[test]
+fn speed_preview_of_a_big_motion_runs_on_a_thread() {
+    let mut h = demo();
+    h.state_mut().toolbox.background_keys = 0;
+    tools(&mut h, "Change speed…");
+    h.get_by_label("x2").click();
+    h.run_steps(2);
+    for _ in 0..2000 {
+        h.step();
+        if matches!(&h.state().toolbox.speed.preview, Some(Ok(p)) if p.factor == 2.0) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let p = h.state().toolbox.speed.preview.clone();
+    let p = p.expect("preview").expect("preview ok");
+    // 120 / 2 = 60 (demo length from inspect).
+    assert_eq!((p.last_before, p.last_after), (Some(120), Some(60)));
+    h.run_steps(2);
+    assert!(h.query_by_label("Preview for factor 2:").is_some());
+    assert_eq!(
+        h.state().docs[0].history().len(),
+        0,
+        "a preview changes nothing"
+    );
+}

@@ -269,8 +269,10 @@ impl Default for JoinForm {
 }
 
 /// What a speed change would do, computed by running the operation on a copy.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SpeedPreview {
+    /// The factor this preview is for.
+    pub factor: f64,
     /// Last keyed frame before and after.
     pub last_before: Option<u32>,
     pub last_after: Option<u32>,
@@ -976,7 +978,9 @@ fn speed_form(ui: &mut egui::Ui, doc: &Document, state: &mut State) {
         }
     }
     let key = (doc.id, doc.revision, f.factor.to_bits());
-    if f.preview_for != Some(key) {
+    // One background preview at a time: while the factor is dragged, the
+    // next preview starts when the running one is done.
+    if f.preview_for != Some(key) && f.preview_rx.is_none() {
         f.preview_for = Some(key);
         f.preview_runs += 1;
         let p = SpeedParams { factor: f.factor };
@@ -988,20 +992,20 @@ fn speed_form(ui: &mut egui::Ui, doc: &Document, state: &mut State) {
                 let _ = tx.send(speed_preview(&m, p));
                 ctx.request_repaint();
             });
-            f.preview = None;
             f.preview_rx = Some(rx);
         } else {
             f.preview = Some(speed_preview(&doc.motion, p));
             f.preview_rx = None;
         }
     }
+    if f.preview_rx.is_some() {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label("Computing the preview…");
+        });
+    }
     match &f.preview {
-        None => {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                ui.label("Computing the preview…");
-            });
-        }
+        None => {}
         Some(Err(e)) => {
             ui.colored_label(ui.visuals().warn_fg_color, e);
         }
@@ -1010,6 +1014,7 @@ fn speed_form(ui: &mut egui::Ui, doc: &Document, state: &mut State) {
                 Some(f) => format!("{f} ({:.2} s)", f64::from(f) / 30.0),
                 None => "none".to_owned(),
             };
+            ui.label(format!("Preview for factor {}:", p.factor));
             ui.label(format!(
                 "Last frame: {} -> {}",
                 fmt(p.last_before),
@@ -1023,6 +1028,7 @@ fn speed_form(ui: &mut egui::Ui, doc: &Document, state: &mut State) {
 fn speed_preview(m: &Motion, p: SpeedParams) -> Result<SpeedPreview, String> {
     let (out, report) = ops::speed(m, p).map_err(op_error)?;
     Ok(SpeedPreview {
+        factor: p.factor,
         last_before: last_frame(m),
         last_after: last_frame(&out),
         merged: report.dropped,
