@@ -17,7 +17,7 @@ use super::camera;
 use super::interpolation::{BoneChannel, CameraChannel};
 use super::motion::Motion;
 use super::records::{CameraKey, IkKey};
-use super::track::{Bracket, Track, TrackIndex, bracket};
+use super::track::{Bracket, Track, TrackIndex, bracket, bracket_track};
 
 /// A bone's local pose: offset from rest (MMD units) and rotation (x, y, z, w).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
@@ -78,19 +78,50 @@ fn quat(q: [f32; 4]) -> Quat {
     }
 }
 
-/// Slerp along the shorter arc with weight `w` (0..1).
-pub fn slerp(a: [f32; 4], b: [f32; 4], w: f64) -> [f32; 4] {
-    let qa = quat(a);
-    let mut qb = quat(b);
-    if qa.dot(qb) < 0.0 {
-        qb = -qb;
+/// `q` normalized in f64; identity for a zero, infinite or NaN quaternion.
+fn unit64(q: [f32; 4]) -> [f64; 4] {
+    let q = q.map(f64::from);
+    let len = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
+    if len.is_finite() && len > 1e-12 {
+        q.map(|v| v / len)
+    } else {
+        [0.0, 0.0, 0.0, 1.0]
     }
-    qa.slerp(qb, w as f32).normalize().to_array()
+}
+
+/// Slerp along the shorter arc with weight `w` (0..1), computed in f64.
+///
+/// With θ the angle between the unit quaternions (cos θ = a·b):
+/// `a·sin((1−w)θ)/sin θ + b·sin(wθ)/sin θ`, using
+/// sin((1−w)θ) = sin θ·cos(wθ) − cos θ·sin(wθ), so one `acos` and one
+/// `sin_cos`. Below θ ≈ 4e-8 the (then exact to f64) linear blend is used.
+pub fn slerp(a: [f32; 4], b: [f32; 4], w: f64) -> [f32; 4] {
+    let qa = unit64(a);
+    let mut qb = unit64(b);
+    let mut d = qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3];
+    if d < 0.0 {
+        qb = qb.map(|v| -v);
+        d = -d;
+    }
+    let (sa, sb) = if d >= 1.0 - 1e-15 {
+        (1.0 - w, w)
+    } else {
+        let theta = d.acos();
+        let sin_theta = (1.0 - d * d).sqrt();
+        let (sw, cw) = (w * theta).sin_cos();
+        (cw - d * sw / sin_theta, sw / sin_theta)
+    };
+    let r: [f64; 4] = std::array::from_fn(|i| sa * qa[i] + sb * qb[i]);
+    let len = (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]).sqrt();
+    let len = if len > 0.0 { len } else { 1.0 };
+    r.map(|v| (v / len) as f32)
 }
 
 /// A bone track's pose at `frame`.
 pub fn bone_at(m: &Motion, track: &Track, frame: f64) -> BonePose {
-    match bracket(&track.keys, frame, |i| m.bones[i as usize].frame()) {
+    let b = bracket_track(track, frame)
+        .unwrap_or_else(|| bracket(&track.keys, frame, |i| m.bones[i as usize].frame()));
+    match b {
         Bracket::Empty => BonePose::default(),
         Bracket::Hold(i) => {
             let k = &m.bones[i as usize];
@@ -102,15 +133,13 @@ pub fn bone_at(m: &Motion, track: &Track, frame: f64) -> BonePose {
         Bracket::Between(a, b) => {
             let (ka, kb) = (&m.bones[a as usize], &m.bones[b as usize]);
             let t = fraction(ka.frame(), kb.frame(), frame);
-            let curves = kb.curves();
+            let w = Curve::weights(&kb.curves(), t);
             let (pa, pb) = (ka.position(), kb.position());
-            let position = std::array::from_fn(|axis| {
-                lerp(pa[axis], pb[axis], curves[axis].weight(t))
-            });
+            let position = std::array::from_fn(|axis| lerp(pa[axis], pb[axis], w[axis]));
             let rotation = slerp(
                 ka.rotation(),
                 kb.rotation(),
-                curves[BoneChannel::Rotation.index()].weight(t),
+                w[BoneChannel::Rotation.index()],
             );
             BonePose { position, rotation }
         }
@@ -119,12 +148,18 @@ pub fn bone_at(m: &Motion, track: &Track, frame: f64) -> BonePose {
 
 /// A morph track's weight at `frame` (linear).
 pub fn morph_at(m: &Motion, track: &Track, frame: f64) -> f32 {
-    match bracket(&track.keys, frame, |i| m.morphs[i as usize].frame()) {
+    let b = bracket_track(track, frame)
+        .unwrap_or_else(|| bracket(&track.keys, frame, |i| m.morphs[i as usize].frame()));
+    match b {
         Bracket::Empty => 0.0,
         Bracket::Hold(i) => m.morphs[i as usize].weight(),
         Bracket::Between(a, b) => {
             let (ka, kb) = (&m.morphs[a as usize], &m.morphs[b as usize]);
-            lerp(ka.weight(), kb.weight(), fraction(ka.frame(), kb.frame(), frame))
+            lerp(
+                ka.weight(),
+                kb.weight(),
+                fraction(ka.frame(), kb.frame(), frame),
+            )
         }
     }
 }
@@ -156,7 +191,8 @@ pub fn camera_at(m: &Motion, idx: &TrackIndex, frame: f64) -> Option<CameraState
                 return Some(camera_state_of(ka));
             }
             let t = fraction(ka.frame(), kb.frame(), frame);
-            let w = |c: CameraChannel| kb.curve(c).weight(t);
+            let ws = Curve::weights(&kb.curves(), t);
+            let w = |c: CameraChannel| ws[c.index()];
             let (ta, tb) = (ka.target(), kb.target());
             let target = [
                 lerp(ta[0], tb[0], w(CameraChannel::TargetX)),
@@ -193,7 +229,11 @@ pub fn light_at(m: &Motion, idx: &TrackIndex, frame: f64) -> Option<LightState> 
         Bracket::Empty => None,
         Bracket::Hold(i) => Some(of(i)),
         Bracket::Between(a, b) => {
-            let t = fraction(m.lights[a as usize].frame(), m.lights[b as usize].frame(), frame);
+            let t = fraction(
+                m.lights[a as usize].frame(),
+                m.lights[b as usize].frame(),
+                frame,
+            );
             let (la, lb) = (of(a), of(b));
             Some(LightState {
                 color: std::array::from_fn(|i| lerp(la.color[i], lb.color[i], t)),

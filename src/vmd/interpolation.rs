@@ -106,8 +106,14 @@ fn copy_index(j: usize, k: usize) -> usize {
 
 /// Reads channel `c`'s curve.
 pub fn bone_curve(block: &[u8; 64], c: BoneChannel) -> Curve {
+    bone_curve_in(block, bone_layout(block), c)
+}
+
+/// Reads channel `c`'s curve from a block whose layout is already known.
+#[inline]
+fn bone_curve_in(block: &[u8; 64], layout: BoneLayout, c: BoneChannel) -> Curve {
     let c = c.index();
-    let row = match bone_layout(block) {
+    let row = match layout {
         BoneLayout::Full => c,
         BoneLayout::Row0Only => 0,
     };
@@ -123,7 +129,8 @@ pub fn bone_curve(block: &[u8; 64], c: BoneChannel) -> Curve {
 
 /// All four curves.
 pub fn bone_curves(block: &[u8; 64]) -> [Curve; 4] {
-    BoneChannel::ALL.map(|c| bone_curve(block, c))
+    let layout = bone_layout(block);
+    BoneChannel::ALL.map(|c| bone_curve_in(block, layout, c))
 }
 
 /// Writes channel `c`'s curve into every copy of each of its values — in a
@@ -317,10 +324,15 @@ mod tests {
     fn row0_only_block_reads_and_writes_row_0() {
         let mut b = [0u8; 64];
         // X (10,11,12,13) at 0,4,8,12; Z x1 at 2; R x1 at 3.
-        b[..16].copy_from_slice(&[10, 20, 30, 40, 11, 21, 31, 41, 12, 22, 32, 42, 13, 23, 33, 43]);
+        b[..16].copy_from_slice(&[
+            10, 20, 30, 40, 11, 21, 31, 41, 12, 22, 32, 42, 13, 23, 33, 43,
+        ]);
         assert_eq!(bone_layout(&b), BoneLayout::Row0Only);
         assert_eq!(bone_curve(&b, BoneChannel::X), Curve::new(10, 11, 12, 13));
-        assert_eq!(bone_curve(&b, BoneChannel::Rotation), Curve::new(40, 41, 42, 43));
+        assert_eq!(
+            bone_curve(&b, BoneChannel::Rotation),
+            Curve::new(40, 41, 42, 43)
+        );
         set_bone_curve(&mut b, BoneChannel::Z, Curve::new(1, 2, 3, 4));
         assert_eq!(&b[16..], &[0u8; 48][..]);
         assert_eq!((b[2], b[6], b[10], b[14]), (1, 2, 3, 4));
@@ -332,7 +344,10 @@ mod tests {
         let mut b = DEFAULT_CAMERA_BLOCK;
         set_camera_curve(&mut b, CameraChannel::Distance, Curve::new(1, 2, 3, 4));
         assert_eq!(&b[16..20], &[1, 3, 2, 4]);
-        assert_eq!(camera_curve(&b, CameraChannel::Distance), Curve::new(1, 2, 3, 4));
+        assert_eq!(
+            camera_curve(&b, CameraChannel::Distance),
+            Curve::new(1, 2, 3, 4)
+        );
         assert_eq!(camera_curve(&b, CameraChannel::Fov), Curve::LINEAR);
     }
 }

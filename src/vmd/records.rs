@@ -451,7 +451,7 @@ impl IkKey {
     }
     /// Number of IK entries (from the record length, which the reader checked).
     pub fn entry_count(&self) -> usize {
-        (self.raw.len() - IK_KEY_HEAD_LEN) / IK_ENTRY_LEN
+        self.raw.len().saturating_sub(IK_KEY_HEAD_LEN) / IK_ENTRY_LEN
     }
     fn entry_at(&self, i: usize) -> usize {
         IK_KEY_HEAD_LEN + i * IK_ENTRY_LEN
@@ -474,12 +474,22 @@ impl IkKey {
         let at = self.entry_at(i) + IK_NAME_LEN;
         self.raw[at] = u8::from(on);
     }
-    pub fn set_entry_name(&mut self, i: usize, text: &str, enc: NameEncoding) -> Result<(), NameError> {
+    pub fn set_entry_name(
+        &mut self,
+        i: usize,
+        text: &str,
+        enc: NameEncoding,
+    ) -> Result<(), NameError> {
         let at = self.entry_at(i);
         set_name_field(&mut self.raw[at..at + IK_NAME_LEN], text, enc)
     }
     /// Appends an entry (name checked against the 20-byte field).
-    pub fn push_entry(&mut self, name: &str, enc: NameEncoding, enabled: bool) -> Result<(), NameError> {
+    pub fn push_entry(
+        &mut self,
+        name: &str,
+        enc: NameEncoding,
+        enabled: bool,
+    ) -> Result<(), NameError> {
         let field = encode_name(name, IK_NAME_LEN, enc)?;
         self.raw.extend_from_slice(&field);
         self.raw.push(u8::from(enabled));
@@ -501,7 +511,14 @@ mod tests {
 
     #[test]
     fn bone_setters_touch_only_their_bytes() {
-        let mut k = BoneKey::new("センター", NameEncoding::ShiftJis, 7, [1.0, 2.0, 3.0], [0.0, 0.0, 0.0, 1.0]).unwrap();
+        let mut k = BoneKey::new(
+            "センター",
+            NameEncoding::ShiftJis,
+            7,
+            [1.0, 2.0, 3.0],
+            [0.0, 0.0, 0.0, 1.0],
+        )
+        .unwrap();
         let before = k.raw;
         k.set_frame(8);
         let changed: Vec<usize> = (0..111).filter(|&i| k.raw[i] != before[i]).collect();

@@ -7,6 +7,7 @@
 //! evaluating).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::motion::Motion;
 use super::name::{DecodedName, decode_name};
@@ -18,6 +19,9 @@ pub struct Track {
     pub name_key: Vec<u8>,
     /// Indices into `Motion::bones` / `Motion::morphs`, sorted by frame.
     pub keys: Vec<u32>,
+    /// The frame of each of `keys`, same order (a contiguous copy, so that
+    /// finding the keys around a frame does not touch the records).
+    pub frames: Vec<u32>,
 }
 
 impl Track {
@@ -25,6 +29,42 @@ impl Track {
         decode_name(&self.name_key)
     }
 }
+
+/// A track name (at most 15 bytes) packed with its length into one integer:
+/// a cheap, exact hash-map key.
+#[inline]
+fn pack(name: &[u8]) -> Option<u128> {
+    if name.len() > 15 {
+        return None;
+    }
+    let mut b = [0u8; 16];
+    b[..name.len()].copy_from_slice(name);
+    b[15] = name.len() as u8;
+    Some(u128::from_le_bytes(b))
+}
+
+/// Multiply-xorshift hash for packed names (track names are not an attack
+/// surface worth SipHash: a hostile file can at worst make indexing slower).
+#[derive(Default, Clone, Copy)]
+struct PackedHasher(u64);
+
+impl Hasher for PackedHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u128(&mut self, v: u128) {
+        let x = (v as u64) ^ ((v >> 64) as u64).rotate_left(29) ^ self.0;
+        let h = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 32);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Lookup = HashMap<u128, usize, BuildHasherDefault<PackedHasher>>;
 
 /// Sorted views of every track.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -36,57 +76,95 @@ pub struct TrackIndex {
     pub light: Vec<u32>,
     pub shadow: Vec<u32>,
     pub ik: Vec<u32>,
-    bone_lookup: HashMap<Vec<u8>, usize>,
-    morph_lookup: HashMap<Vec<u8>, usize>,
+    bone_lookup: Lookup,
+    morph_lookup: Lookup,
 }
 
+/// Groups `n` keys into named tracks (in order of first appearance), each
+/// sorted by frame, stable (equal frames keep file order).
 fn group<'a>(
-    names: impl Iterator<Item = &'a [u8]>,
-    frame: impl Fn(usize) -> u32,
-) -> (Vec<Track>, HashMap<Vec<u8>, usize>) {
-    let mut lookup: HashMap<&'a [u8], usize> = HashMap::new();
+    n: usize,
+    name_of: impl Fn(usize) -> &'a [u8],
+    frame_of: impl Fn(usize) -> u32,
+) -> (Vec<Track>, Lookup) {
+    let mut lookup = Lookup::default();
     let mut tracks: Vec<Track> = Vec::new();
-    for (i, name) in names.enumerate() {
-        let t = *lookup.entry(name).or_insert_with(|| {
-            tracks.push(Track {
-                name_key: name.to_vec(),
-                keys: Vec::new(),
-            });
-            tracks.len() - 1
-        });
+    // Files often store a track's keys together: try the previous track first.
+    let mut last: Option<(u128, usize)> = None;
+    for i in 0..n {
+        let name = name_of(i);
+        // Names come from 15-byte fields; a longer one cannot occur, but
+        // would get a track of its own rather than a panic.
+        let key = pack(name);
+        let t = match (key, last) {
+            (Some(k), Some((lk, lt))) if k == lk => lt,
+            (Some(k), _) => {
+                let t = *lookup.entry(k).or_insert_with(|| {
+                    tracks.push(Track {
+                        name_key: name.to_vec(),
+                        keys: Vec::new(),
+                        frames: Vec::new(),
+                    });
+                    tracks.len() - 1
+                });
+                last = Some((k, t));
+                t
+            }
+            (None, _) => {
+                tracks.push(Track {
+                    name_key: name.to_vec(),
+                    keys: Vec::new(),
+                    frames: Vec::new(),
+                });
+                tracks.len() - 1
+            }
+        };
         tracks[t].keys.push(i as u32);
+        tracks[t].frames.push(frame_of(i));
     }
     for t in &mut tracks {
-        if !t
-            .keys
-            .windows(2)
-            .all(|w| frame(w[0] as usize) <= frame(w[1] as usize))
-        {
-            t.keys.sort_by_key(|&i| frame(i as usize));
+        if !t.frames.is_sorted() {
+            // Sort (frame, file index) pairs: stable by construction.
+            let mut v: Vec<u64> = t
+                .frames
+                .iter()
+                .zip(&t.keys)
+                .map(|(&f, &k)| (u64::from(f) << 32) | u64::from(k))
+                .collect();
+            v.sort_unstable();
+            t.keys = v.iter().map(|&x| x as u32).collect();
+            t.frames = v.iter().map(|&x| (x >> 32) as u32).collect();
         }
     }
-    let owned = lookup.into_iter().map(|(k, v)| (k.to_vec(), v)).collect();
-    (tracks, owned)
+    (tracks, lookup)
 }
 
 fn sorted(n: usize, frame: impl Fn(usize) -> u32) -> Vec<u32> {
-    let mut v: Vec<u32> = (0..n as u32).collect();
-    if !v
-        .windows(2)
-        .all(|w| frame(w[0] as usize) <= frame(w[1] as usize))
-    {
-        v.sort_by_key(|&i| frame(i as usize));
+    let frames: Vec<u32> = (0..n).map(&frame).collect();
+    if frames.is_sorted() {
+        return (0..n as u32).collect();
     }
-    v
+    let mut v: Vec<u64> = frames
+        .iter()
+        .enumerate()
+        .map(|(i, &f)| (u64::from(f) << 32) | i as u64)
+        .collect();
+    v.sort_unstable();
+    v.into_iter().map(|x| x as u32).collect()
 }
 
 impl TrackIndex {
     pub fn build(m: &Motion) -> TrackIndex {
-        let (bones, bone_lookup) =
-            group(m.bones.iter().map(|k| k.name_key()), |i| m.bones[i].frame());
-        let (morphs, morph_lookup) = group(m.morphs.iter().map(|k| k.name_key()), |i| {
-            m.morphs[i].frame()
-        });
+        let (bones, bone_lookup) = group(
+            m.bones.len(),
+            |i| m.bones[i].name_key(),
+            |i| m.bones[i].frame(),
+        );
+        let (morphs, morph_lookup) = group(
+            m.morphs.len(),
+            |i| m.morphs[i].name_key(),
+            |i| m.morphs[i].frame(),
+        );
         TrackIndex {
             bones,
             morphs,
@@ -101,10 +179,12 @@ impl TrackIndex {
 
     /// The bone track with this name (raw bytes before NUL).
     pub fn bone(&self, name_key: &[u8]) -> Option<&Track> {
-        self.bone_lookup.get(name_key).map(|&i| &self.bones[i])
+        let i = *self.bone_lookup.get(&pack(name_key)?)?;
+        self.bones.get(i)
     }
     pub fn morph(&self, name_key: &[u8]) -> Option<&Track> {
-        self.morph_lookup.get(name_key).map(|&i| &self.morphs[i])
+        let i = *self.morph_lookup.get(&pack(name_key)?)?;
+        self.morphs.get(i)
     }
     /// Index of a bone track by display name.
     pub fn bone_by_text(&self, text: &str) -> Option<&Track> {
@@ -147,6 +227,35 @@ pub fn bracket(keys: &[u32], frame: f64, frame_of: impl Fn(u32) -> u32) -> Brack
     Bracket::Between(a, last_on_frame(keys, after, &frame_of))
 }
 
+/// [`bracket`] over a track, using its contiguous `frames`; `None` when
+/// `frames` does not match `keys` (a track not made by [`TrackIndex::build`]).
+#[inline]
+pub fn bracket_track(track: &Track, frame: f64) -> Option<Bracket> {
+    let frames = &track.frames;
+    let keys = &track.keys;
+    if frames.len() != keys.len() {
+        return None;
+    }
+    if keys.is_empty() {
+        return Some(Bracket::Empty);
+    }
+    let last_on = |i: usize| {
+        let mut j = i;
+        while j + 1 < frames.len() && frames[j + 1] == frames[i] {
+            j += 1;
+        }
+        keys[j]
+    };
+    let after = frames.partition_point(|&f| f64::from(f) <= frame);
+    Some(if after == 0 {
+        Bracket::Hold(last_on(0))
+    } else if after == frames.len() || f64::from(frames[after - 1]) == frame {
+        Bracket::Hold(keys[after - 1])
+    } else {
+        Bracket::Between(keys[after - 1], last_on(after))
+    })
+}
+
 /// The last key (in storage order) on the same frame as `keys[i]`.
 #[inline]
 fn last_on_frame(keys: &[u32], i: usize, frame_of: &impl Fn(u32) -> u32) -> u32 {
@@ -174,5 +283,14 @@ mod tests {
         assert_eq!(bracket(&keys, 10.0, f), Bracket::Hold(3));
         assert_eq!(bracket(&keys, 11.0, f), Bracket::Hold(3));
         assert_eq!(bracket(&[], 1.0, f), Bracket::Empty);
+        // The same through a track's own frame list.
+        let t = Track {
+            name_key: b"a".to_vec(),
+            keys: keys.to_vec(),
+            frames: frames.to_vec(),
+        };
+        for x in [-1.0, 0.0, 5.0, 10.0, 11.0] {
+            assert_eq!(bracket_track(&t, x), Some(bracket(&keys, x, f)), "{x}");
+        }
     }
 }
