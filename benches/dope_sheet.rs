@@ -87,6 +87,12 @@ fn bench(c: &mut Criterion) {
     g.sample_size(30);
     g.bench_function("fit_all", |b| b.iter(|| s.frame(false)));
     g.bench_function("fit_all_tessellated", |b| b.iter(|| s.frame(true)));
+    // 1.6 points per frame: a diamond every 6.4 points, the most diamonds
+    // drawn (closer keys are drawn as runs).
+    s.state.px_per_frame = 1.6;
+    s.state.left_frame = 3000.0;
+    s.frame(false);
+    g.bench_function("mid_zoom_tessellated", |b| b.iter(|| s.frame(true)));
     s.state.px_per_frame = 12.0;
     s.state.left_frame = 5000.0;
     s.frame(false);

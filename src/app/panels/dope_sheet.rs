@@ -32,6 +32,13 @@ const SCROLLBAR: f32 = 10.0;
 const HALF: f32 = 4.5;
 /// Keys closer than this (points) are merged into one bar at low zoom.
 const RUN_GAP: f32 = 3.0;
+/// Width of one column when a dense row is drawn as runs, points (finer
+/// than a diamond, coarse enough to halve the work of 1-point columns).
+const COLUMN: f32 = 2.0;
+/// Keys at least this far apart on average (points) are drawn as diamonds.
+const SPARSE_GAP: f32 = 6.0;
+/// ... and get a dark outline from this spacing on (points).
+const OUTLINE_GAP: f32 = 12.0;
 /// Hit radius around a diamond, points.
 const HIT: f32 = 6.0;
 const ZOOM_MIN: f32 = 0.002;
@@ -289,6 +296,123 @@ struct Cache {
     last_frame: u32,
 }
 
+/// Per-track frame lists (sorted like the track's keys), filled lazily for
+/// the rows drawn and dropped whenever the document changes. Reading frames
+/// from a contiguous `u32` list instead of from 111-byte records spread over
+/// a 100 MB motion is what keeps a frame of a 1 M-key file cheap.
+#[derive(Debug, Default)]
+struct FrameCache {
+    doc_id: u64,
+    revision: u64,
+    tracks: HashMap<TrackRef, Vec<u32>>,
+}
+
+impl FrameCache {
+    fn get(&mut self, doc: &Document, t: &TrackRef) -> &[u32] {
+        if self.doc_id != doc.id || self.revision != doc.revision {
+            self.doc_id = doc.id;
+            self.revision = doc.revision;
+            self.tracks.clear();
+        }
+        self.tracks.entry(t.clone()).or_insert_with(|| {
+            let m = &doc.motion;
+            track_keys(doc, t)
+                .iter()
+                .map(|&k| frame_in(m, t, k))
+                .collect()
+        })
+    }
+}
+
+/// Selections larger than this are tested through [`SelBits`].
+const SEL_BITS_MIN: usize = 4096;
+
+/// The selection as one bit per key per section, for large selections.
+/// Rebuilt when the document, its revision, or the selection's size or
+/// ends change (a cheap fingerprint: a large selection that changes without
+/// changing any of these would show stale highlights until the next change).
+#[derive(Debug, Default)]
+struct SelBits {
+    fingerprint: Option<(u64, u64, usize, Option<KeyRef>, Option<KeyRef>)>,
+    bits: [Vec<u64>; 6],
+}
+
+fn section_of(k: KeyRef) -> (usize, u32) {
+    match k {
+        KeyRef::Bone(i) => (0, i),
+        KeyRef::Morph(i) => (1, i),
+        KeyRef::Camera(i) => (2, i),
+        KeyRef::Light(i) => (3, i),
+        KeyRef::Shadow(i) => (4, i),
+        KeyRef::Ik(i) => (5, i),
+    }
+}
+
+impl SelBits {
+    fn refresh(&mut self, doc: &Document, sel: &BTreeSet<KeyRef>) {
+        if sel.len() <= SEL_BITS_MIN {
+            return;
+        }
+        let fp = (
+            doc.id,
+            doc.revision,
+            sel.len(),
+            sel.first().copied(),
+            sel.last().copied(),
+        );
+        if self.fingerprint == Some(fp) {
+            return;
+        }
+        self.fingerprint = Some(fp);
+        let m = &doc.motion;
+        let lens = [
+            m.bones.len(),
+            m.morphs.len(),
+            m.cameras.len(),
+            m.lights.len(),
+            m.shadows.len(),
+            m.iks.len(),
+        ];
+        for (b, n) in self.bits.iter_mut().zip(lens) {
+            b.clear();
+            b.resize(n.div_ceil(64), 0);
+        }
+        for &k in sel {
+            let (s, i) = section_of(k);
+            if let Some(w) = self.bits[s].get_mut(i as usize / 64) {
+                *w |= 1 << (i % 64);
+            }
+        }
+    }
+    fn contains(&self, k: KeyRef) -> bool {
+        let (s, i) = section_of(k);
+        self.bits[s]
+            .get(i as usize / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+}
+
+/// How the drawing asks "is this key selected?".
+enum SelTest<'a> {
+    Set(&'a BTreeSet<KeyRef>),
+    Bits(&'a SelBits),
+}
+
+impl SelTest<'_> {
+    fn is_empty(&self) -> bool {
+        match self {
+            SelTest::Set(s) => s.is_empty(),
+            SelTest::Bits(_) => false,
+        }
+    }
+    fn contains(&self, k: KeyRef) -> bool {
+        match self {
+            SelTest::Set(s) => s.contains(&k),
+            SelTest::Bits(b) => b.contains(k),
+        }
+    }
+}
+
 /// Persistent UI state of the dope sheet.
 #[derive(Debug)]
 pub struct State {
@@ -313,6 +437,8 @@ pub struct State {
     cache: Cache,
     rows: Vec<Row>,
     layout: Option<Layout>,
+    frames: FrameCache,
+    sel_bits: SelBits,
 }
 
 impl Default for State {
@@ -333,6 +459,8 @@ impl Default for State {
             cache: Cache::default(),
             rows: Vec::new(),
             layout: None,
+            frames: FrameCache::default(),
+            sel_bits: SelBits::default(),
         }
     }
 }
@@ -559,39 +687,63 @@ impl Palette {
     }
 }
 
-/// Draws the keys of one row into `mesh`.
+/// First index in `i..end` whose frame is `>= target` (`frames` sorted):
+/// a galloping search from `i`, so stepping through a row column by column
+/// costs O(log keys-per-column) per column.
+fn next_at_least(frames: &[u32], i: usize, end: usize, target: u32) -> usize {
+    let mut lo = i;
+    let mut hi = i + 1;
+    let mut step = 1;
+    while hi < end && frames[hi] < target {
+        lo = hi;
+        hi = (hi + step).min(end);
+        step *= 2;
+    }
+    let hi = hi.min(end);
+    lo + frames[lo..hi].partition_point(|&f| f < target)
+}
+
+/// Draws the keys of one row into `mesh`. `frames[i]` is the frame of
+/// `keys[i]` (both sorted by frame).
 #[allow(clippy::too_many_arguments)]
 fn draw_row_keys(
     mesh: &mut Mesh,
-    doc: &Document,
     track: &TrackRef,
+    keys: &[u32],
+    frames: &[u32],
     l: &Layout,
     y: f32,
     base: Color32,
     pal: &Palette,
-    selection: &BTreeSet<KeyRef>,
+    selection: &SelTest,
 ) {
-    let m = &doc.motion;
-    let keys = track_keys(doc, track);
     let (lo, hi) = l.visible_frames();
     let margin = f64::from(HALF / l.px_per_frame);
-    let frame = |k: u32| f64::from(frame_in(m, track, k));
-    let mut i = keys.partition_point(|&k| frame(k) < lo - margin);
-    let end = keys.partition_point(|&k| frame(k) <= hi + margin);
+    let mut i = frames.partition_point(|&f| f64::from(f) < lo - margin);
+    let end = frames.partition_point(|&f| f64::from(f) <= hi + margin);
     if i >= end {
         return;
     }
+    let frame = |i: usize| f64::from(frames[i]);
     let any_sel = !selection.is_empty();
-    let is_sel = |k: u32| any_sel && selection.contains(&key_ref(track, k));
-    let sparse = l.px_per_frame >= RUN_GAP || (end - i) as f32 * RUN_GAP < l.keys.width();
-    if sparse {
+    let is_sel = |i: usize| any_sel && selection.contains(key_ref(track, keys[i]));
+    // Average spacing of the keys in view decides the drawing: diamonds when
+    // they are at least SPARSE_GAP points apart (so at most width / 6 per
+    // row), with an outline from OUTLINE_GAP on; runs below that.
+    let count = (end - i) as f32;
+    let spacing = if end - i > 1 {
+        ((frame(end - 1) - frame(i)) as f32 * l.px_per_frame) / (count - 1.0)
+    } else {
+        f32::INFINITY
+    };
+    if spacing >= SPARSE_GAP {
+        let outline = spacing >= OUTLINE_GAP;
         // One diamond per key (keys on one frame share a diamond: the last wins).
         let mut last_x = f32::NEG_INFINITY;
         let mut last_sel = false;
         while i < end {
-            let k = keys[i];
-            let x = l.x_of(frame(k));
-            let sel = is_sel(k);
+            let x = l.x_of(frame(i));
+            let sel = is_sel(i);
             if x == last_x && (last_sel || !sel) {
                 i += 1;
                 continue;
@@ -599,14 +751,16 @@ fn draw_row_keys(
             last_x = x;
             last_sel = sel;
             let c = Pos2::new(x, y);
-            diamond(mesh, c, HALF + 1.0, pal.outline);
+            if outline {
+                diamond(mesh, c, HALF + 1.0, pal.outline);
+            }
             diamond(mesh, c, HALF, if sel { pal.selected } else { base });
             i += 1;
         }
         return;
     }
     // Dense: runs of keys closer than RUN_GAP points become bars. Jump one
-    // pixel column at a time with a binary search so the cost follows the
+    // 2-point column at a time with a galloping search so the cost follows the
     // width, not the key count.
     let mut run: Option<(f32, f32, bool)> = None;
     let flush = |mesh: &mut Mesh, run: (f32, f32, bool)| {
@@ -622,12 +776,14 @@ fn draw_row_keys(
         }
     };
     while i < end {
-        let x = l.x_of(frame(keys[i])).floor();
-        // First key in the next pixel column.
-        let next_col = l.frame_at(x + 1.0);
-        let j = i + keys[i..end].partition_point(|&k| frame(k) < next_col);
-        let j = j.max(i + 1);
-        let sel = any_sel && keys[i..j].iter().any(|&k| is_sel(k));
+        let x = (l.x_of(frame(i)) / COLUMN).floor() * COLUMN;
+        // First key in the next column.
+        let next_col = l
+            .frame_at(x + COLUMN)
+            .ceil()
+            .clamp(0.0, f64::from(u32::MAX)) as u32;
+        let j = next_at_least(frames, i, end, next_col).max(i + 1);
+        let sel = any_sel && (i..j).any(is_sel);
         run = match run {
             Some((x0, x1, s)) if s == sel && x - x1 <= RUN_GAP => Some((x0, x, s)),
             Some(r) => {
@@ -892,12 +1048,14 @@ fn toolbar(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
         }
         ui.weak(format!("{:.2} px/frame", state.px_per_frame));
         ui.separator();
-        let sel_frames = selection_span(cx);
         if ui
-            .add_enabled(sel_frames.is_some(), egui::Button::new("Loop selection"))
+            .add_enabled(
+                !cx.view.selection.is_empty(),
+                egui::Button::new("Loop selection"),
+            )
             .on_hover_text("Loop playback over the frames of the selected keys")
             .clicked()
-            && let Some(r) = sel_frames
+            && let Some(r) = selection_span(cx)
         {
             cx.shared.transport.loop_range = Some(r);
             cx.shared.info(format!("Loop {}..{}", r.0, r.1));
@@ -1296,7 +1454,15 @@ fn keys_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, l: &mut Layo
         }
     }
     // Keys: one mesh for every visible diamond.
+    state.sel_bits.refresh(cx.doc, &cx.view.selection);
+    let sel_test = if cx.view.selection.len() > SEL_BITS_MIN {
+        SelTest::Bits(&state.sel_bits)
+    } else {
+        SelTest::Set(&cx.view.selection)
+    };
     let mut mesh = Mesh::default();
+    mesh.reserve_vertices(8192);
+    mesh.reserve_triangles(4096);
     let mut cut_lines: Vec<(f32, f32)> = Vec::new();
     for (i, row) in state.rows.iter().enumerate().skip(first).take(count) {
         let Row::Track { track, .. } = row else {
@@ -1313,15 +1479,18 @@ fn keys_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, l: &mut Layo
                 cut_lines.push((l.x_of(f64::from(a) + 0.5), y));
             }
         }
+        let keys = track_keys(cx.doc, track);
+        let frames = state.frames.get(cx.doc, track);
         draw_row_keys(
             &mut mesh,
-            cx.doc,
             track,
+            keys,
+            frames,
             l,
             y,
             track.group().color(),
             &pal,
-            &cx.view.selection,
+            &sel_test,
         );
     }
     for (x, y) in cut_lines {
@@ -1911,6 +2080,21 @@ fn insert_keys(cx: &mut PanelCtx, state: &mut State) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn galloping_search_finds_the_first_frame_at_or_after_the_target() {
+        let frames = [0u32, 4, 8, 8, 12, 100, 200, 300];
+        for target in 0..=301 {
+            for i in 0..frames.len() {
+                let want = i + frames[i..].iter().take_while(|&&f| f < target).count();
+                assert_eq!(
+                    next_at_least(&frames, i, frames.len(), target),
+                    want,
+                    "{i} {target}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn tick_steps_keep_labels_apart() {
