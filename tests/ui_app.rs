@@ -9,6 +9,8 @@
 //! count 4 = 54; a bone record is 111 bytes with its frame at +15), never
 //! from the program's own output.
 
+#![cfg(feature = "gui")]
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -37,7 +39,7 @@ fn corpus() -> Option<PathBuf> {
 fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
     Harness::builder()
         .with_size(egui::vec2(1400.0, 900.0))
-        .with_context_setup(|ctx| vmd_studio::app::install_fonts(ctx))
+        .with_context_setup(vmd_studio::app::install_fonts)
         .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
 }
 

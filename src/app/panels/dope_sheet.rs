@@ -327,13 +327,16 @@ impl FrameCache {
 /// Selections larger than this are tested through [`SelBits`].
 const SEL_BITS_MIN: usize = 4096;
 
+/// (document id, revision, selection size, first, last).
+type SelFingerprint = (u64, u64, usize, Option<KeyRef>, Option<KeyRef>);
+
 /// The selection as one bit per key per section, for large selections.
 /// Rebuilt when the document, its revision, or the selection's size or
 /// ends change (a cheap fingerprint: a large selection that changes without
 /// changing any of these would show stale highlights until the next change).
 #[derive(Debug, Default)]
 struct SelBits {
-    fingerprint: Option<(u64, u64, usize, Option<KeyRef>, Option<KeyRef>)>,
+    fingerprint: Option<SelFingerprint>,
     bits: [Vec<u64>; 6],
 }
 
@@ -1631,10 +1634,8 @@ fn handle_key_input(
     }
     if r.drag_stopped() {
         match std::mem::take(&mut state.drag) {
-            Drag::Move { sent, .. } => {
-                if sent {
-                    cx.push(EditRequest::EndMerge);
-                }
+            Drag::Move { sent: true, .. } => {
+                cx.push(EditRequest::EndMerge);
             }
             Drag::Box { from, additive } => {
                 if let Some(p) = r

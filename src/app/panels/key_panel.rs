@@ -67,7 +67,8 @@ fn bone_change(i: u32, k: BoneKey) -> KeyChanges {
     }
 }
 
-/// A DragValue row for three floats; returns the index changed, if any.
+/// A DragValue row for three floats.
+#[allow(clippy::too_many_arguments)]
 fn vec3_row(
     ui: &mut egui::Ui,
     label: &str,
