@@ -208,8 +208,7 @@ fn parse_census(text: &str) -> BTreeMap<String, CensusEntry> {
             continue;
         };
         let l = line.trim();
-        if l.starts_with("model='") {
-            let rest = &l["model='".len()..];
+        if let Some(rest) = l.strip_prefix("model='") {
             let end = rest
                 .find("'  model_raw=")
                 .unwrap_or_else(|| panic!("model line: {l}"));

@@ -788,13 +788,12 @@ fn compare_file(name: &str, stride: u32) -> usize {
             let dr: f64 = (0..3).map(|i| (b.rot[i] - a.rot[i]).abs()).sum();
             let change = dt + a.dist.abs().max(b.dist.abs()) * dr + (b.dist - a.dist).abs();
             let scale = eye.iter().map(|v| v.abs()).fold(dist.abs(), f64::max);
-            for i in 0..3 {
-                let tol = 1e-5 * change + 8.0 * f64::from(f32::EPSILON) * scale + 1e-9;
-                let g = f64::from(got.eye[i]);
+            let tol = 1e-5 * change + 8.0 * f64::from(f32::EPSILON) * scale + 1e-9;
+            for (i, (g, want)) in got.eye.iter().zip(eye).enumerate() {
+                let g = f64::from(*g);
                 assert!(
-                    (g - eye[i]).abs() <= tol,
-                    "{name} f{f} camera eye[{i}]: got {g} want {} tol {tol}",
-                    eye[i]
+                    (g - want).abs() <= tol,
+                    "{name} f{f} camera eye[{i}]: got {g} want {want} tol {tol}"
                 );
             }
             checks += 1;
