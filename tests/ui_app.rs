@@ -419,3 +419,40 @@ fn delete_copy_paste_and_insert_keys() {
     assert!(h.state().docs[0].motion == original);
     assert!(!h.state().docs[0].is_modified());
 }
+
+#[test]
+fn box_select_and_scrub_on_the_ruler() {
+    let Some(dir) = corpus() else { return };
+    let src = dir.join("mmdagent__mei_wait.vmd");
+    let mut h = open(&src);
+    let (i, f0) = movable_key(h.state());
+    let key = KeyRef::Bone(i);
+    let (p, l) = {
+        let app = h.state();
+        let p = app.dope_sheet.key_pos(&app.docs[0], key).expect("in view");
+        (p, app.dope_sheet.layout().expect("layout"))
+    };
+    // Rubber band from an empty spot left of the key (the track has no key
+    // within a frame of it), around the diamond, within its row.
+    let d = &h.state().docs[0];
+    let name = d.motion.bones[i as usize].name_key().to_vec();
+    let frames = &d.index.bone(&name).expect("track").frames;
+    assert!(!frames.contains(&(f0 - 1)));
+    drag(&mut h, p + egui::vec2(-8.0, -6.0), p + egui::vec2(8.0, 6.0));
+    let sel: Vec<KeyRef> = h.state().docs[0].view.selection.iter().copied().collect();
+    assert_eq!(sel, vec![key]);
+
+    // Scrub: press at frame 10 on the ruler and drag to frame 40.
+    let y = l.ruler.center().y;
+    drag(
+        &mut h,
+        Pos2::new(l.x_of(10.0), y),
+        Pos2::new(l.x_of(40.0), y),
+    );
+    assert_eq!(h.state().shared.transport.frame, 40.0);
+
+    // Ctrl+A selects every key (406 bone + 142 morph keys in CENSUS.txt).
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(2);
+    assert_eq!(h.state().docs[0].view.selection.len(), 406 + 142);
+}

@@ -296,8 +296,10 @@ struct Cache {
     last_frame: u32,
 }
 
-/// Per-track frame lists (sorted like the track's keys), filled lazily for
-/// the rows drawn and dropped whenever the document changes. Reading frames
+/// Per-track frame lists (sorted like the track's keys) for the camera,
+/// light, self-shadow and IK rows (bone and morph tracks carry theirs in
+/// [`crate::vmd::Track::frames`]), filled lazily for the rows drawn and
+/// dropped whenever the document changes. Reading frames
 /// from a contiguous `u32` list instead of from 111-byte records spread over
 /// a 100 MB motion is what keeps a frame of a 1 M-key file cheap.
 #[derive(Debug, Default)]
@@ -1483,7 +1485,13 @@ fn keys_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, l: &mut Layo
             }
         }
         let keys = track_keys(cx.doc, track);
-        let frames = state.frames.get(cx.doc, track);
+        let idx = &cx.doc.index;
+        let frames: &[u32] = match track {
+            // The core keeps bone and morph frames contiguous already.
+            TrackRef::Bone(n) => idx.bone(n).map_or(&[], |t| t.frames.as_slice()),
+            TrackRef::Morph(n) => idx.morph(n).map_or(&[], |t| t.frames.as_slice()),
+            _ => state.frames.get(cx.doc, track),
+        };
         draw_row_keys(
             &mut mesh,
             track,
