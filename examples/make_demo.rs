@@ -152,7 +152,8 @@ fn camera() -> Motion {
     let smooth = Curve::new(40, 0, 88, 127);
     // (frame, distance, target, rotation x/y/z in degrees, fov). With MMD's
     // eye formula a negative x rotation lifts the eye above the target.
-    let shots: [(u32, f32, [f32; 3], [f32; 3], u32); 13] = [
+    type Shot = (u32, f32, [f32; 3], [f32; 3], u32);
+    let shots: [Shot; 13] = [
         (0, -45.0, [0.0, 10.0, 0.0], [0.0, 0.0, 0.0], 30),
         (12, -38.0, [0.0, 11.0, 0.0], [-2.0, 8.0, 0.0], 30),
         (29, -30.0, [0.0, 12.0, 0.0], [-5.0, 20.0, 0.0], 30),

@@ -23,7 +23,10 @@ fn demo_dance_is_a_motion_on_the_standard_skeleton() {
     let skel = vmd_studio::skeleton::standard_skeleton();
     let names: Vec<String> = idx.bones.iter().map(|t| t.name().text).collect();
     let missing = vmd_studio::skeleton::unknown_bones(&skel, names.iter().map(String::as_str));
-    assert!(missing.is_empty(), "bones missing from the built-in skeleton: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "bones missing from the built-in skeleton: {missing:?}"
+    );
     // Hand-tuned curves, not MMD's linear default.
     assert_eq!(s.linear_bone_keys, 0);
 }

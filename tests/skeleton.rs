@@ -745,7 +745,7 @@ fn builtin_skeleton_is_complete() {
 #[test]
 fn unknown_bones_lists_each_missing_name_once() {
     let skel = standard_skeleton();
-    let missing = unknown_bones(&skel, ["センター", "謎", "左足", "謎", "右髪1"].into_iter());
+    let missing = unknown_bones(&skel, ["センター", "謎", "左足", "謎", "右髪1"]);
     assert_eq!(missing, ["謎", "右髪1"]);
 }
 

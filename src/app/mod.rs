@@ -929,6 +929,7 @@ impl StudioApp {
                 });
             if self.show_dope_sheet {
                 egui::Panel::bottom("dope-sheet")
+                    .min_size(150.0)
                     .resizable(true)
                     .default_size(330.0)
                     .show(ui, |ui| {

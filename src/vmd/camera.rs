@@ -87,14 +87,21 @@ mod tests {
     #[test]
     fn default_camera_sits_in_front_of_the_model() {
         // MMD's default camera: target (0,10,0), distance −45, no rotation.
-        assert!(close(eye_position([0.0, 10.0, 0.0], [0.0; 3], -45.0), [0.0, 10.0, -45.0]));
+        assert!(close(
+            eye_position([0.0, 10.0, 0.0], [0.0; 3], -45.0),
+            [0.0, 10.0, -45.0]
+        ));
     }
 
     #[test]
     fn yaw_of_90_degrees_hand_computed() {
         // Ry(−90°)·(0,0,−10): Ry(θ)(x,y,z) = (x cosθ + z sinθ, y, −x sinθ + z cosθ)
         // θ = −90°: (−10·(−1), 0, 0) = (10, 0, 0); plus target (1, 2, 3).
-        let e = eye_position([1.0, 2.0, 3.0], [0.0, std::f32::consts::FRAC_PI_2, 0.0], -10.0);
+        let e = eye_position(
+            [1.0, 2.0, 3.0],
+            [0.0, std::f32::consts::FRAC_PI_2, 0.0],
+            -10.0,
+        );
         assert!(close(e, [11.0, 2.0, 3.0]), "{e:?}");
     }
 
@@ -115,6 +122,9 @@ mod tests {
         assert!(v.transform_point3(eye).length() < 1e-4);
         let tv = v.transform_point3(Vec3::from(t));
         // Target straight ahead (+Z in a left-handed view) at |distance|.
-        assert!(tv.x.abs() < 1e-3 && tv.y.abs() < 1e-3 && (tv.z - 20.0).abs() < 1e-3, "{tv:?}");
+        assert!(
+            tv.x.abs() < 1e-3 && tv.y.abs() < 1e-3 && (tv.z - 20.0).abs() < 1e-3,
+            "{tv:?}"
+        );
     }
 }

@@ -20,9 +20,7 @@ pub enum ReadErrorKind {
         needed: usize,
         remaining: usize,
     },
-    #[error(
-        "{section} section claims {count} keys ({bytes} bytes) but {remaining} bytes remain"
-    )]
+    #[error("{section} section claims {count} keys ({bytes} bytes) but {remaining} bytes remain")]
     CountTooLarge {
         section: &'static str,
         count: u64,

@@ -1,9 +1,9 @@
 //! The editable model of a VMD file.
 
+use super::error::NameError;
 use super::layout::{self, Section};
 use super::name::{DecodedName, NameEncoding, decode_name, encode_name};
 use super::records::*;
-use super::error::NameError;
 
 /// Header version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
