@@ -139,7 +139,13 @@ pub fn sample(a: SampleArgs) -> CliResult {
         for (n, b) in &out.bones {
             println!(
                 "bone  {n:<16} pos ({:.4}, {:.4}, {:.4})  rot ({:.5}, {:.5}, {:.5}, {:.5})",
-                b.position[0], b.position[1], b.position[2], b.rotation[0], b.rotation[1], b.rotation[2], b.rotation[3]
+                b.position[0],
+                b.position[1],
+                b.position[2],
+                b.rotation[0],
+                b.rotation[1],
+                b.rotation[2],
+                b.rotation[3]
             );
         }
         for (n, w) in &out.morphs {
@@ -148,8 +154,18 @@ pub fn sample(a: SampleArgs) -> CliResult {
         if let Some(c) = &out.camera {
             println!(
                 "camera target ({:.4}, {:.4}, {:.4}) rotation ({:.5}, {:.5}, {:.5}) distance {:.4} fov {:.3} eye ({:.4}, {:.4}, {:.4}) perspective {}",
-                c.target[0], c.target[1], c.target[2], c.rotation[0], c.rotation[1], c.rotation[2],
-                c.distance, c.fov, c.eye[0], c.eye[1], c.eye[2], c.perspective
+                c.target[0],
+                c.target[1],
+                c.target[2],
+                c.rotation[0],
+                c.rotation[1],
+                c.rotation[2],
+                c.distance,
+                c.fov,
+                c.eye[0],
+                c.eye[1],
+                c.eye[2],
+                c.perspective
             );
         }
         if let Some(l) = &out.light {
