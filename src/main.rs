@@ -5,7 +5,22 @@ use clap::Parser;
 use vmd_studio::cli::{self, Cli};
 
 fn main() {
-    let args = Cli::parse();
+    let args = match Cli::try_parse() {
+        Ok(a) => a,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                std::process::exit(0);
+            }
+            // One line, like every other failure: clap's first line names the problem.
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("error: {first} (see --help)");
+            std::process::exit(1);
+        }
+    };
     let result = match args.command {
         Some(cmd) => cli::run(cmd),
         None => run_gui(args),

@@ -24,7 +24,7 @@ pub struct SampleArgs {
     /// The VMD file.
     pub file: PathBuf,
     /// Frame to evaluate (30 fps; fractional allowed, e.g. 12.5).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub frame: f64,
     /// Print JSON instead of text.
     #[arg(long)]
