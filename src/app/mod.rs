@@ -177,15 +177,30 @@ impl StudioApp {
     }
 
     /// Selects the key `TRACK@FRAME` (bone or morph name, or `camera`) in the
-    /// active document; returns whether it was found.
+    /// active document, or else in another open one, which becomes active;
+    /// returns whether it was found.
     pub fn select_key(&mut self, spec: &str) -> bool {
+        // The active document first, then the others (which becomes active).
+        let order: Vec<usize> = std::iter::once(self.active)
+            .chain((0..self.docs.len()).filter(|&i| i != self.active))
+            .collect();
+        for i in order {
+            if self.select_key_in(i, spec) {
+                self.active = i;
+                return true;
+            }
+        }
+        false
+    }
+
+    fn select_key_in(&mut self, doc_index: usize, spec: &str) -> bool {
         let Some((track, frame)) = spec.rsplit_once('@') else {
             return false;
         };
         let Ok(frame) = frame.trim().parse::<u32>() else {
             return false;
         };
-        let Some(doc) = self.docs.get_mut(self.active) else {
+        let Some(doc) = self.docs.get_mut(doc_index) else {
             return false;
         };
         let m = &doc.motion;
