@@ -4,6 +4,8 @@
 //! rely on it"); expected numbers come from CENSUS.txt (see core_corpus.rs)
 //! or from hand-built files.
 
+mod common;
+use common::corpus;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -17,23 +19,6 @@ fn run(args: &[&str]) -> Output {
         .args(args)
         .output()
         .unwrap_or_else(|e| panic!("cannot run vmd-studio: {e}"))
-}
-
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("VMD_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("corpus directory {} is missing (CI=true)", dir.display());
-    }
-    eprintln!(
-        "note: corpus {} not found; skipping corpus test",
-        dir.display()
-    );
-    None
 }
 
 fn scratch(tag: &str) -> PathBuf {

@@ -8,29 +8,12 @@
 //! header 30 + model name 20 = offset 50 for the bone count, 74 − 54 = 20
 //! bytes left, 39564 × 111 = 4391604 bytes claimed.
 
+mod common;
+use common::corpus;
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 
 use vmd_studio::vmd::{self, ReadErrorKind, Section, TrackIndex, summary::summarize};
-
-/// The corpus directory, or `None` (with a note) when it is missing outside
-/// CI. Under `CI=true` a missing corpus fails the test.
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("VMD_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("corpus directory {} is missing (CI=true)", dir.display());
-    }
-    eprintln!(
-        "note: corpus {} not found; skipping corpus test",
-        dir.display()
-    );
-    None
-}
 
 const BROKEN: &str = "mmdbase__result.vmd";
 

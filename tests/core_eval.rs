@@ -6,9 +6,10 @@
 //! Golden numbers are hand computations written out in the comments; the
 //! reference implementation follows `shared/spec/vmd-format.md` only.
 
+mod common;
+use common::corpus;
 use std::collections::HashMap;
 use std::f64::consts::PI;
-use std::path::PathBuf;
 
 use vmd_studio::vmd::{
     self, BoneChannel, BoneKey, CameraChannel, CameraKey, Curve, IkKey, LightKey, MorphKey, Motion,
@@ -612,23 +613,6 @@ fn ref_eye(target: [f64; 3], r: [f64; 3], d: f64) -> [f64; 3] {
     let b = -r[1];
     let (x, z) = (x * b.cos() + z * b.sin(), -x * b.sin() + z * b.cos());
     [target[0] + x, target[1] + y, target[2] + z]
-}
-
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("VMD_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("corpus directory {} is missing (CI=true)", dir.display());
-    }
-    eprintln!(
-        "note: corpus {} not found; skipping corpus test",
-        dir.display()
-    );
-    None
 }
 
 /// Frames to test: integers with `stride`, fractions, and points just after keys.

@@ -11,9 +11,10 @@
 //!   millions of random mutations of corpus files through read and
 //!   read → write — a stand-in for the cargo-fuzz targets in `fuzz/`.
 
+mod common;
+use common::corpus;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::path::PathBuf;
 
 use proptest::prelude::*;
 use vmd_studio::vmd::{
@@ -264,23 +265,6 @@ proptest! {
 }
 
 // ------------------------------------------------------------ corpus-based
-
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("VMD_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("corpus directory {} is missing (CI=true)", dir.display());
-    }
-    eprintln!(
-        "note: corpus {} not found; skipping corpus test",
-        dir.display()
-    );
-    None
-}
 
 fn corpus_files() -> Vec<(String, Vec<u8>)> {
     let Some(dir) = corpus() else {

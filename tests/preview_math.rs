@@ -8,7 +8,8 @@
 //! distance), cuts are keys one frame apart) and `shared/corpus/CENSUS.txt`.
 #![cfg(feature = "gui")]
 
-use std::path::PathBuf;
+mod common;
+use common::corpus;
 
 use egui::{Pos2, Rect, pos2};
 use glam::{Mat4, Vec3};
@@ -52,20 +53,6 @@ fn assert_at(got: Option<Pos2>, want: (f32, f32)) {
         g.x,
         g.y
     );
-}
-
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("VMD_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("corpus directory {} is missing (CI=true)", dir.display());
-    }
-    eprintln!("note: corpus {} not found; skipping", dir.display());
-    None
 }
 
 fn camera_motion(keys: &[(u32, f32)]) -> Motion {

@@ -9,8 +9,9 @@
 //! vertex, face, texture and material counts are all 0 and the i32 at
 //! offset 0x31 is the bone count, 5.
 
+mod common;
+use common::corpus;
 use std::f32::consts::{FRAC_PI_2, PI};
-use std::path::PathBuf;
 
 use glam::{Quat, Vec3};
 use vmd_studio::skeleton::{
@@ -20,25 +21,6 @@ use vmd_studio::skeleton::{
 };
 
 // ---------------------------------------------------------------- helpers
-
-/// The corpus directory, or `None` (with a note) when it is missing outside
-/// CI. Under `CI=true` a missing corpus fails the test.
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("VMD_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("corpus directory {} is missing (CI=true)", dir.display());
-    }
-    eprintln!(
-        "note: corpus {} not found; skipping corpus test",
-        dir.display()
-    );
-    None
-}
 
 fn corpus_file(name: &str) -> Option<Vec<u8>> {
     let path = corpus()?.join(name);

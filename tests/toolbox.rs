@@ -4,6 +4,8 @@
 //! copied from this program's output. Numbers measured on the corpus are
 //! printed (run with `--nocapture`) and bounded by hand-derived limits.
 
+mod common;
+use common::corpus;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -17,25 +19,6 @@ use vmd_studio::vmd::{
 };
 
 const SJIS: NameEncoding = NameEncoding::ShiftJis;
-
-/// The corpus directory, or `None` (with a note) when it is missing outside
-/// CI. Under `CI=true` a missing corpus fails the test.
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("VMD_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("corpus directory {} is missing (CI=true)", dir.display());
-    }
-    eprintln!(
-        "note: corpus {} not found; skipping corpus test",
-        dir.display()
-    );
-    None
-}
 
 /// Every readable corpus VMD: (file name, bytes, motion).
 fn corpus_vmds() -> Vec<(String, Vec<u8>, Motion)> {

@@ -11,7 +11,9 @@
 
 #![cfg(feature = "gui")]
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::corpus;
+use std::path::Path;
 use std::time::Duration;
 
 use egui::{Key, Modifiers, Pos2};
@@ -20,21 +22,6 @@ use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
 use vmd_studio::app::command::Command;
 use vmd_studio::app::document::KeyRef;
-
-/// The corpus directory, or `None` (with a note) when it is absent outside CI.
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("VMD_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("corpus directory {} is missing", dir.display());
-    }
-    eprintln!("note: corpus {} not found; skipping", dir.display());
-    None
-}
 
 fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
     Harness::builder()
