@@ -1090,3 +1090,40 @@ fn cli_speed_and_join_end_to_end() {
     );
     let _ = std::fs::remove_dir_all(&t);
 }
+
+#[test]
+fn trim_keeps_held_tracks_and_keys_the_state_in_force_at_a() {
+    // Self-shadow keys at 0 (mode 1), 10 (mode 2), 20 (mode 0) and IK/show
+    // keys at 0 (IK on) and 12 (IK off); trim 5..15.
+    // Expected by hand: shadow keeps 10 and gains a copy of frame 0's key at 5;
+    // 0 and 20 are dropped. IK keeps 12 and gains frame 0's state at 5.
+    let mut m = Motion::new_v2();
+    m.shadows.push(vmd_studio::vmd::ShadowKey::new(0, 1, 0.5));
+    m.shadows.push(vmd_studio::vmd::ShadowKey::new(10, 2, 0.25));
+    m.shadows.push(vmd_studio::vmd::ShadowKey::new(20, 0, 0.75));
+    let mut on = IkKey::new(0, true);
+    on.push_entry("左足ＩＫ", SJIS, true).unwrap();
+    let mut off = IkKey::new(12, true);
+    off.push_entry("左足ＩＫ", SJIS, false).unwrap();
+    m.iks.push(on);
+    m.iks.push(off);
+    let (out, report) = ops::trim(
+        &m,
+        TrimParams {
+            from: 5,
+            to: 15,
+            rebase: false,
+        },
+    )
+    .unwrap();
+    let shadows: Vec<(u32, u8)> = out.shadows.iter().map(|k| (k.frame(), k.mode())).collect();
+    assert_eq!(shadows, vec![(10, 2), (5, 1)]);
+    let iks: Vec<(u32, bool)> = out
+        .iks
+        .iter()
+        .map(|k| (k.frame(), k.entry_enabled(0)))
+        .collect();
+    assert_eq!(iks, vec![(12, false), (5, true)]);
+    assert_eq!(report.dropped, 3, "{report}");
+    assert_eq!(report.added, 2, "{report}");
+}

@@ -36,6 +36,26 @@ fn put_f32s(b: &mut [u8], at: usize, v: &[f32]) {
     }
 }
 
+/// What every key record has: a frame number (MMD frames, 30 fps).
+pub trait FrameKey {
+    fn frame(&self) -> u32;
+    fn set_frame(&mut self, f: u32);
+}
+
+macro_rules! frame_key {
+    ($($t:ty),*) => {$(
+        impl FrameKey for $t {
+            fn frame(&self) -> u32 {
+                <$t>::frame(self)
+            }
+            fn set_frame(&mut self, f: u32) {
+                <$t>::set_frame(self, f)
+            }
+        }
+    )*};
+}
+frame_key!(BoneKey, MorphKey, CameraKey, LightKey, ShadowKey, IkKey);
+
 /// Writes `text` into a name field, refusing (never cutting) names that do not fit.
 fn set_name_field(field: &mut [u8], text: &str, enc: NameEncoding) -> Result<(), NameError> {
     let bytes = encode_name(text, field.len(), enc)?;

@@ -27,6 +27,7 @@ use crate::vmd::interpolation::{
     BoneChannel, CameraChannel, DEFAULT_BONE_BLOCK, DEFAULT_CAMERA_BLOCK,
 };
 use crate::vmd::motion::Motion;
+use crate::vmd::records::FrameKey;
 use crate::vmd::track::TrackIndex;
 
 /// Parameters of [`trim`]. Frames are MMD frames (30 fps), inclusive.
@@ -56,6 +57,51 @@ struct Plan {
     /// (key, start fraction): the key's curve keeps only [start, 1].
     split_first: Option<(u32, f64)>,
     add_b: Option<AddB>,
+}
+
+/// Trims keys that hold their value (self-shadow, IK/show): keeps those in
+/// `a..=b` in file order and, when no key sits at `a`, adds a copy of the
+/// one in force there. `(what, held)` name the track and what it holds.
+fn trim_held<K: FrameKey + Clone>(
+    keys: &[K],
+    sorted: &[u32],
+    (a, b): (u32, u32),
+    (what, held): (&str, &str),
+    r: &mut Report,
+) -> Vec<K> {
+    let inside = |f: u32| (a..=b).contains(&f);
+    let frame = |i: u32| keys[i as usize].frame();
+    let dropped: Vec<u32> = sorted
+        .iter()
+        .map(|&i| frame(i))
+        .filter(|&f| !inside(f))
+        .collect();
+    if !dropped.is_empty() {
+        r.dropped += dropped.len();
+        r.note(format!(
+            "{what}: removed {} keys outside {a}..{b} (frames {})",
+            dropped.len(),
+            frames_list(&dropped)
+        ));
+    }
+    let mut added = Vec::new();
+    if let Some(Plan {
+        add_a: Some(tpl), ..
+    }) = plan(sorted, frame, a, b, false)
+    {
+        let mut k = keys[tpl as usize].clone();
+        k.set_frame(a);
+        added.push(k);
+        r.added += 1;
+        r.note(format!(
+            "{what}: added a key at frame {a} holding the {held} in force there"
+        ));
+    }
+    keys.iter()
+        .filter(|k| inside(k.frame()))
+        .cloned()
+        .chain(added)
+        .collect()
 }
 
 fn frac(a: u32, b: u32, f: u32) -> f64 {
@@ -445,80 +491,14 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
     }
 
     // ---- self-shadow and IK/show (hold) ----
-    {
-        let frame = |i: u32| m.shadows[i as usize].frame();
-        let dropped: Vec<u32> = idx
-            .shadow
-            .iter()
-            .map(|&i| frame(i))
-            .filter(|&f| !inside(f))
-            .collect();
-        if !dropped.is_empty() {
-            r.dropped += dropped.len();
-            r.note(format!(
-                "self-shadow: removed {} keys outside {a}..{b} (frames {})",
-                dropped.len(),
-                frames_list(&dropped)
-            ));
-        }
-        let mut added = Vec::new();
-        if let Some(Plan {
-            add_a: Some(tpl), ..
-        }) = plan(&idx.shadow, frame, a, b, false)
-        {
-            let mut k = m.shadows[tpl as usize].clone();
-            k.set_frame(a);
-            added.push(k);
-            r.added += 1;
-            r.note(format!(
-                "self-shadow: added a key at frame {a} holding the setting in force there"
-            ));
-        }
-        out.shadows = m
-            .shadows
-            .iter()
-            .filter(|k| inside(k.frame()))
-            .cloned()
-            .chain(added)
-            .collect();
-    }
-    {
-        let frame = |i: u32| m.iks[i as usize].frame();
-        let dropped: Vec<u32> = idx
-            .ik
-            .iter()
-            .map(|&i| frame(i))
-            .filter(|&f| !inside(f))
-            .collect();
-        if !dropped.is_empty() {
-            r.dropped += dropped.len();
-            r.note(format!(
-                "IK/show: removed {} keys outside {a}..{b} (frames {})",
-                dropped.len(),
-                frames_list(&dropped)
-            ));
-        }
-        let mut added = Vec::new();
-        if let Some(Plan {
-            add_a: Some(tpl), ..
-        }) = plan(&idx.ik, frame, a, b, false)
-        {
-            let mut k = m.iks[tpl as usize].clone();
-            k.set_frame(a);
-            added.push(k);
-            r.added += 1;
-            r.note(format!(
-                "IK/show: added a key at frame {a} holding the state in force there"
-            ));
-        }
-        out.iks = m
-            .iks
-            .iter()
-            .filter(|k| inside(k.frame()))
-            .cloned()
-            .chain(added)
-            .collect();
-    }
+    out.shadows = trim_held(
+        &m.shadows,
+        &idx.shadow,
+        (a, b),
+        ("self-shadow", "setting"),
+        &mut r,
+    );
+    out.iks = trim_held(&m.iks, &idx.ik, (a, b), ("IK/show", "state"), &mut r);
 
     let split = r.changed;
     if p.rebase && a > 0 {
