@@ -59,6 +59,19 @@ struct Plan {
     add_b: Option<AddB>,
 }
 
+/// Reports the keys whose frames fall outside `a..=b` (they are dropped).
+fn note_dropped(r: &mut Report, what: &str, frames: impl Iterator<Item = u32>, (a, b): (u32, u32)) {
+    let dropped: Vec<u32> = frames.filter(|f| !(a..=b).contains(f)).collect();
+    if !dropped.is_empty() {
+        r.dropped += dropped.len();
+        r.note(format!(
+            "{what}: removed {} keys outside {a}..{b} (frames {})",
+            dropped.len(),
+            frames_list(&dropped)
+        ));
+    }
+}
+
 /// Trims keys that hold their value (self-shadow, IK/show): keeps those in
 /// `a..=b` in file order and, when no key sits at `a`, adds a copy of the
 /// one in force there. `(what, held)` name the track and what it holds.
@@ -71,19 +84,8 @@ fn trim_held<K: FrameKey + Clone>(
 ) -> Vec<K> {
     let inside = |f: u32| (a..=b).contains(&f);
     let frame = |i: u32| keys[i as usize].frame();
-    let dropped: Vec<u32> = sorted
-        .iter()
-        .map(|&i| frame(i))
-        .filter(|&f| !inside(f))
-        .collect();
-    if !dropped.is_empty() {
-        r.dropped += dropped.len();
-        r.note(format!(
-            "{what}: removed {} keys outside {a}..{b} (frames {})",
-            dropped.len(),
-            frames_list(&dropped)
-        ));
-    }
+    let frames = sorted.iter().map(|&i| frame(i));
+    note_dropped(r, what, frames, (a, b));
     let mut added = Vec::new();
     if let Some(Plan {
         add_a: Some(tpl), ..
@@ -207,20 +209,8 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
     let mut added_bones = Vec::new();
     for t in &idx.bones {
         let what = format!("bone \"{}\"", t.name().text);
-        let dropped: Vec<u32> = t
-            .keys
-            .iter()
-            .map(|&i| m.bones[i as usize].frame())
-            .filter(|&f| !inside(f))
-            .collect();
-        if !dropped.is_empty() {
-            r.dropped += dropped.len();
-            r.note(format!(
-                "{what}: removed {} keys outside {a}..{b} (frames {})",
-                dropped.len(),
-                frames_list(&dropped)
-            ));
-        }
+        let frames = t.keys.iter().map(|&i| m.bones[i as usize].frame());
+        note_dropped(&mut r, &what, frames, (a, b));
         let Some(pl) = plan(&t.keys, |i| m.bones[i as usize].frame(), a, b, true) else {
             continue;
         };
@@ -286,20 +276,8 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
     let mut added_morphs = Vec::new();
     for t in &idx.morphs {
         let what = format!("morph \"{}\"", t.name().text);
-        let dropped: Vec<u32> = t
-            .keys
-            .iter()
-            .map(|&i| m.morphs[i as usize].frame())
-            .filter(|&f| !inside(f))
-            .collect();
-        if !dropped.is_empty() {
-            r.dropped += dropped.len();
-            r.note(format!(
-                "{what}: removed {} keys outside {a}..{b} (frames {})",
-                dropped.len(),
-                frames_list(&dropped)
-            ));
-        }
+        let frames = t.keys.iter().map(|&i| m.morphs[i as usize].frame());
+        note_dropped(&mut r, &what, frames, (a, b));
         let Some(pl) = plan(&t.keys, |i| m.morphs[i as usize].frame(), a, b, false) else {
             continue;
         };
@@ -330,20 +308,8 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
     // ---- camera ----
     {
         let frame = |i: u32| m.cameras[i as usize].frame();
-        let dropped: Vec<u32> = idx
-            .camera
-            .iter()
-            .map(|&i| frame(i))
-            .filter(|&f| !inside(f))
-            .collect();
-        if !dropped.is_empty() {
-            r.dropped += dropped.len();
-            r.note(format!(
-                "camera: removed {} keys outside {a}..{b} (frames {})",
-                dropped.len(),
-                frames_list(&dropped)
-            ));
-        }
+        let frames = idx.camera.iter().map(|&i| frame(i));
+        note_dropped(&mut r, "camera", frames, (a, b));
         let mut cams: Vec<Option<_>> = m
             .cameras
             .iter()
@@ -446,20 +412,8 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
     // ---- light (linear) ----
     {
         let frame = |i: u32| m.lights[i as usize].frame();
-        let dropped: Vec<u32> = idx
-            .light
-            .iter()
-            .map(|&i| frame(i))
-            .filter(|&f| !inside(f))
-            .collect();
-        if !dropped.is_empty() {
-            r.dropped += dropped.len();
-            r.note(format!(
-                "light: removed {} keys outside {a}..{b} (frames {})",
-                dropped.len(),
-                frames_list(&dropped)
-            ));
-        }
+        let frames = idx.light.iter().map(|&i| frame(i));
+        note_dropped(&mut r, "light", frames, (a, b));
         let mut added = Vec::new();
         if let Some(pl) = plan(&idx.light, frame, a, b, false) {
             for (tpl, f) in pl
