@@ -19,6 +19,7 @@ use egui::{Align2, Color32, FontId, Mesh, PointerButton, Pos2, Rect, Sense, Shap
 use super::PanelCtx;
 use crate::app::command::Command;
 use crate::app::document::{Document, Edit, EditRequest, KeyChanges, KeyRef};
+use crate::vmd::records::FrameKey;
 use crate::vmd::{self, BoneKey, CameraKey, IkKey, LightKey, MorphKey, Motion, ShadowKey};
 
 /// Height of every row (group headers too), points.
@@ -869,54 +870,27 @@ pub fn track_label(_m: &Motion, t: &TrackRef) -> String {
     }
 }
 
+/// Clones record `i` of `keys` with frame `f` into `out`.
+fn push_moved<K: FrameKey + Clone>(keys: &[K], i: u32, f: u32, out: &mut Vec<(u32, K)>) {
+    if let Some(r) = keys.get(i as usize) {
+        let mut r = r.clone();
+        r.set_frame(f);
+        out.push((i, r));
+    }
+}
+
 /// The edit that puts each key at `original + delta`.
 fn moved_keys(m: &Motion, keys: &[(KeyRef, u32)], delta: i64) -> KeyChanges {
     let mut c = KeyChanges::default();
     for &(k, f0) in keys {
         let f = (i64::from(f0) + delta).max(0) as u32;
         match k {
-            KeyRef::Bone(i) => {
-                if let Some(r) = m.bones.get(i as usize) {
-                    let mut r = r.clone();
-                    r.set_frame(f);
-                    c.bones.push((i, r));
-                }
-            }
-            KeyRef::Morph(i) => {
-                if let Some(r) = m.morphs.get(i as usize) {
-                    let mut r = r.clone();
-                    r.set_frame(f);
-                    c.morphs.push((i, r));
-                }
-            }
-            KeyRef::Camera(i) => {
-                if let Some(r) = m.cameras.get(i as usize) {
-                    let mut r = r.clone();
-                    r.set_frame(f);
-                    c.cameras.push((i, r));
-                }
-            }
-            KeyRef::Light(i) => {
-                if let Some(r) = m.lights.get(i as usize) {
-                    let mut r = r.clone();
-                    r.set_frame(f);
-                    c.lights.push((i, r));
-                }
-            }
-            KeyRef::Shadow(i) => {
-                if let Some(r) = m.shadows.get(i as usize) {
-                    let mut r = r.clone();
-                    r.set_frame(f);
-                    c.shadows.push((i, r));
-                }
-            }
-            KeyRef::Ik(i) => {
-                if let Some(r) = m.iks.get(i as usize) {
-                    let mut r = r.clone();
-                    r.set_frame(f);
-                    c.iks.push((i, r));
-                }
-            }
+            KeyRef::Bone(i) => push_moved(&m.bones, i, f, &mut c.bones),
+            KeyRef::Morph(i) => push_moved(&m.morphs, i, f, &mut c.morphs),
+            KeyRef::Camera(i) => push_moved(&m.cameras, i, f, &mut c.cameras),
+            KeyRef::Light(i) => push_moved(&m.lights, i, f, &mut c.lights),
+            KeyRef::Shadow(i) => push_moved(&m.shadows, i, f, &mut c.shadows),
+            KeyRef::Ik(i) => push_moved(&m.iks, i, f, &mut c.iks),
         }
     }
     c
