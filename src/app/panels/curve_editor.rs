@@ -767,6 +767,14 @@ fn value_graphs(ui: &mut egui::Ui, cx: &PanelCtx, state: &mut State, target: Tar
         }
         ui.label(format!("{title} ({unit})"));
         let link = egui::Id::unique("vmd-studio-curve-editor-plots");
+        // The playhead, drawn only inside the plotted span (a VLine widens the bounds).
+        let (lo, hi) = series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p[0]))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| {
+                (l.min(x), h.max(x))
+            });
+        let playhead = Some(cx.shared.transport.frame).filter(|f| (lo..=hi).contains(f));
         Plot::new(("curve-editor-plot", title))
             .height(150.0)
             .legend(Legend::default().background_alpha(0.6))
@@ -775,6 +783,9 @@ fn value_graphs(ui: &mut egui::Ui, cx: &PanelCtx, state: &mut State, target: Tar
             .x_axis_label("frame")
             .show(ui, |pu| {
                 // Unnamed items stay out of the legend.
+                if let Some(f) = playhead {
+                    pu.vline(VLine::new("", f).color(Color32::from_rgb(230, 80, 60)));
+                }
                 if let Some((a, b)) = seg {
                     pu.vline(
                         VLine::new("", a)
