@@ -443,3 +443,62 @@ fn box_select_and_scrub_on_the_ruler() {
     h.run_steps(2);
     assert_eq!(h.state().docs[0].view.selection.len(), 406 + 142);
 }
+
+/// Bad files and failed saves: a clear message, nothing else changes.
+#[test]
+fn a_broken_file_and_a_failed_save_lose_nothing() {
+    let Some(dir) = corpus() else {
+        return;
+    };
+    let path = dir.join("mmdagent__mei_wait.vmd");
+    let original = std::fs::read(&path).expect("corpus file");
+    let mut h = open(&path);
+    // Opening the truncated file (it claims 39,564 bone keys in 74 bytes)
+    // shows the reader's message and adds no tab.
+    h.state_mut()
+        .open_paths(vec![dir.join("mmdbase__result.vmd")]);
+    settle(&mut h);
+    assert_eq!(h.state().docs.len(), 1);
+    let last = h
+        .state()
+        .shared
+        .messages
+        .last()
+        .cloned()
+        .expect("a message");
+    assert!(last.1, "shown as an error: {last:?}");
+    assert!(
+        last.0.contains("39564") && last.0.contains("offset 50"),
+        "{}",
+        last.0
+    );
+    // A key move, then a save into a directory that does not exist: the
+    // error is shown, the document stays modified and keeps the edit, and
+    // the file on disk is untouched.
+    let k = h.state().docs[0].motion.bones[0].clone();
+    let mut moved = k.clone();
+    moved.set_frame(k.frame() + 1000);
+    h.state_mut().docs[0].apply(
+        vmd_studio::app::document::Edit::SetKeys(vmd_studio::app::document::KeyChanges {
+            bones: vec![(0, moved)],
+            ..Default::default()
+        }),
+        "move",
+    );
+    let id = h.state().docs[0].id;
+    let bad = std::env::temp_dir().join("vmd-studio-no-such-dir/x/out.vmd");
+    h.state_mut().save_doc_to(id, bad.clone());
+    settle(&mut h);
+    assert!(!bad.exists());
+    let last = h
+        .state()
+        .shared
+        .messages
+        .last()
+        .cloned()
+        .expect("a message");
+    assert!(last.1 && last.0.contains("Save failed"), "{last:?}");
+    assert!(h.state().docs[0].is_modified());
+    assert_eq!(h.state().docs[0].motion.bones[0].frame(), k.frame() + 1000);
+    assert_eq!(std::fs::read(&path).expect("still there"), original);
+}
