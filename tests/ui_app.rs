@@ -502,3 +502,36 @@ fn a_broken_file_and_a_failed_save_lose_nothing() {
     assert_eq!(h.state().docs[0].motion.bones[0].frame(), k.frame() + 1000);
     assert_eq!(std::fs::read(&path).expect("still there"), original);
 }
+
+#[test]
+fn close_guard_save_writes_the_file_then_closes_the_tab() {
+    let Some(dir) = corpus() else { return };
+    let original = std::fs::read(dir.join("mmdagent__mei_wait.vmd")).expect("corpus file");
+    let work = std::env::temp_dir().join(format!("vmd-studio-guard-{}.vmd", std::process::id()));
+    std::fs::write(&work, &original).expect("temp copy");
+    let mut h = open(&work);
+    let k = h.state().docs[0].motion.bones[0].clone();
+    let mut moved = k.clone();
+    moved.set_frame(k.frame() + 500);
+    h.state_mut().docs[0].apply(
+        vmd_studio::app::document::Edit::SetKeys(vmd_studio::app::document::KeyChanges {
+            bones: vec![(0, moved)],
+            ..Default::default()
+        }),
+        "move",
+    );
+    h.state_mut().run_command(Command::CloseTab);
+    h.run_steps(3);
+    h.get_by_label("Save").click();
+    h.run_steps(2);
+    settle(&mut h);
+    assert!(
+        h.state().docs.is_empty(),
+        "the tab closes once the save has finished"
+    );
+    // Bone key 0's frame field: 30 header + 20 name + 4 count + 15 = offset 69.
+    let mut expected = original.clone();
+    expected[69..73].copy_from_slice(&(k.frame() + 500).to_le_bytes());
+    assert_eq!(std::fs::read(&work).expect("saved"), expected);
+    let _ = std::fs::remove_file(&work);
+}

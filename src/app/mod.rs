@@ -92,7 +92,10 @@ pub struct StudioApp {
     /// `TRACK@FRAME` to select once loading has finished (`--select`).
     pub pending_select: Option<String>,
     close_guard: Option<CloseGuard>,
-    quit_confirmed: bool,
+    /// What to do once the save the close guard started has finished.
+    after_save: Option<CloseGuard>,
+    /// Ask the window to close at the next frame (after a guarded save).
+    close_window: bool,
     pending: Vec<Command>,
     screenshot: Option<ScreenshotPlan>,
     pub inspector: panels::inspector::State,
@@ -121,7 +124,8 @@ impl Default for StudioApp {
             save_path_field: String::new(),
             pending_select: None,
             close_guard: None,
-            quit_confirmed: false,
+            after_save: None,
+            close_window: false,
             pending: Vec::new(),
             screenshot: None,
             inspector: Default::default(),
@@ -314,18 +318,30 @@ impl StudioApp {
                         self.remember_recent(&path);
                         self.shared.info(format!("Saved {}", path.display()));
                         self.last_saved = Some(path);
-                        if self.quit_confirmed && !self.any_modified() {
-                            // A save requested by the close guard finished.
+                        // A save the close guard asked for: now close or quit.
+                        if let Some(g) = self.after_save.take_if(|g| g.doc_id == doc_id) {
+                            match g.then {
+                                AfterClose::CloseDoc => self.close_doc(doc_id),
+                                AfterClose::Quit => self.close_window = true,
+                            }
                         }
                     }
-                    Err(e) => self
-                        .shared
-                        .error(format!("Save failed, nothing was lost: {e}")),
+                    Err(e) => {
+                        self.after_save = None;
+                        self.shared
+                            .error(format!("Save failed, nothing was lost: {e}"));
+                    }
                 },
                 JobResult::Picked { purpose, paths } => match purpose {
                     Pick::Open => self.open_paths(paths),
                     Pick::Model => self.open_paths(paths),
                     Pick::SaveAs { doc_id } => {
+                        if paths.is_empty()
+                            && self.after_save.as_ref().is_some_and(|g| g.doc_id == doc_id)
+                        {
+                            // The Save As dialog was cancelled: nothing closes.
+                            self.after_save = None;
+                        }
                         if let Some(p) = paths.into_iter().next() {
                             self.save_doc_to(doc_id, p);
                         }
@@ -333,10 +349,6 @@ impl StudioApp {
                 },
             }
         }
-    }
-
-    fn any_modified(&self) -> bool {
-        self.docs.iter().any(Document::is_modified)
     }
 
     /// Serializes a document now and writes it atomically in the background.
@@ -851,6 +863,7 @@ impl StudioApp {
                 self.close_guard = None;
                 if let Some(i) = self.docs.iter().position(|d| d.id == guard.doc_id) {
                     self.active = i;
+                    self.after_save = Some(guard.clone());
                     self.run_command(Command::Save);
                 }
             }
@@ -859,18 +872,17 @@ impl StudioApp {
                 match guard.then {
                     AfterClose::CloseDoc => self.close_doc(guard.doc_id),
                     AfterClose::Quit => {
-                        // Discard this one; ask about the next modified file, if any.
+                        // Discard this one's edits, then close again: the
+                        // guard asks about the next modified file, if any.
                         if let Some(d) = self.docs.iter_mut().find(|d| d.id == guard.doc_id) {
                             d.mark_saved();
                         }
-                        self.quit_confirmed = true;
                         ctx.send_viewport_cmd(egui::ViewportCommand::Close);
                     }
                 }
             }
             Some(_) => {
                 self.close_guard = None;
-                self.quit_confirmed = false;
             }
             None => {}
         }
@@ -889,7 +901,10 @@ impl StudioApp {
             self.shared
                 .error(format!("--select {spec}: no such key in the active file"));
         }
-        if ctx.input(|i| i.viewport().close_requested()) && !self.quit_confirmed {
+        if std::mem::take(&mut self.close_window) {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        if ctx.input(|i| i.viewport().close_requested()) {
             if let Some(d) = self.docs.iter().find(|d| d.is_modified()) {
                 ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
                 self.close_guard = Some(CloseGuard {
