@@ -535,3 +535,15 @@ fn close_guard_save_writes_the_file_then_closes_the_tab() {
     assert_eq!(std::fs::read(&work).expect("saved"), expected);
     let _ = std::fs::remove_file(&work);
 }
+
+/// An idle window must stop redrawing: nothing may ask for a repaint every
+/// frame (a title sent each frame once did, costing ~1.8 cores while idle).
+#[test]
+fn an_idle_window_settles() {
+    let mut h = harness(StudioApp::with_demo());
+    h.run_steps(5);
+    assert!(
+        h.try_run().is_ok(),
+        "the UI keeps requesting repaints while idle"
+    );
+}

@@ -96,6 +96,8 @@ pub struct StudioApp {
     after_save: Option<CloseGuard>,
     /// Ask the window to close at the next frame (after a guarded save).
     close_window: bool,
+    /// The title last sent to the window.
+    window_title: String,
     pending: Vec<Command>,
     screenshot: Option<ScreenshotPlan>,
     pub inspector: panels::inspector::State,
@@ -126,6 +128,7 @@ impl Default for StudioApp {
             close_guard: None,
             after_save: None,
             close_window: false,
+            window_title: String::new(),
             pending: Vec::new(),
             screenshot: None,
             inspector: Default::default(),
@@ -1019,7 +1022,12 @@ impl StudioApp {
             Some(d) => format!("{} — VMD Studio", d.title()),
             None => "VMD Studio".to_owned(),
         };
-        ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
+        // Only on change: every viewport command also requests a repaint,
+        // and sending it each frame would keep an idle window redrawing.
+        if self.window_title != title {
+            self.window_title = title.clone();
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
+        }
         if self.jobs.is_busy() {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
