@@ -907,14 +907,14 @@ impl StudioApp {
         if std::mem::take(&mut self.close_window) {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
-        if ctx.input(|i| i.viewport().close_requested()) {
-            if let Some(d) = self.docs.iter().find(|d| d.is_modified()) {
-                ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-                self.close_guard = Some(CloseGuard {
-                    doc_id: d.id,
-                    then: AfterClose::Quit,
-                });
-            }
+        if ctx.input(|i| i.viewport().close_requested())
+            && let Some(d) = self.docs.iter().find(|d| d.is_modified())
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.close_guard = Some(CloseGuard {
+                doc_id: d.id,
+                then: AfterClose::Quit,
+            });
         }
         let cmds = Command::from_input(&ctx);
         self.pending.extend(cmds);

@@ -72,10 +72,10 @@ pub fn set_curve(a: SetCurveArgs) -> CliResult {
     // Check every argument before touching the file system.
     let (curve, curve_text) = target_curve(&a)?;
     let range = FrameRange::new(a.from, a.to);
-    if let (Some(from), Some(to)) = (a.from, a.to) {
-        if from > to {
-            return Err(CliError(format!("--from {from} is after --to {to}")));
-        }
+    if let (Some(from), Some(to)) = (a.from, a.to)
+        && from > to
+    {
+        return Err(CliError(format!("--from {from} is after --to {to}")));
     }
     let mut m = load(&a.input)?;
     let (report, what, n_channels) = match (&a.bone, a.camera) {

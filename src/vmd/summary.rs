@@ -147,10 +147,10 @@ pub fn summarize(m: &Motion, idx: &TrackIndex) -> Summary {
         // Two different raw names that show the same after dropping a dangling byte.
         for t in tracks {
             let d = decode_name(&t.name_key);
-            if !d.cut_mid_char {
-                if let Some(n) = by_text.get_mut(&d.text) {
-                    *n += 1;
-                }
+            if !d.cut_mid_char
+                && let Some(n) = by_text.get_mut(&d.text)
+            {
+                *n += 1;
             }
         }
         for (text, n) in by_text {

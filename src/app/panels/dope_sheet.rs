@@ -1163,7 +1163,7 @@ fn ruler_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, l: &Layout,
     let mut f = first;
     while (f as f64) <= hi {
         let x = l.x_of(f as f64);
-        let is_major = f % u64::from(major) == 0;
+        let is_major = f.is_multiple_of(u64::from(major));
         let h = if is_major { 12.0 } else { 5.0 };
         painter.vline(
             x,
@@ -1178,7 +1178,7 @@ fn ruler_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, l: &Layout,
                 FontId::proportional(11.0),
                 pal.text,
             );
-            if f % 30 == 0 {
+            if f.is_multiple_of(30) {
                 painter.text(
                     Pos2::new(x + 3.0, l.ruler.top() + 15.0),
                     Align2::LEFT_TOP,

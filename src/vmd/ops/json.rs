@@ -124,7 +124,7 @@ pub fn to_hex(b: &[u8]) -> String {
 
 /// Bytes from hex; `None` on odd length or a non-hex digit.
 pub fn from_hex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 || !s.is_ascii() {
+    if !s.len().is_multiple_of(2) || !s.is_ascii() {
         return None;
     }
     (0..s.len())
