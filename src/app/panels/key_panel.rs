@@ -131,9 +131,11 @@ fn frame_row(
     out: &mut Out,
     set: impl FnOnce(u32) -> KeyChanges,
 ) {
-    ui.label("Frame");
+    let l = ui.label("Frame");
     let mut f = frame;
-    let r = ui.add(egui::DragValue::new(&mut f).speed(0.2).range(0..=u32::MAX));
+    let r = ui
+        .add(egui::DragValue::new(&mut f).speed(0.2).range(0..=u32::MAX))
+        .labelled_by(l.id);
     ui.end_row();
     if f != frame {
         match frame_free(cx.doc, key, f) {
@@ -269,9 +271,11 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     k.set_frame(f);
                     change(k)
                 });
-                ui.label("Weight");
+                let l = ui.label("Weight");
                 let mut w = k.weight();
-                let r = ui.add(egui::DragValue::new(&mut w).speed(0.005).max_decimals(4));
+                let r = ui
+                    .add(egui::DragValue::new(&mut w).speed(0.005).max_decimals(4))
+                    .labelled_by(l.id);
                 out.watch(
                     &r,
                     || {
@@ -328,9 +332,11 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     "cam-rot",
                     key,
                 );
-                ui.label("Distance");
+                let l = ui.label("Distance");
                 let mut d = k.distance();
-                let resp = ui.add(egui::DragValue::new(&mut d).speed(0.05).max_decimals(4));
+                let resp = ui
+                    .add(egui::DragValue::new(&mut d).speed(0.05).max_decimals(4))
+                    .labelled_by(l.id);
                 out.watch(
                     &resp,
                     || {
@@ -343,14 +349,16 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     key,
                 );
                 ui.end_row();
-                ui.label("Field of view");
+                let l = ui.label("Field of view");
                 let mut fov = k.fov();
-                let resp = ui.add(
-                    egui::DragValue::new(&mut fov)
-                        .speed(0.2)
-                        .range(1..=180)
-                        .suffix(" deg"),
-                );
+                let resp = ui
+                    .add(
+                        egui::DragValue::new(&mut fov)
+                            .speed(0.2)
+                            .range(1..=180)
+                            .suffix(" deg"),
+                    )
+                    .labelled_by(l.id);
                 out.watch(
                     &resp,
                     || {
@@ -448,10 +456,11 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     k.set_frame(f);
                     change(k)
                 });
-                ui.label("Mode");
+                let l = ui.label("Mode");
                 let mut mode = k.mode();
                 let r = ui
                     .add(egui::DragValue::new(&mut mode).range(0..=2))
+                    .labelled_by(l.id)
                     .on_hover_text("0 = off, 1 = mode 1, 2 = mode 2");
                 out.watch(
                     &r,
@@ -465,9 +474,11 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     key,
                 );
                 ui.end_row();
-                ui.label("Distance");
+                let l = ui.label("Distance");
                 let mut d = k.distance();
-                let r = ui.add(egui::DragValue::new(&mut d).speed(0.0001).max_decimals(5));
+                let r = ui
+                    .add(egui::DragValue::new(&mut d).speed(0.0001).max_decimals(5))
+                    .labelled_by(l.id);
                 out.watch(
                     &r,
                     || {
