@@ -1426,20 +1426,6 @@ fn keys_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, l: &mut Layo
     }
     // Grid lines on major ticks and seconds.
     let (lo, hi) = l.visible_frames();
-    // Camera cuts: a red mark at the top of the ruler between the two keys.
-    let cuts = &state.cache.cuts;
-    let first_cut = cuts.partition_point(|&a| f64::from(a) + 1.0 < lo);
-    for &a in &cuts[first_cut..] {
-        if f64::from(a) > hi {
-            break;
-        }
-        let x = l.x_of(f64::from(a) + 0.5);
-        painter.vline(
-            x,
-            l.ruler.top()..=l.ruler.top() + 7.0,
-            Stroke::new(2.0, pal.cut),
-        );
-    }
     let major = tick_step(l.px_per_frame, 60.0);
     let mut f = (lo.max(0.0) / f64::from(major)).floor() as u64 * u64::from(major);
     while (f as f64) <= hi {
