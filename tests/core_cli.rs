@@ -295,3 +295,50 @@ fn help_works_for_each_verb() {
     let s = String::from_utf8_lossy(&run(&["rewrite", "--help"]).stdout).into_owned();
     assert!(s.contains("--output"));
 }
+
+/// `-o` goes through the app's save: a symlink stays a link and the file it
+/// points to gets the bytes, with its permissions kept; nothing else is left
+/// in the directory.
+#[cfg(unix)]
+#[test]
+fn rewrite_output_through_a_symlink_keeps_the_link_and_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = scratch("symlink");
+    let input = d.join("in.vmd");
+    // A minimal v2 file: 30-byte header, 20-byte model name, five zero counts
+    // (bone, morph, camera, light, self-shadow).
+    let mut bytes = b"Vocaloid Motion Data 0002".to_vec();
+    bytes.resize(30 + 20, 0);
+    bytes.extend_from_slice(&[0u8; 4 * 5]);
+    std::fs::write(&input, &bytes).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::create_dir_all(d.join("store")).unwrap_or_else(|e| panic!("{e}"));
+    let real = d.join("store/out.vmd");
+    std::fs::write(&real, b"old contents").unwrap_or_else(|e| panic!("{e}"));
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o604))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let link = d.join("out.vmd");
+    std::os::unix::fs::symlink(&real, &link).unwrap_or_else(|e| panic!("{e}"));
+    let out = run(&["rewrite", p(&input), "-o", p(&link)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta = std::fs::symlink_metadata(&link).unwrap_or_else(|e| panic!("{e}"));
+    assert!(meta.file_type().is_symlink(), "the link was replaced");
+    assert_eq!(
+        std::fs::read(&real).unwrap_or_else(|e| panic!("{e}")),
+        bytes
+    );
+    let mode = std::fs::metadata(&real)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o604);
+    let names: Vec<String> = std::fs::read_dir(d.join("store"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["out.vmd".to_string()]);
+}

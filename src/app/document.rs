@@ -158,6 +158,9 @@ pub struct Document {
     saved_state: u64,
     /// Bumped on every change: panels use it to refresh caches.
     pub revision: u64,
+    /// What the file at `path` looked like when it was opened or last saved:
+    /// a save refuses (and asks) when the file has changed since.
+    pub disk_stamp: Option<crate::vmd::save::DiskStamp>,
 }
 
 fn set_at<T: Clone>(v: &mut [T], i: u32, new: T) -> Option<T> {
@@ -179,6 +182,7 @@ impl Document {
             history: History::default(),
             saved_state: 0,
             revision: 0,
+            disk_stamp: None,
         }
     }
 

@@ -1,16 +1,20 @@
 //! Loading and saving off the UI thread, so the window never freezes.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
 use crate::skeleton::Skeleton;
-use crate::vmd::{self, Motion};
+use crate::vmd::save::{DiskStamp, SaveOptions};
+use crate::vmd::{self, Motion, WriteError};
 
 /// What a finished job hands back.
 pub enum JobResult {
     /// A VMD file was read (or failed with the reader's message).
     Motion {
         path: PathBuf,
+        /// The file as it was read (to notice later changes on disk).
+        stamp: Option<DiskStamp>,
         result: Result<Motion, String>,
     },
     /// A PMX/PMD model's skeleton.
@@ -20,11 +24,14 @@ pub enum JobResult {
     },
     /// A save finished.
     Saved {
+        /// The job's id, as [`Jobs::save`] returned it.
+        job: u64,
         doc_id: u64,
         path: PathBuf,
         /// History state that was written.
         state: u64,
-        result: Result<(), String>,
+        /// The stamp of the file written.
+        result: Result<DiskStamp, WriteError>,
     },
     /// A file dialog closed: chosen paths (empty when cancelled or unavailable).
     Picked { purpose: Pick, paths: Vec<PathBuf> },
@@ -40,13 +47,19 @@ pub enum Pick {
 
 /// Background work in flight.
 pub struct Jobs {
-    tx: Sender<JobResult>,
-    rx: Receiver<JobResult>,
+    tx: Sender<(u64, JobResult)>,
+    rx: Receiver<(u64, JobResult)>,
     /// Descriptions of running jobs (for the progress indicator).
     pub running: Vec<(u64, String)>,
     next: u64,
     repaint: Option<egui::Context>,
+    /// Called in the save worker with the temporary file written, before it
+    /// is checked and renamed (tests inject a slow disk here).
+    pub save_hook: Option<SaveHook>,
 }
+
+/// See [`Jobs::save_hook`].
+pub type SaveHook = Arc<dyn Fn(&Path) + Send + Sync>;
 
 impl Default for Jobs {
     fn default() -> Self {
@@ -57,6 +70,7 @@ impl Default for Jobs {
             running: Vec::new(),
             next: 0,
             repaint: None,
+            save_hook: None,
         }
     }
 }
@@ -74,57 +88,82 @@ impl Jobs {
         !self.running.is_empty()
     }
 
-    fn spawn(&mut self, label: String, work: impl FnOnce() -> JobResult + Send + 'static) {
+    /// Runs `work` on its own thread; returns the job's id.
+    fn spawn(
+        &mut self,
+        label: String,
+        work: impl FnOnce(u64) -> JobResult + Send + 'static,
+    ) -> u64 {
         self.next += 1;
         let id = self.next;
         self.running.push((id, label));
         let tx = self.tx.clone();
         let ctx = self.repaint.clone();
         std::thread::spawn(move || {
-            let r = work();
-            let _ = tx.send(r);
+            let r = work(id);
+            // The receiver is gone only when the app has quit.
+            let _ = tx.send((id, r));
             if let Some(c) = ctx {
                 c.request_repaint();
             }
         });
+        id
     }
 
     /// Reads a file: a VMD motion, or a PMX/PMD model by its signature.
     pub fn open(&mut self, path: PathBuf) {
         let label = format!("Loading {}", path.display());
-        self.spawn(label, move || match std::fs::read(&path) {
+        self.spawn(label, move |_| match vmd::save::read_with_stamp(&path) {
             Err(e) => JobResult::Motion {
                 result: Err(format!("cannot read {}: {e}", path.display())),
+                stamp: None,
                 path,
             },
-            Ok(bytes) if looks_like_model(&bytes) => JobResult::Model {
+            Ok((bytes, _)) if looks_like_model(&bytes) => JobResult::Model {
                 result: crate::skeleton::load_model(&bytes).map_err(|e| e.to_string()),
                 path,
             },
-            Ok(bytes) => JobResult::Motion {
+            Ok((bytes, stamp)) => JobResult::Motion {
                 result: vmd::read(&bytes).map_err(|e| e.to_string()),
+                stamp: Some(stamp),
                 path,
             },
         });
     }
 
-    /// Saves already-serialized bytes atomically.
-    pub fn save(&mut self, doc_id: u64, path: PathBuf, state: u64, bytes: Vec<u8>) {
+    /// Saves already-serialized bytes through [`vmd::save`]; with
+    /// `expect_unchanged`, refuses when the file changed on disk meanwhile.
+    /// Returns the job's id (it comes back in [`JobResult::Saved`]).
+    pub fn save(
+        &mut self,
+        doc_id: u64,
+        path: PathBuf,
+        state: u64,
+        bytes: Vec<u8>,
+        expect_unchanged: Option<DiskStamp>,
+    ) -> u64 {
         let label = format!("Saving {}", path.display());
-        self.spawn(label, move || {
-            let result = vmd::write::save_bytes_atomic(&path, &bytes).map_err(|e| e.to_string());
+        let hook = self.save_hook.clone();
+        self.spawn(label, move |job| {
+            let before_commit = hook.as_ref().map(|h| h.as_ref() as &(dyn Fn(&Path) + Sync));
+            let opts = SaveOptions {
+                expect_unchanged,
+                before_commit,
+            };
+            let result = vmd::save::save_bytes_with(&path, &bytes, &opts);
             JobResult::Saved {
+                job,
                 doc_id,
                 path,
                 state,
                 result,
             }
-        });
+        })
     }
 
     /// Opens a native file dialog on its own thread.
     pub fn pick(&mut self, purpose: Pick, start_dir: Option<PathBuf>) {
-        self.spawn("Waiting for the file dialog".into(), move || {
+        self.spawn("Waiting for the file dialog".into(), move |_| {
             let mut d = rfd::FileDialog::new();
             if let Some(dir) = start_dir {
                 d = d.set_directory(dir);
@@ -153,16 +192,8 @@ impl Jobs {
     /// Finished jobs since the last call.
     pub fn poll(&mut self) -> Vec<JobResult> {
         let mut out = Vec::new();
-        while let Ok(r) = self.rx.try_recv() {
-            // Jobs finish in any order; drop one running entry of the matching kind.
-            let prefix = match &r {
-                JobResult::Motion { .. } | JobResult::Model { .. } => "Loading",
-                JobResult::Saved { .. } => "Saving",
-                JobResult::Picked { .. } => "Waiting",
-            };
-            if let Some(pos) = self.running.iter().position(|(_, l)| l.starts_with(prefix)) {
-                self.running.remove(pos);
-            }
+        while let Ok((id, r)) = self.rx.try_recv() {
+            self.running.retain(|(j, _)| *j != id);
             out.push(r);
         }
         out

@@ -15,6 +15,7 @@ pub mod command;
 pub mod document;
 pub mod jobs;
 pub mod panels;
+pub mod saving;
 
 use command::Command;
 use document::{Document, EditRequest};
@@ -110,6 +111,10 @@ pub struct StudioApp {
     /// Set after a save completes (for tests and the status bar).
     pub last_saved: Option<PathBuf>,
     last_tick: Option<f64>,
+    /// Saves in flight, one per document.
+    pub saves: saving::Saves,
+    /// A save refused because the file changed on disk, awaiting the user.
+    pub disk_conflict: Option<saving::DiskConflict>,
 }
 
 impl Default for StudioApp {
@@ -140,6 +145,8 @@ impl Default for StudioApp {
             toolbox: Default::default(),
             last_saved: None,
             last_tick: None,
+            saves: Default::default(),
+            disk_conflict: None,
         }
     }
 }
@@ -257,7 +264,11 @@ impl StudioApp {
     pub fn poll_jobs(&mut self) {
         for r in self.jobs.poll() {
             match r {
-                JobResult::Motion { path, result } => match result {
+                JobResult::Motion {
+                    path,
+                    stamp,
+                    result,
+                } => match result {
                     Ok(m) => {
                         let name = path
                             .file_name()
@@ -278,11 +289,14 @@ impl StudioApp {
                                 ));
                             } else {
                                 self.docs[i] = Document::new(m, Some(path), name);
+                                self.docs[i].disk_stamp = stamp;
                                 self.active = i;
                                 continue;
                             }
                         }
-                        self.docs.push(Document::new(m, Some(path), name));
+                        let mut d = Document::new(m, Some(path), name);
+                        d.disk_stamp = stamp;
+                        self.docs.push(d);
                         self.active = self.docs.len() - 1;
                     }
                     Err(e) => self
@@ -307,34 +321,7 @@ impl StudioApp {
                         .shared
                         .error(format!("Could not load model {}: {e}", path.display())),
                 },
-                JobResult::Saved {
-                    doc_id,
-                    path,
-                    state,
-                    result,
-                } => match result {
-                    Ok(()) => {
-                        if let Some(d) = self.docs.iter_mut().find(|d| d.id == doc_id) {
-                            d.path = Some(path.clone());
-                            d.mark_saved_state(state);
-                        }
-                        self.remember_recent(&path);
-                        self.shared.info(format!("Saved {}", path.display()));
-                        self.last_saved = Some(path);
-                        // A save the close guard asked for: now close or quit.
-                        if let Some(g) = self.after_save.take_if(|g| g.doc_id == doc_id) {
-                            match g.then {
-                                AfterClose::CloseDoc => self.close_doc(doc_id),
-                                AfterClose::Quit => self.close_window = true,
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        self.after_save = None;
-                        self.shared
-                            .error(format!("Save failed, nothing was lost: {e}"));
-                    }
-                },
+                r @ JobResult::Saved { .. } => self.save_finished(r),
                 JobResult::Picked { purpose, paths } => match purpose {
                     Pick::Open => self.open_paths(paths),
                     Pick::Model => self.open_paths(paths),
@@ -351,22 +338,6 @@ impl StudioApp {
                     }
                 },
             }
-        }
-    }
-
-    /// Serializes a document now and writes it atomically in the background.
-    pub fn save_doc_to(&mut self, doc_id: u64, path: PathBuf) {
-        let Some(d) = self.docs.iter().find(|d| d.id == doc_id) else {
-            return;
-        };
-        match vmd::write(&d.motion) {
-            Ok(bytes) => {
-                let state = d.state();
-                self.jobs.save(doc_id, path, state, bytes);
-            }
-            Err(e) => self
-                .shared
-                .error(format!("Save failed, nothing was lost: {e}")),
         }
     }
 
@@ -1016,6 +987,7 @@ impl StudioApp {
             &mut self.toolbox,
         );
         self.close_guard_modal(&ctx);
+        self.disk_conflict_modal(&ctx);
         self.run_pending(&ctx);
         self.toolbox_apply();
         let title = match self.doc() {

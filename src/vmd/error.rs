@@ -59,4 +59,16 @@ pub enum WriteError {
     },
     #[error("{what} has {count} records, more than a VMD count field can hold")]
     TooManyRecords { what: &'static str, count: usize },
+    #[error(
+        "cannot save {path}: the file reads back differently from what was written \
+         ({written} bytes written, {read} read, first difference at byte {first_difference})"
+    )]
+    Verify {
+        path: String,
+        written: usize,
+        read: usize,
+        first_difference: usize,
+    },
+    #[error("{path} changed on disk since it was opened or last saved")]
+    ChangedOnDisk { path: String },
 }

@@ -14,6 +14,7 @@ pub mod name;
 pub mod ops;
 pub mod read;
 pub mod records;
+pub mod save;
 pub mod summary;
 pub mod track;
 pub mod write;

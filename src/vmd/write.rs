@@ -1,7 +1,6 @@
-//! [`Motion`] → bytes, the exact inverse of [`super::read::read`], and an
-//! atomic save to disk.
+//! [`Motion`] → bytes, the exact inverse of [`super::read::read`]; saving
+//! goes through [`super::save`].
 
-use std::io::Write;
 use std::path::Path;
 
 use super::error::WriteError;
@@ -34,39 +33,14 @@ pub fn write(m: &Motion) -> Result<Vec<u8>, WriteError> {
     Ok(out)
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same
-/// directory, flushed and synced, then renamed over the target. On any
-/// failure the original file is untouched and the temporary file removed.
+/// Saves `bytes` to `path` through the one save routine
+/// ([`super::save::save_bytes`]: unique temporary file, fsync, permissions,
+/// symlinks, read-back).
 pub fn save_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
-    let io = |source| WriteError::Io {
-        path: path.display().to_string(),
-        source,
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "motion.vmd".into());
-    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.flush()?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io(e));
-    }
-    Ok(())
+    super::save::save_bytes(path, bytes).map(|_| ())
 }
 
-/// Serializes and saves atomically.
+/// Serializes and saves (see [`super::save`]).
 pub fn save(m: &Motion, path: &Path) -> Result<(), WriteError> {
     let bytes = write(m)?;
     save_bytes_atomic(path, &bytes)
