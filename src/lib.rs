@@ -8,6 +8,9 @@
 //! vmd       pure: bytes ⇄ model, curves, evaluation, camera math, toolbox ops
 //! skeleton  pure: PMX/PMD bone reader, built-in MMD skeleton, FK and CCD IK
 //!  ↑
+//! render    wgpu (feature `render`, part of `gui`): MMD-style model renderer,
+//!           offscreen targets and readback, for the viewport and the CLI
+//!  ↑
 //! app       eframe/egui (feature `gui`): document + history, panels, preview
 //! main      CLI subcommands and the GUI entry point
 //! ```
@@ -22,6 +25,8 @@
 #![forbid(unsafe_code)]
 
 pub mod cli;
+#[cfg(feature = "render")]
+pub mod render;
 pub mod skeleton;
 pub mod vmd;
 

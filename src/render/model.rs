@@ -1,0 +1,452 @@
+//! One model on the GPU: its vertex and index buffers, textures, and one
+//! uniform slot + bind group per material.
+
+use wgpu::util::DeviceExt;
+
+use super::RenderError;
+use super::input::{RenderMaterial, RenderMesh, RenderVertex, SphereMode, TextureRgba};
+use super::renderer::Renderer;
+
+/// Floats in one material uniform (see `Material` in shader.wgsl).
+pub(crate) const MATERIAL_FLOATS: usize = 44;
+
+/// A material's draw: its index range and the flags that pick pipelines.
+#[derive(Clone, Copy, Debug)]
+struct Draw {
+    first: u32,
+    count: u32,
+    double_sided: bool,
+    edge: bool,
+    visible: bool,
+}
+
+/// Which of a material's texture slots hold a real texture (the bind group
+/// is fixed at upload; a material morph cannot add a texture).
+#[derive(Clone, Copy, Debug)]
+struct Slots {
+    texture: bool,
+    sphere: bool,
+    toon: bool,
+}
+
+pub struct GpuModel {
+    vertex_buffer: wgpu::Buffer,
+    vertex_count: usize,
+    index_buffer: wgpu::Buffer,
+    material_buffer: wgpu::Buffer,
+    material_stride: u64,
+    binds: Vec<wgpu::BindGroup>,
+    draws: Vec<Draw>,
+    slots: Vec<Slots>,
+    scratch: Vec<f32>,
+    _textures: Vec<wgpu::Texture>,
+}
+
+/// Writes one mip level of RGBA8 pixels (rows unpadded; wgpu pads the copy).
+pub(crate) fn write_rgba(
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+    mip: u32,
+    width: u32,
+    height: u32,
+    pixels: &[u8],
+) {
+    queue.write_texture(
+        wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: mip,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::All,
+        },
+        pixels,
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(width * 4),
+            rows_per_image: Some(height),
+        },
+        wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+    );
+}
+
+/// Uploads an image with a full mip chain (box-filtered on the CPU). Images
+/// larger than the device allows are halved until they fit.
+fn upload_texture(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    image: &TextureRgba,
+    mips: bool,
+) -> wgpu::Texture {
+    let max = device.limits().max_texture_dimension_2d.max(1);
+    let mut level0 = std::borrow::Cow::Borrowed(image);
+    while level0.width > max || level0.height > max {
+        level0 = std::borrow::Cow::Owned(level0.half());
+    }
+    let levels = if mips {
+        32 - level0.width.max(level0.height).leading_zeros()
+    } else {
+        1
+    };
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("model texture"),
+        size: wgpu::Extent3d {
+            width: level0.width,
+            height: level0.height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: levels,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: super::TEXTURE_FORMAT,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    let mut level = level0.into_owned();
+    for mip in 0..levels {
+        if mip > 0 {
+            level = level.half();
+        }
+        write_rgba(
+            queue,
+            &texture,
+            mip,
+            level.width,
+            level.height,
+            &level.pixels,
+        );
+    }
+    texture
+}
+
+fn sphere_mode_code(mode: SphereMode) -> f32 {
+    match mode {
+        SphereMode::None => 0.0,
+        SphereMode::Multiply | SphereMode::SubTexture => 1.0,
+        SphereMode::Add => 2.0,
+    }
+}
+
+fn material_uniform(m: &RenderMaterial, slots: Slots) -> [f32; MATERIAL_FLOATS] {
+    let mut u = [0.0f32; MATERIAL_FLOATS];
+    let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
+    let put = |u: &mut [f32; MATERIAL_FLOATS], at: usize, v: &[f32]| {
+        for (i, x) in v.iter().enumerate() {
+            u[at + i] = finite(*x);
+        }
+    };
+    put(&mut u, 0, &m.diffuse);
+    put(&mut u, 4, &m.specular);
+    u[7] = finite(m.specular_power).max(0.0);
+    put(&mut u, 8, &m.ambient);
+    put(&mut u, 12, &m.edge_color);
+    u[16] = finite(m.edge_size).max(0.0);
+    u[17] = if slots.sphere {
+        sphere_mode_code(m.sphere_mode)
+    } else {
+        0.0
+    };
+    u[18] = if slots.texture { 1.0 } else { 0.0 };
+    u[19] = if slots.toon { 1.0 } else { 0.0 };
+    put(&mut u, 20, &m.texture_tint.mul);
+    put(&mut u, 24, &m.texture_tint.add);
+    put(&mut u, 28, &m.sphere_tint.mul);
+    put(&mut u, 32, &m.sphere_tint.add);
+    put(&mut u, 36, &m.toon_tint.mul);
+    put(&mut u, 40, &m.toon_tint.add);
+    u
+}
+
+fn draw_of(m: &RenderMaterial, first: u32, count: u32) -> Draw {
+    let visible = m.diffuse[3] > 0.0 && count > 0;
+    Draw {
+        first,
+        count,
+        double_sided: m.double_sided,
+        edge: m.edge && m.edge_size > 0.0 && m.edge_color[3] > 0.0 && visible,
+        visible,
+    }
+}
+
+impl GpuModel {
+    /// Uploads `mesh`. Refuses indices that point past the vertices; a
+    /// material whose index run passes the end of the index list draws what
+    /// is there; textures that are missing or malformed draw as white (the
+    /// material's colours alone).
+    pub fn upload(
+        renderer: &Renderer,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        mesh: &RenderMesh,
+    ) -> Result<GpuModel, RenderError> {
+        let n = mesh.vertices.len();
+        if let Some((i, bad)) = mesh
+            .indices
+            .iter()
+            .enumerate()
+            .find(|(_, v)| **v as usize >= n)
+        {
+            return Err(RenderError::BadMesh(format!(
+                "index {i} is {bad} but the mesh has {n} vertices"
+            )));
+        }
+        let mut scratch = Vec::new();
+        pack_vertices(&mesh.vertices, &mut scratch);
+        if scratch.is_empty() {
+            scratch.resize(RenderVertex::FLOATS, 0.0);
+        }
+        let vertex_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("model vertices"),
+            contents: bytemuck::cast_slice(&scratch),
+            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        });
+        let mut indices = mesh.indices.clone();
+        indices.truncate(indices.len() / 3 * 3);
+        let index_total = indices.len() as u32;
+        if indices.is_empty() {
+            indices.push(0);
+        }
+        let index_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("model indices"),
+            contents: bytemuck::cast_slice(&indices),
+            usage: wgpu::BufferUsages::INDEX,
+        });
+
+        let textures: Vec<Option<wgpu::Texture>> = mesh
+            .textures
+            .iter()
+            .map(|t| {
+                t.as_ref()
+                    .filter(|t| t.is_valid())
+                    .map(|t| upload_texture(device, queue, t, true))
+            })
+            .collect();
+        // Toon ramps sampled without mips: a ramp is a few pixels wide.
+        let toon_textures: Vec<Option<wgpu::Texture>> = mesh
+            .textures
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let used_as_toon = mesh.materials.iter().any(|m| m.toon == Some(i));
+                t.as_ref()
+                    .filter(|t| used_as_toon && t.is_valid())
+                    .map(|t| upload_texture(device, queue, t, false))
+            })
+            .collect();
+        let views: Vec<Option<wgpu::TextureView>> = textures
+            .iter()
+            .map(|t| t.as_ref().map(|t| t.create_view(&Default::default())))
+            .collect();
+        let toon_views: Vec<Option<wgpu::TextureView>> = toon_textures
+            .iter()
+            .map(|t| t.as_ref().map(|t| t.create_view(&Default::default())))
+            .collect();
+
+        let stride = renderer.material_stride;
+        let material_count = mesh.materials.len().max(1) as u64;
+        let material_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("materials"),
+            size: stride * material_count,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut binds = Vec::with_capacity(mesh.materials.len());
+        let mut draws = Vec::with_capacity(mesh.materials.len());
+        let mut slots = Vec::with_capacity(mesh.materials.len());
+        let mut first = 0u32;
+        for (i, m) in mesh.materials.iter().enumerate() {
+            let pick = |index: Option<usize>, list: &[Option<wgpu::TextureView>]| {
+                index
+                    .and_then(|k| list.get(k))
+                    .and_then(|v| v.as_ref())
+                    .cloned()
+            };
+            let tex = pick(m.texture, &views);
+            let sphere = if m.sphere_mode == SphereMode::None {
+                None
+            } else {
+                pick(m.sphere, &views)
+            };
+            let toon = pick(m.toon, &toon_views);
+            let s = Slots {
+                texture: tex.is_some(),
+                sphere: sphere.is_some(),
+                toon: toon.is_some(),
+            };
+            let white = &renderer.white;
+            let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("material"),
+                layout: &renderer.material_layout,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                            buffer: &material_buffer,
+                            offset: i as u64 * stride,
+                            size: wgpu::BufferSize::new(MATERIAL_FLOATS as u64 * 4),
+                        }),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::TextureView(tex.as_ref().unwrap_or(white)),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 2,
+                        resource: wgpu::BindingResource::TextureView(
+                            sphere.as_ref().unwrap_or(white),
+                        ),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 3,
+                        resource: wgpu::BindingResource::TextureView(
+                            toon.as_ref().unwrap_or(white),
+                        ),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 4,
+                        resource: wgpu::BindingResource::Sampler(&renderer.sampler_wrap),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 5,
+                        resource: wgpu::BindingResource::Sampler(&renderer.sampler_clamp),
+                    },
+                ],
+            });
+            let count = m.index_count.min(index_total.saturating_sub(first)) / 3 * 3;
+            draws.push(draw_of(m, first, count));
+            first = first.saturating_add(count);
+            binds.push(bind);
+            slots.push(s);
+        }
+        let mut model = GpuModel {
+            vertex_buffer,
+            vertex_count: n,
+            index_buffer,
+            material_buffer,
+            material_stride: stride,
+            binds,
+            draws,
+            slots,
+            scratch,
+            _textures: textures
+                .into_iter()
+                .chain(toon_textures)
+                .flatten()
+                .collect(),
+        };
+        model.update_materials(queue, &mesh.materials)?;
+        Ok(model)
+    }
+
+    pub fn vertex_count(&self) -> usize {
+        self.vertex_count
+    }
+
+    /// Replaces the vertices (after posing, morphs and skinning). The count
+    /// must be the uploaded one.
+    pub fn update_vertices(
+        &mut self,
+        queue: &wgpu::Queue,
+        vertices: &[RenderVertex],
+    ) -> Result<(), RenderError> {
+        if vertices.len() != self.vertex_count {
+            return Err(RenderError::BadMesh(format!(
+                "{} vertices given for a model of {}",
+                vertices.len(),
+                self.vertex_count
+            )));
+        }
+        if vertices.is_empty() {
+            return Ok(());
+        }
+        pack_vertices(vertices, &mut self.scratch);
+        queue.write_buffer(&self.vertex_buffer, 0, bytemuck::cast_slice(&self.scratch));
+        Ok(())
+    }
+
+    /// Replaces the material parameters (material morphs). The list must be
+    /// as long as the uploaded one; texture choices and index counts are
+    /// kept from the upload.
+    pub fn update_materials(
+        &mut self,
+        queue: &wgpu::Queue,
+        materials: &[RenderMaterial],
+    ) -> Result<(), RenderError> {
+        if materials.len() != self.draws.len() {
+            return Err(RenderError::BadMesh(format!(
+                "{} materials given for a model of {}",
+                materials.len(),
+                self.draws.len()
+            )));
+        }
+        if materials.is_empty() {
+            return Ok(());
+        }
+        let stride_floats = (self.material_stride / 4) as usize;
+        let mut data = vec![0.0f32; stride_floats * materials.len()];
+        for (i, m) in materials.iter().enumerate() {
+            let u = material_uniform(m, self.slots[i]);
+            data[i * stride_floats..i * stride_floats + MATERIAL_FLOATS].copy_from_slice(&u);
+            let d = self.draws[i];
+            self.draws[i] = draw_of(m, d.first, d.count);
+        }
+        queue.write_buffer(&self.material_buffer, 0, bytemuck::cast_slice(&data));
+        Ok(())
+    }
+
+    pub(crate) fn draw_materials(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        culled: &wgpu::RenderPipeline,
+        double: &wgpu::RenderPipeline,
+    ) {
+        if self.vertex_count == 0 {
+            return;
+        }
+        pass.set_vertex_buffer(0, self.vertex_buffer.slice(..));
+        pass.set_index_buffer(self.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+        for (d, bind) in self.draws.iter().zip(&self.binds) {
+            if !d.visible {
+                continue;
+            }
+            pass.set_pipeline(if d.double_sided { double } else { culled });
+            pass.set_bind_group(1, bind, &[]);
+            pass.draw_indexed(d.first..d.first + d.count, 0, 0..1);
+        }
+    }
+
+    pub(crate) fn draw_edges(&self, pass: &mut wgpu::RenderPass<'_>, edge: &wgpu::RenderPipeline) {
+        if self.vertex_count == 0 || !self.draws.iter().any(|d| d.edge) {
+            return;
+        }
+        pass.set_pipeline(edge);
+        pass.set_vertex_buffer(0, self.vertex_buffer.slice(..));
+        pass.set_index_buffer(self.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+        for (d, bind) in self.draws.iter().zip(&self.binds) {
+            if d.edge {
+                pass.set_bind_group(1, bind, &[]);
+                pass.draw_indexed(d.first..d.first + d.count, 0, 0..1);
+            }
+        }
+    }
+}
+
+/// Flattens vertices into the GPU layout (9 floats each); non-finite
+/// numbers become 0 so one bad vertex cannot blank the picture.
+pub(crate) fn pack_vertices(vertices: &[RenderVertex], out: &mut Vec<f32>) {
+    out.clear();
+    out.reserve(vertices.len() * RenderVertex::FLOATS);
+    for v in vertices {
+        out.extend_from_slice(&v.position);
+        out.extend_from_slice(&v.normal);
+        out.extend_from_slice(&v.uv);
+        out.push(v.edge_scale);
+    }
+    for x in out.iter_mut() {
+        if !x.is_finite() {
+            *x = 0.0;
+        }
+    }
+}

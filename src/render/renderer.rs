@@ -1,0 +1,338 @@
+//! Pipelines, layouts and samplers: everything that depends only on the
+//! device, the colour format and the sample count. One `Renderer` draws any
+//! number of models into any number of targets of that format.
+
+use super::DEPTH_FORMAT;
+use super::input::{Light, LineVertex, RenderVertex, ViewParams};
+use super::model::GpuModel;
+
+/// Floats in the frame uniform (see `Frame` in shader.wgsl).
+pub(crate) const FRAME_FLOATS: usize = 48;
+
+pub struct Renderer {
+    pub(crate) format: wgpu::TextureFormat,
+    pub(crate) samples: u32,
+    pub(crate) frame_layout: wgpu::BindGroupLayout,
+    pub(crate) material_layout: wgpu::BindGroupLayout,
+    model_culled: wgpu::RenderPipeline,
+    model_double: wgpu::RenderPipeline,
+    edge: wgpu::RenderPipeline,
+    line_depth: wgpu::RenderPipeline,
+    line_overlay: wgpu::RenderPipeline,
+    pub(crate) sampler_wrap: wgpu::Sampler,
+    pub(crate) sampler_clamp: wgpu::Sampler,
+    /// 1×1 white: stands in for every missing texture.
+    pub(crate) white: wgpu::TextureView,
+    _white_texture: wgpu::Texture,
+    /// Byte distance between two materials' uniforms (≥ the device's
+    /// uniform offset alignment).
+    pub(crate) material_stride: u64,
+}
+
+/// One frame's camera, light and lines, as the shader's frame uniform wants them.
+pub struct FrameParams<'a> {
+    pub view: ViewParams,
+    pub light: Light,
+    /// Drawn depth-tested before the models (grid, axes).
+    pub lines: &'a [LineVertex],
+    /// Drawn over everything, no depth test (skeleton overlay).
+    pub overlay_lines: &'a [LineVertex],
+}
+
+impl FrameParams<'_> {
+    pub(crate) fn uniform(&self, width: u32, height: u32) -> [f32; FRAME_FLOATS] {
+        let mut u = [0.0f32; FRAME_FLOATS];
+        u[0..16].copy_from_slice(&self.view.view.to_cols_array());
+        u[16..32].copy_from_slice(&self.view.projection.to_cols_array());
+        u[32..35].copy_from_slice(&self.view.eye.to_array());
+        let d = glam::Vec3::from(self.light.direction);
+        let d = if d.length_squared() > 1e-12 {
+            d.normalize()
+        } else {
+            glam::Vec3::from(Light::MMD_DEFAULT.direction).normalize()
+        };
+        u[36..39].copy_from_slice(&d.to_array());
+        let c = self
+            .light
+            .color
+            .map(|c| if c.is_finite() { c } else { 0.0 });
+        u[40..43].copy_from_slice(&c);
+        u[43] = 1.0;
+        u[44] = width.max(1) as f32;
+        u[45] = height.max(1) as f32;
+        u[46] = height as f32 / 720.0;
+        u
+    }
+}
+
+fn blend() -> wgpu::BlendState {
+    wgpu::BlendState {
+        color: wgpu::BlendComponent {
+            src_factor: wgpu::BlendFactor::SrcAlpha,
+            dst_factor: wgpu::BlendFactor::OneMinusSrcAlpha,
+            operation: wgpu::BlendOperation::Add,
+        },
+        alpha: wgpu::BlendComponent {
+            src_factor: wgpu::BlendFactor::One,
+            dst_factor: wgpu::BlendFactor::OneMinusSrcAlpha,
+            operation: wgpu::BlendOperation::Add,
+        },
+    }
+}
+
+impl Renderer {
+    /// Builds the pipelines for targets of `format` with `samples` (1 or 4)
+    /// samples per pixel.
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        format: wgpu::TextureFormat,
+        samples: u32,
+    ) -> Renderer {
+        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("mmd shader"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("shader.wgsl").into()),
+        });
+        let uniform_entry = |binding, visibility| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let texture_entry = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
+            },
+            count: None,
+        };
+        let sampler_entry = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+            count: None,
+        };
+        let vf = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
+        let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("frame"),
+            entries: &[uniform_entry(0, vf)],
+        });
+        let material_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("material"),
+            entries: &[
+                uniform_entry(0, vf),
+                texture_entry(1),
+                texture_entry(2),
+                texture_entry(3),
+                sampler_entry(4),
+                sampler_entry(5),
+            ],
+        });
+        let model_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("model"),
+            bind_group_layouts: &[Some(&frame_layout), Some(&material_layout)],
+            immediate_size: 0,
+        });
+        let line_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("lines"),
+            bind_group_layouts: &[Some(&frame_layout)],
+            immediate_size: 0,
+        });
+
+        let vertex_attrs = wgpu::vertex_attr_array![
+            0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Float32
+        ];
+        let vertex_layout = wgpu::VertexBufferLayout {
+            array_stride: (RenderVertex::FLOATS * 4) as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &vertex_attrs,
+        };
+        let line_attrs = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4];
+        let line_vertex_layout = wgpu::VertexBufferLayout {
+            array_stride: (LineVertex::FLOATS * 4) as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &line_attrs,
+        };
+        let multisample = wgpu::MultisampleState {
+            count: samples.max(1),
+            mask: !0,
+            alpha_to_coverage_enabled: false,
+        };
+        let depth = |write: bool, compare| {
+            Some(wgpu::DepthStencilState {
+                format: DEPTH_FORMAT,
+                depth_write_enabled: Some(write),
+                depth_compare: Some(compare),
+                stencil: wgpu::StencilState::default(),
+                bias: wgpu::DepthBiasState::default(),
+            })
+        };
+        let targets = [Some(wgpu::ColorTargetState {
+            format,
+            blend: Some(blend()),
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
+        // MMD's triangles are clockwise seen from their front (Direct3D).
+        let mesh_pipeline = |label, vs, fs, cull| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&model_layout),
+                vertex: wgpu::VertexState {
+                    module: &shader,
+                    entry_point: Some(vs),
+                    buffers: &[Some(vertex_layout.clone())],
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    front_face: wgpu::FrontFace::Cw,
+                    cull_mode: cull,
+                    ..Default::default()
+                },
+                depth_stencil: depth(true, wgpu::CompareFunction::Less),
+                multisample,
+                fragment: Some(wgpu::FragmentState {
+                    module: &shader,
+                    entry_point: Some(fs),
+                    targets: &targets,
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let model_culled = mesh_pipeline(
+            "model (culled)",
+            "vs_model",
+            "fs_model",
+            Some(wgpu::Face::Back),
+        );
+        let model_double = mesh_pipeline("model (double-sided)", "vs_model", "fs_model", None);
+        let edge = mesh_pipeline("edge", "vs_edge", "fs_edge", Some(wgpu::Face::Front));
+        let line_pipeline = |label, write, compare| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&line_layout),
+                vertex: wgpu::VertexState {
+                    module: &shader,
+                    entry_point: Some("vs_line"),
+                    buffers: &[Some(line_vertex_layout.clone())],
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::LineList,
+                    ..Default::default()
+                },
+                depth_stencil: depth(write, compare),
+                multisample,
+                fragment: Some(wgpu::FragmentState {
+                    module: &shader,
+                    entry_point: Some("fs_line"),
+                    targets: &targets,
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let line_depth = line_pipeline("lines", true, wgpu::CompareFunction::Less);
+        let line_overlay = line_pipeline("overlay lines", false, wgpu::CompareFunction::Always);
+
+        let sampler = |address, mip| {
+            device.create_sampler(&wgpu::SamplerDescriptor {
+                label: Some("texture sampler"),
+                address_mode_u: address,
+                address_mode_v: address,
+                address_mode_w: address,
+                mag_filter: wgpu::FilterMode::Linear,
+                min_filter: wgpu::FilterMode::Linear,
+                mipmap_filter: mip,
+                ..Default::default()
+            })
+        };
+        let sampler_wrap = sampler(wgpu::AddressMode::Repeat, wgpu::MipmapFilterMode::Linear);
+        let sampler_clamp = sampler(
+            wgpu::AddressMode::ClampToEdge,
+            wgpu::MipmapFilterMode::Nearest,
+        );
+        let white = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("white"),
+            size: wgpu::Extent3d {
+                width: 1,
+                height: 1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: super::TEXTURE_FORMAT,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        super::model::write_rgba(queue, &white, 0, 1, 1, &[255; 4]);
+        let white_view = white.create_view(&wgpu::TextureViewDescriptor::default());
+        let align = u64::from(device.limits().min_uniform_buffer_offset_alignment).max(16);
+        let material_stride = (super::model::MATERIAL_FLOATS as u64 * 4).div_ceil(align) * align;
+        Renderer {
+            format,
+            samples: samples.max(1),
+            frame_layout,
+            material_layout,
+            model_culled,
+            model_double,
+            edge,
+            line_depth,
+            line_overlay,
+            sampler_wrap,
+            sampler_clamp,
+            white: white_view,
+            _white_texture: white,
+            material_stride,
+        }
+    }
+
+    pub fn format(&self) -> wgpu::TextureFormat {
+        self.format
+    }
+
+    pub fn samples(&self) -> u32 {
+        self.samples
+    }
+
+    /// Records the draws of one frame into `pass`: depth-tested lines, then
+    /// every model's materials in order, then their edges, then the overlay
+    /// lines. `frame_bind` holds the frame uniform (see [`super::FrameTarget`]).
+    pub(crate) fn draw<'p>(
+        &self,
+        pass: &mut wgpu::RenderPass<'p>,
+        frame_bind: &wgpu::BindGroup,
+        models: &[&GpuModel],
+        lines: Option<(&wgpu::Buffer, u32)>,
+        overlay: Option<(&wgpu::Buffer, u32)>,
+    ) {
+        pass.set_bind_group(0, frame_bind, &[]);
+        if let Some((buffer, count)) = lines {
+            pass.set_pipeline(&self.line_depth);
+            pass.set_vertex_buffer(0, buffer.slice(..));
+            pass.draw(0..count, 0..1);
+        }
+        for model in models {
+            model.draw_materials(pass, &self.model_culled, &self.model_double);
+        }
+        for model in models {
+            model.draw_edges(pass, &self.edge);
+        }
+        if let Some((buffer, count)) = overlay {
+            pass.set_pipeline(&self.line_overlay);
+            pass.set_vertex_buffer(0, buffer.slice(..));
+            pass.draw(0..count, 0..1);
+        }
+    }
+}

@@ -1,0 +1,153 @@
+// MMD-style shading, after MikuMikuEffect's default shader (full.fx) as MMD
+// draws models: colour = saturate(diffuse·light + ambient), × texture,
+// sphere map (× or +), × toon ramp at 0.5 − 0.5·N·L, + Blinn specular.
+// MMD's light has no diffuse term of its own (LightDiffuse is black): the
+// shading of a model comes from the toon ramp alone.
+// Everything happens in gamma space, as in MMD.
+
+struct Frame {
+    view: mat4x4<f32>,
+    proj: mat4x4<f32>,
+    eye: vec4<f32>,
+    // Direction the light travels (normalised on the CPU).
+    light_dir: vec4<f32>,
+    light_color: vec4<f32>,
+    // x, y: target size in pixels; z: edge pixels per edge-size unit.
+    viewport: vec4<f32>,
+};
+
+struct Material {
+    diffuse: vec4<f32>,
+    // rgb, power
+    specular: vec4<f32>,
+    ambient: vec4<f32>,
+    edge_color: vec4<f32>,
+    // x: edge size, y: sphere mode (0 none, 1 multiply, 2 add),
+    // z: has texture, w: has toon
+    params: vec4<f32>,
+    tex_mul: vec4<f32>,
+    tex_add: vec4<f32>,
+    sphere_mul: vec4<f32>,
+    sphere_add: vec4<f32>,
+    toon_mul: vec4<f32>,
+    toon_add: vec4<f32>,
+};
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+
+@group(1) @binding(0) var<uniform> material: Material;
+@group(1) @binding(1) var t_diffuse: texture_2d<f32>;
+@group(1) @binding(2) var t_sphere: texture_2d<f32>;
+@group(1) @binding(3) var t_toon: texture_2d<f32>;
+@group(1) @binding(4) var s_wrap: sampler;
+@group(1) @binding(5) var s_clamp: sampler;
+
+struct VertexIn {
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+    @location(3) edge_scale: f32,
+};
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) normal: vec3<f32>,
+    @location(1) uv: vec2<f32>,
+    @location(2) to_eye: vec3<f32>,
+    @location(3) sphere_uv: vec2<f32>,
+};
+
+@vertex
+fn vs_model(v: VertexIn) -> VertexOut {
+    var o: VertexOut;
+    o.clip = frame.proj * frame.view * vec4<f32>(v.position, 1.0);
+    o.normal = v.normal;
+    o.uv = v.uv;
+    o.to_eye = frame.eye.xyz - v.position;
+    let nv = (frame.view * vec4<f32>(v.normal, 0.0)).xyz;
+    let nvn = nv / max(length(nv), 1e-6);
+    o.sphere_uv = vec2<f32>(nvn.x * 0.5 + 0.5, nvn.y * -0.5 + 0.5);
+    return o;
+}
+
+// MMD's material-morph tint of a texture: lerp(base, tex·mul + add, mul.a + add.a).
+fn tint(c: vec4<f32>, mul: vec4<f32>, add: vec4<f32>, base: f32) -> vec3<f32> {
+    return mix(vec3<f32>(base), c.rgb * mul.rgb + add.rgb, mul.a + add.a);
+}
+
+@fragment
+fn fs_model(i: VertexOut) -> @location(0) vec4<f32> {
+    let n = normalize(i.normal);
+    let to_light = -frame.light_dir.xyz;
+    let lambert = dot(n, to_light);
+
+    // Sample everything first (uniform control flow); unused maps are 1×1 white.
+    let tex = textureSample(t_diffuse, s_wrap, i.uv);
+    let sph = textureSample(t_sphere, s_clamp, i.sphere_uv);
+    let toon = textureSample(t_toon, s_clamp, vec2<f32>(0.0, 0.5 - lambert * 0.5));
+
+    var color = vec4<f32>(
+        clamp(material.diffuse.rgb * frame.light_color.rgb + material.ambient.rgb, vec3<f32>(0.0), vec3<f32>(1.0)),
+        material.diffuse.a,
+    );
+    if material.params.z > 0.5 {
+        color = color * vec4<f32>(tint(tex, material.tex_mul, material.tex_add, 1.0), tex.a);
+    }
+    let mode = material.params.y;
+    if mode > 1.5 {
+        color = vec4<f32>(color.rgb + tint(sph, material.sphere_mul, material.sphere_add, 0.0), color.a);
+    } else if mode > 0.5 {
+        color = vec4<f32>(color.rgb * tint(sph, material.sphere_mul, material.sphere_add, 1.0), color.a);
+    }
+    if material.params.w > 0.5 {
+        color = vec4<f32>(color.rgb * tint(toon, material.toon_mul, material.toon_add, 1.0), color.a);
+    }
+    let h = normalize(normalize(i.to_eye) + to_light);
+    let spec = pow(max(dot(h, n), 1e-6), material.specular.w);
+    color = vec4<f32>(color.rgb + spec * material.specular.rgb * frame.light_color.rgb, color.a);
+
+    if color.a < 0.002 {
+        discard;
+    }
+    return clamp(color, vec4<f32>(0.0), vec4<f32>(1.0));
+}
+
+// The edge (outline): back faces pushed out along the screen-space normal by
+// edge size × vertex edge scale pixels.
+@vertex
+fn vs_edge(v: VertexIn) -> @builtin(position) vec4<f32> {
+    let clip = frame.proj * frame.view * vec4<f32>(v.position, 1.0);
+    let nclip = (frame.proj * frame.view * vec4<f32>(v.normal, 0.0)).xy;
+    let npx = nclip * frame.viewport.xy;
+    let len = length(npx);
+    var offset = vec2<f32>(0.0);
+    if len > 1e-6 {
+        let px = material.params.x * v.edge_scale * frame.viewport.z;
+        offset = npx / len * px * 2.0 / frame.viewport.xy * clip.w;
+    }
+    return vec4<f32>(clip.xy + offset, clip.zw);
+}
+
+@fragment
+fn fs_edge() -> @location(0) vec4<f32> {
+    return material.edge_color;
+}
+
+// Lines: grid, axes, skeleton overlay.
+struct LineOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) color: vec4<f32>,
+};
+
+@vertex
+fn vs_line(@location(0) position: vec3<f32>, @location(1) color: vec4<f32>) -> LineOut {
+    var o: LineOut;
+    o.clip = frame.proj * frame.view * vec4<f32>(position, 1.0);
+    o.color = color;
+    return o;
+}
+
+@fragment
+fn fs_line(i: LineOut) -> @location(0) vec4<f32> {
+    return i.color;
+}

@@ -1,0 +1,308 @@
+//! An offscreen colour + depth target (multisampled where the renderer is),
+//! its frame uniform, and reading the picture back to the CPU.
+
+use wgpu::util::DeviceExt;
+
+use super::input::{LineVertex, TextureRgba};
+use super::model::GpuModel;
+use super::renderer::{FRAME_FLOATS, FrameParams, Renderer};
+use super::{DEPTH_FORMAT, RenderError};
+
+/// A picture `width`×`height` the renderer draws into. The resolved colour
+/// texture can be read back ([`OffscreenTarget::read_rgba`]) or shown by the
+/// app ([`OffscreenTarget::color_texture`]; it allows an sRGB view of the
+/// same bytes, so egui shows the gamma-space colours unchanged).
+pub struct OffscreenTarget {
+    width: u32,
+    height: u32,
+    color: wgpu::Texture,
+    color_view: wgpu::TextureView,
+    msaa_view: Option<wgpu::TextureView>,
+    depth_view: wgpu::TextureView,
+    frame_buffer: wgpu::Buffer,
+    frame_bind: wgpu::BindGroup,
+}
+
+/// Bytes per row of a texture-to-buffer copy: 4 per pixel, padded to 256.
+pub fn padded_bytes_per_row(width: u32) -> u32 {
+    let unpadded = width * 4;
+    let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    unpadded.div_ceil(align) * align
+}
+
+impl OffscreenTarget {
+    pub fn new(
+        renderer: &Renderer,
+        device: &wgpu::Device,
+        width: u32,
+        height: u32,
+    ) -> Result<OffscreenTarget, RenderError> {
+        let max = device.limits().max_texture_dimension_2d;
+        if width == 0 || height == 0 || width > max || height > max {
+            return Err(RenderError::BadSize { width, height, max });
+        }
+        let size = wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        };
+        let srgb = renderer.format.add_srgb_suffix();
+        let view_formats: &[wgpu::TextureFormat] = if srgb != renderer.format {
+            &[srgb]
+        } else {
+            &[]
+        };
+        let color = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("offscreen colour"),
+            size,
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: renderer.format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats,
+        });
+        let color_view = color.create_view(&Default::default());
+        let msaa_view = (renderer.samples > 1).then(|| {
+            device
+                .create_texture(&wgpu::TextureDescriptor {
+                    label: Some("offscreen colour (MSAA)"),
+                    size,
+                    mip_level_count: 1,
+                    sample_count: renderer.samples,
+                    dimension: wgpu::TextureDimension::D2,
+                    format: renderer.format,
+                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                    view_formats: &[],
+                })
+                .create_view(&Default::default())
+        });
+        let depth_view = device
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("offscreen depth"),
+                size,
+                mip_level_count: 1,
+                sample_count: renderer.samples,
+                dimension: wgpu::TextureDimension::D2,
+                format: DEPTH_FORMAT,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                view_formats: &[],
+            })
+            .create_view(&Default::default());
+        let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("frame uniform"),
+            size: (FRAME_FLOATS * 4) as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let frame_bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("frame"),
+            layout: &renderer.frame_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: frame_buffer.as_entire_binding(),
+            }],
+        });
+        Ok(OffscreenTarget {
+            width,
+            height,
+            color,
+            color_view,
+            msaa_view,
+            depth_view,
+            frame_buffer,
+            frame_bind,
+        })
+    }
+
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// The resolved picture (single-sampled, the renderer's format).
+    pub fn color_texture(&self) -> &wgpu::Texture {
+        &self.color
+    }
+
+    /// Draws one frame: clears to `clear` (RGBA 0..1), then lines, models,
+    /// edges and overlay lines; submits the work.
+    pub fn render(
+        &self,
+        renderer: &Renderer,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        frame: &FrameParams<'_>,
+        models: &[&GpuModel],
+        clear: [f32; 4],
+    ) {
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("offscreen frame"),
+        });
+        self.encode(renderer, device, queue, &mut encoder, frame, models, clear);
+        queue.submit([encoder.finish()]);
+    }
+
+    /// Like [`OffscreenTarget::render`] but records into the caller's encoder
+    /// (the frame uniform is written through `queue` at once).
+    #[allow(clippy::too_many_arguments)]
+    pub fn encode(
+        &self,
+        renderer: &Renderer,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameParams<'_>,
+        models: &[&GpuModel],
+        clear: [f32; 4],
+    ) {
+        let uniform = frame.uniform(self.width, self.height);
+        queue.write_buffer(&self.frame_buffer, 0, bytemuck::cast_slice(&uniform));
+        let lines = line_buffer(device, frame.lines);
+        let overlay = line_buffer(device, frame.overlay_lines);
+        let (view, resolve) = match &self.msaa_view {
+            Some(msaa) => (msaa, Some(&self.color_view)),
+            None => (&self.color_view, None),
+        };
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("model pass"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view,
+                resolve_target: resolve,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color {
+                        r: f64::from(clear[0]),
+                        g: f64::from(clear[1]),
+                        b: f64::from(clear[2]),
+                        a: f64::from(clear[3]),
+                    }),
+                    store: if resolve.is_some() {
+                        wgpu::StoreOp::Discard
+                    } else {
+                        wgpu::StoreOp::Store
+                    },
+                },
+                depth_slice: None,
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &self.depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        renderer.draw(
+            &mut pass,
+            &self.frame_bind,
+            models,
+            lines.as_ref().map(|(b, n)| (b, *n)),
+            overlay.as_ref().map(|(b, n)| (b, *n)),
+        );
+    }
+
+    /// Copies the picture to the CPU (waits for the GPU): RGBA8, rows top to
+    /// bottom, no padding.
+    pub fn read_rgba(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<TextureRgba, RenderError> {
+        let padded = padded_bytes_per_row(self.width);
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback"),
+            size: u64::from(padded) * u64::from(self.height),
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("readback"),
+        });
+        encoder.copy_texture_to_buffer(
+            wgpu::TexelCopyTextureInfo {
+                texture: &self.color,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(padded),
+                    rows_per_image: Some(self.height),
+                },
+            },
+            wgpu::Extent3d {
+                width: self.width,
+                height: self.height,
+                depth_or_array_layers: 1,
+            },
+        );
+        queue.submit([encoder.finish()]);
+        let slice = buffer.slice(..);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| RenderError::Readback(e.to_string()))?;
+        rx.recv()
+            .map_err(|e| RenderError::Readback(e.to_string()))?
+            .map_err(|e| RenderError::Readback(e.to_string()))?;
+        let bgra = matches!(
+            self.color.format(),
+            wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
+        );
+        let mut pixels = Vec::with_capacity((self.width * self.height * 4) as usize);
+        {
+            let mapped = slice
+                .get_mapped_range()
+                .map_err(|e| RenderError::Readback(e.to_string()))?;
+            for row in mapped.chunks(padded as usize) {
+                let row = &row[..(self.width * 4) as usize];
+                if bgra {
+                    for p in row.chunks_exact(4) {
+                        pixels.extend_from_slice(&[p[2], p[1], p[0], p[3]]);
+                    }
+                } else {
+                    pixels.extend_from_slice(row);
+                }
+            }
+        }
+        buffer.unmap();
+        Ok(TextureRgba {
+            width: self.width,
+            height: self.height,
+            pixels,
+        })
+    }
+}
+
+fn line_buffer(device: &wgpu::Device, lines: &[LineVertex]) -> Option<(wgpu::Buffer, u32)> {
+    let count = lines.len() / 2 * 2;
+    if count == 0 {
+        return None;
+    }
+    let mut data = Vec::with_capacity(count * LineVertex::FLOATS);
+    for v in &lines[..count] {
+        data.extend_from_slice(&v.position);
+        data.extend_from_slice(&v.color);
+    }
+    let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("lines"),
+        contents: bytemuck::cast_slice(&data),
+        usage: wgpu::BufferUsages::VERTEX,
+    });
+    Some((buffer, count as u32))
+}
