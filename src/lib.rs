@@ -27,6 +27,7 @@
 pub mod cli;
 #[cfg(feature = "render")]
 pub mod render;
+pub mod scene;
 pub mod skeleton;
 pub mod vmd;
 

@@ -1,0 +1,381 @@
+//! The `.vmdscene` file: a small, human-readable JSON arrangement.
+//!
+//! ```json
+//! {
+//!   "format": "vmd-studio-scene",
+//!   "version": 1,
+//!   "actors": [
+//!     { "name": "Actor 1", "model": "models/mei.pmd", "motion": "dance.vmd", "offset": 0 }
+//!   ],
+//!   "camera": "camera.vmd",
+//!   "light": "camera.vmd",
+//!   "song": null,
+//!   "preview": { "through_camera": true, "rate": 30, "frame": 0 }
+//! }
+//! ```
+//! Paths are relative to the folder of the scene file (written with `/`),
+//! so a folder holding a scene and its files can be moved or shared; a
+//! path that cannot be made relative (another drive) is written absolute.
+//! `"model": null` is the built-in skeleton. Reading never fails on a
+//! missing motion or model: the slot is left empty and the file named in
+//! [`Loaded::missing`].
+
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Actor, ModelRef, PreviewSettings, Scene, Song};
+
+/// The `format` field: tells a scene from any other JSON.
+pub const FORMAT: &str = "vmd-studio-scene";
+/// The version this program writes and the newest it reads.
+pub const VERSION: u32 = 1;
+/// File extension, without the dot.
+pub const EXTENSION: &str = "vmdscene";
+
+#[derive(Debug, Serialize, Deserialize)]
+struct FileActor {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default)]
+    motion: Option<String>,
+    #[serde(default)]
+    offset: i32,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct FileSong {
+    path: String,
+    #[serde(default)]
+    offset: i32,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct FilePreview {
+    #[serde(default = "yes")]
+    through_camera: bool,
+    #[serde(default = "thirty")]
+    rate: u32,
+    #[serde(default)]
+    frame: u32,
+}
+
+fn yes() -> bool {
+    true
+}
+fn thirty() -> u32 {
+    30
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct SceneFile {
+    format: String,
+    version: u32,
+    #[serde(default)]
+    actors: Vec<FileActor>,
+    #[serde(default)]
+    camera: Option<String>,
+    #[serde(default)]
+    light: Option<String>,
+    #[serde(default)]
+    song: Option<FileSong>,
+    #[serde(default)]
+    preview: Option<FilePreview>,
+}
+
+/// Why a scene file could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum SceneError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a VMD Studio scene: {reason}")]
+    NotAScene { path: String, reason: String },
+    #[error(
+        "{path} is a version {found} scene; this VMD Studio reads up to version {VERSION} (update the app)"
+    )]
+    TooNew { path: String, found: u32 },
+    #[error("cannot write {path}: {reason}")]
+    Write { path: String, reason: String },
+}
+
+/// A file the scene names that is not there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Missing {
+    /// What it was for: "motion of Actor 1", "camera", "model of Actor 2", "song".
+    pub role: String,
+    /// The path as resolved against the scene's folder.
+    pub path: PathBuf,
+}
+
+impl std::fmt::Display for Missing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} not found: {}", self.role, self.path.display())
+    }
+}
+
+/// A scene as read: paths resolved, missing files left out and listed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    pub scene: Scene<PathBuf>,
+    pub missing: Vec<Missing>,
+}
+
+/// `path` (relative to `base` unless absolute) as an absolute-or-joined path.
+fn resolve(base: &Path, text: &str) -> PathBuf {
+    // Accept both separators: scenes are shared between Windows and Linux.
+    let p = PathBuf::from(text.replace('\\', "/"));
+    if p.is_absolute() { p } else { base.join(p) }
+}
+
+/// `path` relative to the folder `base`, written with `/`; absolute when
+/// no relative path exists (different roots or prefixes).
+pub fn relative_path(path: &Path, base: &Path) -> String {
+    let abs = |p: &Path| -> PathBuf {
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            std::env::current_dir()
+                .map(|d| d.join(p))
+                .unwrap_or_else(|_| p.to_path_buf())
+        }
+    };
+    let (p, b) = (abs(path), abs(base));
+    let pc: Vec<Component> = p.components().filter(|c| *c != Component::CurDir).collect();
+    let bc: Vec<Component> = b.components().filter(|c| *c != Component::CurDir).collect();
+    // Different roots (e.g. drive letters): keep it absolute.
+    if pc.first() != bc.first() {
+        return to_slashes(&p);
+    }
+    let common = pc.iter().zip(&bc).take_while(|(a, b)| a == b).count();
+    let mut out: Vec<String> = Vec::new();
+    for c in &bc[common..] {
+        match c {
+            Component::Normal(_) => out.push("..".to_owned()),
+            // `..` inside the base: cannot be undone without the file system.
+            _ => return to_slashes(&p),
+        }
+    }
+    for c in &pc[common..] {
+        out.push(c.as_os_str().to_string_lossy().into_owned());
+    }
+    if out.is_empty() {
+        ".".to_owned()
+    } else {
+        out.join("/")
+    }
+}
+
+fn to_slashes(p: &Path) -> String {
+    p.to_string_lossy().replace('\\', "/")
+}
+
+/// Parses scene JSON. `scene_path` is the file's own path: relative paths
+/// are resolved against its folder, and it names the file in messages.
+pub fn parse(text: &str, scene_path: &Path) -> Result<Loaded, SceneError> {
+    let shown = scene_path.display().to_string();
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| SceneError::NotAScene {
+            path: shown.clone(),
+            reason: format!("not JSON ({e})"),
+        })?;
+    match value.get("format").and_then(|v| v.as_str()) {
+        Some(FORMAT) => {}
+        Some(other) => {
+            return Err(SceneError::NotAScene {
+                path: shown,
+                reason: format!("its \"format\" is \"{other}\", not \"{FORMAT}\""),
+            });
+        }
+        None => {
+            return Err(SceneError::NotAScene {
+                path: shown,
+                reason: format!("no \"format\": \"{FORMAT}\" field"),
+            });
+        }
+    }
+    if let Some(v) = value.get("version").and_then(|v| v.as_u64())
+        && v > u64::from(VERSION)
+    {
+        return Err(SceneError::TooNew {
+            path: shown,
+            found: u32::try_from(v).unwrap_or(u32::MAX),
+        });
+    }
+    let file: SceneFile = serde_json::from_value(value).map_err(|e| SceneError::NotAScene {
+        path: shown.clone(),
+        reason: e.to_string(),
+    })?;
+    let base = scene_path.parent().unwrap_or(Path::new(""));
+    let mut missing = Vec::new();
+    let mut existing = |role: String, text: &str| -> Option<PathBuf> {
+        let p = resolve(base, text);
+        if p.is_file() {
+            Some(p)
+        } else {
+            missing.push(Missing { role, path: p });
+            None
+        }
+    };
+    let mut scene: Scene<PathBuf> = Scene::default();
+    for (i, a) in file.actors.iter().enumerate() {
+        let name = if a.name.trim().is_empty() {
+            format!("Actor {}", i + 1)
+        } else {
+            a.name.clone()
+        };
+        let model = match &a.model {
+            Some(m) => existing(format!("model of {name}"), m)
+                .map(ModelRef::File)
+                .unwrap_or(ModelRef::Builtin),
+            None => ModelRef::Builtin,
+        };
+        let motion = a
+            .motion
+            .as_deref()
+            .and_then(|m| existing(format!("motion of {name}"), m));
+        scene.actors.push(Actor {
+            name,
+            model,
+            motion,
+            offset: a.offset,
+        });
+    }
+    scene.camera = file
+        .camera
+        .as_deref()
+        .and_then(|c| existing("camera".to_owned(), c));
+    scene.light = match (&file.light, &file.camera) {
+        // The same file as the camera: report it once.
+        (Some(l), Some(c)) if l == c => scene.camera.clone(),
+        (Some(l), _) => existing("light".to_owned(), l),
+        (None, _) => None,
+    };
+    scene.song = file.song.as_ref().and_then(|s| {
+        existing("song".to_owned(), &s.path).map(|path| Song {
+            path,
+            offset: s.offset,
+        })
+    });
+    if let Some(p) = file.preview {
+        scene.preview = PreviewSettings {
+            through_camera: p.through_camera,
+            rate: if matches!(p.rate, 30 | 60 | 120) {
+                p.rate
+            } else {
+                30
+            },
+            frame: p.frame,
+        };
+    }
+    Ok(Loaded { scene, missing })
+}
+
+/// Reads a scene file.
+pub fn load(path: &Path) -> Result<Loaded, SceneError> {
+    let text = std::fs::read_to_string(path).map_err(|source| SceneError::Read {
+        path: path.display().to_string(),
+        source,
+    })?;
+    parse(&text, path)
+}
+
+/// The JSON text of `scene` saved at `scene_path` (paths made relative to
+/// its folder).
+pub fn to_json(scene: &Scene<PathBuf>, scene_path: &Path) -> String {
+    let base = scene_path.parent().unwrap_or(Path::new(""));
+    let rel = |p: &PathBuf| relative_path(p, base);
+    let file = SceneFile {
+        format: FORMAT.to_owned(),
+        version: VERSION,
+        actors: scene
+            .actors
+            .iter()
+            .map(|a| FileActor {
+                name: a.name.clone(),
+                model: match &a.model {
+                    ModelRef::Builtin => None,
+                    ModelRef::File(p) => Some(rel(p)),
+                },
+                motion: a.motion.as_ref().map(rel),
+                offset: a.offset,
+            })
+            .collect(),
+        camera: scene.camera.as_ref().map(rel),
+        light: scene.light.as_ref().map(rel),
+        song: scene.song.as_ref().map(|s| FileSong {
+            path: rel(&s.path),
+            offset: s.offset,
+        }),
+        preview: Some(FilePreview {
+            through_camera: scene.preview.through_camera,
+            rate: scene.preview.rate,
+            frame: scene.preview.frame,
+        }),
+    };
+    // Serializing plain strings and numbers cannot fail; fall back to an
+    // empty object rather than panic should it ever.
+    let mut s = serde_json::to_string_pretty(&file).unwrap_or_else(|_| "{}".to_owned());
+    s.push('\n');
+    s
+}
+
+/// Writes a scene file atomically (a temporary file renamed over it).
+pub fn save(scene: &Scene<PathBuf>, path: &Path) -> Result<(), SceneError> {
+    let text = to_json(scene, path);
+    crate::vmd::write::save_bytes_atomic(path, text.as_bytes()).map_err(|e| SceneError::Write {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    })
+}
+
+/// Whether a path names a scene file (by its extension, any case).
+pub fn is_scene_path(p: &Path) -> bool {
+    p.extension()
+        .is_some_and(|e| e.to_string_lossy().eq_ignore_ascii_case(EXTENSION))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_walk_up_and_down() {
+        let base = Path::new("/a/b/scenes");
+        assert_eq!(relative_path(Path::new("/a/b/scenes/d.vmd"), base), "d.vmd");
+        assert_eq!(
+            relative_path(Path::new("/a/b/motions/d.vmd"), base),
+            "../motions/d.vmd"
+        );
+        assert_eq!(
+            relative_path(Path::new("/x/m.pmx"), base),
+            "../../../x/m.pmx"
+        );
+        assert_eq!(
+            relative_path(Path::new("/a/b/scenes/sub/c.vmd"), base),
+            "sub/c.vmd"
+        );
+    }
+
+    #[test]
+    fn not_a_scene_and_too_new_are_refused_with_reasons() {
+        let p = Path::new("/tmp/x.vmdscene");
+        let e = parse("{\"format\":\"other\",\"version\":1}", p).unwrap_err();
+        assert!(e.to_string().contains("\"other\""), "{e}");
+        let e = parse("[1,2", p).unwrap_err();
+        assert!(e.to_string().contains("not JSON"), "{e}");
+        let e = parse("{\"format\":\"vmd-studio-scene\",\"version\":7}", p).unwrap_err();
+        assert!(e.to_string().contains("version 7"), "{e}");
+        // A wrong field type is refused, not guessed.
+        let e = parse(
+            "{\"format\":\"vmd-studio-scene\",\"version\":1,\"actors\":[{\"offset\":\"x\"}]}",
+            p,
+        )
+        .unwrap_err();
+        assert!(matches!(e, SceneError::NotAScene { .. }), "{e}");
+    }
+}
