@@ -12,6 +12,8 @@ use crate::vmd::{self, Motion, WriteError};
 pub enum JobResult {
     /// A VMD file was read (or failed with the reader's message).
     Motion {
+        /// Order of the request (see [`Jobs::open`]).
+        seq: u64,
         path: PathBuf,
         /// The file as it was read (to notice later changes on disk).
         stamp: Option<DiskStamp>,
@@ -19,6 +21,7 @@ pub enum JobResult {
     },
     /// A PMX/PMD model's skeleton.
     Model {
+        seq: u64,
         path: PathBuf,
         result: Result<Skeleton, String>,
     },
@@ -41,8 +44,14 @@ pub enum JobResult {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pick {
     Open,
-    SaveAs { doc_id: u64 },
+    SaveAs {
+        doc_id: u64,
+    },
     Model,
+    /// Open a `.vmdscene` file.
+    OpenScene,
+    /// Save the scene arrangement under a new name.
+    SaveScene,
 }
 
 /// Background work in flight.
@@ -52,6 +61,8 @@ pub struct Jobs {
     /// Descriptions of running jobs (for the progress indicator).
     pub running: Vec<(u64, String)>,
     next: u64,
+    /// Last open request's sequence number.
+    next_seq: u64,
     repaint: Option<egui::Context>,
     /// Called in the save worker with the temporary file written, before it
     /// is checked and renamed (tests inject a slow disk here).
@@ -69,6 +80,7 @@ impl Default for Jobs {
             rx,
             running: Vec::new(),
             next: 0,
+            next_seq: 0,
             repaint: None,
             save_hook: None,
         }
@@ -111,24 +123,38 @@ impl Jobs {
     }
 
     /// Reads a file: a VMD motion, or a PMX/PMD model by its signature.
-    pub fn open(&mut self, path: PathBuf) {
+    /// Returns the request's sequence number: results carry it, so the app
+    /// can apply them in the order they were asked for (files finish
+    /// loading in any order).
+    pub fn open(&mut self, path: PathBuf) -> u64 {
+        self.next_seq += 1;
+        let seq = self.next_seq;
         let label = format!("Loading {}", path.display());
         self.spawn(label, move |_| match vmd::save::read_with_stamp(&path) {
             Err(e) => JobResult::Motion {
+                seq,
                 result: Err(format!("cannot read {}: {e}", path.display())),
                 stamp: None,
                 path,
             },
             Ok((bytes, _)) if looks_like_model(&bytes) => JobResult::Model {
+                seq,
                 result: crate::skeleton::load_model(&bytes).map_err(|e| e.to_string()),
                 path,
             },
             Ok((bytes, stamp)) => JobResult::Motion {
+                seq,
                 result: vmd::read(&bytes).map_err(|e| e.to_string()),
                 stamp: Some(stamp),
                 path,
             },
         });
+        seq
+    }
+
+    /// The sequence number the next [`Self::open`] will get.
+    pub fn next_open_seq(&self) -> u64 {
+        self.next_seq + 1
     }
 
     /// Saves already-serialized bytes through [`vmd::save`]; with
@@ -181,6 +207,16 @@ impl Jobs {
                     .collect(),
                 Pick::SaveAs { .. } => d
                     .add_filter("VMD", &["vmd"])
+                    .save_file()
+                    .into_iter()
+                    .collect(),
+                Pick::OpenScene => d
+                    .add_filter("VMD Studio scene", &["vmdscene"])
+                    .pick_file()
+                    .into_iter()
+                    .collect(),
+                Pick::SaveScene => d
+                    .add_filter("VMD Studio scene", &["vmdscene"])
                     .save_file()
                     .into_iter()
                     .collect(),

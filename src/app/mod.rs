@@ -16,6 +16,7 @@ pub mod document;
 pub mod jobs;
 pub mod panels;
 pub mod saving;
+pub mod scene_ops;
 
 use command::Command;
 use document::{Document, EditRequest};
@@ -102,12 +103,16 @@ pub struct StudioApp {
     pending: Vec<Command>,
     screenshot: Option<ScreenshotPlan>,
     pub inspector: panels::inspector::State,
-    pub dope_sheet: panels::dope_sheet::State,
+    /// The scene timeline (one dope sheet for every document of the scene).
+    pub dope_sheet: panels::timeline::State,
     pub key_panel: panels::key_panel::State,
     pub curve_editor: panels::curve_editor::State,
     pub forensics: panels::forensics::State,
     pub viewport: panels::viewport::State,
     pub toolbox: panels::toolbox::State,
+    /// The scene: actors, camera, light; models; scene-wide undo order.
+    pub scene: scene_ops::SceneState,
+    pub scene_panel: panels::scene::State,
     /// Set after a save completes (for tests and the status bar).
     pub last_saved: Option<PathBuf>,
     last_tick: Option<f64>,
@@ -143,6 +148,8 @@ impl Default for StudioApp {
             forensics: Default::default(),
             viewport: Default::default(),
             toolbox: Default::default(),
+            scene: Default::default(),
+            scene_panel: Default::default(),
             last_saved: None,
             last_tick: None,
             saves: Default::default(),
@@ -162,32 +169,12 @@ impl StudioApp {
         app
     }
 
-    pub fn open_demo(&mut self) {
-        for (bytes, name) in [
-            (DEMO_DANCE, "demo_dance.vmd"),
-            (DEMO_CAMERA, "demo_camera.vmd"),
-        ] {
-            match vmd::read(bytes) {
-                Ok(m) => self.docs.push(Document::new(m, None, name)),
-                Err(e) => self.shared.error(format!("bundled demo {name}: {e}")),
-            }
-        }
-        self.active = 0;
-    }
-
     /// The active document.
     pub fn doc(&self) -> Option<&Document> {
         self.docs.get(self.active)
     }
     pub fn doc_mut(&mut self) -> Option<&mut Document> {
         self.docs.get_mut(self.active)
-    }
-
-    /// Opens files in the background (the path the Open dialog and drops take).
-    pub fn open_paths(&mut self, paths: Vec<PathBuf>) {
-        for p in paths {
-            self.jobs.open(p);
-        }
     }
 
     /// Selects the key `TRACK@FRAME` (bone or morph name, or `camera`) in the
@@ -254,7 +241,7 @@ impl StudioApp {
         self.pending.push(c);
     }
 
-    fn remember_recent(&mut self, path: &Path) {
+    pub(crate) fn remember_recent(&mut self, path: &Path) {
         self.recent.retain(|p| p != path);
         self.recent.insert(0, path.to_path_buf());
         self.recent.truncate(MAX_RECENT);
@@ -264,67 +251,31 @@ impl StudioApp {
     pub fn poll_jobs(&mut self) {
         for r in self.jobs.poll() {
             match r {
-                JobResult::Motion {
-                    path,
-                    stamp,
-                    result,
-                } => match result {
-                    Ok(m) => {
-                        let name = path
-                            .file_name()
-                            .map(|n| n.to_string_lossy().into_owned())
-                            .unwrap_or_default();
-                        self.shared.info(format!("Opened {}", path.display()));
-                        self.remember_recent(&path);
-                        // Replace an open, unmodified copy of the same file.
-                        if let Some(i) = self
-                            .docs
-                            .iter()
-                            .position(|d| d.path.as_deref() == Some(&path))
-                        {
-                            if self.docs[i].is_modified() {
-                                self.shared.error(format!(
-                                    "{} is already open with unsaved edits; opened it again in a new tab",
-                                    path.display()
-                                ));
-                            } else {
-                                self.docs[i] = Document::new(m, Some(path), name);
-                                self.docs[i].disk_stamp = stamp;
-                                self.active = i;
-                                continue;
-                            }
-                        }
-                        let mut d = Document::new(m, Some(path), name);
-                        d.disk_stamp = stamp;
-                        self.docs.push(d);
-                        self.active = self.docs.len() - 1;
-                    }
-                    Err(e) => self
-                        .shared
-                        .error(format!("Could not open {}: {e}", path.display())),
-                },
-                JobResult::Model { path, result } => match result {
-                    Ok(s) => {
-                        let name = path
-                            .file_name()
-                            .map(|n| n.to_string_lossy().into_owned())
-                            .unwrap_or_default();
-                        self.shared.info(format!(
-                            "Loaded skeleton of {name}: {} bones, {} IK chains",
-                            s.bones.len(),
-                            s.iks.len()
-                        ));
-                        self.viewport.model = Some((name, s));
-                        self.central = CentralView::Preview;
-                    }
-                    Err(e) => self
-                        .shared
-                        .error(format!("Could not load model {}: {e}", path.display())),
-                },
+                r @ (JobResult::Motion { seq, .. } | JobResult::Model { seq, .. }) => {
+                    self.queue_loaded(seq, r)
+                }
                 r @ JobResult::Saved { .. } => self.save_finished(r),
                 JobResult::Picked { purpose, paths } => match purpose {
                     Pick::Open => self.open_paths(paths),
-                    Pick::Model => self.open_paths(paths),
+                    Pick::Model => {
+                        let sel = self.scene.selected_actor;
+                        for p in paths {
+                            match sel {
+                                Some(i) => self.open_for(p, scene_ops::Intent::ActorModel(i)),
+                                None => self.open_for(p, scene_ops::Intent::Auto),
+                            }
+                        }
+                    }
+                    Pick::OpenScene => {
+                        if let Some(p) = paths.first() {
+                            self.open_scene(p);
+                        }
+                    }
+                    Pick::SaveScene => {
+                        if let Some(p) = paths.into_iter().next() {
+                            self.save_scene_to(p);
+                        }
+                    }
                     Pick::SaveAs { doc_id } => {
                         if paths.is_empty()
                             && self.after_save.as_ref().is_some_and(|g| g.doc_id == doc_id)
@@ -341,7 +292,12 @@ impl StudioApp {
         }
     }
 
-    fn start_dir(&self) -> Option<PathBuf> {
+    /// Asks the user for a file (the native dialog, off the UI thread).
+    pub(crate) fn pick_file(&mut self, purpose: Pick, dir: Option<PathBuf>) {
+        self.jobs.pick(purpose, dir);
+    }
+
+    pub(crate) fn start_dir(&self) -> Option<PathBuf> {
         self.doc()
             .and_then(|d| d.path.as_ref())
             .and_then(|p| p.parent().map(Path::to_path_buf))
@@ -360,11 +316,11 @@ impl StudioApp {
         match c {
             Command::Open => {
                 let dir = self.start_dir();
-                self.jobs.pick(Pick::Open, dir);
+                self.pick_file(Pick::Open, dir);
             }
             Command::LoadModel => {
                 let dir = self.start_dir();
-                self.jobs.pick(Pick::Model, dir);
+                self.pick_file(Pick::Model, dir);
             }
             Command::Save => {
                 if let Some(d) = self.doc() {
@@ -373,7 +329,7 @@ impl StudioApp {
                         Some(p) => self.save_doc_to(id, p),
                         None => {
                             let dir = self.start_dir();
-                            self.jobs.pick(Pick::SaveAs { doc_id: id }, dir);
+                            self.pick_file(Pick::SaveAs { doc_id: id }, dir);
                         }
                     }
                 }
@@ -381,7 +337,7 @@ impl StudioApp {
             Command::SaveAs => {
                 if let Some(id) = self.doc().map(|d| d.id) {
                     let dir = self.start_dir();
-                    self.jobs.pick(Pick::SaveAs { doc_id: id }, dir);
+                    self.pick_file(Pick::SaveAs { doc_id: id }, dir);
                 }
             }
             Command::CloseTab => {
@@ -397,16 +353,8 @@ impl StudioApp {
                     }
                 }
             }
-            Command::Undo => {
-                if let Some(d) = self.doc_mut() {
-                    d.undo();
-                }
-            }
-            Command::Redo | Command::RedoAlt => {
-                if let Some(d) = self.doc_mut() {
-                    d.redo();
-                }
-            }
+            Command::Undo => self.undo_scene(),
+            Command::Redo | Command::RedoAlt => self.redo_scene(),
             Command::PlayPause => {
                 let t = &mut self.shared.transport;
                 t.playing = !t.playing;
@@ -480,6 +428,14 @@ impl StudioApp {
                 // Key commands belong to the dope sheet.
                 let active = self.active;
                 if let Some(doc) = self.docs.get_mut(active) {
+                    let id = doc.id;
+                    let offset = self
+                        .scene
+                        .scene
+                        .actors
+                        .iter()
+                        .find(|a| a.motion == Some(id))
+                        .map_or(0, |a| a.offset);
                     let mut view = std::mem::take(&mut doc.view);
                     let mut edits = Vec::new();
                     {
@@ -489,12 +445,10 @@ impl StudioApp {
                             edits: &mut edits,
                             shared: &mut self.shared,
                         };
-                        panels::dope_sheet::command(&mut cx, &mut self.dope_sheet, c);
+                        panels::timeline::command(&mut cx, &mut self.dope_sheet, offset, c);
                     }
                     doc.view = view;
-                    for e in edits {
-                        doc.request(e);
-                    }
+                    self.request_on(id, edits);
                 }
             }
         }
@@ -503,6 +457,7 @@ impl StudioApp {
 
     fn close_doc(&mut self, id: u64) {
         self.docs.retain(|d| d.id != id);
+        self.scene_forget(id);
         if self.active >= self.docs.len() {
             self.active = self.docs.len().saturating_sub(1);
         }
@@ -595,6 +550,27 @@ impl StudioApp {
                 });
                 if ui.button("Open demo").clicked() {
                     self.open_demo();
+                }
+                ui.separator();
+                if ui
+                    .button("Open scene…")
+                    .on_hover_text("Open a .vmdscene file: actors, motions, camera, light")
+                    .clicked()
+                {
+                    self.scene_action(panels::scene::Action::OpenScene);
+                }
+                if ui
+                    .button("Save scene")
+                    .on_hover_text(
+                        "Save the arrangement and every motion with unsaved edits \
+                         (motions without edits are not rewritten)",
+                    )
+                    .clicked()
+                {
+                    self.scene_action(panels::scene::Action::SaveScene);
+                }
+                if ui.button("Save scene as…").clicked() {
+                    self.scene_action(panels::scene::Action::SaveSceneAs);
                 }
                 ui.separator();
                 if Command::Save.menu_button(ui, has_doc) {
@@ -781,6 +757,7 @@ impl StudioApp {
         f: impl FnOnce(&mut PanelCtx, &mut StudioPanels) -> R,
     ) -> Option<R> {
         let doc = self.docs.get_mut(self.active)?;
+        let id = doc.id;
         let mut view = std::mem::take(&mut doc.view);
         let mut edits = Vec::new();
         let mut panels = StudioPanels {
@@ -801,9 +778,7 @@ impl StudioApp {
             f(&mut cx, &mut panels)
         };
         doc.view = view;
-        for e in edits {
-            doc.request(e);
-        }
+        self.request_on(id, edits);
         Some(r)
     }
 
@@ -867,6 +842,7 @@ impl StudioApp {
         let ctx = ui.ctx().clone();
         self.jobs.set_context(&ctx);
         self.poll_jobs();
+        self.adopt_new_documents();
         self.handle_dropped_files(&ctx);
         if !self.jobs.is_busy()
             && let Some(spec) = self.pending_select.take()
@@ -896,7 +872,7 @@ impl StudioApp {
             self.tabs(ui);
         });
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
-        if self.docs.is_empty() {
+        if self.docs.is_empty() && self.scene.scene.actors.is_empty() {
             egui::CentralPanel::default().show(ui, |ui| {
                 ui.vertical_centered(|ui| {
                     ui.add_space(80.0);
@@ -917,6 +893,8 @@ impl StudioApp {
                 .resizable(true)
                 .default_size(270.0)
                 .show(ui, |ui| {
+                    self.scene_panel_ui(ui);
+                    ui.separator();
                     self.with_active(|cx, p| panels::inspector::ui(ui, cx, p.inspector));
                 });
             egui::Panel::right("key-panel")
@@ -936,9 +914,7 @@ impl StudioApp {
                     .min_size(150.0)
                     .resizable(true)
                     .default_size(330.0)
-                    .show(ui, |ui| {
-                        self.with_active(|cx, p| panels::dope_sheet::ui(ui, cx, p.dope_sheet));
-                    });
+                    .show(ui, |ui| self.timeline_ui(ui));
             }
             egui::CentralPanel::default().show(ui, |ui| {
                 ui.horizontal(|ui| {
@@ -955,25 +931,20 @@ impl StudioApp {
                         self.with_active(|cx, p| panels::forensics::ui(ui, cx, p.forensics));
                     }
                     CentralView::Preview => {
-                        let active = self.active;
-                        if let Some(doc) = self.docs.get_mut(active) {
-                            let mut view = std::mem::take(&mut doc.view);
-                            let mut edits = Vec::new();
+                        let mut edits = Vec::new();
+                        {
+                            let view = scene_ops::scene_view(&self.docs, &self.scene);
                             panels::viewport::ui(
                                 ui,
-                                &self.docs,
-                                active,
-                                &mut view,
+                                &view,
                                 &mut edits,
                                 &mut self.shared,
                                 &mut self.viewport,
                             );
-                            if let Some(doc) = self.docs.get_mut(active) {
-                                doc.view = view;
-                                for e in edits {
-                                    doc.request(e);
-                                }
-                            }
+                        }
+                        // The viewport edits only the scene camera's keys.
+                        if let Some(cam) = self.scene.scene.camera {
+                            self.request_on(cam, edits);
                         }
                     }
                 }
@@ -1021,14 +992,17 @@ impl StudioApp {
                 for line in &outcome.report_lines {
                     self.shared.info(line.clone());
                 }
-                if let Some(doc) = self.docs.get_mut(self.active) {
-                    doc.request(EditRequest::apply(
-                        document::Edit::ReplaceMotion {
-                            motion: Box::new(outcome.motion),
-                            selection: None,
-                        },
-                        outcome.label,
-                    ));
+                if let Some(id) = self.doc().map(|d| d.id) {
+                    self.request_on(
+                        id,
+                        vec![EditRequest::apply(
+                            document::Edit::ReplaceMotion {
+                                motion: Box::new(outcome.motion),
+                                selection: None,
+                            },
+                            outcome.label,
+                        )],
+                    );
                 }
             }
             Err(e) => self.shared.error(e),
@@ -1076,7 +1050,7 @@ impl StudioApp {
 /// Mutable access to each panel's state at once.
 pub struct StudioPanels<'a> {
     pub inspector: &'a mut panels::inspector::State,
-    pub dope_sheet: &'a mut panels::dope_sheet::State,
+    pub dope_sheet: &'a mut panels::timeline::State,
     pub key_panel: &'a mut panels::key_panel::State,
     pub curve_editor: &'a mut panels::curve_editor::State,
     pub forensics: &'a mut panels::forensics::State,
@@ -1185,11 +1159,20 @@ pub fn run(args: Cli) -> CliResult {
                 app.recent = list.into_iter().map(PathBuf::from).collect();
             }
             if files.is_empty() {
+                // First start: the demo scene, seen through its VMD camera.
                 app.open_demo();
+                app.central = CentralView::Preview;
             } else {
-                // Screenshots need the files before the first capture: load them now.
-                for p in &files {
-                    app.jobs.open(p.clone());
+                // In command-line order: a scene file, models, motions, cameras.
+                app.open_paths(files.clone());
+                let has_model = files.iter().any(|p| {
+                    p.extension().is_some_and(|e| {
+                        let e = e.to_string_lossy().to_ascii_lowercase();
+                        e == "pmx" || e == "pmd"
+                    })
+                });
+                if has_model {
+                    app.central = CentralView::Preview;
                 }
             }
             if let Some(f) = frame {

@@ -43,7 +43,9 @@ Without a verb it opens the desktop app (on a bundled demo when no file is given
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Files to open in the app (VMD motions/cameras, PMX/PMD skeletons).
+    /// Files to open in the app, as one scene: a `.vmdscene` file, or
+    /// `MODEL.pmx DANCE.vmd CAMERA.vmd` (a model, the motion it wears, a
+    /// camera; each VMD takes its role by what it holds, in this order).
     pub files: Vec<PathBuf>,
     /// Render the window once it has settled, save it as PNG and exit.
     #[arg(long, value_name = "OUT.png")]

@@ -436,6 +436,10 @@ pub struct State {
     /// Tracks picked by clicking their labels (what Insert key keys).
     pub selected_tracks: BTreeSet<TrackRef>,
     pub clipboard: Clipboard,
+    /// Frames the document is shifted by on the timeline shown (an actor's
+    /// offset): its frame `f` is drawn at scene frame `f + offset`, and the
+    /// playhead (a scene frame) at the document's `frame − offset`.
+    pub offset: i32,
     shown_doc: Option<u64>,
     views: HashMap<u64, (f32, f64, f32)>,
     drag: Drag,
@@ -458,6 +462,7 @@ impl Default for State {
             fit_pending: true,
             selected_tracks: BTreeSet::new(),
             clipboard: Clipboard::default(),
+            offset: 0,
             shown_doc: None,
             views: HashMap::new(),
             drag: Drag::None,
@@ -976,7 +981,9 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
     }
 
     let id = egui::Id::unique("vmd-studio-dope-sheet");
-    ruler_ui(ui, cx, state, &l, id);
+    let cuts = std::mem::take(&mut state.cache.cuts);
+    ruler_ui(ui, cx.shared, &cuts, &l, id);
+    state.cache.cuts = cuts;
     labels_ui(ui, cx, state, &l, id);
     keys_ui(ui, cx, state, &mut l, id);
     scrollbars(ui, state, &l, full, id);
@@ -986,6 +993,83 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
         scroll_y: state.scroll_y,
         ..l
     });
+}
+
+/// Draws one document's rows as a section of the scene timeline: no
+/// toolbar, ruler or scrollbars of its own (the timeline has them), as tall
+/// as its rows, inside the timeline's vertical scroll area. Zoom and the
+/// left frame come from `state` (set by the timeline, shifted by
+/// `state.offset`). Returns whether the pointer was pressed on it.
+pub fn section_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, id: egui::Id) -> bool {
+    let doc = cx.doc;
+    state.refresh_cache(doc);
+    if state.shown_doc != Some(doc.id) {
+        state.shown_doc = Some(doc.id);
+        state.selected_tracks.clear();
+        state.drag = Drag::None;
+    }
+    reveal(cx, state);
+    state.build_rows(cx.doc);
+    let width = ui.available_width();
+    let height = (state.rows.len() as f32 * ROW_HEIGHT).max(ROW_HEIGHT);
+    let (rect, _) = ui.allocate_exact_size(Vec2::new(width, height), Sense::hover());
+    // Only the part inside the scroll area's view is laid out as keys:
+    // `scroll_y` is how far the section's top is above the view.
+    let vis = rect.intersect(ui.clip_rect());
+    state.scroll_y = (vis.top() - rect.top()).max(0.0);
+    let labels = Rect::from_min_max(
+        Pos2::new(rect.left(), vis.top()),
+        Pos2::new(rect.left() + LABEL_WIDTH, vis.bottom()),
+    );
+    let keys_rect = Rect::from_min_max(
+        Pos2::new(labels.right(), vis.top()),
+        Pos2::new(rect.right() - SCROLLBAR, vis.bottom()),
+    );
+    if vis.height() <= 0.0 || keys_rect.width() < 20.0 {
+        state.layout = None;
+        return false;
+    }
+    let mut l = Layout {
+        ruler: Rect::from_min_max(
+            keys_rect.left_top(),
+            Pos2::new(keys_rect.right(), keys_rect.top()),
+        ),
+        labels,
+        keys: keys_rect,
+        px_per_frame: state.px_per_frame,
+        left_frame: state.left_frame,
+        scroll_y: state.scroll_y,
+    };
+    labels_ui(ui, cx, state, &l, id);
+    keys_ui(ui, cx, state, &mut l, id);
+    state.layout = Some(Layout {
+        px_per_frame: state.px_per_frame,
+        left_frame: state.left_frame,
+        ..l
+    });
+    ui.rect_contains_pointer(vis) && ui.input(|i| i.pointer.any_pressed())
+}
+
+/// Camera cuts of the document last shown (earlier frame of each cut).
+pub fn cuts(state: &State) -> &[u32] {
+    &state.cache.cuts
+}
+
+/// Refreshes the cached names and cuts for `doc`.
+pub fn refresh(state: &mut State, doc: &Document) {
+    state.refresh_cache(doc);
+}
+
+/// Draws the frame ruler (ticks, seconds, the camera's `cuts`,
+/// playhead, loop band) in `l.ruler` and scrubs the playhead.
+pub fn ruler(
+    ui: &mut egui::Ui,
+    shared: &mut super::Shared,
+    cuts: &[u32],
+    l: &Layout,
+    id: egui::Id,
+) {
+    ruler_ui(ui, shared, cuts, l, id);
 }
 
 /// Keeps the playhead in view while playing.
@@ -1106,7 +1190,7 @@ fn reveal(cx: &mut PanelCtx, state: &mut State) {
     state.selected_tracks.insert(t);
 }
 
-fn ruler_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, l: &Layout, id: egui::Id) {
+fn ruler_ui(ui: &mut egui::Ui, shared: &mut super::Shared, cuts: &[u32], l: &Layout, id: egui::Id) {
     let pal = Palette::of(ui.visuals());
     let painter = ui.painter_at(l.ruler);
     painter.rect_filled(l.ruler, 0.0, ui.visuals().extreme_bg_color);
@@ -1117,7 +1201,7 @@ fn ruler_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, l: &Layout,
     );
     let cp = ui.painter_at(corner);
     cp.rect_filled(corner, 0.0, ui.visuals().extreme_bg_color);
-    let t = &cx.shared.transport;
+    let t = &shared.transport;
     cp.text(
         corner.left_center() + Vec2::new(6.0, 0.0),
         Align2::LEFT_CENTER,
@@ -1135,7 +1219,6 @@ fn ruler_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, l: &Layout,
     }
     let (lo, hi) = l.visible_frames();
     // Camera cuts: a red mark at the top of the ruler between the two keys.
-    let cuts = &state.cache.cuts;
     let first_cut = cuts.partition_point(|&a| f64::from(a) + 1.0 < lo);
     for &a in &cuts[first_cut..] {
         if f64::from(a) > hi {
@@ -1210,10 +1293,9 @@ fn ruler_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, l: &Layout,
         && let Some(p) = r.interact_pointer_pos()
     {
         let f = l.frame_at(p.x).round().max(0.0);
-        cx.shared.transport.frame = f;
-        cx.shared.transport.playing = false;
+        shared.transport.frame = f;
+        shared.transport.playing = false;
     }
-    let _ = state;
     r.on_hover_text("Drag to scrub");
 }
 
@@ -1437,10 +1519,11 @@ fn keys_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, l: &mut Layo
         f += u64::from(major);
     }
     // Loop range edges.
+    let off = f64::from(state.offset);
     if let Some((a, b)) = cx.shared.transport.loop_range {
         for x in [a, b] {
             painter.vline(
-                l.x_of(f64::from(x)),
+                l.x_of(f64::from(x) - off),
                 l.keys.y_range(),
                 Stroke::new(1.0, Color32::from_rgb(80, 160, 255)),
             );
@@ -1504,7 +1587,7 @@ fn keys_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, l: &mut Layo
     }
     painter.add(Shape::mesh(mesh));
     // Playhead.
-    let px = l.x_of(cx.shared.transport.frame);
+    let px = l.x_of(cx.shared.transport.frame - off);
     if l.keys.x_range().contains(px) {
         painter.vline(px, l.keys.y_range(), Stroke::new(1.5, pal.playhead));
     }
@@ -1775,7 +1858,7 @@ pub fn command(cx: &mut PanelCtx, state: &mut State, c: Command) {
             sel.extend((0..m.iks.len() as u32).map(KeyRef::Ik));
         }
         Command::SelectAtFrame => {
-            let f = playhead(cx);
+            let f = playhead(cx, state);
             let m = &cx.doc.motion;
             cx.view.selection.clear();
             for t in all_tracks(cx.doc) {
@@ -1795,11 +1878,9 @@ pub fn command(cx: &mut PanelCtx, state: &mut State, c: Command) {
     }
 }
 
-/// The playhead as a whole frame.
-fn playhead(cx: &PanelCtx) -> u32 {
-    cx.shared
-        .transport
-        .frame
+/// The playhead as a whole frame of the document (its offset removed).
+fn playhead(cx: &PanelCtx, state: &State) -> u32 {
+    (cx.shared.transport.frame - f64::from(state.offset))
         .round()
         .clamp(0.0, f64::from(u32::MAX)) as u32
 }
@@ -1873,7 +1954,7 @@ fn paste(cx: &mut PanelCtx, state: &mut State) {
         cx.shared.info("Nothing to paste: copy keys first");
         return;
     };
-    let at = playhead(cx);
+    let at = playhead(cx, state);
     let shift = |f: u32| -> Option<u32> {
         u32::try_from(i64::from(f) - i64::from(earliest) + i64::from(at)).ok()
     };
@@ -1957,7 +2038,7 @@ fn insert_keys(cx: &mut PanelCtx, state: &mut State) {
             .info("Insert key: pick a track (click its name) or a key first");
         return;
     }
-    let f = playhead(cx);
+    let f = playhead(cx, state);
     let ff = f64::from(f);
     let mut m = m0.clone();
     let mut sel = BTreeSet::new();

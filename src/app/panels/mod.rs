@@ -9,7 +9,9 @@ pub mod dope_sheet;
 pub mod forensics;
 pub mod inspector;
 pub mod key_panel;
+pub mod scene;
 pub mod shots;
+pub mod timeline;
 pub mod toolbox;
 pub mod viewport;
 

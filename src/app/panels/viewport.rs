@@ -20,7 +20,7 @@ use glam::{Mat4, Quat, Vec3, Vec4};
 
 use super::Shared;
 use super::shots::{self, NearCut, Shot};
-use crate::app::document::{DocView, Document, Edit, EditRequest, KeyChanges};
+use crate::app::document::{Document, Edit, EditRequest, KeyChanges};
 use crate::skeleton::{self, BoneTail, PoseSolver, Skeleton};
 use crate::vmd::evaluate::{self, CameraState};
 use crate::vmd::name::{NameEncoding, encode_name, name_bytes};
@@ -178,12 +178,30 @@ pub fn pick_source(active: usize, qualifies: &[bool]) -> Option<usize> {
     qualifies.iter().position(|&q| q)
 }
 
-/// (document driving the skeleton, document giving the camera): the active
-/// document if it has bone (camera) keys, else the first open one that does.
-pub fn pick_documents(docs: &[Document], active: usize) -> (Option<usize>, Option<usize>) {
-    let bones: Vec<bool> = docs.iter().map(|d| !d.index.bones.is_empty()).collect();
-    let cams: Vec<bool> = docs.iter().map(|d| !d.index.camera.is_empty()).collect();
-    (pick_source(active, &bones), pick_source(active, &cams))
+// ----------------------------------------------------------- the scene
+
+/// One actor as the viewport sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct ActorView<'a> {
+    pub name: &'a str,
+    /// The actor's model skeleton (the built-in one when it has no model).
+    pub skeleton: &'a Skeleton,
+    /// The motion it wears (none: rest pose).
+    pub motion: Option<&'a Document>,
+    /// Scene frame − offset = the motion's frame.
+    pub offset: i32,
+}
+
+/// What the viewport shows: which actors, which camera; the frame comes
+/// from the transport. A renderer hooks in here: everything it needs to
+/// draw a frame is in this value and [`posed_world`].
+#[derive(Debug, Clone, Default)]
+pub struct SceneView<'a> {
+    pub actors: Vec<ActorView<'a>>,
+    pub camera: Option<&'a Document>,
+    pub light: Option<&'a Document>,
+    /// The actor selected in the scene panel.
+    pub selected: Option<usize>,
 }
 
 // ---------------------------------------------------------------- posing
@@ -266,7 +284,8 @@ pub enum ViewMode {
 struct Binding {
     doc_id: u64,
     revision: u64,
-    skel_sig: (usize, usize, String),
+    /// The skeleton's bone storage address and length: a new model is a new binding.
+    skel_sig: (usize, usize),
     tracks: Vec<Option<usize>>,
     unknown: Vec<String>,
     /// Last pose: (frame, world matrices).
@@ -285,8 +304,6 @@ struct ShotCache {
 /// Persistent UI state of the viewport.
 #[derive(Debug)]
 pub struct State {
-    /// A model skeleton loaded by the user (replaces the built-in one).
-    pub model: Option<(String, Skeleton)>,
     /// VMD camera or free view.
     pub mode: ViewMode,
     /// The free orbit view.
@@ -294,8 +311,8 @@ pub struct State {
     /// In VMD-camera view, dragging edits the camera key at the playhead.
     pub edit_camera: bool,
     pub show_grid: bool,
-    builtin: Option<Skeleton>,
-    binding: Option<Binding>,
+    /// One binding per actor, by actor index.
+    bindings: Vec<Option<Binding>>,
     shots: Option<ShotCache>,
     /// Merge id of the camera-key drag in progress.
     drag_merge: Option<u64>,
@@ -316,13 +333,11 @@ impl State {
 impl Default for State {
     fn default() -> Self {
         State {
-            model: None,
             mode: ViewMode::default(),
             free: ViewCamera::FRONT,
             edit_camera: false,
             show_grid: true,
-            builtin: None,
-            binding: None,
+            bindings: Vec::new(),
             shots: None,
             drag_merge: None,
             wheel_merge: None,
@@ -399,51 +414,46 @@ impl Canvas<'_> {
 
 // -------------------------------------------------------------------- ui
 
-/// Draws the viewport for all open documents (a dance and a camera play together).
+/// Draws the viewport: every actor of the scene posed at the playhead
+/// (each at its own offset), seen through the scene camera or the free view.
+/// `edits` are for the scene camera's document.
 pub fn ui(
     ui: &mut egui::Ui,
-    docs: &[Document],
-    active: usize,
-    _view: &mut DocView,
+    scene: &SceneView,
     edits: &mut Vec<EditRequest>,
     shared: &mut Shared,
     state: &mut State,
 ) {
-    let (bone_doc, cam_doc) = pick_documents(docs, active);
     let eval = shared.transport.eval_frame();
 
     // Camera at the playhead.
-    let vmd_cam = cam_doc.and_then(|i| {
-        let d = &docs[i];
-        evaluate::camera_at(&d.motion, &d.index, eval)
-    });
+    let vmd_cam = scene
+        .camera
+        .and_then(|d| evaluate::camera_at(&d.motion, &d.index, eval));
 
     // Shots of the camera document.
-    refresh_shots(state, cam_doc.map(|i| &docs[i]));
+    refresh_shots(state, scene.camera);
 
-    toolbar(
-        ui,
-        docs,
-        bone_doc,
-        cam_doc,
-        vmd_cam.is_some(),
-        shared,
-        state,
-    );
+    toolbar(ui, scene, vmd_cam.is_some(), shared, state);
 
-    // Skeleton + binding.
-    if state.builtin.is_none() && state.model.is_none() {
-        state.builtin = Some(skeleton::standard_skeleton());
+    // Skeleton bindings, one per actor.
+    state.bindings.resize_with(scene.actors.len(), || None);
+    for (slot, a) in state.bindings.iter_mut().zip(&scene.actors) {
+        refresh_binding(slot, a);
     }
-    refresh_binding(state, bone_doc.map(|i| &docs[i]));
 
     egui::Panel::right("viewport-side")
         .resizable(true)
         .default_size(250.0)
-        .show(ui, |ui| side_panel(ui, docs, cam_doc, shared, state));
+        .show(ui, |ui| side_panel(ui, scene, shared, state));
 
-    // Pose at the evaluated frame.
-    let world = pose(state, bone_doc.map(|i| &docs[i]), eval);
+    // Poses at the evaluated frame, each actor at its own offset.
+    let worlds: Vec<Vec<Mat4>> = scene
+        .actors
+        .iter()
+        .zip(state.bindings.iter_mut())
+        .map(|(a, b)| pose(a, b.as_mut(), eval - f64::from(a.offset)))
+        .collect();
 
     let size = ui.available_size();
     let (response, painter) = ui.allocate_painter(size, Sense::click_and_drag());
@@ -460,9 +470,7 @@ pub fn ui(
     interact(
         ui,
         &response,
-        docs,
-        active,
-        cam_doc,
+        scene.camera,
         through_vmd,
         edits,
         shared,
@@ -478,9 +486,8 @@ pub fn ui(
         draw_grid(&canvas);
     }
     draw_axes(&canvas);
-    let skel = active_skeleton(state);
-    if let Some(skel) = skel {
-        draw_skeleton(&canvas, skel, &world);
+    for (a, world) in scene.actors.iter().zip(&worlds) {
+        draw_skeleton(&canvas, a.skeleton, world);
     }
     if !through_vmd && let Some(c) = vmd_cam {
         draw_frustum(&canvas, &ViewCamera::from_state(&c), aspect);
@@ -492,7 +499,7 @@ pub fn ui(
         through_vmd,
         &view,
         eval,
-        bone_doc.is_some(),
+        scene.actors.iter().any(|a| a.motion.is_some()),
     );
 }
 
@@ -518,45 +525,27 @@ fn apply_view_override(state: &mut State, spec: &str) {
     }
 }
 
-fn active_skeleton(state: &State) -> Option<&Skeleton> {
-    match &state.model {
-        Some((_, s)) => Some(s),
-        None => state.builtin.as_ref(),
-    }
+fn skel_signature(skel: &Skeleton) -> (usize, usize) {
+    (skel.bones.as_ptr() as usize, skel.bones.len())
 }
 
-fn skel_signature(state: &State) -> (usize, usize, String) {
-    match &state.model {
-        Some((name, s)) => (s.bones.as_ptr() as usize, s.bones.len(), name.clone()),
-        None => (
-            0,
-            state.builtin.as_ref().map_or(0, |s| s.bones.len()),
-            String::new(),
-        ),
-    }
-}
-
-fn refresh_binding(state: &mut State, doc: Option<&Document>) {
-    let sig = skel_signature(state);
-    let Some(doc) = doc else {
-        state.binding = None;
+fn refresh_binding(slot: &mut Option<Binding>, actor: &ActorView) {
+    let sig = skel_signature(actor.skeleton);
+    let Some(doc) = actor.motion else {
+        *slot = None;
         return;
     };
-    let fresh = state
-        .binding
+    let fresh = slot
         .as_ref()
         .is_some_and(|b| b.doc_id == doc.id && b.revision == doc.revision && b.skel_sig == sig);
     if fresh {
         return;
     }
-    let Some(skel) = active_skeleton(state) else {
-        state.binding = None;
-        return;
-    };
+    let skel = actor.skeleton;
     let tracks = bone_tracks(skel, &doc.index);
     let names: Vec<String> = doc.index.bones.iter().map(|t| t.name().text).collect();
     let unknown = skeleton::unknown_bones(skel, names.iter().map(String::as_str));
-    state.binding = Some(Binding {
+    *slot = Some(Binding {
         doc_id: doc.id,
         revision: doc.revision,
         skel_sig: sig,
@@ -566,15 +555,10 @@ fn refresh_binding(state: &mut State, doc: Option<&Document>) {
     });
 }
 
-/// World matrices of the active skeleton at `frame` (rest pose without a motion).
-fn pose(state: &mut State, doc: Option<&Document>, frame: f64) -> Vec<Mat4> {
-    let Some(skel) = (match &state.model {
-        Some((_, s)) => Some(s),
-        None => state.builtin.as_ref(),
-    }) else {
-        return Vec::new();
-    };
-    match (doc, state.binding.as_mut()) {
+/// World matrices of an actor's skeleton at its motion's `frame` (rest pose without a motion).
+fn pose(actor: &ActorView, binding: Option<&mut Binding>, frame: f64) -> Vec<Mat4> {
+    let skel = actor.skeleton;
+    match (actor.motion, binding) {
         (Some(doc), Some(b)) => {
             if let Some((f, w)) = &b.pose
                 && *f == frame
@@ -611,9 +595,7 @@ fn refresh_shots(state: &mut State, doc: Option<&Document>) {
 
 fn toolbar(
     ui: &mut egui::Ui,
-    docs: &[Document],
-    bone_doc: Option<usize>,
-    cam_doc: Option<usize>,
+    scene: &SceneView,
     has_cam: bool,
     shared: &mut Shared,
     state: &mut State,
@@ -660,40 +642,40 @@ fn toolbar(
         if has_cam && state.mode == ViewMode::VmdCamera {
             ui.checkbox(&mut state.edit_camera, "Drag edits camera key")
                 .on_hover_text(
-                    "In VMD-camera view, orbit / pan / wheel change the camera key at the \
-                     playhead (the camera file must be the active tab). One undo step per drag.",
+                    "In VMD-camera view, orbit / pan / wheel change the scene camera's key at \
+                     the playhead. One undo step per drag.",
                 );
         }
     });
     ui.horizontal_wrapped(|ui| {
-        let name = |i: Option<usize>| i.and_then(|i| docs.get(i)).map(|d| d.title());
-        match name(bone_doc) {
-            Some(n) => ui.weak(format!("Motion: {n}")),
-            None => ui.weak("Motion: none (rest pose)"),
-        };
-        match name(cam_doc) {
-            Some(n) => ui.weak(format!("Camera: {n}")),
+        for a in &scene.actors {
+            let motion = a
+                .motion
+                .map_or("no motion (rest pose)".to_owned(), |d| d.title());
+            let offset = if a.offset != 0 {
+                format!(", offset {:+}", a.offset)
+            } else {
+                String::new()
+            };
+            ui.weak(format!(
+                "{}: {motion} on {} bones{offset}",
+                a.name,
+                a.skeleton.bones.len()
+            ));
+        }
+        match scene.camera {
+            Some(d) => ui.weak(format!("Camera: {}", d.title())),
             None => ui.weak("Camera: none"),
-        };
-        match &state.model {
-            Some((n, s)) => ui.weak(format!("Skeleton: {n} ({} bones)", s.bones.len())),
-            None => ui.weak("Skeleton: built-in standard"),
         };
     });
 }
 
-fn side_panel(
-    ui: &mut egui::Ui,
-    docs: &[Document],
-    cam_doc: Option<usize>,
-    shared: &mut Shared,
-    state: &mut State,
-) {
+fn side_panel(ui: &mut egui::Ui, scene: &SceneView, shared: &mut Shared, state: &mut State) {
     let eval = shared.transport.eval_frame();
     egui::ScrollArea::vertical()
         .id_salt("viewport-side-scroll")
         .show(ui, |ui| {
-            match (&state.shots, cam_doc.and_then(|i| docs.get(i))) {
+            match (&state.shots, scene.camera) {
                 (Some(cache), Some(doc)) => {
                     ui.strong(format!("Shots ({})", cache.shots.len()));
                     ui.weak(format!("camera: {}", doc.title()));
@@ -750,12 +732,22 @@ fn side_panel(
                 }
             }
             ui.separator();
-            match &state.binding {
-                Some(b) => {
-                    let mapped = b.tracks.iter().filter(|t| t.is_some()).count();
-                    ui.weak(format!("{mapped} skeleton bones driven by the motion"));
-                    egui::CollapsingHeader::new(format!("Not in skeleton ({})", b.unknown.len()))
-                        .id_salt("viewport-unknown-bones")
+            if scene.actors.is_empty() {
+                ui.weak("No actors in the scene.");
+            }
+            for (i, (a, b)) in scene.actors.iter().zip(&state.bindings).enumerate() {
+                if scene.actors.len() > 1 {
+                    ui.strong(a.name);
+                }
+                match b {
+                    Some(b) => {
+                        let mapped = b.tracks.iter().filter(|t| t.is_some()).count();
+                        ui.weak(format!("{mapped} skeleton bones driven by the motion"));
+                        egui::CollapsingHeader::new(format!(
+                            "Not in skeleton ({})",
+                            b.unknown.len()
+                        ))
+                        .id_salt(("viewport-unknown-bones", i))
                         .default_open(false)
                         .show(ui, |ui| {
                             if b.unknown.is_empty() {
@@ -765,9 +757,10 @@ fn side_panel(
                                 ui.label(n);
                             }
                         });
-                }
-                None => {
-                    ui.weak("No open file has bone keys: the skeleton shows its rest pose.");
+                    }
+                    None => {
+                        ui.weak("No motion: the skeleton shows its rest pose.");
+                    }
                 }
             }
             ui.separator();
@@ -780,9 +773,7 @@ fn side_panel(
 fn interact(
     ui: &egui::Ui,
     response: &egui::Response,
-    docs: &[Document],
-    active: usize,
-    cam_doc: Option<usize>,
+    cam_doc: Option<&Document>,
     through_vmd: bool,
     edits: &mut Vec<EditRequest>,
     shared: &mut Shared,
@@ -819,15 +810,15 @@ fn interact(
     // VMD camera view: gestures edit the key at the playhead, if allowed.
     let moving = (primary || pan) && delta != egui::Vec2::ZERO || scroll != 0.0;
     let ended = response.drag_stopped();
-    if !state.edit_camera || cam_doc != Some(active) || shared.transport.playing {
+    let Some(doc) = cam_doc else {
+        return;
+    };
+    if !state.edit_camera || shared.transport.playing {
         if state.edit_camera && response.drag_started() {
-            shared.info(
-                "Camera editing needs the camera file as the active tab and playback stopped",
-            );
+            shared.info("Camera editing needs playback stopped");
         }
         return;
     }
-    let doc = &docs[active];
     let frame = shared.transport.frame.round().max(0.0) as u32;
     let key_index = doc.index.camera.iter().rev().copied().find(|&i| {
         doc.motion

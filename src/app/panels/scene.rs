@@ -1,0 +1,364 @@
+//! The scene panel: the actors (model, motion, offset), the camera and the
+//! light, and the bone and morph names each actor's motion uses but its
+//! model lacks. It returns [`Action`]s; the app changes the arrangement.
+
+use std::collections::HashMap;
+
+use crate::app::document::Document;
+use crate::app::scene_ops::SceneState;
+use crate::scene::{self, MissingNames, ModelRef};
+
+/// A change the user asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    SelectActor(usize),
+    AddActor,
+    RemoveActor(usize),
+    RenameActor(usize, String),
+    SetMotion(usize, Option<u64>),
+    SetOffset(usize, i32),
+    /// Pick a PMX/PMD file for this actor.
+    LoadModel(usize),
+    /// Back to the built-in skeleton.
+    BuiltinModel(usize),
+    SetCamera(Option<u64>),
+    SetLight(Option<u64>),
+    /// Make this document the one the key panel and curve editor show.
+    Activate(u64),
+    OpenScene,
+    SaveScene,
+    SaveSceneAs,
+}
+
+/// What missing names were computed from: document id and revision,
+/// skeleton bone storage address and length.
+type MissingKey = (u64, u64, usize, usize);
+
+/// Missing names per actor, recomputed when the motion or model changes.
+#[derive(Debug, Default)]
+pub struct State {
+    missing: HashMap<usize, (MissingKey, MissingNames)>,
+    /// Name being edited, per actor.
+    rename: Option<(usize, String)>,
+}
+
+fn doc_label(d: &Document) -> String {
+    d.title()
+}
+
+/// A combo box choosing one of `docs` (or none); returns the new choice.
+fn doc_combo(
+    ui: &mut egui::Ui,
+    id: impl std::hash::Hash + std::fmt::Debug,
+    current: Option<u64>,
+    docs: &[Document],
+    label: egui::Id,
+) -> Option<Option<u64>> {
+    let text = current
+        .and_then(|id| docs.iter().find(|d| d.id == id))
+        .map_or("none".to_owned(), doc_label);
+    let mut choice = None;
+    let r = egui::ComboBox::from_id_salt(id)
+        .selected_text(text)
+        .width(150.0)
+        .show_ui(ui, |ui| {
+            if ui.selectable_label(current.is_none(), "none").clicked() {
+                choice = Some(None);
+            }
+            for d in docs {
+                if ui
+                    .selectable_label(current == Some(d.id), doc_label(d))
+                    .clicked()
+                {
+                    choice = Some(Some(d.id));
+                }
+            }
+        });
+    r.response.labelled_by(label);
+    choice
+}
+
+/// Draws the panel; returns what the user asked for.
+pub fn ui(
+    ui: &mut egui::Ui,
+    sc: &SceneState,
+    docs: &[Document],
+    active: Option<u64>,
+    state: &mut State,
+) -> Vec<Action> {
+    let mut out = Vec::new();
+    let s = &sc.scene;
+    let title = match &sc.path {
+        Some(p) => p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        None => "unsaved scene".to_owned(),
+    };
+    // Not "●": that mark means a VMD with unsaved edits.
+    let header = if sc.modified && sc.path.is_some() {
+        format!("Scene: {title} (arrangement changed)")
+    } else {
+        format!("Scene: {title}")
+    };
+    egui::CollapsingHeader::new(header)
+        .id_salt("scene-panel")
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                if ui
+                    .small_button("Open scene…")
+                    .on_hover_text("Open a .vmdscene file")
+                    .clicked()
+                {
+                    out.push(Action::OpenScene);
+                }
+                if ui
+                    .small_button("Save scene")
+                    .on_hover_text(
+                        "Save the arrangement (.vmdscene) and every motion with unsaved edits; \
+                         motions without edits are not rewritten",
+                    )
+                    .clicked()
+                {
+                    out.push(Action::SaveScene);
+                }
+                if ui.small_button("Save scene as…").clicked() {
+                    out.push(Action::SaveSceneAs);
+                }
+            });
+            egui::ScrollArea::vertical()
+                .id_salt("scene-panel-scroll")
+                .max_height(300.0)
+                .show(ui, |ui| {
+                    egui::Grid::new("scene-roles")
+                        .num_columns(2)
+                        .show(ui, |ui| {
+                            let l = ui.label("Camera");
+                            ui.horizontal(|ui| {
+                                if let Some(c) = doc_combo(ui, "scene-camera", s.camera, docs, l.id)
+                                {
+                                    out.push(Action::SetCamera(c));
+                                }
+                                if let Some(id) = s.camera
+                                    && ui
+                                        .small_button("Keys")
+                                        .on_hover_text("Show its keys in the key panel")
+                                        .clicked()
+                                {
+                                    out.push(Action::Activate(id));
+                                }
+                            });
+                            ui.end_row();
+                            let l = ui.label("Light");
+                            ui.horizontal(|ui| {
+                                if let Some(c) = doc_combo(ui, "scene-light", s.light, docs, l.id) {
+                                    out.push(Action::SetLight(c));
+                                }
+                            });
+                            ui.end_row();
+                        });
+                    ui.separator();
+                    for (i, a) in s.actors.iter().enumerate() {
+                        actor_ui(ui, sc, docs, active, state, i, a, &mut out);
+                    }
+                    if ui
+                        .button("Add actor")
+                        .on_hover_text("A new actor with the built-in skeleton")
+                        .clicked()
+                    {
+                        out.push(Action::AddActor);
+                    }
+                    let outside: Vec<&Document> = docs.iter().filter(|d| !s.uses(&d.id)).collect();
+                    if !outside.is_empty() {
+                        ui.separator();
+                        ui.weak("Open files not in the scene:");
+                        for d in outside {
+                            ui.horizontal(|ui| {
+                                if ui.small_button(doc_label(d)).clicked() {
+                                    out.push(Action::Activate(d.id));
+                                }
+                            });
+                        }
+                    }
+                });
+        });
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn actor_ui(
+    ui: &mut egui::Ui,
+    sc: &SceneState,
+    docs: &[Document],
+    active: Option<u64>,
+    state: &mut State,
+    i: usize,
+    a: &scene::Actor<u64>,
+    out: &mut Vec<Action>,
+) {
+    let selected = sc.selected_actor == Some(i);
+    ui.horizontal(|ui| {
+        match &mut state.rename {
+            Some((j, text)) if *j == i => {
+                let r = ui.add(egui::TextEdit::singleline(text).desired_width(120.0));
+                if r.lost_focus() {
+                    if !text.trim().is_empty() {
+                        out.push(Action::RenameActor(i, text.trim().to_owned()));
+                    }
+                    state.rename = None;
+                } else {
+                    r.request_focus();
+                }
+            }
+            _ => {
+                let r = ui
+                    .selectable_label(selected, egui::RichText::new(&a.name).strong())
+                    .on_hover_text(
+                        "Select: models and motions you open go to this actor. \
+                         Double-click to rename.",
+                    );
+                if r.double_clicked() {
+                    state.rename = Some((i, a.name.clone()));
+                } else if r.clicked() {
+                    out.push(Action::SelectActor(i));
+                }
+            }
+        }
+        if ui
+            .small_button("Remove")
+            .on_hover_text("Remove this actor from the scene (its motion stays open)")
+            .clicked()
+        {
+            out.push(Action::RemoveActor(i));
+        }
+    });
+    egui::Grid::new(("scene-actor", i))
+        .num_columns(2)
+        .show(ui, |ui| {
+            ui.label("Model");
+            ui.horizontal(|ui| {
+                let loading = matches!(&a.model, ModelRef::File(_)) && !sc.model_loaded(i);
+                let name = a.model.display_name();
+                let shown = if loading {
+                    format!("{name} (loading…)")
+                } else {
+                    name
+                };
+                let r = ui.label(shown);
+                if let ModelRef::File(p) = &a.model {
+                    r.on_hover_text(p.display().to_string());
+                }
+                if ui
+                    .small_button("Load…")
+                    .on_hover_text("Give this actor a PMX/PMD model")
+                    .clicked()
+                {
+                    out.push(Action::LoadModel(i));
+                }
+                if matches!(a.model, ModelRef::File(_))
+                    && ui
+                        .small_button("Built-in")
+                        .on_hover_text("Use the built-in standard skeleton")
+                        .clicked()
+                {
+                    out.push(Action::BuiltinModel(i));
+                }
+            });
+            ui.end_row();
+            let l = ui.label("Motion");
+            ui.horizontal(|ui| {
+                if let Some(m) = doc_combo(ui, ("scene-motion", i), a.motion, docs, l.id) {
+                    out.push(Action::SetMotion(i, m));
+                }
+                if let Some(id) = a.motion
+                    && active != Some(id)
+                    && ui
+                        .small_button("Keys")
+                        .on_hover_text("Show its keys in the key panel")
+                        .clicked()
+                {
+                    out.push(Action::Activate(id));
+                }
+            });
+            ui.end_row();
+            let l = ui.label("Offset");
+            let mut off = a.offset;
+            let r = ui
+                .add(
+                    egui::DragValue::new(&mut off)
+                        .range(-100_000..=100_000)
+                        .suffix(" frames"),
+                )
+                .labelled_by(l.id)
+                .on_hover_text("The motion starts this many frames later on the scene timeline");
+            if r.changed() && off != a.offset {
+                out.push(Action::SetOffset(i, off));
+            }
+            ui.end_row();
+        });
+    // Names the motion uses that the model lacks.
+    if let Some(doc) = a.motion.and_then(|id| docs.iter().find(|d| d.id == id)) {
+        let skel = sc.skeleton_of(i);
+        let key = (
+            doc.id,
+            doc.revision,
+            skel.bones.as_ptr() as usize,
+            skel.bones.len(),
+        );
+        let fresh = state.missing.get(&i).is_some_and(|(k, _)| *k == key);
+        if !fresh {
+            let bones: Vec<String> = doc.index.bones.iter().map(|t| t.name().text).collect();
+            let morphs: Vec<String> = doc.index.morphs.iter().map(|t| t.name().text).collect();
+            let m = scene::missing_names(
+                skel.bones.iter().map(|b| b.name.as_str()),
+                None,
+                &bones,
+                &morphs,
+            );
+            state.missing.insert(i, (key, m));
+        }
+        if let Some((_, m)) = state.missing.get(&i) {
+            let model = a.model.display_name();
+            if m.bones.is_empty() {
+                ui.weak(format!("Every bone of the motion is in {model}."));
+            } else {
+                egui::CollapsingHeader::new(format!(
+                    "Bones missing in {model} ({})",
+                    m.bones.len()
+                ))
+                .id_salt(("scene-missing-bones", i))
+                .default_open(false)
+                .show(ui, |ui| {
+                    for n in &m.bones {
+                        ui.label(n);
+                    }
+                });
+            }
+            match &m.morphs {
+                Some(list) if !list.is_empty() => {
+                    egui::CollapsingHeader::new(format!(
+                        "Morphs missing in {model} ({})",
+                        list.len()
+                    ))
+                    .id_salt(("scene-missing-morphs", i))
+                    .default_open(false)
+                    .show(ui, |ui| {
+                        for n in list {
+                            ui.label(n);
+                        }
+                    });
+                }
+                Some(_) => {}
+                None if !doc.index.morphs.is_empty() => {
+                    ui.weak(format!(
+                        "{} morph tracks (not checked: {model} has no morph list here)",
+                        doc.index.morphs.len()
+                    ));
+                }
+                None => {}
+            }
+        }
+    }
+    ui.add_space(4.0);
+}

@@ -1,0 +1,861 @@
+//! The scene in the app: which open documents the actors wear, which one is
+//! the camera and which the light; opening files into their roles (in the
+//! order asked for, whatever order they finish loading in); `.vmdscene`
+//! files; and one undo order across the scene's documents.
+//!
+//! Each VMD stays its own [`Document`] with its own history and modified
+//! mark; the scene ([`crate::scene::Scene`], keyed by document id) only
+//! arranges them.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use super::document::{Document, EditRequest};
+use super::jobs::JobResult;
+use super::panels::viewport::ViewMode;
+use super::{CentralView, StudioApp};
+use crate::scene::{self, ModelRef, MotionRole, Placed, Scene};
+use crate::skeleton::{self, Skeleton};
+use crate::vmd::{self, Motion};
+
+/// What an open request is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Intent {
+    /// By what the file holds: a motion to the selected actor (or a new
+    /// one), a camera or light to the scene's camera or light, a model to
+    /// the selected actor.
+    Auto,
+    /// The motion of actor `n` (from a scene file).
+    ActorMotion(usize),
+    /// The model of actor `n` (from a scene file or the scene panel).
+    ActorModel(usize),
+    /// The scene camera, and the light too when `light_too`.
+    Camera {
+        light_too: bool,
+    },
+    Light,
+}
+
+/// The scene and what the app keeps beside it.
+pub struct SceneState {
+    /// The arrangement, by document id.
+    pub scene: Scene<u64>,
+    /// The actor that menus and drops act on.
+    pub selected_actor: Option<usize>,
+    /// The `.vmdscene` file the arrangement came from or was saved to.
+    pub path: Option<PathBuf>,
+    /// Loaded model skeletons, by path.
+    pub models: HashMap<PathBuf, Skeleton>,
+    /// The built-in standard skeleton (actors without a model file).
+    pub builtin: Skeleton,
+    /// The arrangement changed since it was last saved or opened.
+    pub modified: bool,
+    /// Documents the scene has placed (others are adopted by their kind).
+    known: HashSet<u64>,
+    /// What each pending open request is for, by its sequence number.
+    intents: HashMap<u64, Intent>,
+    /// Results that finished before an earlier request: applied in order.
+    waiting: BTreeMap<u64, JobResult>,
+    /// The sequence number to apply next.
+    next_apply: u64,
+    /// Documents in the order their undo steps were made (scene-wide undo).
+    undo_order: Vec<u64>,
+    redo_order: Vec<u64>,
+}
+
+impl Default for SceneState {
+    fn default() -> Self {
+        SceneState {
+            scene: Scene::default(),
+            selected_actor: None,
+            path: None,
+            models: HashMap::new(),
+            builtin: skeleton::standard_skeleton(),
+            modified: false,
+            known: HashSet::new(),
+            intents: HashMap::new(),
+            waiting: BTreeMap::new(),
+            next_apply: 1,
+            undo_order: Vec::new(),
+            redo_order: Vec::new(),
+        }
+    }
+}
+
+impl SceneState {
+    /// The skeleton actor `i` shows: its model's, or the built-in one
+    /// (also while the model is loading or when it failed).
+    pub fn skeleton_of(&self, i: usize) -> &Skeleton {
+        match self.scene.actors.get(i).map(|a| &a.model) {
+            Some(ModelRef::File(p)) => self.models.get(p).unwrap_or(&self.builtin),
+            _ => &self.builtin,
+        }
+    }
+
+    /// Whether actor `i`'s model file is loaded (false for the built-in skeleton).
+    pub fn model_loaded(&self, i: usize) -> bool {
+        matches!(self.scene.actors.get(i).map(|a| &a.model),
+            Some(ModelRef::File(p)) if self.models.contains_key(p))
+    }
+}
+
+/// A short message for where a file went.
+fn placed_text(s: &Scene<u64>, p: &Placed) -> String {
+    let actor = |i: usize| s.actors.get(i).map_or("an actor", |a| a.name.as_str());
+    match *p {
+        Placed::ActorMotion { index, new: true } => {
+            format!("as the motion of a new actor, {}", actor(index))
+        }
+        Placed::ActorMotion { index, .. } => format!("as the motion of {}", actor(index)),
+        Placed::ActorModel { index, new: true } => {
+            format!("as the model of a new actor, {}", actor(index))
+        }
+        Placed::ActorModel { index, .. } => format!("as the model of {}", actor(index)),
+        Placed::Camera => "as the scene camera".to_owned(),
+        Placed::CameraAndLight => "as the scene camera and light".to_owned(),
+        Placed::Light => "as the scene light".to_owned(),
+    }
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.display().to_string())
+}
+
+impl StudioApp {
+    /// Opens files in the background; they take their roles in the order
+    /// given, whatever order they finish loading in. A `.vmdscene` file
+    /// opens as a scene.
+    pub fn open_paths(&mut self, paths: Vec<PathBuf>) {
+        for p in paths {
+            if scene::file::is_scene_path(&p) {
+                self.open_scene(&p);
+            } else {
+                self.open_for(p, Intent::Auto);
+            }
+        }
+    }
+
+    /// Opens one file for a given role.
+    pub fn open_for(&mut self, path: PathBuf, intent: Intent) {
+        let seq = self.jobs.open(path);
+        self.scene.intents.insert(seq, intent);
+    }
+
+    /// Queues a finished load; applies every load whose turn has come.
+    pub(super) fn queue_loaded(&mut self, seq: u64, r: JobResult) {
+        self.scene.waiting.insert(seq, r);
+        while let Some(r) = self.scene.waiting.remove(&self.scene.next_apply) {
+            let seq = self.scene.next_apply;
+            self.scene.next_apply += 1;
+            let intent = self.scene.intents.remove(&seq).unwrap_or(Intent::Auto);
+            match r {
+                JobResult::Motion {
+                    path,
+                    result,
+                    stamp,
+                    ..
+                } => match result {
+                    Ok(m) => self.place_motion(m, path, stamp, intent),
+                    Err(e) => self
+                        .shared
+                        .error(format!("Could not open {}: {e}", path.display())),
+                },
+                JobResult::Model { path, result, .. } => self.place_model(path, result, intent),
+                _ => {}
+            }
+        }
+    }
+
+    /// A motion finished loading: becomes (or replaces) a document and takes its role.
+    fn place_motion(
+        &mut self,
+        m: Motion,
+        path: PathBuf,
+        stamp: Option<crate::vmd::save::DiskStamp>,
+        intent: Intent,
+    ) {
+        let name = file_name(&path);
+        self.remember_recent(&path);
+        let role = MotionRole::of(&m);
+        // Replace an open, unmodified copy of the same file (keeping its id,
+        // so the scene's references stay valid).
+        let id = match self
+            .docs
+            .iter()
+            .position(|d| d.path.as_deref() == Some(path.as_path()))
+        {
+            Some(i) if !self.docs[i].is_modified() => {
+                let id = self.docs[i].id;
+                let mut d = Document::new(m, Some(path.clone()), name.clone());
+                d.id = id;
+                d.disk_stamp = stamp;
+                self.docs[i] = d;
+                id
+            }
+            Some(_) => {
+                self.shared.error(format!(
+                    "{} is already open with unsaved edits; opened it again as another file",
+                    path.display()
+                ));
+                let mut d = Document::new(m, Some(path.clone()), name.clone());
+                d.disk_stamp = stamp;
+                self.push_doc(d)
+            }
+            None => {
+                let mut d = Document::new(m, Some(path.clone()), name.clone());
+                d.disk_stamp = stamp;
+                self.push_doc(d)
+            }
+        };
+        self.scene.known.insert(id);
+        let s = &mut self.scene.scene;
+        let placed = match intent {
+            Intent::ActorMotion(i) if i < s.actors.len() => {
+                s.actors[i].motion = Some(id);
+                Some(Placed::ActorMotion {
+                    index: i,
+                    new: false,
+                })
+            }
+            Intent::Camera { light_too } => {
+                s.camera = Some(id);
+                if light_too {
+                    s.light = Some(id);
+                }
+                Some(Placed::Camera)
+            }
+            Intent::Light => {
+                s.light = Some(id);
+                Some(Placed::Light)
+            }
+            // Already in the scene (reopened): keep its roles.
+            _ if s.uses(&id) => None,
+            _ => Some(s.assign_motion(id, role, self.scene.selected_actor)),
+        };
+        if matches!(intent, Intent::Auto) {
+            self.scene.modified = true;
+        }
+        if let Some(Placed::ActorMotion { index, .. }) = placed
+            && (self.scene.selected_actor.is_none() || matches!(intent, Intent::Auto))
+        {
+            self.scene.selected_actor = Some(index);
+        }
+        let text = placed
+            .as_ref()
+            .map(|p| placed_text(&self.scene.scene, p))
+            .unwrap_or_else(|| "again".to_owned());
+        self.shared
+            .info(format!("Opened {} {text}", path.display()));
+        // A camera or light does not take the key panel from a motion.
+        let is_motion = matches!(role, MotionRole::Motion);
+        let active_is_motion = self.doc().is_some_and(|d| {
+            d.id != id
+                && self
+                    .scene
+                    .scene
+                    .actors
+                    .iter()
+                    .any(|a| a.motion == Some(d.id))
+        });
+        if (is_motion || !active_is_motion)
+            && let Some(i) = self.docs.iter().position(|d| d.id == id)
+        {
+            self.active = i;
+        }
+    }
+
+    /// A model finished loading (or failed): kept by path, put on an actor.
+    fn place_model(&mut self, path: PathBuf, result: Result<Skeleton, String>, intent: Intent) {
+        let name = file_name(&path);
+        match result {
+            Ok(s) => {
+                let (bones, iks) = (s.bones.len(), s.iks.len());
+                self.remember_recent(&path);
+                self.scene.models.insert(path.clone(), s);
+                let placed = match intent {
+                    Intent::ActorModel(i) if i < self.scene.scene.actors.len() => {
+                        self.scene.scene.actors[i].model = ModelRef::File(path.clone());
+                        Placed::ActorModel {
+                            index: i,
+                            new: false,
+                        }
+                    }
+                    _ => {
+                        let p = self
+                            .scene
+                            .scene
+                            .assign_model(ModelRef::File(path.clone()), self.scene.selected_actor);
+                        if let Placed::ActorModel { index, .. } = p {
+                            self.scene.selected_actor = Some(index);
+                        }
+                        self.scene.modified = true;
+                        p
+                    }
+                };
+                let text = placed_text(&self.scene.scene, &placed);
+                self.shared.info(format!(
+                    "Loaded {name} {text}: {bones} bones, {iks} IK chains"
+                ));
+            }
+            Err(e) => {
+                let who = match intent {
+                    Intent::ActorModel(i) => self.scene.scene.actors.get_mut(i),
+                    _ => None,
+                };
+                let note = match who {
+                    Some(a) => {
+                        a.model = ModelRef::Builtin;
+                        format!("; {} shows the built-in skeleton", a.name)
+                    }
+                    None => String::new(),
+                };
+                self.shared.error(format!(
+                    "Could not load model {}: {e}{note}",
+                    path.display()
+                ));
+            }
+        }
+    }
+
+    fn push_doc(&mut self, d: Document) -> u64 {
+        let id = d.id;
+        self.docs.push(d);
+        id
+    }
+
+    /// Places documents the scene has not seen yet (a toolbox result, a
+    /// test's document) by what they hold. Runs at the start of each frame.
+    pub(super) fn adopt_new_documents(&mut self) {
+        let new: Vec<(u64, MotionRole)> = self
+            .docs
+            .iter()
+            .filter(|d| !self.scene.known.contains(&d.id))
+            .map(|d| (d.id, MotionRole::of(&d.motion)))
+            .collect();
+        for (id, role) in new {
+            self.scene.known.insert(id);
+            if let Placed::ActorMotion { index, .. } =
+                self.scene
+                    .scene
+                    .assign_motion(id, role, self.scene.selected_actor)
+            {
+                self.scene.selected_actor = Some(index);
+            }
+        }
+        if self
+            .scene
+            .selected_actor
+            .is_some_and(|i| i >= self.scene.scene.actors.len())
+        {
+            self.scene.selected_actor = self.scene.scene.actors.len().checked_sub(1);
+        }
+    }
+
+    /// The document with this id, by index.
+    pub fn doc_index(&self, id: u64) -> Option<usize> {
+        self.docs.iter().position(|d| d.id == id)
+    }
+
+    /// A fresh scene (the current one's unmodified documents are closed;
+    /// modified ones stay open, outside the scene, so nothing is lost).
+    fn clear_scene(&mut self) {
+        self.docs.retain(|d| d.is_modified());
+        self.scene.scene = Scene::default();
+        self.scene.selected_actor = None;
+        self.scene.path = None;
+        self.scene.modified = false;
+        self.scene.undo_order.clear();
+        self.scene.redo_order.clear();
+        self.active = 0;
+    }
+
+    /// Opens the bundled demo as a scene: the demo dance on the built-in
+    /// skeleton, framed by the demo camera, seen through that camera.
+    pub fn open_demo(&mut self) {
+        self.clear_scene();
+        let mut ids = Vec::new();
+        for (bytes, name) in [
+            (super::DEMO_DANCE, "demo_dance.vmd"),
+            (super::DEMO_CAMERA, "demo_camera.vmd"),
+        ] {
+            match vmd::read(bytes) {
+                Ok(m) => {
+                    let id = self.push_doc(Document::new(m, None, name));
+                    self.scene.known.insert(id);
+                    ids.push(Some(id));
+                }
+                Err(e) => {
+                    self.shared.error(format!("bundled demo {name}: {e}"));
+                    ids.push(None);
+                }
+            }
+        }
+        let s = &mut self.scene.scene;
+        let a = s.add_actor();
+        s.actors[a].name = "Demo dancer".to_owned();
+        s.actors[a].motion = ids[0];
+        s.camera = ids[1];
+        self.scene.selected_actor = Some(a);
+        self.scene.modified = false;
+        self.active = ids[0].and_then(|id| self.doc_index(id)).unwrap_or(0);
+        self.viewport.mode = ViewMode::VmdCamera;
+    }
+
+    /// Opens a `.vmdscene` file: its motions and models load in the
+    /// background into their roles; a missing file is reported and the
+    /// rest opens.
+    pub fn open_scene(&mut self, path: &Path) {
+        let loaded = match scene::file::load(path) {
+            Ok(l) => l,
+            Err(e) => {
+                self.shared.error(format!("Could not open the scene: {e}"));
+                return;
+            }
+        };
+        self.clear_scene();
+        for m in &loaded.missing {
+            self.shared.error(format!("Scene {}: {m}", file_name(path)));
+        }
+        let src = loaded.scene;
+        let mut s: Scene<u64> = Scene {
+            song: src.song.clone(),
+            preview: src.preview.clone(),
+            ..Scene::default()
+        };
+        for a in &src.actors {
+            s.actors.push(scene::Actor {
+                name: a.name.clone(),
+                model: a.model.clone(),
+                motion: None,
+                offset: a.offset,
+            });
+        }
+        self.scene.scene = s;
+        self.scene.selected_actor = (!src.actors.is_empty()).then_some(0);
+        for (i, a) in src.actors.iter().enumerate() {
+            if let ModelRef::File(p) = &a.model
+                && !self.scene.models.contains_key(p)
+            {
+                self.open_for(p.clone(), Intent::ActorModel(i));
+            }
+            if let Some(m) = &a.motion {
+                self.open_for(m.clone(), Intent::ActorMotion(i));
+            }
+        }
+        match (&src.camera, &src.light) {
+            (Some(c), Some(l)) if c == l => {
+                self.open_for(c.clone(), Intent::Camera { light_too: true });
+            }
+            (c, l) => {
+                if let Some(c) = c {
+                    self.open_for(c.clone(), Intent::Camera { light_too: false });
+                }
+                if let Some(l) = l {
+                    self.open_for(l.clone(), Intent::Light);
+                }
+            }
+        }
+        let p = &src.preview;
+        self.shared.transport.preview_rate = p.rate;
+        self.shared.transport.frame = f64::from(p.frame);
+        self.viewport.mode = if p.through_camera {
+            ViewMode::VmdCamera
+        } else {
+            ViewMode::Free
+        };
+        self.central = CentralView::Preview;
+        self.scene.path = Some(path.to_path_buf());
+        self.scene.modified = false;
+        self.remember_recent(path);
+        self.shared.info(format!(
+            "Opened scene {} ({} actors{})",
+            path.display(),
+            src.actors.len(),
+            if loaded.missing.is_empty() {
+                String::new()
+            } else {
+                format!(", {} files missing", loaded.missing.len())
+            }
+        ));
+    }
+
+    /// Saves the scene file at `path`, and with it every scene motion that
+    /// has unsaved edits (to its own file) or no file yet (beside the
+    /// scene, under its name). A motion without edits is never rewritten.
+    pub fn save_scene_to(&mut self, path: PathBuf) {
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let mut targets: HashMap<u64, PathBuf> = HashMap::new();
+        let mut to_save: Vec<(u64, PathBuf)> = Vec::new();
+        for id in self.scene.scene.motions() {
+            let Some(d) = self.docs.iter().find(|d| d.id == id) else {
+                continue;
+            };
+            match &d.path {
+                Some(p) => {
+                    targets.insert(id, p.clone());
+                    if d.is_modified() {
+                        to_save.push((id, p.clone()));
+                    }
+                }
+                None => {
+                    let mut name = d.name.clone();
+                    if !name.to_ascii_lowercase().ends_with(".vmd") {
+                        name.push_str(".vmd");
+                    }
+                    let p = dir.join(&name);
+                    if p.exists() {
+                        self.shared.error(format!(
+                            "Scene not saved: {name} has never been saved and {} already exists; \
+                             save it under another name first (File ▸ Save As)",
+                            p.display()
+                        ));
+                        return;
+                    }
+                    targets.insert(id, p.clone());
+                    to_save.push((id, p));
+                }
+            }
+        }
+        let mut scene = self.scene.scene.map(|id| targets.get(id).cloned());
+        scene.preview.rate = self.shared.transport.preview_rate;
+        scene.preview.frame = self.shared.transport.frame.max(0.0).floor() as u32;
+        scene.preview.through_camera = self.viewport.mode == ViewMode::VmdCamera;
+        if let Err(e) = scene::file::save(&scene, &path) {
+            self.shared
+                .error(format!("Scene not saved, nothing was lost: {e}"));
+            return;
+        }
+        for (id, p) in to_save {
+            self.save_doc_to(id, p);
+        }
+        self.scene.path = Some(path.clone());
+        self.scene.modified = false;
+        self.remember_recent(&path);
+        self.shared.info(format!("Saved scene {}", path.display()));
+    }
+
+    /// Applies a panel's requests to document `id`, remembering the order
+    /// of undo steps across the scene's documents.
+    pub fn request_on(&mut self, id: u64, reqs: Vec<EditRequest>) {
+        let Some(d) = self.docs.iter_mut().find(|d| d.id == id) else {
+            return;
+        };
+        for r in reqs {
+            let (before, steps) = (d.state(), d.history().len());
+            d.request(r);
+            if d.state() != before || d.history().len() != steps {
+                self.scene.undo_order.push(id);
+                self.scene.redo_order.clear();
+            }
+        }
+    }
+
+    /// The document the next undo acts on: the one edited last (across
+    /// the scene), else the active one.
+    pub fn undo_target(&self) -> Option<u64> {
+        self.scene
+            .undo_order
+            .iter()
+            .rev()
+            .copied()
+            .find(|&id| {
+                self.docs
+                    .iter()
+                    .any(|d| d.id == id && d.history().can_undo())
+            })
+            .or_else(|| self.doc().filter(|d| d.history().can_undo()).map(|d| d.id))
+    }
+
+    /// The document the next redo acts on.
+    pub fn redo_target(&self) -> Option<u64> {
+        self.scene
+            .redo_order
+            .iter()
+            .rev()
+            .copied()
+            .find(|&id| {
+                self.docs
+                    .iter()
+                    .any(|d| d.id == id && d.history().can_redo())
+            })
+            .or_else(|| self.doc().filter(|d| d.history().can_redo()).map(|d| d.id))
+    }
+
+    /// Undoes the last edit made anywhere in the scene; its document becomes active.
+    pub fn undo_scene(&mut self) {
+        let Some(id) = self.undo_target() else {
+            return;
+        };
+        if let Some(pos) = self.scene.undo_order.iter().rposition(|&d| d == id) {
+            self.scene.undo_order.remove(pos);
+        }
+        if let Some(i) = self.doc_index(id)
+            && self.docs[i].undo()
+        {
+            self.scene.redo_order.push(id);
+            self.active = i;
+        }
+    }
+
+    /// Redoes the last undone edit anywhere in the scene.
+    pub fn redo_scene(&mut self) {
+        let Some(id) = self.redo_target() else {
+            return;
+        };
+        if let Some(pos) = self.scene.redo_order.iter().rposition(|&d| d == id) {
+            self.scene.redo_order.remove(pos);
+        }
+        if let Some(i) = self.doc_index(id)
+            && self.docs[i].redo()
+        {
+            self.scene.undo_order.push(id);
+            self.active = i;
+        }
+    }
+
+    /// Forgets a closed document in the scene.
+    pub(super) fn scene_forget(&mut self, id: u64) {
+        self.scene.scene.remove_motion(&id);
+        self.scene.undo_order.retain(|&d| d != id);
+        self.scene.redo_order.retain(|&d| d != id);
+    }
+
+    /// Which scene role a document has, for tab and list labels.
+    pub fn role_label(&self, id: u64) -> Option<String> {
+        let s = &self.scene.scene;
+        let mut roles = Vec::new();
+        if s.camera == Some(id) {
+            roles.push("camera".to_owned());
+        }
+        if s.light == Some(id) && s.camera != Some(id) {
+            roles.push("light".to_owned());
+        }
+        for a in &s.actors {
+            if a.motion == Some(id) {
+                roles.push(a.name.clone());
+            }
+        }
+        (!roles.is_empty()).then(|| roles.join(", "))
+    }
+
+    /// The scene frame's motion frame for document `id` (its actor's offset
+    /// removed; the camera and light have none).
+    pub fn offset_of(&self, id: u64) -> i32 {
+        self.scene
+            .scene
+            .actors
+            .iter()
+            .find(|a| a.motion == Some(id))
+            .map_or(0, |a| a.offset)
+    }
+}
+
+impl StudioApp {
+    /// What the viewport shows: the scene's actors and camera.
+    pub fn scene_view(&self) -> super::panels::viewport::SceneView<'_> {
+        scene_view(&self.docs, &self.scene)
+    }
+}
+
+/// What the viewport shows, from the open documents and the scene.
+pub fn scene_view<'a>(
+    docs: &'a [Document],
+    sc: &'a SceneState,
+) -> super::panels::viewport::SceneView<'a> {
+    {
+        use super::panels::viewport::{ActorView, SceneView};
+        let doc = |id: Option<u64>| id.and_then(|id| docs.iter().find(|d| d.id == id));
+        SceneView {
+            actors: sc
+                .scene
+                .actors
+                .iter()
+                .enumerate()
+                .map(|(i, a)| ActorView {
+                    name: &a.name,
+                    skeleton: sc.skeleton_of(i),
+                    motion: doc(a.motion),
+                    offset: a.offset,
+                })
+                .collect(),
+            camera: doc(sc.scene.camera),
+            light: doc(sc.scene.light),
+            selected: sc.selected_actor,
+        }
+    }
+}
+
+impl StudioApp {
+    /// The scene panel (left side), and the changes it asks for.
+    pub(super) fn scene_panel_ui(&mut self, ui: &mut egui::Ui) {
+        let active = self.doc().map(|d| d.id);
+        let actions =
+            super::panels::scene::ui(ui, &self.scene, &self.docs, active, &mut self.scene_panel);
+        for a in actions {
+            self.scene_action(a);
+        }
+    }
+
+    /// Applies a scene-panel action.
+    pub fn scene_action(&mut self, a: super::panels::scene::Action) {
+        use super::jobs::Pick;
+        use super::panels::scene::Action;
+        let s = &mut self.scene.scene;
+        let mut changed = true;
+        match a {
+            Action::SelectActor(i) => {
+                self.scene.selected_actor = Some(i);
+                if let Some(id) = s.actors.get(i).and_then(|a| a.motion)
+                    && let Some(k) = self.doc_index(id)
+                {
+                    self.active = k;
+                }
+                changed = false;
+            }
+            Action::AddActor => {
+                let i = s.add_actor();
+                self.scene.selected_actor = Some(i);
+            }
+            Action::RemoveActor(i) => {
+                if i < s.actors.len() {
+                    s.actors.remove(i);
+                }
+                self.scene.selected_actor = match self.scene.selected_actor {
+                    Some(j) if j > i => Some(j - 1),
+                    Some(j) if j == i => s.actors.len().checked_sub(1),
+                    other => other,
+                };
+            }
+            Action::RenameActor(i, name) => {
+                if let Some(a) = s.actors.get_mut(i) {
+                    a.name = name;
+                }
+            }
+            Action::SetMotion(i, m) => {
+                if let Some(a) = s.actors.get_mut(i) {
+                    a.motion = m;
+                }
+            }
+            Action::SetOffset(i, off) => {
+                if let Some(a) = s.actors.get_mut(i) {
+                    a.offset = off;
+                }
+            }
+            Action::LoadModel(i) => {
+                self.scene.selected_actor = Some(i);
+                let dir = self.start_dir();
+                self.pick_file(Pick::Model, dir);
+                changed = false;
+            }
+            Action::BuiltinModel(i) => {
+                if let Some(a) = s.actors.get_mut(i) {
+                    a.model = ModelRef::Builtin;
+                }
+            }
+            Action::SetCamera(c) => s.camera = c,
+            Action::SetLight(l) => s.light = l,
+            Action::Activate(id) => {
+                if let Some(k) = self.doc_index(id) {
+                    self.active = k;
+                }
+                changed = false;
+            }
+            Action::OpenScene => {
+                let dir = self.start_dir();
+                self.pick_file(Pick::OpenScene, dir);
+                changed = false;
+            }
+            Action::SaveScene => {
+                match self.scene.path.clone() {
+                    Some(p) => self.save_scene_to(p),
+                    None => {
+                        let dir = self.start_dir();
+                        self.pick_file(Pick::SaveScene, dir);
+                    }
+                }
+                changed = false;
+            }
+            Action::SaveSceneAs => {
+                let dir = self.start_dir();
+                self.pick_file(Pick::SaveScene, dir);
+                changed = false;
+            }
+        }
+        if changed {
+            self.scene.modified = true;
+        }
+    }
+}
+
+impl StudioApp {
+    /// The timeline's sections: camera, light (if another file), each
+    /// actor's motion, then open files outside the scene.
+    pub fn timeline_sections(&self) -> Vec<super::panels::timeline::Section> {
+        use super::panels::timeline::Section;
+        let s = &self.scene.scene;
+        let mut out: Vec<Section> = Vec::new();
+        let push = |out: &mut Vec<Section>, id: u64, role: String, offset: i32| {
+            if !out.iter().any(|x| x.doc_id == id) {
+                out.push(Section {
+                    doc_id: id,
+                    role,
+                    offset,
+                });
+            }
+        };
+        if let Some(c) = s.camera {
+            let role = if s.light == Some(c) {
+                "Camera + light"
+            } else {
+                "Camera"
+            };
+            push(&mut out, c, role.to_owned(), 0);
+        }
+        if let Some(l) = s.light {
+            push(&mut out, l, "Light".to_owned(), 0);
+        }
+        for a in &s.actors {
+            if let Some(m) = a.motion {
+                push(&mut out, m, a.name.clone(), a.offset);
+            }
+        }
+        for d in &self.docs {
+            push(&mut out, d.id, "Not in the scene".to_owned(), 0);
+        }
+        out
+    }
+
+    /// Draws the scene timeline and applies what it returns.
+    pub(super) fn timeline_ui(&mut self, ui: &mut egui::Ui) {
+        let sections = self.timeline_sections();
+        let last = sections
+            .iter()
+            .filter_map(|s| {
+                let d = self.docs.iter().find(|d| d.id == s.doc_id)?;
+                let f = i64::from(d.motion.last_frame()?) + i64::from(s.offset);
+                Some(f.clamp(0, i64::from(u32::MAX)) as u32)
+            })
+            .max()
+            .unwrap_or(0);
+        let active = self.doc().map(|d| d.id);
+        let out = super::panels::timeline::ui(
+            ui,
+            &mut self.docs,
+            &sections,
+            active,
+            last,
+            &mut self.shared,
+            &mut self.dope_sheet,
+        );
+        if let Some(id) = out.activate
+            && let Some(i) = self.doc_index(id)
+        {
+            self.active = i;
+        }
+        for (id, edits) in out.edits {
+            self.request_on(id, edits);
+        }
+    }
+}
