@@ -17,7 +17,7 @@ pub enum JobResult {
         path: PathBuf,
         /// The file as it was read (to notice later changes on disk).
         stamp: Option<DiskStamp>,
-        result: Result<Motion, String>,
+        result: Result<Box<Motion>, String>,
     },
     /// A PMX/PMD model's skeleton.
     Model {
@@ -144,7 +144,7 @@ impl Jobs {
             },
             Ok((bytes, stamp)) => JobResult::Motion {
                 seq,
-                result: vmd::read(&bytes).map_err(|e| e.to_string()),
+                result: vmd::read(&bytes).map(Box::new).map_err(|e| e.to_string()),
                 stamp: Some(stamp),
                 path,
             },

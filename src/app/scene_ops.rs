@@ -157,7 +157,7 @@ impl StudioApp {
                     stamp,
                     ..
                 } => match result {
-                    Ok(m) => self.place_motion(m, path, stamp, intent),
+                    Ok(m) => self.place_motion(*m, path, stamp, intent),
                     Err(e) => self
                         .shared
                         .error(format!("Could not open {}: {e}", path.display())),
