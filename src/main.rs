@@ -13,11 +13,9 @@ fn main() {
                 let _ = e.print();
                 std::process::exit(0);
             }
-            // One line, like every other failure: clap's first line names the problem.
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("error: {first} (see --help)");
+            // One line, like every other failure, with clap's possible
+            // values and its "a similar value exists" tip kept.
+            eprintln!("error: {}", cli::one_line_error(&e));
             std::process::exit(1);
         }
     };

@@ -342,3 +342,60 @@ fn rewrite_output_through_a_symlink_keeps_the_link_and_permissions() {
         .collect();
     assert_eq!(names, vec!["out.vmd".to_string()]);
 }
+
+/// Options with a fixed set of values: a typo gets clap's possible values
+/// and its "similar value" tip, still on one line with exit 1.
+#[test]
+fn a_mistyped_option_value_shows_the_possible_values_and_a_suggestion() {
+    let cases: [(&[&str], &[&str]); 4] = [
+        (
+            &["--panel", "preveiw"],
+            &[
+                "'preveiw'",
+                "possible values: dope, curves, forensics, preview",
+                "'preview'",
+            ],
+        ),
+        (
+            &["--view", "camra"],
+            &["possible values: camera, free", "'camera'"],
+        ),
+        (&["--view", "free:1,2"], &["RX,RY,DISTANCE"]),
+        (
+            &[
+                "set-curve",
+                "in.vmd",
+                "-o",
+                "out.vmd",
+                "--camera",
+                "--channel",
+                "fov",
+                "--preset",
+                "ease-inn",
+            ],
+            &[
+                "'ease-inn'",
+                "possible values: linear",
+                "a similar value exists",
+            ],
+        ),
+    ];
+    for (args, wanted) in cases {
+        let out = run(args);
+        assert_clean_failure(&out, &args.join(" "));
+        let err = String::from_utf8_lossy(&out.stderr);
+        for w in wanted {
+            assert!(err.contains(w), "{args:?}: {w:?} missing from {err:?}");
+        }
+    }
+    let out = run(&["--size", "100x100"]);
+    assert_clean_failure(&out, "--size 100x100");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("width '100'"));
+    // --help lists the values.
+    let help = run(&["--help"]);
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        text.contains("free:RX,RY,DISTANCE") && text.contains("forensics"),
+        "{text}"
+    );
+}

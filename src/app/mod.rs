@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::cli::{Cli, CliError, CliResult, Renderer};
+use crate::cli::{Cli, CliError, CliResult, PanelArg, Renderer};
 use crate::vmd::{self, Motion};
 
 pub mod command;
@@ -1100,27 +1100,9 @@ impl eframe::App for StudioApp {
     }
 }
 
-fn parse_size(s: &str) -> Result<[f32; 2], CliError> {
-    let (w, h) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| CliError(format!("--size must look like 1600x1000, got {s}")))?;
-    let w: f32 = w
-        .trim()
-        .parse()
-        .map_err(|_| CliError(format!("bad width in --size {s}")))?;
-    let h: f32 = h
-        .trim()
-        .parse()
-        .map_err(|_| CliError(format!("bad height in --size {s}")))?;
-    if !(200.0..=8000.0).contains(&w) || !(200.0..=8000.0).contains(&h) {
-        return Err(CliError(format!("--size {s} is out of range")));
-    }
-    Ok([w, h])
-}
-
 /// Opens the main window.
 pub fn run(args: Cli) -> CliResult {
-    let size = parse_size(&args.size)?;
+    let size = args.size;
     let renderer = match args.renderer {
         Renderer::Glow => eframe::Renderer::Glow,
         Renderer::Wgpu => eframe::Renderer::Wgpu,
@@ -1143,9 +1125,9 @@ pub fn run(args: Cli) -> CliResult {
     let files = args.files.clone();
     let screenshot = args.screenshot.clone();
     let frame = args.frame;
-    let panel = args.panel.clone();
+    let panel = args.panel;
     let select = args.select.clone();
-    let view = args.view.clone();
+    let view = args.view;
     eframe::run_native(
         "VMD Studio",
         options,
@@ -1178,16 +1160,16 @@ pub fn run(args: Cli) -> CliResult {
             if let Some(f) = frame {
                 app.shared.transport.frame = f.max(0.0);
             }
-            match panel.as_deref() {
-                Some("preview") => app.central = CentralView::Preview,
-                Some("forensics") => app.central = CentralView::Forensics,
-                Some("curves") => app.central = CentralView::Curves,
-                Some("dope") => app.show_dope_sheet = true,
-                _ => {}
+            match panel {
+                Some(PanelArg::Preview) => app.central = CentralView::Preview,
+                Some(PanelArg::Forensics) => app.central = CentralView::Forensics,
+                Some(PanelArg::Curves) => app.central = CentralView::Curves,
+                Some(PanelArg::Dope) => app.show_dope_sheet = true,
+                None => {}
             }
             app.pending_select = select;
-            if let Some(v) = view.as_deref() {
-                app.viewport.set_view_mode(v);
+            if let Some(v) = view {
+                app.viewport.set_view_mode(&v.spec());
             }
             if let Some(path) = screenshot {
                 app.screenshot = Some(ScreenshotPlan {

@@ -36,8 +36,8 @@ pub struct SetCurveArgs {
     /// Control points x1,y1,x2,y2 (each 0..127).
     #[arg(long, conflicts_with = "preset", required_unless_present = "preset")]
     pub curve: Option<String>,
-    /// A preset name (see the curve editor's library).
-    #[arg(long)]
+    /// A preset name (the curve editor's library).
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(curve_edit::preset_names()))]
     pub preset: Option<String>,
 }
 

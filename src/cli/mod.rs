@@ -56,19 +56,165 @@ pub struct Cli {
     /// Frame to show (for screenshots).
     #[arg(long)]
     pub frame: Option<f64>,
-    /// Window size for screenshots, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1600x1000")]
-    pub size: String,
-    /// Panel to show first (for screenshots): dope, curves, forensics, preview.
-    #[arg(long)]
-    pub panel: Option<String>,
+    /// Window size, WIDTHxHEIGHT (each 200..8000).
+    #[arg(long, default_value = "1600x1000", value_name = "WIDTHxHEIGHT", value_parser = parse_size)]
+    pub size: [f32; 2],
+    /// Panel to show first (for screenshots).
+    #[arg(long, value_enum)]
+    pub panel: Option<PanelArg>,
     /// Select a key once the files are open: `BONE@FRAME`, `MORPH@FRAME` or `camera@FRAME`.
     #[arg(long, value_name = "TRACK@FRAME")]
     pub select: Option<String>,
     /// Preview view: `camera` (through the VMD camera), `free` (orbit), or
     /// `free:RX,RY,DISTANCE` (degrees, degrees, units).
-    #[arg(long)]
-    pub view: Option<String>,
+    #[arg(long, value_parser = ViewParser)]
+    pub view: Option<ViewArg>,
+}
+
+/// The panel `--panel` shows first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PanelArg {
+    /// The dope sheet (with the curve editor).
+    Dope,
+    /// The curve editor.
+    Curves,
+    /// Byte-level forensics.
+    Forensics,
+    /// The 3D preview.
+    Preview,
+}
+
+/// The preview view `--view` asks for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ViewArg {
+    /// Through the VMD camera.
+    Camera,
+    /// The free orbit view, at its default angles.
+    Free,
+    /// The free orbit view at these angles (degrees) and distance (units).
+    Orbit {
+        rx_deg: f32,
+        ry_deg: f32,
+        distance: f32,
+    },
+}
+
+impl ViewArg {
+    /// The text form (`camera`, `free`, `free:RX,RY,DISTANCE`).
+    pub fn spec(&self) -> String {
+        match self {
+            ViewArg::Camera => "camera".into(),
+            ViewArg::Free => "free".into(),
+            ViewArg::Orbit {
+                rx_deg,
+                ry_deg,
+                distance,
+            } => format!("free:{rx_deg},{ry_deg},{distance}"),
+        }
+    }
+}
+
+/// Parses `--view`: a fixed word (with clap's possible values and "similar
+/// value" tip) or `free:` and three numbers.
+#[derive(Debug, Clone, Copy)]
+pub struct ViewParser;
+
+impl clap::builder::TypedValueParser for ViewParser {
+    type Value = ViewArg;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<ViewArg, clap::Error> {
+        if let Some(rest) = value.to_str().and_then(|s| s.strip_prefix("free:")) {
+            let nums: Vec<f32> = rest
+                .split(',')
+                .filter_map(|t| t.trim().parse().ok())
+                .filter(|x: &f32| x.is_finite())
+                .collect();
+            return match nums[..] {
+                [rx_deg, ry_deg, distance] if rest.split(',').count() == 3 => Ok(ViewArg::Orbit {
+                    rx_deg,
+                    ry_deg,
+                    distance,
+                }),
+                _ => Err(clap::Error::raw(
+                    clap::error::ErrorKind::InvalidValue,
+                    format!(
+                        "invalid value '{}' for '--view': after 'free:' give three numbers RX,RY,DISTANCE (degrees, degrees, units)\n",
+                        value.to_string_lossy()
+                    ),
+                )
+                .with_cmd(cmd)),
+            };
+        }
+        let word = clap::builder::PossibleValuesParser::new(["camera", "free"])
+            .parse_ref(cmd, arg, value)?;
+        Ok(if word == "camera" {
+            ViewArg::Camera
+        } else {
+            ViewArg::Free
+        })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        use clap::builder::PossibleValue;
+        Some(Box::new(
+            [
+                PossibleValue::new("camera").help("through the VMD camera"),
+                PossibleValue::new("free").help("the free orbit view"),
+                PossibleValue::new("free:RX,RY,DISTANCE")
+                    .help("the free view at these angles (degrees) and distance"),
+            ]
+            .into_iter(),
+        ))
+    }
+}
+
+/// Parses `--size WIDTHxHEIGHT`.
+pub fn parse_size(s: &str) -> Result<[f32; 2], String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("expected WIDTHxHEIGHT such as 1600x1000, got '{s}'"))?;
+    let num = |t: &str, what: &str| {
+        t.trim()
+            .parse::<f32>()
+            .ok()
+            .filter(|v| (200.0..=8000.0).contains(v))
+            .ok_or_else(|| format!("the {what} '{t}' is not a number from 200 to 8000"))
+    };
+    Ok([num(w, "width")?, num(h, "height")?])
+}
+
+/// A clap error as one line: its message, possible values and tip joined,
+/// without the usage block (so every failure is one line on stderr).
+pub fn one_line_error(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
+        })
+        .collect();
+    let mut joined = String::new();
+    for p in parts {
+        if !joined.is_empty() {
+            // "[possible values: …]" belongs to the line before it.
+            joined.push_str(if p.starts_with('[') { " " } else { "; " });
+        }
+        joined.push_str(p);
+    }
+    let joined = joined.strip_prefix("error: ").unwrap_or(&joined);
+    if joined.is_empty() {
+        "invalid arguments (see --help)".into()
+    } else {
+        format!("{joined} (see --help)")
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

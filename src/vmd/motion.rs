@@ -78,8 +78,43 @@ impl Motion {
         }
     }
 
+    /// The model name, decoded like the track names: a name whose bytes
+    /// read as Shift_JIS half-width katakana but as GBK Chinese is GBK when
+    /// the file's bone and morph names are GBK.
     pub fn model_name(&self) -> DecodedName {
-        decode_name(&self.model_name_field)
+        let d = decode_name(&self.model_name_field);
+        if d.encoding == NameEncoding::ShiftJis
+            && let Some(g) = super::name::decode_name_as_gbk(&self.model_name_field)
+        {
+            let (gbk, sjis) = self.track_name_tally();
+            if gbk > sjis {
+                return g;
+            }
+        }
+        d
+    }
+
+    /// How many distinct non-ASCII bone and morph names decode as GBK and
+    /// as Shift_JIS.
+    fn track_name_tally(&self) -> (usize, usize) {
+        let mut gbk = 0usize;
+        let mut sjis = 0usize;
+        let mut seen = std::collections::HashSet::new();
+        let names = self
+            .bones
+            .iter()
+            .map(|k| (k.name_key(), k.name_field()))
+            .chain(self.morphs.iter().map(|k| (k.name_key(), k.name_field())));
+        for (key, field) in names {
+            if !seen.insert(key) || key.is_ascii() {
+                continue;
+            }
+            match decode_name(field).encoding {
+                NameEncoding::Gbk => gbk += 1,
+                NameEncoding::ShiftJis => sjis += 1,
+            }
+        }
+        (gbk, sjis)
     }
 
     /// Renames the model; refuses names that do not fit the field.
@@ -120,27 +155,12 @@ impl Motion {
     /// The encoding new names are written in: GBK when the file's names are
     /// GBK, Shift_JIS otherwise.
     pub fn name_encoding(&self) -> NameEncoding {
-        let mut gbk = 0usize;
-        let mut sjis = 0usize;
-        let mut tally = |d: DecodedName| {
-            if d.text.is_ascii() {
-                return;
-            }
-            match d.encoding {
+        let (mut gbk, mut sjis) = self.track_name_tally();
+        let model = self.model_name();
+        if !model.text.is_ascii() {
+            match model.encoding {
                 NameEncoding::Gbk => gbk += 1,
                 NameEncoding::ShiftJis => sjis += 1,
-            }
-        };
-        tally(self.model_name());
-        let mut seen = std::collections::HashSet::new();
-        for k in &self.bones {
-            if seen.insert(k.name_key()) {
-                tally(k.name());
-            }
-        }
-        for k in &self.morphs {
-            if seen.insert(k.name_key()) {
-                tally(k.name());
             }
         }
         if gbk > sjis {
@@ -176,5 +196,36 @@ impl Motion {
             };
         }
         n + self.trailing.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 连衣裙 (C1 AC D2 C2 C8 B9 in GBK, Python's gbk codec) reads as valid
+    /// Shift_JIS half-width katakana (ﾁｬﾒﾂﾈｹ) on its own; with GBK bone
+    /// names in the file it is shown as GBK, like the bone names.
+    #[test]
+    fn a_gbk_model_name_follows_the_gbk_bone_names() {
+        let mut m = Motion::new_v2();
+        let mut field = vec![0xc1, 0xac, 0xd2, 0xc2, 0xc8, 0xb9];
+        field.resize(20, 0);
+        m.model_name_field = field;
+        assert_eq!(m.model_name().text, "ﾁｬﾒﾂﾈｹ", "no evidence yet");
+        // 左手 and 左腿 in GBK: D7 F3 CA D6, D7 F3 CD C8 (F3 CA / F3 CD are
+        // CP932 private-use pairs, so these bone names are detected as GBK).
+        for name in [[0xd7, 0xf3, 0xca, 0xd6], [0xd7, 0xf3, 0xcd, 0xc8]] {
+            let mut k = BoneKey {
+                raw: [0; layout::BONE_KEY_LEN],
+            };
+            let mut f = [0u8; layout::NAME_LEN];
+            f[..4].copy_from_slice(&name);
+            k.set_name_field(&f);
+            m.bones.push(k);
+        }
+        let d = m.model_name();
+        assert_eq!((d.encoding, d.text.as_str()), (NameEncoding::Gbk, "连衣裙"));
+        assert_eq!(m.name_encoding(), NameEncoding::Gbk);
     }
 }

@@ -189,6 +189,13 @@ pub fn decode_name(field: &[u8]) -> DecodedName {
         strict_allow_cut(GBK, text_bytes, is_gbk_lead).filter(|(g, _)| gbk_looks_plausible(g))
     };
     match strict_allow_cut(SHIFT_JIS, text_bytes, is_sjis_lead) {
+        // A dangling lead byte right before the NUL is no cut by the field's
+        // length: that Shift_JIS reading is broken. GB2312 pairs that decode
+        // whole (e.g. 连衣裙刻晴, which ends in C7 E7) are the better reading.
+        Some((s, true)) if !unterminated => match gbk(true).filter(|(_, gcut)| !gcut) {
+            Some((g, _)) => mk(g, NameEncoding::Gbk, false, false),
+            None => mk(s, NameEncoding::ShiftJis, true, false),
+        },
         Some((s, cut)) if !sjis_looks_like_garbage(&s) => mk(s, NameEncoding::ShiftJis, cut, false),
         Some((s, cut)) => match gbk(true) {
             Some((g, gcut)) => mk(g, NameEncoding::Gbk, gcut, false),
@@ -202,6 +209,30 @@ pub fn decode_name(field: &[u8]) -> DecodedName {
             }
         },
     }
+}
+
+/// Reads a name field as GBK when that is a sound reading on its own: the
+/// bytes are GB2312 pairs and decode (strictly, a cut last character
+/// allowed) into plausible Chinese text. `None` otherwise. Used where other
+/// names of the same file show it was written by a GBK tool.
+pub fn decode_name_as_gbk(field: &[u8]) -> Option<DecodedName> {
+    let text_bytes = name_bytes(field);
+    if text_bytes.is_ascii() || !is_gb2312_pairs(text_bytes) {
+        return None;
+    }
+    let (text, cut_mid_char) = strict_allow_cut(GBK, text_bytes, is_gbk_lead)?;
+    if !gbk_looks_plausible(&text) {
+        return None;
+    }
+    let unterminated = text_bytes.len() == field.len();
+    Some(DecodedName {
+        text,
+        encoding: NameEncoding::Gbk,
+        cut_mid_char,
+        undecodable: false,
+        junk_after_nul: !unterminated && field[text_bytes.len()..].iter().any(|&b| b != 0),
+        unterminated,
+    })
 }
 
 /// Display text of a name field (see [`decode_name`]).
@@ -294,6 +325,26 @@ mod tests {
             (d.encoding, d.text.as_str()),
             (NameEncoding::ShiftJis, "ｳｨﾝｸ")
         );
+    }
+
+    #[test]
+    fn a_gbk_name_ending_in_a_shift_jis_lead_byte_is_gbk() {
+        // 连衣裙刻晴 in GBK: C1 AC D2 C2 C8 B9 BF CC C7 E7 (Python's gbk codec).
+        // As CP932 the first nine bytes are half-width katakana and E7 is a
+        // lead byte left dangling before the NUL: no valid Shift_JIS name.
+        let mut field = vec![0xc1, 0xac, 0xd2, 0xc2, 0xc8, 0xb9, 0xbf, 0xcc, 0xc7, 0xe7];
+        field.resize(20, 0);
+        let d = decode_name(&field);
+        assert_eq!(
+            (d.encoding, d.text.as_str()),
+            (NameEncoding::Gbk, "连衣裙刻晴")
+        );
+        assert!(!d.cut_mid_char);
+        // The same bytes filling the whole field without a NUL really are a
+        // Shift_JIS name cut by the field: that reading stays.
+        let d = decode_name(&field[..10]);
+        assert_eq!(d.encoding, NameEncoding::ShiftJis);
+        assert!(d.cut_mid_char);
     }
 
     #[test]

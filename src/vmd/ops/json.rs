@@ -83,12 +83,16 @@ impl<'de> Deserialize<'de> for F32 {
                 Ok(F32(v as f32))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<F32, E> {
-                let h = v
+                let bits = v
                     .strip_prefix("0x")
-                    .ok_or_else(|| E::custom(format!("bad float \"{v}\"")))?;
-                u32::from_str_radix(h, 16)
-                    .map(|b| F32(f32::from_bits(b)))
-                    .map_err(|_| E::custom(format!("bad float bits \"{v}\"")))
+                    .and_then(from_hex)
+                    .and_then(|b| <[u8; 4]>::try_from(b.as_slice()).ok())
+                    .ok_or_else(|| {
+                        E::custom(format!(
+                            "bad float \"{v}\": expected a number or \"0x\" and 8 hex digits"
+                        ))
+                    })?;
+                Ok(F32(f32::from_bits(u32::from_be_bytes(bits))))
             }
         }
         d.deserialize_any(V)
@@ -122,14 +126,23 @@ pub fn to_hex(b: &[u8]) -> String {
     s
 }
 
-/// Bytes from hex; `None` on odd length or a non-hex digit.
+/// Bytes from hex: pairs of hex digits (either case) and nothing else;
+/// `None` on odd length or any other character (`+`, `-`, spaces).
 pub fn from_hex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) || !s.is_ascii() {
+    fn digit(c: u8) -> Option<u8> {
+        match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            b'A'..=b'F' => Some(c - b'A' + 10),
+            _ => None,
+        }
+    }
+    let b = s.as_bytes();
+    if !b.len().is_multiple_of(2) {
         return None;
     }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok())
+    b.chunks_exact(2)
+        .map(|p| Some(digit(p[0])? << 4 | digit(p[1])?))
         .collect()
 }
 
@@ -468,14 +481,13 @@ fn name_field<const N: usize>(
     hex: Option<&String>,
     enc: NameEncoding,
     what: &str,
-    r: &mut Report,
 ) -> Result<[u8; N], OpError> {
     if let Some(f) = hex_field::<N>(hex, what)? {
         if decode_name(&f).text != text {
-            r.warn(format!(
-                "{what}: name text \"{text}\" differs from its raw bytes (\"{}\"); the raw bytes were used",
+            return Err(OpError::BadInput(format!(
+                "{what}: name \"{text}\" disagrees with name_hex (\"{}\"); to rename, remove name_hex",
                 decode_name(&f).text
-            ));
+            )));
         }
         return Ok(f);
     }
@@ -510,27 +522,55 @@ pub fn import_document(doc: &VmdJson) -> Result<(Motion, Report), OpError> {
             doc.coordinates
         )));
     }
+    if doc.format_version != 1 {
+        return Err(OpError::BadInput(format!(
+            "format_version is {}, this build reads version 1",
+            doc.format_version
+        )));
+    }
     let mut r = Report::new();
     let mut m = Motion::new_v2();
-    let version = if doc.version == 1 {
-        Version::V1
-    } else {
-        Version::V2
+    let version = match doc.version {
+        1 => Version::V1,
+        2 => Version::V2,
+        v => {
+            return Err(OpError::BadInput(format!(
+                "version is {v}, a VMD file is version 1 or 2"
+            )));
+        }
     };
     m.version = version;
-    m.header = match hex_field::<HEADER_LEN>(doc.header_hex.as_ref(), "header")? {
-        Some(h) => h,
+    let signature = if version == Version::V1 {
+        layout::HEADER_V1
+    } else {
+        layout::HEADER_V2
+    };
+    m.header = match hex_field::<HEADER_LEN>(doc.header_hex.as_ref(), "header_hex")? {
+        Some(h) => {
+            if !h.starts_with(signature) {
+                return Err(OpError::BadInput(format!(
+                    "header_hex does not start with \"{}\", the header of a version {} file (version says {})",
+                    String::from_utf8_lossy(signature),
+                    version.number(),
+                    version.number()
+                )));
+            }
+            h
+        }
         None => {
             let mut h = [0u8; HEADER_LEN];
-            let s = if version == Version::V1 {
-                layout::HEADER_V1
-            } else {
-                layout::HEADER_V2
-            };
-            h[..s.len()].copy_from_slice(s);
+            h[..signature.len()].copy_from_slice(signature);
             h
         }
     };
+    let header_end = m.header.iter().position(|&b| b == 0).unwrap_or(HEADER_LEN);
+    let header_text = String::from_utf8_lossy(&m.header[..header_end]);
+    if doc.header_text != header_text {
+        return Err(OpError::BadInput(format!(
+            "header_text \"{}\" disagrees with the header bytes (\"{header_text}\")",
+            doc.header_text
+        )));
+    }
     // The file's name encoding, for names given as text only.
     let enc = NameEncoding::ShiftJis;
     m.model_name_field = match &doc.model_name_hex {
@@ -550,15 +590,17 @@ pub fn import_document(doc: &VmdJson) -> Result<(Motion, Report), OpError> {
         None => encode_name(&doc.model_name, version.model_name_len(), enc)
             .map_err(|e| OpError::BadInput(format!("model name: {e}")))?,
     };
-    if doc.sections_present > 6 {
-        return Err(OpError::BadInput(format!(
-            "sections_present is {}, at most 6",
-            doc.sections_present
-        )));
-    }
+    check_sections(doc)?;
     m.sections_present = doc.sections_present;
     m.trailing = from_hex(&doc.trailing_hex)
         .ok_or_else(|| OpError::BadInput("trailing_hex is not hex".into()))?;
+    if m.sections_present < 6 && m.trailing.len() >= 4 {
+        return Err(OpError::BadInput(format!(
+            "trailing_hex has {} bytes after {} sections: a reader takes its first 4 bytes as the next section's count (only a file with all 6 sections, or fewer than 4 trailing bytes, keeps them as trailing data)",
+            m.trailing.len(),
+            m.sections_present
+        )));
+    }
 
     let mut built_from_fields = 0usize;
     for (i, b) in doc.bones.iter().enumerate() {
@@ -566,13 +608,22 @@ pub fn import_document(doc: &VmdJson) -> Result<(Motion, Report), OpError> {
         let mut k = BoneKey {
             raw: [0; layout::BONE_KEY_LEN],
         };
-        let f: [u8; NAME_LEN] = name_field(&b.name, b.name_hex.as_ref(), enc, &what, &mut r)?;
+        let f: [u8; NAME_LEN] = name_field(&b.name, b.name_hex.as_ref(), enc, &what)?;
         k.set_name_field(&f);
         k.set_frame(b.frame);
         k.set_position(un3(b.position));
         k.set_rotation(un4(b.rotation));
         match hex_field::<64>(b.interpolation_hex.as_ref(), &what)? {
-            Some(block) => k.set_interpolation_block(block),
+            Some(block) => {
+                k.set_interpolation_block(block);
+                let c = [b.curves.x, b.curves.y, b.curves.z, b.curves.rotation];
+                if k.curves() != c {
+                    return Err(disagrees(&what, "curves", "interpolation_hex"));
+                }
+                if k.physics_off() != b.physics_off {
+                    return Err(disagrees(&what, "physics_off", "interpolation_hex"));
+                }
+            }
             None => {
                 built_from_fields += 1;
                 k.set_interpolation_block(interpolation::DEFAULT_BONE_BLOCK);
@@ -590,7 +641,7 @@ pub fn import_document(doc: &VmdJson) -> Result<(Motion, Report), OpError> {
         let mut k = MorphKey {
             raw: [0; layout::MORPH_KEY_LEN],
         };
-        let f: [u8; NAME_LEN] = name_field(&j.name, j.name_hex.as_ref(), enc, &what, &mut r)?;
+        let f: [u8; NAME_LEN] = name_field(&j.name, j.name_hex.as_ref(), enc, &what)?;
         k.set_name_field(&f);
         k.set_frame(j.frame);
         k.set_weight(j.weight.0);
@@ -609,7 +660,16 @@ pub fn import_document(doc: &VmdJson) -> Result<(Motion, Report), OpError> {
         k.set_target(un3(j.target));
         k.set_rotation(un3(rotation));
         match hex_field::<24>(j.interpolation_hex.as_ref(), &what)? {
-            Some(block) => k.set_interpolation_block(block),
+            Some(block) => {
+                k.set_interpolation_block(block);
+                let c = &j.curves;
+                let cs = [
+                    c.target_x, c.target_y, c.target_z, c.rotation, c.distance, c.fov,
+                ];
+                if k.curves() != cs {
+                    return Err(disagrees(&what, "curves", "interpolation_hex"));
+                }
+            }
             None => {
                 built_from_fields += 1;
                 let c = &j.curves;
@@ -623,7 +683,12 @@ pub fn import_document(doc: &VmdJson) -> Result<(Motion, Report), OpError> {
         }
         k.set_fov(j.fov);
         match j.perspective_byte {
-            Some(b) => k.raw[layout::CAMERA_PERSPECTIVE] = b,
+            Some(b) => {
+                k.raw[layout::CAMERA_PERSPECTIVE] = b;
+                if k.perspective() != j.perspective {
+                    return Err(disagrees(&what, "perspective", "perspective_byte"));
+                }
+            }
             None => k.set_perspective(j.perspective),
         }
         m.cameras.push(k);
@@ -641,6 +706,9 @@ pub fn import_document(doc: &VmdJson) -> Result<(Motion, Report), OpError> {
         let mut k = IkKey::new(j.frame, j.show);
         if let Some(b) = j.show_byte {
             k.raw[4] = b;
+            if k.show() != j.show {
+                return Err(disagrees(&what, "show", "show_byte"));
+            }
         }
         let n = u32::try_from(j.entries.len())
             .map_err(|_| OpError::BadInput(format!("{what}: too many entries")))?;
@@ -650,10 +718,17 @@ pub fn import_document(doc: &VmdJson) -> Result<(Motion, Report), OpError> {
                 e.name_hex.as_ref(),
                 enc,
                 &format!("{what} entry {e_i}"),
-                &mut r,
             )?;
             k.raw.extend_from_slice(&f);
-            k.raw.push(e.enabled_byte.unwrap_or(u8::from(e.enabled)));
+            let byte = e.enabled_byte.unwrap_or(u8::from(e.enabled));
+            if (byte != 0) != e.enabled {
+                return Err(disagrees(
+                    &format!("{what} entry {e_i}"),
+                    "enabled",
+                    "enabled_byte",
+                ));
+            }
+            k.raw.push(byte);
         }
         k.raw[5..9].copy_from_slice(&n.to_le_bytes());
         m.iks.push(k);
@@ -669,6 +744,80 @@ pub fn import_document(doc: &VmdJson) -> Result<(Motion, Report), OpError> {
         + m.lights.len()
         + m.shadows.len()
         + m.iks.len();
+    if decode_model_name_text(&m) != doc.model_name {
+        r.warn(format!(
+            "model_name \"{}\" differs from its raw bytes (\"{}\"); the raw bytes were used",
+            doc.model_name,
+            decode_model_name_text(&m)
+        ));
+    }
+    read_back(&m)?;
     r.note(format!("imported {} keys", r.added));
     Ok((m, r))
+}
+
+fn disagrees(what: &str, field: &str, raw: &str) -> OpError {
+    OpError::BadInput(format!(
+        "{what}: {field} disagrees with {raw}; to change {field}, remove {raw}"
+    ))
+}
+
+fn decode_model_name_text(m: &Motion) -> String {
+    m.model_name().text
+}
+
+/// Sections listed after `sections_present` must be empty: the writer would
+/// otherwise add their counts, and the file would read back with more
+/// sections than the JSON says.
+fn check_sections(doc: &VmdJson) -> Result<(), OpError> {
+    let n = doc.sections_present;
+    if n > 6 {
+        return Err(OpError::BadInput(format!(
+            "sections_present is {n}, at most 6"
+        )));
+    }
+    let counts = [
+        ("bones", doc.bones.len()),
+        ("morphs", doc.morphs.len()),
+        ("cameras", doc.cameras.len()),
+        ("lights", doc.lights.len()),
+        ("shadows", doc.shadows.len()),
+        ("iks", doc.iks.len()),
+    ];
+    for (i, (field, count)) in counts.iter().enumerate().skip(n) {
+        if *count > 0 {
+            return Err(OpError::BadInput(format!(
+                "sections_present is {n} but {field} (section {}) has {count} keys",
+                i + 1
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Writes the built motion and reads it back: the file must give back
+/// exactly this motion (same sections, keys and trailing bytes).
+fn read_back(m: &Motion) -> Result<(), OpError> {
+    let bytes = crate::vmd::write(m)
+        .map_err(|e| OpError::BadInput(format!("the built VMD cannot be written: {e}")))?;
+    let back = crate::vmd::read(&bytes)
+        .map_err(|e| OpError::BadInput(format!("the built VMD does not read back: {e}")))?;
+    if back != *m {
+        let what = if back.sections_present != m.sections_present {
+            format!(
+                "sections_present: {} read back as {}",
+                m.sections_present, back.sections_present
+            )
+        } else if back.trailing != m.trailing {
+            "trailing_hex reads back differently".to_owned()
+        } else if back.header != m.header || back.version != m.version {
+            "header_hex and version read back differently".to_owned()
+        } else {
+            "the keys read back differently".to_owned()
+        };
+        return Err(OpError::BadInput(format!(
+            "the built VMD reads back differently ({what})"
+        )));
+    }
+    Ok(())
 }
