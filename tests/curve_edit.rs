@@ -796,7 +796,7 @@ fn cli_failures_exit_1_with_a_clear_message_and_write_nothing() {
                 "--preset",
                 "bounce",
             ],
-            "unknown preset \"bounce\"",
+            "invalid value 'bounce' for '--preset",
         ),
         (
             vec![
