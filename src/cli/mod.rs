@@ -245,6 +245,10 @@ pub enum Command {
     FillRest(toolbox::FillRestArgs),
     /// Rename tracks from a TSV map of old → new names.
     Rename(toolbox::RenameArgs),
+    /// Drop keys within tolerances, writing fitted VMD curves; reports the error.
+    Simplify(toolbox::SimplifyArgs),
+    /// Write a key on every frame (or every N) in a range, straight-line curves.
+    Bake(toolbox::BakeArgs),
     /// Export every field of every key as JSON.
     ExportJson(toolbox::ExportJsonArgs),
     /// Build a VMD from an exported JSON (gives back the original bytes).
@@ -264,6 +268,8 @@ pub fn run(cmd: Command) -> CliResult {
         Command::Speed(a) => toolbox::speed(a),
         Command::FillRest(a) => toolbox::fill_rest(a),
         Command::Rename(a) => toolbox::rename(a),
+        Command::Simplify(a) => toolbox::simplify(a),
+        Command::Bake(a) => toolbox::bake(a),
         Command::ExportJson(a) => toolbox::export_json(a),
         Command::ImportJson(a) => toolbox::import_json(a),
     }

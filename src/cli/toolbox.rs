@@ -91,6 +91,62 @@ pub struct ImportJsonArgs {
     pub output: PathBuf,
 }
 
+#[derive(Debug, Args)]
+pub struct SimplifyArgs {
+    pub input: PathBuf,
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Bone position tolerance, MMD units per axis.
+    #[arg(long, default_value_t = 0.01)]
+    pub pos_tol: f64,
+    /// Bone rotation tolerance, degrees.
+    #[arg(long, default_value_t = 0.1)]
+    pub rot_tol: f64,
+    /// Morph weight tolerance (0–1).
+    #[arg(long, default_value_t = 0.005)]
+    pub morph_tol: f64,
+    /// Camera target and distance tolerance, MMD units.
+    #[arg(long, default_value_t = 0.01)]
+    pub camera_tol: f64,
+    /// Camera angle tolerance, degrees.
+    #[arg(long, default_value_t = 0.1)]
+    pub camera_angle_tol: f64,
+    /// Camera field-of-view tolerance, degrees.
+    #[arg(long, default_value_t = 0.1)]
+    pub fov_tol: f64,
+    /// How keys are chosen: best (default; per track the better of greedy and
+    /// split), greedy, split, or linear (greedy with straight lines only).
+    #[arg(long, value_enum, default_value = "best")]
+    pub strategy: StrategyArg,
+    /// Print the full report as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StrategyArg {
+    Best,
+    Greedy,
+    Split,
+    Linear,
+}
+
+#[derive(Debug, Args)]
+pub struct BakeArgs {
+    pub input: PathBuf,
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// First frame to bake (default: the first key).
+    #[arg(long)]
+    pub from: Option<u32>,
+    /// Last frame to bake (default: the last key).
+    #[arg(long)]
+    pub to: Option<u32>,
+    /// A key every N frames (default 1).
+    #[arg(long, default_value_t = 1)]
+    pub step: u32,
+}
+
 fn op_err(e: OpError) -> CliError {
     CliError(e.to_string())
 }
@@ -189,4 +245,55 @@ pub fn import_json(a: ImportJsonArgs) -> CliResult {
     save(&m, &a.output)?;
     finish(&report, &a.output);
     Ok(())
+}
+
+pub fn simplify(a: SimplifyArgs) -> CliResult {
+    let p = ops::SimplifyParams {
+        pos_tol: a.pos_tol,
+        rot_tol_deg: a.rot_tol,
+        morph_tol: a.morph_tol,
+        camera: ops::CameraTolerances {
+            target: a.camera_tol,
+            angle_deg: a.camera_angle_tol,
+            distance: a.camera_tol,
+            fov_deg: a.fov_tol,
+        },
+        strategy: match a.strategy {
+            StrategyArg::Best => ops::Strategy::Best,
+            StrategyArg::Greedy => ops::Strategy::Greedy,
+            StrategyArg::Split => ops::Strategy::Split,
+            StrategyArg::Linear => ops::Strategy::LinearGreedy,
+        },
+    };
+    let m = load(&a.input)?;
+    let (out, rep) = ops::simplify(&m, &p).map_err(op_err)?;
+    save(&out, &a.output)?;
+    if a.json {
+        let text = serde_json::to_string_pretty(&rep)
+            .map_err(|e| CliError(format!("cannot write the JSON report: {e}")))?;
+        println!("{text}");
+    } else {
+        println!("{}", rep.report);
+        println!("wrote {}", a.output.display());
+    }
+    Ok(())
+}
+
+pub fn bake(a: BakeArgs) -> CliResult {
+    if let (Some(f), Some(t)) = (a.from, a.to)
+        && f > t
+    {
+        return Err(CliError(format!(
+            "--from {f} is after --to {t}: the range must run forwards"
+        )));
+    }
+    if a.step == 0 {
+        return Err(CliError("--step must be at least 1".into()));
+    }
+    let p = ops::BakeParams {
+        from: a.from,
+        to: a.to,
+        step: a.step,
+    };
+    run_op(&a.input, &a.output, |m| ops::bake(m, p))
 }

@@ -17,7 +17,10 @@
 //! * [`fill_rest`] — identity keys at frame 0 for bones without one
 //! * [`rename`] — rename bones, morphs and IK entries from a map
 //! * [`json`] — lossless JSON export/import, optional right-handed export
+//! * [`simplify`] — drop keys within a tolerance, fitting VMD curves
+//! * [`bake`] — a key on every frame (or every N), straight lines
 
+pub mod bake;
 pub mod curve_split;
 pub mod fill_rest;
 pub mod join;
@@ -25,9 +28,13 @@ pub mod json;
 pub mod mirror;
 pub mod rename;
 pub mod report;
+pub mod simplify;
+pub mod simplify_fit;
+pub mod simplify_track;
 pub mod speed;
 pub mod trim;
 
+pub use bake::{BakeParams, bake};
 pub use curve_split::{SubCurve, sub_curve};
 pub use fill_rest::{FillRestParams, fill_rest, fill_rest_with};
 pub use join::{JoinParams, JoinPlacement, join};
@@ -35,5 +42,9 @@ pub use json::{ExportOptions, export_json, import_json};
 pub use mirror::{mirror, mirror_name_field};
 pub use rename::{RenameMap, parse_rename_map, rename};
 pub use report::{OpError, Report};
+pub use simplify::{
+    CameraTolerances, Progress, SimplifyParams, SimplifyReport, Strategy, simplify,
+    simplify_with_progress,
+};
 pub use speed::{SpeedParams, speed};
 pub use trim::{TrimParams, trim};
