@@ -194,14 +194,28 @@ impl Command {
         let mut out = Vec::new();
         ctx.input_mut(|i| {
             for c in cmds {
-                if let Some(s) = c.shortcut()
-                    && i.consume_shortcut(&s)
-                {
-                    out.push(c);
-                }
+                let Some(s) = c.shortcut() else { continue };
+                let n = i.count_and_consume_key(s.modifiers, s.logical_key);
+                // Stepping keys act once per press or key repeat (several
+                // repeats can arrive in one frame); others once per frame.
+                let times = if c.repeats() { n } else { n.min(1) };
+                out.extend(std::iter::repeat_n(c, times));
             }
         });
         out
+    }
+
+    /// Whether holding the key repeats the command (frame and key stepping).
+    pub fn repeats(self) -> bool {
+        matches!(
+            self,
+            Command::StepBack
+                | Command::StepForward
+                | Command::PrevKey
+                | Command::NextKey
+                | Command::PrevCut
+                | Command::NextCut
+        )
     }
 
     /// A menu button that shows the shortcut; returns true when clicked.

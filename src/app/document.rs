@@ -363,6 +363,8 @@ impl Document {
             // combine the old inverse (applied last) with this one.
             top.forward = compose(top.forward.clone(), edit);
             top.inverse = compose(inverse, top.inverse.clone());
+            // The step is named by where the drag ended, not its first move.
+            top.label = label;
             return;
         }
         self.history.next_state += 1;

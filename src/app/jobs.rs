@@ -37,7 +37,13 @@ pub enum JobResult {
         result: Result<DiskStamp, WriteError>,
     },
     /// A file dialog closed: chosen paths (empty when cancelled or unavailable).
-    Picked { purpose: Pick, paths: Vec<PathBuf> },
+    Picked {
+        purpose: Pick,
+        paths: Vec<PathBuf>,
+        /// Nothing came back within half a second: no person cancels a
+        /// dialog that fast, so the system dialog could not open.
+        quick_none: bool,
+    },
 }
 
 /// Why a file dialog was opened.
@@ -190,6 +196,7 @@ impl Jobs {
     /// Opens a native file dialog on its own thread.
     pub fn pick(&mut self, purpose: Pick, start_dir: Option<PathBuf>) {
         self.spawn("Waiting for the file dialog".into(), move |_| {
+            let started = std::time::Instant::now();
             let mut d = rfd::FileDialog::new();
             if let Some(dir) = start_dir {
                 d = d.set_directory(dir);
@@ -221,7 +228,13 @@ impl Jobs {
                     .into_iter()
                     .collect(),
             };
-            JobResult::Picked { purpose, paths }
+            let quick_none =
+                paths.is_empty() && started.elapsed() < std::time::Duration::from_millis(500);
+            JobResult::Picked {
+                purpose,
+                paths,
+                quick_none,
+            }
         });
     }
 

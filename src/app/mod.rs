@@ -13,6 +13,7 @@ use crate::vmd::{self, Motion};
 
 pub mod command;
 pub mod document;
+pub mod file_browser;
 pub mod jobs;
 pub mod panels;
 pub mod saving;
@@ -113,6 +114,12 @@ pub struct StudioApp {
     /// The scene: actors, camera, light; models; scene-wide undo order.
     pub scene: scene_ops::SceneState,
     pub scene_panel: panels::scene::State,
+    /// The built-in file browser, while open.
+    pub file_browser: Option<file_browser::FileBrowser>,
+    /// Use the system file dialog (false where it cannot open: no D-Bus
+    /// session for the desktop portal, `VMD_STUDIO_FILE_DIALOG=builtin`, or
+    /// after it failed once).
+    pub native_dialog: bool,
     /// Set after a save completes (for tests and the status bar).
     pub last_saved: Option<PathBuf>,
     last_tick: Option<f64>,
@@ -150,12 +157,24 @@ impl Default for StudioApp {
             toolbox: Default::default(),
             scene: Default::default(),
             scene_panel: Default::default(),
+            file_browser: None,
+            native_dialog: native_dialog_available(),
             last_saved: None,
             last_tick: None,
             saves: Default::default(),
             disk_conflict: None,
         }
     }
+}
+
+/// Whether the system file dialog can be expected to open.
+fn native_dialog_available() -> bool {
+    if std::env::var("VMD_STUDIO_FILE_DIALOG").is_ok_and(|v| v == "builtin") {
+        return false;
+    }
+    // On Linux the dialog is the desktop portal, reached over the D-Bus
+    // session bus: without one (a bare X server) it cannot open.
+    !cfg!(target_os = "linux") || std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some()
 }
 
 const RECENT_KEY: &str = "vmd-studio-recent";
@@ -230,6 +249,13 @@ impl StudioApp {
                 doc.view.selection.insert(k);
                 doc.view.active = Some(k);
                 doc.view.reveal = Some(k);
+                // The playhead goes to the selected key (scene frame: the
+                // actor's offset added).
+                let id = doc.id;
+                let offset = self.offset_of(id);
+                let t = &mut self.shared.transport;
+                t.frame = f64::from(frame) + f64::from(offset);
+                t.playing = false;
                 true
             }
             None => false,
@@ -255,7 +281,30 @@ impl StudioApp {
                     self.queue_loaded(seq, r)
                 }
                 r @ JobResult::Saved { .. } => self.save_finished(r),
-                JobResult::Picked { purpose, paths } => match purpose {
+                JobResult::Picked {
+                    purpose,
+                    quick_none: true,
+                    ..
+                } => {
+                    // Say so, and use the built-in browser from now on.
+                    self.native_dialog = false;
+                    self.shared.error(
+                        "The system file dialog could not open (no desktop portal?); \
+                         using VMD Studio's own file browser",
+                    );
+                    let dir = self.start_dir();
+                    self.file_browser = Some(file_browser::FileBrowser::new(purpose, dir));
+                }
+                JobResult::Picked { purpose, paths, .. } => self.picked(purpose, paths),
+            }
+        }
+    }
+
+    /// A file dialog (system or built-in) closed with `paths` (empty: cancelled).
+    pub fn picked(&mut self, purpose: Pick, paths: Vec<PathBuf>) {
+        {
+            {
+                match purpose {
                     Pick::Open => self.open_paths(paths),
                     Pick::Model => {
                         let sel = self.scene.selected_actor;
@@ -287,14 +336,38 @@ impl StudioApp {
                             self.save_doc_to(doc_id, p);
                         }
                     }
-                },
+                }
             }
         }
     }
 
-    /// Asks the user for a file (the native dialog, off the UI thread).
+    /// Asks the user for a file: the system dialog (off the UI thread), or
+    /// the built-in browser where the system one cannot open.
     pub(crate) fn pick_file(&mut self, purpose: Pick, dir: Option<PathBuf>) {
-        self.jobs.pick(purpose, dir);
+        if self.native_dialog {
+            self.jobs.pick(purpose, dir);
+        } else {
+            self.file_browser = Some(file_browser::FileBrowser::new(purpose, dir));
+        }
+    }
+
+    /// Draws the built-in file browser, if open, and acts on its answer.
+    fn file_browser_ui(&mut self, ctx: &egui::Context) {
+        let Some(b) = &mut self.file_browser else {
+            return;
+        };
+        let purpose = b.purpose;
+        match b.show(ctx) {
+            Some(file_browser::Outcome::Chosen(paths)) => {
+                self.file_browser = None;
+                self.picked(purpose, paths);
+            }
+            Some(file_browser::Outcome::Cancelled) => {
+                self.file_browser = None;
+                self.picked(purpose, Vec::new());
+            }
+            None => {}
+        }
     }
 
     pub(crate) fn start_dir(&self) -> Option<PathBuf> {
@@ -360,6 +433,11 @@ impl StudioApp {
                 t.playing = !t.playing;
                 if t.playing && t.frame >= f64::from(last) {
                     t.frame = 0.0;
+                }
+                if !t.playing {
+                    // Paused on a whole frame: what the status bar, the
+                    // dope sheet and the key panel all show.
+                    t.frame = t.frame.floor();
                 }
                 self.last_tick = None;
             }
@@ -466,6 +544,16 @@ impl StudioApp {
     /// Advances playback in real time at 30 fps (frames are dropped, never slowed).
     fn tick_playback(&mut self, ctx: &egui::Context) {
         let now = ctx.input(|i| i.time);
+        // The scene's end: every file's last key, actors shifted by their offset.
+        let last = self
+            .docs
+            .iter()
+            .filter_map(|d| {
+                let f = i64::from(d.motion.last_frame()?) + i64::from(self.offset_of(d.id));
+                Some(f.clamp(0, i64::from(u32::MAX)) as u32)
+            })
+            .max()
+            .unwrap_or(0);
         let t = &mut self.shared.transport;
         if !t.playing {
             self.last_tick = None;
@@ -474,12 +562,6 @@ impl StudioApp {
         let dt = self.last_tick.map_or(0.0, |last| (now - last).max(0.0));
         self.last_tick = Some(now);
         t.frame += dt * 30.0;
-        let last = self
-            .docs
-            .iter()
-            .filter_map(|d| d.motion.last_frame())
-            .max()
-            .unwrap_or(0);
         let (lo, hi) = t.loop_range.unwrap_or((0, last.max(1)));
         if t.frame > f64::from(hi) {
             if t.loop_range.is_some() || hi > 0 {
@@ -507,105 +589,129 @@ impl StudioApp {
 
     fn menu_bar(&mut self, ui: &mut egui::Ui) {
         let has_doc = self.doc().is_some();
-        let (can_undo, can_redo, undo_label, redo_label) = self
-            .doc()
-            .map(|d| {
-                let h = d.history();
-                (
-                    h.can_undo(),
-                    h.can_redo(),
-                    h.undo_label().map(str::to_owned),
-                    h.redo_label().map(str::to_owned),
-                )
-            })
-            .unwrap_or((false, false, None, None));
+        // Undo and redo act on the last edit made anywhere in the scene:
+        // the label names it and its file.
+        let label_of = |id: Option<u64>, undo: bool| {
+            let d = self.docs.iter().find(|d| Some(d.id) == id)?;
+            let h = d.history();
+            let l = if undo { h.undo_label() } else { h.redo_label() }?;
+            Some(format!("{l} ({})", d.title()))
+        };
+        let (undo_id, redo_id) = (self.undo_target(), self.redo_target());
+        let (can_undo, can_redo) = (undo_id.is_some(), redo_id.is_some());
+        let (undo_label, redo_label) = (label_of(undo_id, true), label_of(redo_id, false));
         egui::MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
-                if Command::Open.menu_button(ui, true) {
-                    self.run_command(Command::Open);
-                }
-                ui.menu_button("Open recent", |ui| {
-                    if self.recent.is_empty() {
-                        ui.weak("No recent files");
+            // Clicks inside this menu do not close it (its typed-path fields
+            // must take a click); each action closes it itself.
+            let keep_open = egui::containers::menu::MenuConfig::new()
+                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+            egui::containers::menu::MenuButton::new("File")
+                .config(keep_open)
+                .ui(ui, |ui| {
+                    if Command::Open.menu_button(ui, true) {
+                        self.run_command(Command::Open);
+                        ui.close();
                     }
-                    for p in self.recent.clone() {
-                        if ui.button(p.display().to_string()).clicked() {
-                            self.open_paths(vec![p]);
+                    ui.menu_button("Open recent", |ui| {
+                        if self.recent.is_empty() {
+                            ui.weak("No recent files");
                         }
+                        for p in self.recent.clone() {
+                            if ui.button(p.display().to_string()).clicked() {
+                                self.open_paths(vec![p]);
+                                ui.close();
+                            }
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        let l = ui.label("Path:");
+                        let r = ui
+                            .add(
+                                egui::TextEdit::singleline(&mut self.path_field)
+                                    .hint_text("/path/to/file.vmd")
+                                    .desired_width(220.0),
+                            )
+                            .labelled_by(l.id);
+                        let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                        if (ui.button("Open").clicked() || enter)
+                            && !self.path_field.trim().is_empty()
+                        {
+                            let p = PathBuf::from(self.path_field.trim());
+                            self.open_paths(vec![p]);
+                            ui.close();
+                        }
+                    });
+                    if ui.button("Open demo").clicked() {
+                        self.open_demo();
+                        ui.close();
                     }
-                });
-                ui.horizontal(|ui| {
-                    ui.label("Path:");
-                    let r = ui.add(
-                        egui::TextEdit::singleline(&mut self.path_field)
-                            .hint_text("/path/to/file.vmd")
-                            .desired_width(220.0),
-                    );
-                    let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                    if (ui.button("Open").clicked() || enter) && !self.path_field.trim().is_empty()
+                    ui.separator();
+                    if ui
+                        .button("Open scene…")
+                        .on_hover_text("Open a .vmdscene file: actors, motions, camera, light")
+                        .clicked()
                     {
-                        let p = PathBuf::from(self.path_field.trim());
-                        self.open_paths(vec![p]);
+                        self.scene_action(panels::scene::Action::OpenScene);
+                        ui.close();
                     }
-                });
-                if ui.button("Open demo").clicked() {
-                    self.open_demo();
-                }
-                ui.separator();
-                if ui
-                    .button("Open scene…")
-                    .on_hover_text("Open a .vmdscene file: actors, motions, camera, light")
-                    .clicked()
-                {
-                    self.scene_action(panels::scene::Action::OpenScene);
-                }
-                if ui
-                    .button("Save scene")
-                    .on_hover_text(
-                        "Save the arrangement and every motion with unsaved edits \
+                    if ui
+                        .button("Save scene")
+                        .on_hover_text(
+                            "Save the arrangement and every motion with unsaved edits \
                          (motions without edits are not rewritten)",
-                    )
-                    .clicked()
-                {
-                    self.scene_action(panels::scene::Action::SaveScene);
-                }
-                if ui.button("Save scene as…").clicked() {
-                    self.scene_action(panels::scene::Action::SaveSceneAs);
-                }
-                ui.separator();
-                if Command::Save.menu_button(ui, has_doc) {
-                    self.run_command(Command::Save);
-                }
-                if Command::SaveAs.menu_button(ui, has_doc) {
-                    self.run_command(Command::SaveAs);
-                }
-                ui.horizontal(|ui| {
-                    ui.label("Save to path:");
-                    ui.add(
-                        egui::TextEdit::singleline(&mut self.save_path_field)
-                            .hint_text("/path/to/new.vmd")
-                            .desired_width(200.0),
-                    );
-                    if ui.add_enabled(has_doc, egui::Button::new("Save")).clicked()
-                        && !self.save_path_field.trim().is_empty()
-                        && let Some(id) = self.doc().map(|d| d.id)
+                        )
+                        .clicked()
                     {
-                        let p = PathBuf::from(self.save_path_field.trim());
-                        self.save_doc_to(id, p);
+                        self.scene_action(panels::scene::Action::SaveScene);
+                        ui.close();
+                    }
+                    if ui.button("Save scene as…").clicked() {
+                        self.scene_action(panels::scene::Action::SaveSceneAs);
+                        ui.close();
+                    }
+                    ui.separator();
+                    if Command::Save.menu_button(ui, has_doc) {
+                        self.run_command(Command::Save);
+                        ui.close();
+                    }
+                    if Command::SaveAs.menu_button(ui, has_doc) {
+                        self.run_command(Command::SaveAs);
+                        ui.close();
+                    }
+                    ui.horizontal(|ui| {
+                        let l = ui.label("Save to path:");
+                        let r = ui
+                            .add(
+                                egui::TextEdit::singleline(&mut self.save_path_field)
+                                    .hint_text("/path/to/new.vmd")
+                                    .desired_width(200.0),
+                            )
+                            .labelled_by(l.id);
+                        let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                        if (ui.add_enabled(has_doc, egui::Button::new("Save")).clicked() || enter)
+                            && !self.save_path_field.trim().is_empty()
+                            && let Some(id) = self.doc().map(|d| d.id)
+                        {
+                            let p = PathBuf::from(self.save_path_field.trim());
+                            self.save_doc_to(id, p);
+                            ui.close();
+                        }
+                    });
+                    ui.separator();
+                    if Command::LoadModel.menu_button(ui, true) {
+                        self.run_command(Command::LoadModel);
+                        ui.close();
+                    }
+                    ui.separator();
+                    if Command::CloseTab.menu_button(ui, has_doc) {
+                        self.run_command(Command::CloseTab);
+                        ui.close();
+                    }
+                    if ui.button("Quit").clicked() {
+                        ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                        ui.close();
                     }
                 });
-                ui.separator();
-                if Command::LoadModel.menu_button(ui, true) {
-                    self.run_command(Command::LoadModel);
-                }
-                ui.separator();
-                if Command::CloseTab.menu_button(ui, has_doc) {
-                    self.run_command(Command::CloseTab);
-                }
-                if ui.button("Quit").clicked() {
-                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-                }
-            });
             ui.menu_button("Edit", |ui| {
                 let undo = Command::Undo.menu_button(ui, can_undo);
                 if let Some(l) = &undo_label {
@@ -910,10 +1016,12 @@ impl StudioApp {
                         });
                 });
             if self.show_dope_sheet {
+                // A third of the window: at 1280×720 the curve boxes keep room.
+                let h = ctx.content_rect().height();
                 egui::Panel::bottom("dope-sheet")
                     .min_size(150.0)
                     .resizable(true)
-                    .default_size(330.0)
+                    .default_size((h * 0.36).clamp(200.0, 400.0))
                     .show(ui, |ui| self.timeline_ui(ui));
             }
             egui::CentralPanel::default().show(ui, |ui| {
@@ -958,6 +1066,7 @@ impl StudioApp {
             &mut self.toolbox,
         );
         self.close_guard_modal(&ctx);
+        self.file_browser_ui(&ctx);
         self.disk_conflict_modal(&ctx);
         self.run_pending(&ctx);
         self.toolbox_apply();
@@ -991,6 +1100,11 @@ impl StudioApp {
             Ok(outcome) => {
                 for line in &outcome.report_lines {
                     self.shared.info(line.clone());
+                }
+                if let Some(id) = self.doc().map(|d| d.id)
+                    && let Some(note) = self.bones_the_model_lacks(id, &outcome.motion)
+                {
+                    self.shared.error(format!("{}: {note}", outcome.label));
                 }
                 if let Some(id) = self.doc().map(|d| d.id) {
                     self.request_on(

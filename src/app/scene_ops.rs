@@ -859,3 +859,39 @@ impl StudioApp {
         }
     }
 }
+
+impl StudioApp {
+    /// When `new` (a toolbox result for document `doc_id`) has bone tracks
+    /// that the document did not have and the model of the actor wearing
+    /// it lacks (e.g. mirroring onto a model without 右目), says which.
+    pub fn bones_the_model_lacks(&self, doc_id: u64, new: &Motion) -> Option<String> {
+        let i = self
+            .scene
+            .scene
+            .actors
+            .iter()
+            .position(|a| a.motion == Some(doc_id))?;
+        let doc = self.docs.iter().find(|d| d.id == doc_id)?;
+        let old: HashSet<String> = doc.index.bones.iter().map(|t| t.name().text).collect();
+        let idx = crate::vmd::TrackIndex::build(new);
+        let added: Vec<String> = idx
+            .bones
+            .iter()
+            .map(|t| t.name().text)
+            .filter(|n| !old.contains(n))
+            .collect();
+        let skel = self.scene.skeleton_of(i);
+        let missing = skeleton::unknown_bones(skel, added.iter().map(String::as_str));
+        if missing.is_empty() {
+            return None;
+        }
+        let a = &self.scene.scene.actors[i];
+        Some(format!(
+            "created {} bone track(s) that {}'s model ({}) lacks: {}",
+            missing.len(),
+            a.name,
+            a.model.display_name(),
+            missing.join(", ")
+        ))
+    }
+}

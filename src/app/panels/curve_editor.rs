@@ -25,10 +25,13 @@ use crate::vmd::curve_edit::{self, plan_bone_curve, plan_camera_curve, presets};
 use crate::vmd::evaluate::{self, bone_at, camera_at};
 use crate::vmd::{BoneChannel, CameraChannel, Curve};
 
-/// Side of a curve box in points.
-const BOX_SIZE: f32 = 150.0;
-/// Width of one channel column (box, fields, buttons) in points.
-const COLUMN_WIDTH: f32 = 200.0;
+/// Side of a curve box in points: it scales with the space, between these.
+const BOX_MIN: f32 = 90.0;
+const BOX_MAX: f32 = 220.0;
+/// Narrowest channel column (box, fields, buttons) in points.
+const COLUMN_MIN: f32 = 150.0;
+/// Room under a box for its numeric fields and buttons, points.
+const BELOW_BOX: f32 = 120.0;
 /// Pick radius of a control point in points.
 const HANDLE_RADIUS: f32 = 7.0;
 
@@ -72,6 +75,8 @@ pub struct State {
     /// Screen rectangles of the curve boxes drawn last frame, by channel
     /// index (0..4 bone, 0..6 camera). For tests and screenshots.
     pub boxes: Vec<Rect>,
+    /// Side of the curve boxes this frame (scaled to the space).
+    box_side: f32,
 }
 
 impl Default for State {
@@ -85,6 +90,7 @@ impl Default for State {
             field_merge: None,
             next_merge: 0,
             boxes: Vec::new(),
+            box_side: 150.0,
         }
     }
 }
@@ -283,6 +289,21 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
     let Some(curves) = target.curves(cx.doc) else {
         return;
     };
+    // Lay the channels out so all of one key's boxes show at once where
+    // they can: as many columns as fit (all four bone channels side by
+    // side at 1280 wide), boxes as big as the width and height allow.
+    let n = curves.len().max(1);
+    let (w, h) = (ui.available_width(), ui.available_height());
+    let gap = 12.0;
+    let cols = (1..=n)
+        .rev()
+        .find(|&c| (w - gap * (c as f32 - 1.0)) / c as f32 >= COLUMN_MIN)
+        .unwrap_or(1);
+    let col_w = ((w - gap * (cols as f32 - 1.0)) / cols as f32).max(COLUMN_MIN);
+    let rows = n.div_ceil(cols) as f32;
+    // Header and options take about 90 points above the boxes.
+    let by_height = (h - 90.0) / rows - BELOW_BOX;
+    state.box_side = (col_w - 10.0).min(by_height).clamp(BOX_MIN, BOX_MAX);
     egui::ScrollArea::vertical()
         .id_salt("curve-editor-scroll")
         .show(ui, |ui| {
@@ -291,14 +312,13 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
             ui.add_space(4.0);
             state.boxes.clear();
             // A grid: as many columns as fit, the rest on the next rows.
-            let cols = ((ui.available_width() / (COLUMN_WIDTH + 12.0)).floor() as usize).max(1);
             egui::Grid::new("curve-editor-boxes")
                 .num_columns(cols)
-                .spacing(Vec2::new(12.0, 10.0))
+                .spacing(Vec2::new(gap, 10.0))
                 .show(ui, |ui| {
                     for (c, &curve) in curves.iter().enumerate() {
                         ui.vertical(|ui| {
-                            ui.set_width(COLUMN_WIDTH);
+                            ui.set_width(col_w - 1.0);
                             channel_box(ui, cx, state, target, c, curve);
                         });
                         if (c + 1) % cols == 0 {
@@ -463,7 +483,7 @@ fn channel_box(
 ) {
     let color = channel_color(c);
     ui.label(egui::RichText::new(target.label(c)).color(color).strong());
-    let (rect, _) = ui.allocate_exact_size(Vec2::splat(BOX_SIZE), Sense::hover());
+    let (rect, _) = ui.allocate_exact_size(Vec2::splat(state.box_side), Sense::hover());
     state.boxes.push(rect);
     let visuals = ui.visuals().clone();
     let painter = ui.painter_at(rect.expand(HANDLE_RADIUS));

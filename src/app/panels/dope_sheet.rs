@@ -830,6 +830,14 @@ fn click_select(cx: &mut PanelCtx, state: &mut State, k: KeyRef, mods: egui::Mod
         state.selected_tracks.insert(t);
     }
     cx.view.active = Some(k);
+    // As in MMD: the playhead goes to the selected key, so the preview,
+    // the value graph and the key panel show the same moment.
+    if cx.view.selection.contains(&k)
+        && let Some(f) = key_frame(&cx.doc.motion, k)
+    {
+        cx.shared.transport.frame = f64::from(f) + f64::from(state.offset);
+        cx.shared.transport.playing = false;
+    }
 }
 
 /// Checks that moving `keys` (key, original frame) by `delta` frames puts no
@@ -1254,21 +1262,21 @@ fn ruler_ui(ui: &mut egui::Ui, shared: &mut super::Shared, cuts: &[u32], l: &Lay
             Stroke::new(1.0, pal.weak),
         );
         if is_major {
-            painter.text(
-                Pos2::new(x + 3.0, l.ruler.top() + 2.0),
-                Align2::LEFT_TOP,
-                f.to_string(),
-                FontId::proportional(11.0),
-                pal.text,
-            );
+            // A label that would run past the ruler's right end goes on the
+            // tick's left instead of being clipped.
+            let label = |text: String, y: f32, size: f32, colour: Color32| {
+                let g = painter.layout_no_wrap(text, FontId::proportional(size), colour);
+                let w = g.size().x;
+                let left = if x + 3.0 + w <= l.ruler.right() {
+                    x + 3.0
+                } else {
+                    x - 3.0 - w
+                };
+                painter.galley(Pos2::new(left, l.ruler.top() + y), g, colour);
+            };
+            label(f.to_string(), 2.0, 11.0, pal.text);
             if f.is_multiple_of(30) {
-                painter.text(
-                    Pos2::new(x + 3.0, l.ruler.top() + 15.0),
-                    Align2::LEFT_TOP,
-                    seconds_label(f / 30),
-                    FontId::proportional(10.0),
-                    pal.weak,
-                );
+                label(seconds_label(f / 30), 15.0, 10.0, pal.weak);
             }
         }
         f += u64::from(minor);

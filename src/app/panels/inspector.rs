@@ -12,6 +12,25 @@ pub struct State {
     pub search: String,
 }
 
+/// `n` of `d` as a percentage that never reads 100% unless all, nor 0%
+/// unless none: whole percents, one decimal near the ends (453 of 454 is
+/// 99.8%, not 100%).
+pub fn percent(n: usize, d: usize) -> String {
+    if d == 0 {
+        return "–".to_owned();
+    }
+    let p = 100.0 * n as f64 / d as f64;
+    let whole = p.round();
+    if (whole >= 100.0 && n < d) || (whole <= 0.0 && n > 0) {
+        // One decimal, kept strictly inside (0, 100).
+        let p = (p * 10.0).round() / 10.0;
+        let p = p.clamp(0.1, 99.9);
+        format!("{p:.1}%")
+    } else {
+        format!("{whole:.0}%")
+    }
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes
         .iter()
@@ -72,10 +91,10 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
             ui.label("Linear curves");
             if c.bones > 0 {
                 ui.label(format!(
-                    "{} of {} bone keys ({:.0}%)",
+                    "{} of {} bone keys ({})",
                     s.linear_bone_keys,
                     c.bones,
-                    100.0 * s.linear_bone_keys as f64 / c.bones as f64
+                    percent(s.linear_bone_keys, c.bones)
                 ));
             } else {
                 ui.label("–");
@@ -147,5 +166,21 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
         cx.view.selection.insert(k);
         cx.view.active = Some(k);
         cx.view.reveal = Some(k);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percent;
+
+    #[test]
+    fn percent_never_claims_all_or_none_wrongly() {
+        assert_eq!(percent(453, 454), "99.8%");
+        assert_eq!(percent(454, 454), "100%");
+        assert_eq!(percent(0, 454), "0%");
+        assert_eq!(percent(1, 2000), "0.1%");
+        assert_eq!(percent(99_999, 100_000), "99.9%");
+        assert_eq!(percent(1, 3), "33%");
+        assert_eq!(percent(0, 0), "–");
     }
 }

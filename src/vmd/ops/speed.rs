@@ -273,8 +273,14 @@ pub fn speed(m: &Motion, p: SpeedParams) -> Result<(Motion, Report), OpError> {
             "camera cuts: {cuts_before} before, {cuts_after} after"
         ));
     }
+    // Name the merges only when there are some (each has its own note).
+    let listed = if r.dropped > 0 {
+        " (each merge is named in its own line of this report)"
+    } else {
+        ""
+    };
     r.note(format!(
-        "speed ×{k}: new frame = round(frame / {k}); {} keys moved, {} merged away (every one listed above)",
+        "speed ×{k}: new frame = round(frame / {k}); {} keys moved, {} merged away{listed}",
         r.changed, r.dropped
     ));
     Ok((out, r))

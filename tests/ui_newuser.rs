@@ -1,0 +1,259 @@
+//! What a new user tripped over, each driven as a user would with
+//! egui_kittest (no display needed): the built-in file browser when the
+//! system dialog cannot open, typed paths in the File menu, the undo label
+//! of a drag, selecting a key moves the playhead, zoom keeps the playhead
+//! and never scrolls left of frame 0, a paused playhead is a whole frame,
+//! held → steps once per repeat. Run with
+//! `env -u DISPLAY cargo test --test ui_newuser`.
+
+#![cfg(feature = "gui")]
+
+mod common;
+use common::corpus;
+use std::time::Duration;
+
+use egui::{Key, Modifiers, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use vmd_studio::app::StudioApp;
+use vmd_studio::app::command::Command;
+use vmd_studio::app::document::KeyRef;
+
+fn harness(app: StudioApp, w: f32, h: f32) -> Harness<'static, StudioApp> {
+    Harness::builder()
+        .with_size(egui::vec2(w, h))
+        .with_context_setup(vmd_studio::app::install_fonts)
+        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
+}
+
+fn settle(h: &mut Harness<'_, StudioApp>) {
+    for _ in 0..2000 {
+        h.step();
+        if !h.state().jobs.is_busy() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(!h.state().jobs.is_busy(), "background job did not finish");
+    h.run_steps(3);
+}
+
+fn click_at(h: &mut Harness<'_, StudioApp>, p: Pos2) {
+    h.hover_at(p);
+    h.step();
+    h.drag_at(p);
+    h.step();
+    h.drop_at(p);
+    h.run_steps(2);
+}
+
+#[test]
+fn open_falls_back_to_the_built_in_browser() {
+    let Some(dir) = corpus() else { return };
+    let mut app = StudioApp::default();
+    // As on a bare X server: no desktop portal for the system dialog.
+    app.native_dialog = false;
+    app.run_command(Command::Open);
+    let mut h = harness(app, 1280.0, 720.0);
+    h.run_steps(3);
+    // The browser says why it is there, and lists the folder typed in.
+    h.get_by_label_contains("system file dialog is not available");
+    let folder = h.get_by_label("Folder");
+    folder.click();
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("Folder")
+        .type_text(&dir.display().to_string());
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+    h.get_by_label("mmdagent__mei_wait.vmd").click();
+    h.run_steps(2);
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Open")
+        .click();
+    settle(&mut h);
+    let app = h.state();
+    assert_eq!(app.docs.len(), 1, "{:?}", app.shared.messages);
+    let canon = |p: &std::path::Path| std::fs::canonicalize(p).expect("exists");
+    assert_eq!(
+        app.docs[0].path.as_deref().map(canon),
+        Some(canon(&dir.join("mmdagent__mei_wait.vmd")))
+    );
+    assert!(app.file_browser.is_none(), "the browser closed");
+}
+
+#[test]
+fn the_file_menu_path_field_keeps_the_menu_open_and_enter_opens() {
+    let Some(dir) = corpus() else { return };
+    let mut h = harness(StudioApp::default(), 1280.0, 720.0);
+    h.run_steps(2);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Path:").click();
+    h.run_steps(2);
+    // Clicking into the field did not close the menu.
+    h.get_by_label("Open scene…");
+    let p = dir.join("mmdagent__mei_wait.vmd");
+    h.get_by_label("Path:").type_text(&p.display().to_string());
+    h.run_steps(1);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert_eq!(h.state().docs.len(), 1, "{:?}", h.state().shared.messages);
+}
+
+#[test]
+fn selecting_a_key_moves_the_playhead_and_select_flag_too() {
+    let Some(dir) = corpus() else { return };
+    let mut app = StudioApp::default();
+    app.open_paths(vec![dir.join("mmdagent__mei_wait.vmd")]);
+    let mut h = harness(app, 1280.0, 720.0);
+    settle(&mut h);
+    // A key at a frame other than the playhead's (0).
+    let (k, f) = {
+        let d = &h.state().docs[0];
+        let t = d
+            .index
+            .bones
+            .iter()
+            .find(|t| t.keys.len() > 1)
+            .expect("a track");
+        let k = t.keys[1];
+        (k, d.motion.bones[k as usize].frame())
+    };
+    assert!(f > 0);
+    let p = {
+        let app = h.state();
+        app.dope_sheet
+            .key_pos(&app.docs[0], KeyRef::Bone(k))
+            .expect("in view")
+    };
+    click_at(&mut h, p);
+    assert_eq!(h.state().docs[0].view.active, Some(KeyRef::Bone(k)));
+    assert_eq!(h.state().shared.transport.frame, f64::from(f));
+    // `--select TRACK@FRAME` does the same.
+    let name = h.state().docs[0].motion.bones[k as usize].name().text;
+    h.state_mut().shared.transport.frame = 0.0;
+    assert!(h.state_mut().select_key(&format!("{name}@{f}")));
+    assert_eq!(h.state().shared.transport.frame, f64::from(f));
+}
+
+#[test]
+fn zoom_keeps_the_playhead_and_never_scrolls_left_of_zero() {
+    let mut h = harness(StudioApp::with_demo(), 1280.0, 720.0);
+    h.run_steps(3);
+    h.state_mut().shared.transport.frame = 60.0;
+    h.run_steps(2);
+    let x0 = h.state().dope_sheet.layout().expect("ruler").x_of(60.0);
+    h.get_by_label("Zoom in").click();
+    h.run_steps(2);
+    let l = h.state().dope_sheet.layout().expect("ruler");
+    assert!(l.px_per_frame > 0.0);
+    assert!((l.x_of(60.0) - x0).abs() < 0.5, "{} vs {x0}", l.x_of(60.0));
+    for _ in 0..12 {
+        h.get_by_label("Zoom out").click();
+        h.run_steps(1);
+    }
+    h.run_steps(2);
+    let l = h.state().dope_sheet.layout().expect("ruler");
+    // Frame 0 is at most a few points right of the key area's left edge,
+    // never with empty negative time before it.
+    let x_zero = l.x_of(0.0);
+    assert!(
+        x_zero >= l.keys.left() - 0.5,
+        "{x_zero} < {}",
+        l.keys.left()
+    );
+    assert!(x_zero <= l.keys.left() + 8.5, "{x_zero}");
+}
+
+#[test]
+fn pause_lands_on_a_whole_frame_and_held_right_steps_per_repeat() {
+    let mut h = harness(StudioApp::with_demo(), 1280.0, 720.0);
+    h.run_steps(2);
+    h.state_mut().shared.transport.frame = 12.6;
+    h.state_mut().shared.transport.playing = true;
+    h.state_mut().run_command(Command::PlayPause);
+    h.run_steps(1);
+    let t = &h.state().shared.transport;
+    assert!(!t.playing);
+    assert_eq!(
+        t.frame,
+        t.frame.floor(),
+        "whole frame after pause: {}",
+        t.frame
+    );
+    let f0 = t.frame;
+    // Three key-repeat events for → in one frame: three frames forward.
+    for _ in 0..3 {
+        h.event(egui::Event::Key {
+            key: Key::ArrowRight,
+            physical_key: None,
+            pressed: true,
+            repeat: true,
+            modifiers: Modifiers::NONE,
+        });
+    }
+    h.run_steps(1);
+    assert_eq!(h.state().shared.transport.frame, f0 + 3.0);
+}
+
+#[test]
+fn the_undo_label_names_the_whole_drag() {
+    use vmd_studio::app::document::{Document, Edit, EditRequest, KeyChanges};
+    use vmd_studio::vmd::{BoneKey, Motion, NameEncoding};
+    let mut m = Motion::new_v2();
+    m.bones.push(
+        BoneKey::new(
+            "センター",
+            NameEncoding::ShiftJis,
+            0,
+            [0.0; 3],
+            [0.0, 0.0, 0.0, 1.0],
+        )
+        .expect("key"),
+    );
+    let mut d = Document::new(m, None, "t");
+    for (f, label) in [
+        (1, "→ 39,0,107,108"),
+        (2, "→ 39,0,90,80"),
+        (3, "→ 39,0,73,65"),
+    ] {
+        let mut k = d.motion.bones[0].clone();
+        k.set_frame(f);
+        d.request(EditRequest::merge(
+            Edit::SetKeys(KeyChanges {
+                bones: vec![(0, k)],
+                ..Default::default()
+            }),
+            label,
+            9,
+        ));
+    }
+    d.request(EditRequest::EndMerge);
+    assert_eq!(d.history().len(), 1);
+    assert_eq!(d.history().undo_label(), Some("→ 39,0,73,65"));
+}
+
+#[test]
+fn a_toolbox_result_with_bones_the_model_lacks_says_so() {
+    use vmd_studio::vmd::{BoneKey, NameEncoding};
+    let app = StudioApp::with_demo();
+    let dance = app.scene.scene.actors[0].motion.expect("demo dance");
+    let d = app.docs.iter().find(|d| d.id == dance).expect("open");
+    // As a mirror onto a model without the bone would: one new track.
+    let mut m = d.motion.clone();
+    m.bones.push(
+        BoneKey::new(
+            "NoSuchBone",
+            NameEncoding::ShiftJis,
+            0,
+            [0.0; 3],
+            [0.0, 0.0, 0.0, 1.0],
+        )
+        .expect("key"),
+    );
+    let note = app.bones_the_model_lacks(dance, &m).expect("a note");
+    assert!(note.contains("NoSuchBone"), "{note}");
+    assert!(note.contains("built-in skeleton"), "{note}");
+    // The unchanged motion needs no note.
+    assert_eq!(app.bones_the_model_lacks(dance, &d.motion), None);
+}
