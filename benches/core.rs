@@ -1,9 +1,19 @@
-//! Core benchmarks (criterion): load + index and save of the largest corpus
-//! file and of a generated 1 M-key file, and sampling a full 400-bone pose.
+//! Core benchmarks (criterion), one group per row of the speed table
+//! (issue 14) plus load/save of the largest corpus file.
 //!
-//! Targets (issue 2): load + index ≥ 1.5 GB/s (the 4.2 MB dance in ≤ 3 ms),
-//! save ≥ 2 GB/s, a 400-bone pose ≤ 50 µs.
+//! | row | group / function | target |
+//! |---|---|---|
+//! | pose of `mcmmdrust__Drink.vmd` (65 bones, linear) | `pose_drink` | ≤ 1.6 µs |
+//! | pose of `nuekaze__motion.vmd` (130 bones) | `pose_nuekaze` | ≤ 3.2 µs |
+//! | pose of GimmeGimme (283 bones, half eased) | `pose_gimme` | ≤ 13 µs |
+//! | generated 400 bones, eased on every channel | `pose_400_bones` | ≤ 40 µs |
+//! | load + index of a generated 1 M-key file | `generated_1M_keys/load+index` | ≥ 1.5 GB/s |
+//! | every frame of GimmeGimme in order | `playback_gimme` | (sequential playback) |
 //!
+//! `inspect --json` whole-process time is measured with hyperfine (see the
+//! README of issue 14's report); `scripts/speed_inspect.sh` makes the file.
+//!
+//! Corpus files come from `VMD_CORPUS` (default `../shared/corpus`).
 //! Run: `cargo bench --no-default-features --bench core`.
 
 use std::hint::black_box;
@@ -18,6 +28,17 @@ fn corpus_dir() -> PathBuf {
     std::env::var_os("VMD_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")))
+}
+
+fn corpus_file(name: &str) -> Option<Vec<u8>> {
+    let path = corpus_dir().join(name);
+    match std::fs::read(&path) {
+        Ok(b) => Some(b),
+        Err(e) => {
+            eprintln!("note: corpus file {} not available ({e}); skipping", path.display());
+            None
+        }
+    }
 }
 
 /// A motion with `bones` bone tracks × `keys_per_bone` keys (frames 0, 3, 6, …),
@@ -78,13 +99,8 @@ fn bench_file(c: &mut Criterion, label: &str, bytes: &[u8]) {
 }
 
 fn load_and_save(c: &mut Criterion) {
-    let path = corpus_dir().join("webmmd__GimmeGimme_with_emotion.vmd");
-    match std::fs::read(&path) {
-        Ok(bytes) => bench_file(c, "gimme_4.2MB", &bytes),
-        Err(e) => eprintln!(
-            "note: corpus file {} not available ({e}); skipping",
-            path.display()
-        ),
+    if let Some(bytes) = corpus_file("webmmd__GimmeGimme_with_emotion.vmd") {
+        bench_file(c, "gimme_4.2MB", &bytes);
     }
     // 1 M keys: 1000 bones × 1000 keys (111 MB).
     let m = generated(1000, 1000, 0);
@@ -94,27 +110,79 @@ fn load_and_save(c: &mut Criterion) {
     }
 }
 
-fn pose(c: &mut Criterion) {
-    // 400 bones × 300 keys each (frames 0..897), eased curves on every channel.
-    let m = generated(400, 300, 0);
-    let idx = TrackIndex::build(&m);
-    let mut out = Vec::with_capacity(400);
-    let mut g = c.benchmark_group("pose_400_bones");
-    g.bench_function("sample_bones_into@451.37", |b| {
+/// A frame halfway through the motion, off the integer grid.
+fn mid_frame(m: &Motion) -> f64 {
+    f64::from(m.last_frame().unwrap_or(0)) / 2.0 + 0.37
+}
+
+/// One full pose of every bone at `frame`.
+fn pose_group(c: &mut Criterion, label: &str, m: &Motion, frame: f64) {
+    let idx = TrackIndex::build(m);
+    let mut out = Vec::with_capacity(idx.bones.len());
+    let mut g = c.benchmark_group(label);
+    g.bench_function("raw_records", |b| {
         b.iter(|| {
-            vmd::evaluate::sample_bones_into(&m, &idx, black_box(451.37), &mut out);
+            vmd::evaluate::sample_bones_into(m, &idx, black_box(frame), &mut out);
             out.len()
         })
     });
-    g.bench_function("sample@451.37", |b| {
-        b.iter(|| vmd::evaluate::sample(&m, &idx, black_box(451.37)))
+    g.finish();
+}
+
+fn pose(c: &mut Criterion) {
+    for name in [
+        "mcmmdrust__Drink.vmd",
+        "nuekaze__motion.vmd",
+        "webmmd__GimmeGimme_with_emotion.vmd",
+    ] {
+        let Some(bytes) = corpus_file(name) else {
+            continue;
+        };
+        let Ok(m) = vmd::read(&bytes) else {
+            eprintln!("{name} does not read");
+            continue;
+        };
+        let label = match name {
+            "mcmmdrust__Drink.vmd" => "pose_drink",
+            "nuekaze__motion.vmd" => "pose_nuekaze",
+            _ => "pose_gimme",
+        };
+        pose_group(c, label, &m, mid_frame(&m));
+    }
+    // 400 bones × 300 keys each (frames 0..897), eased curves on every channel.
+    let m = generated(400, 300, 0);
+    pose_group(c, "pose_400_bones", &m, 451.37);
+}
+
+/// Every frame of the GimmeGimme dance, in order (what playback does).
+fn playback(c: &mut Criterion) {
+    let Some(bytes) = corpus_file("webmmd__GimmeGimme_with_emotion.vmd") else {
+        return;
+    };
+    let Ok(m) = vmd::read(&bytes) else {
+        return;
+    };
+    let idx = TrackIndex::build(&m);
+    let last = m.last_frame().unwrap_or(0);
+    let mut out = Vec::with_capacity(idx.bones.len());
+    let mut g = c.benchmark_group("playback_gimme");
+    g.throughput(Throughput::Elements(u64::from(last) + 1));
+    g.bench_function("raw_records", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for f in 0..=last {
+                vmd::evaluate::sample_bones_into(&m, &idx, f64::from(f), &mut out);
+                n += out.len();
+            }
+            n
+        })
     });
     g.finish();
 }
 
 criterion_group! {
     name = benches;
-    config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(4));
-    targets = load_and_save, pose
+    config = Criterion::default().sample_size(40).measurement_time(std::time::Duration::from_secs(5));
+    targets = pose, playback, load_and_save
 }
 criterion_main!(benches);

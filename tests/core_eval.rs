@@ -664,56 +664,74 @@ fn compare_file(name: &str, stride: u32) -> usize {
     key_frames.dedup();
     let last = key_frames.last().copied().unwrap_or(0);
     let mut checks = 0;
+    // The evaluation cache (random access and the playback cursor, fed the
+    // frames below out of order) is held to the same tolerance as `sample`.
+    let cache = vmd::EvalCache::build(&m, &idx);
+    let mut head = vmd::Playhead::default();
+    let (mut cached, mut playing) = (Vec::new(), Vec::new());
     for f in frames(last, stride, &key_frames) {
         let s = evaluate::sample(&m, &idx, f);
-        for (t, got) in idx.bones.iter().zip(&s.bones) {
-            let keys = &bones[&t.name_key];
-            let (a, b, x) = segment(keys, |k| k.frame, f);
-            for axis in 0..3 {
-                let w = ref_weight(b.curves[axis], x);
-                let want = a.pos[axis] + (b.pos[axis] - a.pos[axis]) * w;
-                check(
-                    &format!("{name} f{f} bone {:?} pos[{axis}]", t.name().text),
-                    got.position[axis].into(),
-                    want,
-                    a.pos[axis],
-                    b.pos[axis],
-                );
+        cache.sample_bones_into(f, &mut cached);
+        cache.sample_bones_playing(&mut head, f, &mut playing);
+        assert_eq!(
+            cached, playing,
+            "{name} f{f}: playhead differs from random access"
+        );
+        let mut cached_morphs = Vec::new();
+        cache.sample_morphs_into(f, &mut cached_morphs);
+        assert_eq!(cached_morphs.len(), s.morphs.len());
+        for (via, poses) in [("sample", &s.bones), ("cache", &cached)] {
+            for (t, got) in idx.bones.iter().zip(poses) {
+                let keys = &bones[&t.name_key];
+                let (a, b, x) = segment(keys, |k| k.frame, f);
+                for axis in 0..3 {
+                    let w = ref_weight(b.curves[axis], x);
+                    let want = a.pos[axis] + (b.pos[axis] - a.pos[axis]) * w;
+                    check(
+                        &format!("{name} {via} f{f} bone {:?} pos[{axis}]", t.name().text),
+                        got.position[axis].into(),
+                        want,
+                        a.pos[axis],
+                        b.pos[axis],
+                    );
+                }
+                let (qa, mut qb) = (norm4(a.rot), norm4(b.rot));
+                if (0..4).map(|i| qa[i] * qb[i]).sum::<f64>() < 0.0 {
+                    qb = qb.map(|v| -v);
+                }
+                let want = if x == 0.0 {
+                    a.rot
+                } else {
+                    ref_slerp(a.rot, b.rot, ref_weight(b.curves[3], x))
+                };
+                // |B − A| for a rotation: the chord between the two unit quaternions.
+                let chord = (0..4).map(|i| (qb[i] - qa[i]).powi(2)).sum::<f64>().sqrt();
+                for i in 0..4 {
+                    // Quaternion components are ≤ 1: eps of a few f32 ulps at 1.0.
+                    let tol = 1e-5 * chord + 4.0 * f64::from(f32::EPSILON);
+                    let g = f64::from(got.rotation[i]);
+                    assert!(
+                        (g - want[i]).abs() <= tol,
+                        "{name} {via} f{f} bone {:?} rot[{i}]: got {:?} want {want:?} tol {tol}",
+                        t.name().text,
+                        got.rotation
+                    );
+                }
+                checks += 1;
             }
-            let (qa, mut qb) = (norm4(a.rot), norm4(b.rot));
-            if (0..4).map(|i| qa[i] * qb[i]).sum::<f64>() < 0.0 {
-                qb = qb.map(|v| -v);
-            }
-            let want = if x == 0.0 {
-                a.rot
-            } else {
-                ref_slerp(a.rot, b.rot, ref_weight(b.curves[3], x))
-            };
-            // |B − A| for a rotation: the chord between the two unit quaternions.
-            let chord = (0..4).map(|i| (qb[i] - qa[i]).powi(2)).sum::<f64>().sqrt();
-            for i in 0..4 {
-                // Quaternion components are ≤ 1: eps of a few f32 ulps at 1.0.
-                let tol = 1e-5 * chord + 4.0 * f64::from(f32::EPSILON);
-                let g = f64::from(got.rotation[i]);
-                assert!(
-                    (g - want[i]).abs() <= tol,
-                    "{name} f{f} bone {:?} rot[{i}]: got {:?} want {want:?} tol {tol}",
-                    t.name().text,
-                    got.rotation
-                );
-            }
-            checks += 1;
         }
-        for (t, got) in idx.morphs.iter().zip(&s.morphs) {
-            let (a, b, x) = segment(&morphs[&t.name_key], |k| k.frame, f);
-            check(
-                &format!("{name} f{f} morph {:?}", t.name().text),
-                (*got).into(),
-                a.w + (b.w - a.w) * x,
-                a.w,
-                b.w,
-            );
-            checks += 1;
+        for (via, morphs_got) in [("sample", &s.morphs), ("cache", &cached_morphs)] {
+            for (t, got) in idx.morphs.iter().zip(morphs_got) {
+                let (a, b, x) = segment(&morphs[&t.name_key], |k| k.frame, f);
+                check(
+                    &format!("{name} {via} f{f} morph {:?}", t.name().text),
+                    (*got).into(),
+                    a.w + (b.w - a.w) * x,
+                    a.w,
+                    b.w,
+                );
+                checks += 1;
+            }
         }
         if !cams.is_empty() {
             let got = s.camera.unwrap_or_else(|| panic!("{name}: camera missing"));

@@ -148,7 +148,7 @@ pub fn bezier(p1: f64, p2: f64, t: f64) -> f64 {
 ///
 /// x(t) is evaluated in power form, `((a·t + b)·t + c)·t` with
 /// c = 3·x1, b = 3·(x2 − x1) − c, a = 1 − c − b (Horner: 3 multiplies).
-fn solve_t(x1: f64, x2: f64, x: f64) -> f64 {
+pub(crate) fn solve_t(x1: f64, x2: f64, x: f64) -> f64 {
     if x <= 0.0 {
         return 0.0;
     }

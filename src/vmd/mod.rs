@@ -2,6 +2,7 @@
 //! summary and toolbox operations. Names no GUI type.
 
 pub mod bezier;
+pub mod cache;
 pub mod camera;
 pub mod cursor;
 pub mod curve_edit;
@@ -20,6 +21,7 @@ pub mod track;
 pub mod write;
 
 pub use bezier::Curve;
+pub use cache::{EvalCache, Playhead};
 pub use error::{NameError, ReadError, ReadErrorKind, WriteError};
 pub use interpolation::{BoneChannel, CameraChannel};
 pub use layout::Section;
