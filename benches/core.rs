@@ -35,7 +35,10 @@ fn corpus_file(name: &str) -> Option<Vec<u8>> {
     match std::fs::read(&path) {
         Ok(b) => Some(b),
         Err(e) => {
-            eprintln!("note: corpus file {} not available ({e}); skipping", path.display());
+            eprintln!(
+                "note: corpus file {} not available ({e}); skipping",
+                path.display()
+            );
             None
         }
     }

@@ -23,7 +23,8 @@ const NAMES: [&str; 4] = ["center", "arm_L", "arm_R", "head"];
 fn arb_curve() -> impl Strategy<Value = Curve> {
     prop_oneof![
         Just(Curve::LINEAR),
-        (0u8..=127, 0u8..=127, 0u8..=127, 0u8..=127).prop_map(|(a, b, c, d)| Curve::new(a, b, c, d)),
+        (0u8..=127, 0u8..=127, 0u8..=127, 0u8..=127)
+            .prop_map(|(a, b, c, d)| Curve::new(a, b, c, d)),
         any::<(u8, u8, u8, u8)>().prop_map(|(a, b, c, d)| Curve::new(a, b, c, d)),
     ]
 }
@@ -69,7 +70,10 @@ enum Edit {
 
 fn arb_edit() -> impl Strategy<Value = Edit> {
     prop_oneof![
-        (any::<usize>(), [-10.0f32..10.0, -10.0f32..10.0, -10.0f32..10.0])
+        (
+            any::<usize>(),
+            [-10.0f32..10.0, -10.0f32..10.0, -10.0f32..10.0]
+        )
             .prop_map(|(i, p)| Edit::Position(i, p)),
         (any::<usize>(), arb_rotation()).prop_map(|(i, r)| Edit::Rotation(i, r)),
         (any::<usize>(), 0usize..4, arb_curve()).prop_map(|(i, c, v)| Edit::Curve(i, c, v)),
@@ -253,8 +257,14 @@ fn an_update_that_names_nothing_leaves_a_stale_cache_that_agrees_with_detects() 
     // The check is not vacuous: a value edit the cache was not told about
     // is caught.
     let k = |f: u32, x: f32| {
-        BoneKey::new("a", NameEncoding::ShiftJis, f, [x, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0])
-            .unwrap_or_else(|e| panic!("{e}"))
+        BoneKey::new(
+            "a",
+            NameEncoding::ShiftJis,
+            f,
+            [x, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 1.0],
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
     };
     let mut m = Motion::new_v2();
     m.bones = vec![k(0, 0.0), k(10, 1.0)];

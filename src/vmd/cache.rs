@@ -125,11 +125,7 @@ impl Solvers {
                 let (a, b, c) = abc[ch];
                 let ti = t[ch];
                 let fx = ((a * ti + b) * ti + c) * ti - x;
-                let (l, h) = if fx > 0.0 {
-                    (lo[ch], ti)
-                } else {
-                    (ti, hi[ch])
-                };
+                let (l, h) = if fx > 0.0 { (lo[ch], ti) } else { (ti, hi[ch]) };
                 let d = (3.0 * a * ti + 2.0 * b) * ti + c;
                 let newton = ti - fx / d;
                 let next = if newton >= l && newton <= h {
@@ -599,10 +595,15 @@ impl EvalCache {
     pub fn sample_bones_playing(&self, head: &mut Playhead, frame: f64, out: &mut Vec<BonePose>) {
         head.segments.resize(self.bones.len(), 0);
         out.clear();
-        out.extend(self.bones.iter().zip(head.segments.iter_mut()).map(|(t, h)| {
-            let loc = locate_from(&t.frames, frame, h);
-            t.at(&self.solvers, loc, frame)
-        }));
+        out.extend(
+            self.bones
+                .iter()
+                .zip(head.segments.iter_mut())
+                .map(|(t, h)| {
+                    let loc = locate_from(&t.frames, frame, h);
+                    t.at(&self.solvers, loc, frame)
+                }),
+        );
     }
 
     /// Every morph weight at `frame` (`out[i]` for morph track i).
