@@ -21,7 +21,8 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use vmd_studio::vmd::{
-    self, BoneChannel, BoneKey, Curve, MorphKey, Motion, NameEncoding, TrackIndex,
+    self, BoneChannel, BoneKey, Curve, EvalCache, MorphKey, Motion, NameEncoding, Playhead,
+    TrackIndex, cache::PreparedCurves,
 };
 
 fn corpus_dir() -> PathBuf {
@@ -96,6 +97,10 @@ fn bench_file(c: &mut Criterion, label: &str, bytes: &[u8]) {
     });
     if let Ok(m) = vmd::read(bytes) {
         g.bench_function("index", |b| b.iter(|| TrackIndex::build(black_box(&m))));
+        let idx = TrackIndex::build(&m);
+        g.bench_function("cache", |b| {
+            b.iter(|| EvalCache::build(black_box(&m), &idx))
+        });
         g.bench_function("save", |b| b.iter(|| vmd::write(black_box(&m))));
     }
     g.finish();
@@ -126,6 +131,13 @@ fn pose_group(c: &mut Criterion, label: &str, m: &Motion, frame: f64) {
     g.bench_function("raw_records", |b| {
         b.iter(|| {
             vmd::evaluate::sample_bones_into(m, &idx, black_box(frame), &mut out);
+            out.len()
+        })
+    });
+    let cache = EvalCache::build(m, &idx);
+    g.bench_function("cache", |b| {
+        b.iter(|| {
+            cache.sample_bones_into(black_box(frame), &mut out);
             out.len()
         })
     });
@@ -180,12 +192,123 @@ fn playback(c: &mut Criterion) {
             n
         })
     });
+    let cache = EvalCache::build(&m, &idx);
+    g.bench_function("cache_random_access", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for f in 0..=last {
+                cache.sample_bones_into(f64::from(f), &mut out);
+                n += out.len();
+            }
+            n
+        })
+    });
+    g.bench_function("cache_playhead", |b| {
+        b.iter(|| {
+            let mut head = Playhead::default();
+            let mut n = 0;
+            for f in 0..=last {
+                cache.sample_bones_playing(&mut head, f64::from(f), &mut out);
+                n += out.len();
+            }
+            n
+        })
+    });
+    g.finish();
+}
+
+/// The four curves of the generated eased file.
+const EASED: [Curve; 4] = [
+    Curve::new(64, 0, 64, 127),
+    Curve::new(10, 100, 90, 20),
+    Curve::new(0, 127, 127, 127),
+    Curve::new(40, 5, 100, 120),
+];
+
+/// The alternative the issue asks to measure: the cubic solved in f32 lanes,
+/// four channels at once, a fixed number of clamped Newton steps from t = x.
+fn weights_f32_lanes(curves: &[Curve; 4], x: f32) -> [f32; 4] {
+    let unit = |v: u8| f32::from(v.min(127)) / 127.0;
+    let mut a = [0.0f32; 4];
+    let mut b = [0.0f32; 4];
+    let mut c = [0.0f32; 4];
+    for i in 0..4 {
+        let (x1, x2) = (unit(curves[i].x1), unit(curves[i].x2));
+        c[i] = 3.0 * x1;
+        b[i] = 3.0 * (x2 - x1) - c[i];
+        a[i] = 1.0 - c[i] - b[i];
+    }
+    let mut t = [x; 4];
+    for _ in 0..8 {
+        for i in 0..4 {
+            let ti = t[i];
+            let fx = ((a[i] * ti + b[i]) * ti + c[i]) * ti - x;
+            let d = ((3.0 * a[i] * ti + 2.0 * b[i]) * ti + c[i]).max(1e-6);
+            t[i] = (ti - fx / d).clamp(0.0, 1.0);
+        }
+    }
+    std::array::from_fn(|i| {
+        let (y1, y2, tt) = (unit(curves[i].y1), unit(curves[i].y2), t[i]);
+        let u = 1.0 - tt;
+        3.0 * u * u * tt * y1 + 3.0 * u * tt * tt * y2 + tt * tt * tt
+    })
+}
+
+/// Solving four eased channels at one x: the exact solver (raw path), the
+/// cache's table + Newton, and f32 lanes; prints each fast solver's worst
+/// error against the exact one over every (x1, x2) pair.
+fn solvers(c: &mut Criterion) {
+    let xs: Vec<f64> = (1..1000).map(|i| f64::from(i) / 1000.0).collect();
+    let (mut worst_table, mut worst_f32) = (0.0f64, 0.0f64);
+    for x1 in (0..=127u8).step_by(3) {
+        for x2 in (0..=127u8).step_by(3) {
+            let cs = [
+                Curve::new(x1, 0, x2, 127),
+                Curve::new(x1, 127, x2, 0),
+                Curve::new(x1, 30, x2, 90),
+                Curve::new(x1, 127, x2, 127),
+            ];
+            let p = PreparedCurves::new(cs);
+            for &x in xs.iter().step_by(7) {
+                let exact = Curve::weights(&cs, x);
+                let fast = p.weights(x);
+                let lanes = weights_f32_lanes(&cs, x as f32);
+                for i in 0..4 {
+                    worst_table = worst_table.max((fast[i] - exact[i]).abs());
+                    worst_f32 = worst_f32.max((f64::from(lanes[i]) - exact[i]).abs());
+                }
+            }
+        }
+    }
+    eprintln!(
+        "solver accuracy over every third (x1, x2): table+Newton worst |Δw| = {worst_table:.2e}, f32 lanes (8 steps) worst |Δw| = {worst_f32:.2e} (needed: 1e-5)"
+    );
+    let p = PreparedCurves::new(EASED);
+    let mut g = c.benchmark_group("solve_4_channels_x999");
+    g.throughput(Throughput::Elements(xs.len() as u64));
+    g.bench_function("exact_f64_newton", |b| {
+        b.iter(|| {
+            xs.iter()
+                .map(|&x| Curve::weights(black_box(&EASED), x)[3])
+                .sum::<f64>()
+        })
+    });
+    g.bench_function("table_newton_f64", |b| {
+        b.iter(|| xs.iter().map(|&x| black_box(&p).weights(x)[3]).sum::<f64>())
+    });
+    g.bench_function("f32_lanes_8_steps", |b| {
+        b.iter(|| {
+            xs.iter()
+                .map(|&x| weights_f32_lanes(black_box(&EASED), x as f32)[3])
+                .sum::<f32>()
+        })
+    });
     g.finish();
 }
 
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(40).measurement_time(std::time::Duration::from_secs(5));
-    targets = pose, playback, load_and_save
+    targets = pose, playback, solvers, load_and_save
 }
 criterion_main!(benches);

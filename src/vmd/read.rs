@@ -7,6 +7,20 @@ use super::layout::{self, Section};
 use super::motion::{Motion, Version};
 use super::records::*;
 
+/// Takes `n` fixed-size records off the cursor and copies each into its
+/// key: one pass over one slice, into a vector allocated once. The caller
+/// has checked `n × N ≤ remaining`, so `n × N` does not overflow.
+fn records<const N: usize, T>(
+    c: &mut Cursor,
+    n: usize,
+    what: &'static str,
+    make: impl Fn([u8; N]) -> T,
+) -> Result<Vec<T>, ReadError> {
+    let body = c.take(n.saturating_mul(N), what)?;
+    let (chunks, _) = body.as_chunks::<N>();
+    Ok(chunks.iter().map(|&raw| make(raw)).collect())
+}
+
 /// Reads a VMD file.
 pub fn read(bytes: &[u8]) -> Result<Motion, ReadError> {
     // Anything that does not start like a VMD header is "not a VMD file",
@@ -62,45 +76,14 @@ pub fn read(bytes: &[u8]) -> Result<Motion, ReadError> {
         }
         let n = count as usize;
         match section {
-            Section::Bone => {
-                m.bones.reserve_exact(n);
-                for _ in 0..n {
-                    m.bones.push(BoneKey {
-                        raw: c.take_array("bone key")?,
-                    });
-                }
-            }
-            Section::Morph => {
-                m.morphs.reserve_exact(n);
-                for _ in 0..n {
-                    m.morphs.push(MorphKey {
-                        raw: c.take_array("morph key")?,
-                    });
-                }
-            }
+            Section::Bone => m.bones = records(&mut c, n, "bone key", |raw| BoneKey { raw })?,
+            Section::Morph => m.morphs = records(&mut c, n, "morph key", |raw| MorphKey { raw })?,
             Section::Camera => {
-                m.cameras.reserve_exact(n);
-                for _ in 0..n {
-                    m.cameras.push(CameraKey {
-                        raw: c.take_array("camera key")?,
-                    });
-                }
+                m.cameras = records(&mut c, n, "camera key", |raw| CameraKey { raw })?
             }
-            Section::Light => {
-                m.lights.reserve_exact(n);
-                for _ in 0..n {
-                    m.lights.push(LightKey {
-                        raw: c.take_array("light key")?,
-                    });
-                }
-            }
+            Section::Light => m.lights = records(&mut c, n, "light key", |raw| LightKey { raw })?,
             Section::SelfShadow => {
-                m.shadows.reserve_exact(n);
-                for _ in 0..n {
-                    m.shadows.push(ShadowKey {
-                        raw: c.take_array("self-shadow key")?,
-                    });
-                }
+                m.shadows = records(&mut c, n, "self-shadow key", |raw| ShadowKey { raw })?
             }
             Section::Ik => {
                 m.iks.reserve_exact(n);

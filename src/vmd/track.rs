@@ -89,36 +89,49 @@ fn group<'a>(
 ) -> (Vec<Track>, Lookup) {
     let mut lookup = Lookup::default();
     let mut tracks: Vec<Track> = Vec::new();
-    // Files often store a track's keys together: try the previous track first.
-    let mut last: Option<(u128, usize)> = None;
+    // Per track: its packed name, and the track whose key came right after
+    // one of its keys last time. Files store a track's keys together, or
+    // (baked dances) frame by frame in the same bone order every frame, so
+    // "the same track as the previous key" or "the track that followed it
+    // last time" is almost always right: the hash map is consulted about
+    // once per distinct name, not once per key.
+    let mut packed: Vec<Option<u128>> = Vec::new();
+    let mut next: Vec<usize> = Vec::new();
+    let mut last: Option<usize> = None;
     for i in 0..n {
         let name = name_of(i);
         // Names come from 15-byte fields; a longer one cannot occur, but
         // would get a track of its own rather than a panic.
         let key = pack(name);
-        let t = match (key, last) {
-            (Some(k), Some((lk, lt))) if k == lk => lt,
-            (Some(k), _) => {
-                let t = *lookup.entry(k).or_insert_with(|| {
+        let known = |t: usize| key.is_some() && packed.get(t).is_some_and(|p| *p == key);
+        let t = match last {
+            Some(l) if known(l) => l,
+            Some(l) if known(next[l]) => next[l],
+            _ => {
+                let new_track = |tracks: &mut Vec<Track>,
+                                 packed: &mut Vec<Option<u128>>,
+                                 next: &mut Vec<usize>| {
                     tracks.push(Track {
                         name_key: name.to_vec(),
                         keys: Vec::new(),
                         frames: Vec::new(),
                     });
+                    packed.push(key);
+                    next.push(usize::MAX);
                     tracks.len() - 1
-                });
-                last = Some((k, t));
-                t
-            }
-            (None, _) => {
-                tracks.push(Track {
-                    name_key: name.to_vec(),
-                    keys: Vec::new(),
-                    frames: Vec::new(),
-                });
-                tracks.len() - 1
+                };
+                match key {
+                    Some(k) => *lookup
+                        .entry(k)
+                        .or_insert_with(|| new_track(&mut tracks, &mut packed, &mut next)),
+                    None => new_track(&mut tracks, &mut packed, &mut next),
+                }
             }
         };
+        if let Some(l) = last {
+            next[l] = t;
+        }
+        last = Some(t);
         tracks[t].keys.push(i as u32);
         tracks[t].frames.push(frame_of(i));
     }
