@@ -1,5 +1,6 @@
 //! Toolbox dialogs for the pure operations in [`crate::vmd::ops`]: mirror,
-//! trim, join, speed change, rest-pose fill, rename, JSON export and import.
+//! trim, join, speed change, rest-pose fill, rename, simplify, bake, JSON
+//! export and import (Simplify and Bake forms live in [`simplify`]).
 //!
 //! Flow:
 //! 1. The Tools menu ([`menu`]) and the side panel section ([`ui`]) open a
@@ -36,6 +37,9 @@ use crate::vmd::ops::{
 };
 use crate::vmd::{self, Motion};
 
+mod simplify;
+pub use simplify::{BakeForm, SimplifyForm, SimplifyPreview, TrackGraph};
+
 /// Motions with more keys than this run on a background thread by default.
 pub const BACKGROUND_KEYS: usize = 100_000;
 
@@ -51,18 +55,22 @@ pub enum Tool {
     Speed,
     FillRest,
     Rename,
+    Simplify,
+    Bake,
     ExportJson,
     ImportJson,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 8] = [
+    pub const ALL: [Tool; 10] = [
         Tool::Mirror,
         Tool::Trim,
         Tool::Join,
         Tool::Speed,
         Tool::FillRest,
         Tool::Rename,
+        Tool::Simplify,
+        Tool::Bake,
         Tool::ExportJson,
         Tool::ImportJson,
     ];
@@ -76,6 +84,8 @@ impl Tool {
             Tool::Speed => "Change speed…",
             Tool::FillRest => "Fill rest pose…",
             Tool::Rename => "Rename tracks…",
+            Tool::Simplify => "Simplify…",
+            Tool::Bake => "Bake…",
             Tool::ExportJson => "Export JSON…",
             Tool::ImportJson => "Import JSON…",
         }
@@ -90,6 +100,8 @@ impl Tool {
             Tool::Speed => "Speed",
             Tool::FillRest => "Fill rest",
             Tool::Rename => "Rename",
+            Tool::Simplify => "Simplify",
+            Tool::Bake => "Bake",
             Tool::ExportJson => "Export JSON",
             Tool::ImportJson => "Import JSON",
         }
@@ -104,6 +116,8 @@ impl Tool {
             Tool::Speed => "Change speed",
             Tool::FillRest => "Fill rest pose",
             Tool::Rename => "Rename tracks",
+            Tool::Simplify => "Simplify keys",
+            Tool::Bake => "Bake keys",
             Tool::ExportJson => "Export as JSON",
             Tool::ImportJson => "Import from JSON",
         }
@@ -118,6 +132,8 @@ impl Tool {
             Tool::Speed => "Change the speed",
             Tool::FillRest => "Add rest keys",
             Tool::Rename => "Apply the renames",
+            Tool::Simplify => "Apply the simplification",
+            Tool::Bake => "Bake the motion",
             Tool::ExportJson => "Write the JSON file",
             Tool::ImportJson => "Open as a new tab",
         }
@@ -134,6 +150,11 @@ impl Tool {
             Tool::Speed => "New frame = round(frame / factor); merged keys are reported",
             Tool::FillRest => "Add identity keys at frame 0 for bones without a key there",
             Tool::Rename => "Rename bones, morphs and IK entries from an old<TAB>new map",
+            Tool::Simplify => {
+                "Drop keys within tolerances, writing fitted curves: a key-every-frame \
+                 motion becomes editable curves"
+            }
+            Tool::Bake => "A key on every frame (or every N) with straight-line curves",
             Tool::ExportJson => "Write every field of every key as JSON (optionally right-handed)",
             Tool::ImportJson => "Read a VMD Studio JSON export and open it as a new tab",
         }
@@ -161,6 +182,7 @@ pub enum Request {
     Speed(SpeedParams),
     FillRest(FillRestParams),
     Rename(RenameMap),
+    Bake(ops::BakeParams),
     /// A result a dialog already computed (inline or on a background thread).
     Computed(Computed),
 }
@@ -347,6 +369,8 @@ pub struct State {
     pub speed: SpeedForm,
     pub fill: FillForm,
     pub rename: RenameForm,
+    pub simplify: SimplifyForm,
+    pub bake: BakeForm,
     pub export: ExportForm,
     pub import: ImportForm,
     /// The last run's result, shown in its dialog.
@@ -367,6 +391,8 @@ impl Default for State {
             speed: SpeedForm::default(),
             fill: FillForm::default(),
             rename: RenameForm::default(),
+            simplify: SimplifyForm::default(),
+            bake: BakeForm::default(),
             export: ExportForm::default(),
             import: ImportForm::default(),
             summary: None,
@@ -597,6 +623,7 @@ fn label_of(req: &Request, second_name: &str) -> String {
         Request::Speed(p) => format!("Change speed x{}", p.factor),
         Request::FillRest(_) => "Fill rest pose".to_owned(),
         Request::Rename(m) => format!("Rename tracks ({} pairs)", m.pairs.len()),
+        Request::Bake(p) => format!("Bake every {} frame(s)", p.step),
         Request::Computed(_) => "Toolbox operation".to_owned(),
     }
 }
@@ -632,6 +659,7 @@ fn run_op(
         Request::Speed(p) => ops::speed(first, *p).map_err(op_error)?,
         Request::FillRest(p) => ops::fill_rest_with(first, p).map_err(op_error)?,
         Request::Rename(map) => ops::rename(first, map).map_err(op_error)?,
+        Request::Bake(p) => ops::bake(first, *p).map_err(op_error)?,
         Request::Computed(_) => {
             return Err("a computed result cannot be run again".to_owned());
         }
@@ -713,7 +741,7 @@ pub fn windows(
     state: &mut State,
 ) {
     state.poll(shared);
-    if state.job.is_some() || state.speed.preview_rx.is_some() {
+    if state.job.is_some() || state.speed.preview_rx.is_some() || state.simplify.is_computing() {
         ctx.request_repaint_after(std::time::Duration::from_millis(50));
     }
     let Some(tool) = state.open else { return };
@@ -770,6 +798,11 @@ fn dialog(
         Tool::Speed => speed_form(ui, doc, state),
         Tool::FillRest => fill_form(ui, docs, doc, state),
         Tool::Rename => rename_form(ui, state),
+        Tool::Simplify => {
+            let background = key_count(&doc.motion) > state.background_keys;
+            simplify::simplify_form(ui, doc, background, &mut state.simplify);
+        }
+        Tool::Bake => simplify::bake_form(ui, &mut state.bake, last_frame(&doc.motion)),
         Tool::ExportJson => export_form(ui, doc, state),
         Tool::ImportJson => import_form(ui, state),
     }
@@ -1177,6 +1210,35 @@ fn start(
                 Ok(Done::Wrote { path, report })
             }) as Work);
         }
+        if tool == Tool::Simplify {
+            // The previewed result when it is current; else run it now.
+            let label = "Simplify keys".to_owned();
+            let first = doc.motion.clone();
+            let ready = state.simplify.current(doc).cloned();
+            let p = state.simplify.params;
+            let key = simplify::key_of(doc, &p);
+            let progress = std::sync::Arc::new(ops::Progress::default());
+            state.simplify.progress = progress.clone();
+            return Ok(Box::new(move || {
+                let pv = match ready {
+                    Some(pv) => pv,
+                    None => simplify::compute(&first, &p, key, &progress)?,
+                };
+                let report = pv.report.report.clone();
+                let motion = (*pv.motion).clone();
+                let changed = motion != first;
+                let report_lines = status_lines(&label, &report);
+                Ok(Done::Replace {
+                    outcome: Outcome {
+                        motion,
+                        report_lines,
+                        label,
+                    },
+                    report,
+                    changed,
+                })
+            }) as Work);
+        }
         let req = match tool {
             Tool::Mirror => Request::Mirror,
             Tool::Trim => Request::Trim(TrimParams {
@@ -1229,7 +1291,8 @@ fn start(
                 }
                 Request::Rename(map)
             }
-            Tool::ExportJson | Tool::ImportJson => {
+            Tool::Bake => Request::Bake(state.bake.params()),
+            Tool::Simplify | Tool::ExportJson | Tool::ImportJson => {
                 return Err(format!("{} does not change the motion", tool.title()));
             }
         };

@@ -1,0 +1,421 @@
+//! Tools ▸ Simplify and Tools ▸ Bake.
+//!
+//! Simplify shows the tolerances and a preview computed on a copy of the
+//! motion whenever they change (on a background thread with a progress bar
+//! for big motions): keys before → after per section, the worst error per
+//! channel kind, and for one track the error at every frame on a graph
+//! with the keys before and after. Applying uses the previewed result when
+//! it is still current (else runs again, in the background for big motions)
+//! and lands as one undo step like every toolbox operation.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+
+use egui_plot::{HLine, Legend, Line, Plot, Points};
+
+use crate::app::document::Document;
+use crate::vmd::Motion;
+use crate::vmd::evaluate::{bone_at, morph_at};
+use crate::vmd::ops::simplify::{SimplifyReport, TrackKind};
+use crate::vmd::ops::simplify_track::rotation_between;
+use crate::vmd::ops::{self, BakeParams, Progress, SimplifyParams};
+use crate::vmd::track::TrackIndex;
+
+/// A computed simplification: the result and its report.
+#[derive(Debug, Clone)]
+pub struct SimplifyPreview {
+    /// (doc id, revision, parameter bits) it was computed for.
+    pub key: PreviewKey,
+    pub motion: Arc<Motion>,
+    pub report: Arc<SimplifyReport>,
+}
+
+/// What a preview depends on.
+pub type PreviewKey = (u64, u64, [u64; 7]);
+
+/// Per-frame error of one track (fractions of the tolerance) and its keys.
+#[derive(Debug, Clone, Default)]
+pub struct TrackGraph {
+    /// Index into the report's tracks.
+    pub track: usize,
+    /// (label, points (frame, error / tolerance)).
+    pub series: Vec<(String, Vec<[f64; 2]>)>,
+    pub keys_before: Vec<f64>,
+    pub keys_after: Vec<f64>,
+}
+
+/// Simplify dialog state.
+#[derive(Debug)]
+pub struct SimplifyForm {
+    pub params: SimplifyParams,
+    pub preview: Option<Result<SimplifyPreview, String>>,
+    preview_rx: Option<Receiver<Result<SimplifyPreview, String>>>,
+    preview_for: Option<PreviewKey>,
+    /// Progress of the running preview.
+    pub progress: Arc<Progress>,
+    /// How many times a preview was computed.
+    pub preview_runs: u64,
+    /// The graphed track (index into the report's tracks) and its series.
+    pub graph: Option<TrackGraph>,
+    pub graph_track: Option<usize>,
+}
+
+impl Default for SimplifyForm {
+    fn default() -> Self {
+        SimplifyForm {
+            params: SimplifyParams::default(),
+            preview: None,
+            preview_rx: None,
+            preview_for: None,
+            progress: Arc::new(Progress::default()),
+            preview_runs: 0,
+            graph: None,
+            graph_track: None,
+        }
+    }
+}
+
+impl SimplifyForm {
+    pub fn is_computing(&self) -> bool {
+        self.preview_rx.is_some()
+    }
+
+    /// The preview, when it is for this document and these parameters.
+    pub fn current(&self, doc: &Document) -> Option<&SimplifyPreview> {
+        match &self.preview {
+            Some(Ok(p)) if p.key == key_of(doc, &self.params) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+/// Bake dialog state.
+#[derive(Debug, Clone)]
+pub struct BakeForm {
+    /// Bake the whole motion (first key to last) instead of `from..=to`.
+    pub whole: bool,
+    pub from: u32,
+    pub to: u32,
+    pub step: u32,
+}
+
+impl Default for BakeForm {
+    fn default() -> Self {
+        BakeForm {
+            whole: true,
+            from: 0,
+            to: 0,
+            step: 1,
+        }
+    }
+}
+
+impl BakeForm {
+    pub fn params(&self) -> BakeParams {
+        BakeParams {
+            from: (!self.whole).then_some(self.from),
+            to: (!self.whole).then_some(self.to),
+            step: self.step.max(1),
+        }
+    }
+}
+
+pub fn key_of(doc: &Document, p: &SimplifyParams) -> PreviewKey {
+    let bits = [
+        p.pos_tol,
+        p.rot_tol_deg,
+        p.morph_tol,
+        p.camera.target,
+        p.camera.angle_deg,
+        p.camera.distance,
+        p.camera.fov_deg,
+    ]
+    .map(f64::to_bits);
+    (doc.id, doc.revision, bits)
+}
+
+/// Runs simplify for a preview.
+pub fn compute(
+    m: &Motion,
+    p: &SimplifyParams,
+    key: PreviewKey,
+    progress: &Progress,
+) -> Result<SimplifyPreview, String> {
+    let (motion, report) =
+        ops::simplify_with_progress(m, p, progress).map_err(|e| e.to_string())?;
+    Ok(SimplifyPreview {
+        key,
+        motion: Arc::new(motion),
+        report: Arc::new(report),
+    })
+}
+
+fn tol_row(ui: &mut egui::Ui, label: &str, v: &mut f64, speed: f64, unit: &str) {
+    ui.horizontal(|ui| {
+        let l = ui.label(label);
+        ui.add(
+            egui::DragValue::new(v)
+                .speed(speed)
+                .range(0.0..=1000.0)
+                .max_decimals(4)
+                .suffix(unit),
+        )
+        .labelled_by(l.id)
+        .on_hover_text(label);
+    });
+}
+
+/// The Simplify form: tolerances, live preview, graph.
+pub fn simplify_form(ui: &mut egui::Ui, doc: &Document, background: bool, f: &mut SimplifyForm) {
+    ui.label("Tolerances (every integer frame stays within them):");
+    tol_row(ui, "Bone position", &mut f.params.pos_tol, 0.001, " units");
+    tol_row(ui, "Bone rotation", &mut f.params.rot_tol_deg, 0.01, "°");
+    tol_row(ui, "Morph weight", &mut f.params.morph_tol, 0.001, "");
+    tol_row(
+        ui,
+        "Camera target/distance",
+        &mut f.params.camera.target,
+        0.001,
+        " units",
+    );
+    f.params.camera.distance = f.params.camera.target;
+    tol_row(
+        ui,
+        "Camera angle",
+        &mut f.params.camera.angle_deg,
+        0.01,
+        "°",
+    );
+    tol_row(
+        ui,
+        "Camera field of view",
+        &mut f.params.camera.fov_deg,
+        0.01,
+        "°",
+    );
+    ui.weak("First/last keys, physics-flag changes, camera cuts, light, self-shadow and IK keys are kept.");
+
+    if let Some(rx) = &f.preview_rx {
+        match rx.try_recv() {
+            Ok(p) => {
+                f.preview = Some(p);
+                f.preview_rx = None;
+                f.graph = None;
+            }
+            Err(TryRecvError::Empty) => {}
+            Err(TryRecvError::Disconnected) => {
+                f.preview = Some(Err("the preview stopped unexpectedly".to_owned()));
+                f.preview_rx = None;
+            }
+        }
+    }
+    let key = key_of(doc, &f.params);
+    if f.preview_for != Some(key) && f.preview_rx.is_none() {
+        f.preview_for = Some(key);
+        f.preview_runs += 1;
+        let p = f.params;
+        if background {
+            let m = doc.motion.clone();
+            let progress = Arc::new(Progress::default());
+            f.progress = progress.clone();
+            let (tx, rx) = channel();
+            let ctx = ui.ctx().clone();
+            std::thread::spawn(move || {
+                let _ = tx.send(compute(&m, &p, key, &progress));
+                ctx.request_repaint();
+            });
+            f.preview_rx = Some(rx);
+        } else {
+            f.preview = Some(compute(&doc.motion, &p, key, &Progress::default()));
+            f.graph = None;
+        }
+    }
+    if f.preview_rx.is_some() {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.add(
+                egui::ProgressBar::new(f.progress.fraction())
+                    .show_percentage()
+                    .desired_width(200.0),
+            );
+            if ui.button("Cancel preview").clicked() {
+                f.progress.cancel.store(true, Ordering::Relaxed);
+            }
+        });
+        ui.ctx()
+            .request_repaint_after(std::time::Duration::from_millis(100));
+    }
+    match &f.preview {
+        None => {}
+        Some(Err(e)) => {
+            ui.colored_label(ui.visuals().warn_fg_color, e);
+        }
+        Some(Ok(p)) => {
+            let stale = p.key != key;
+            let r = &p.report;
+            if stale {
+                ui.weak("(preview of the previous tolerances)");
+            }
+            ui.label(format!(
+                "Preview: bone keys {} → {}, morph keys {} → {}, camera keys {} → {}",
+                r.before.bones,
+                r.after.bones,
+                r.before.morphs,
+                r.after.morphs,
+                r.before.cameras,
+                r.after.cameras
+            ));
+            for w in &r.worst {
+                ui.label(format!(
+                    "Worst {}: {:.4}{} at frame {}",
+                    w.kind.label(),
+                    w.error,
+                    w.kind.unit(),
+                    w.frame
+                ));
+            }
+            let preview = p.clone();
+            graph_ui(ui, doc, &preview, f);
+        }
+    }
+}
+
+/// Track picker and the error graph of the chosen track.
+fn graph_ui(ui: &mut egui::Ui, doc: &Document, p: &SimplifyPreview, f: &mut SimplifyForm) {
+    let tracks = &p.report.tracks;
+    let graphable: Vec<usize> = (0..tracks.len())
+        .filter(|&i| tracks[i].kind != TrackKind::Camera)
+        .collect();
+    if graphable.is_empty() {
+        return;
+    }
+    // Default: the track that lost the most keys.
+    let chosen = f
+        .graph_track
+        .filter(|t| graphable.contains(t))
+        .unwrap_or_else(|| {
+            graphable
+                .iter()
+                .copied()
+                .max_by_key(|&i| tracks[i].before - tracks[i].after)
+                .unwrap_or(graphable[0])
+        });
+    let name = |i: usize| {
+        let t = &tracks[i];
+        format!("{} ({} → {} keys)", t.name, t.before, t.after)
+    };
+    let mut pick = chosen;
+    egui::ComboBox::from_label("Track on the graph")
+        .selected_text(name(chosen))
+        .show_ui(ui, |ui| {
+            for &i in &graphable {
+                ui.selectable_value(&mut pick, i, name(i));
+            }
+        });
+    f.graph_track = Some(pick);
+    if f.graph.as_ref().is_none_or(|g| g.track != pick) {
+        f.graph = Some(track_graph(&doc.motion, p, pick));
+    }
+    let Some(g) = &f.graph else { return };
+    ui.label("Error per frame as a fraction of the tolerance (1 = the tolerance):");
+    Plot::new("simplify-error-graph")
+        .height(160.0)
+        .legend(Legend::default())
+        .allow_scroll(false)
+        .show(ui, |pu| {
+            pu.hline(HLine::new("tolerance", 1.0).color(egui::Color32::from_rgb(230, 80, 60)));
+            for (label, pts) in &g.series {
+                pu.line(Line::new(label.clone(), pts.clone()));
+            }
+            let before: Vec<[f64; 2]> = g.keys_before.iter().map(|&f| [f, -0.08]).collect();
+            let after: Vec<[f64; 2]> = g.keys_after.iter().map(|&f| [f, -0.16]).collect();
+            pu.points(
+                Points::new("keys before", before)
+                    .color(egui::Color32::GRAY)
+                    .radius(1.5),
+            );
+            pu.points(
+                Points::new("keys after", after)
+                    .color(egui::Color32::from_rgb(80, 160, 240))
+                    .radius(3.0),
+            );
+        });
+}
+
+/// Evaluates the original and the preview of one track at every frame.
+pub fn track_graph(orig: &Motion, p: &SimplifyPreview, track: usize) -> TrackGraph {
+    let t = &p.report.tracks[track];
+    let res = &*p.motion;
+    let (io, ir) = (TrackIndex::build(orig), TrackIndex::build(res));
+    let mut g = TrackGraph {
+        track,
+        ..TrackGraph::default()
+    };
+    let find = |idx: &TrackIndex, bone: bool| {
+        let list = if bone { &idx.bones } else { &idx.morphs };
+        list.iter().find(|tr| tr.name().text == t.name).cloned()
+    };
+    let bone = t.kind == TrackKind::Bone;
+    let (Some(a), Some(b)) = (find(&io, bone), find(&ir, bone)) else {
+        return g;
+    };
+    let (Some(&f0), Some(&f1)) = (a.frames.first(), a.frames.last()) else {
+        return g;
+    };
+    g.keys_before = a.frames.iter().map(|&f| f64::from(f)).collect();
+    g.keys_after = b.frames.iter().map(|&f| f64::from(f)).collect();
+    let prm = &p.report.params;
+    if bone {
+        let (mut pos, mut rot) = (Vec::new(), Vec::new());
+        for f in f0..=f1 {
+            let x = f64::from(f);
+            let (pa, pb) = (bone_at(orig, &a, x), bone_at(res, &b, x));
+            let dp = (0..3)
+                .map(|i| (f64::from(pa.position[i]) - f64::from(pb.position[i])).abs())
+                .fold(0.0, f64::max);
+            let dr = rotation_between(pa.rotation, pb.rotation).to_degrees();
+            pos.push([x, dp / prm.pos_tol.max(1e-12)]);
+            rot.push([x, dr / prm.rot_tol_deg.max(1e-12)]);
+        }
+        g.series = vec![("position".into(), pos), ("rotation".into(), rot)];
+    } else {
+        let mut w = Vec::new();
+        for f in f0..=f1 {
+            let x = f64::from(f);
+            let d = (f64::from(morph_at(orig, &a, x)) - f64::from(morph_at(res, &b, x))).abs();
+            w.push([x, d / prm.morph_tol.max(1e-12)]);
+        }
+        g.series = vec![("weight".into(), w)];
+    }
+    g
+}
+
+/// The Bake form.
+pub fn bake_form(ui: &mut egui::Ui, f: &mut BakeForm, last: Option<u32>) {
+    ui.checkbox(&mut f.whole, "Whole motion (first key to last)");
+    if !f.whole {
+        if f.to == 0
+            && let Some(l) = last
+        {
+            f.to = l;
+        }
+        ui.horizontal(|ui| {
+            let l = ui.label("From frame");
+            ui.add(egui::DragValue::new(&mut f.from)).labelled_by(l.id);
+            let l = ui.label("to");
+            ui.add(egui::DragValue::new(&mut f.to)).labelled_by(l.id);
+        });
+    }
+    ui.horizontal(|ui| {
+        let l = ui.label("A key every");
+        ui.add(egui::DragValue::new(&mut f.step).range(1..=1000))
+            .labelled_by(l.id);
+        ui.label("frame(s)");
+    });
+    ui.weak(
+        "Straight-line curves on every baked key. A camera baked every frame is all cuts \
+         (keys one frame apart), which Simplify keeps: bake the camera every 2+ frames \
+         to simplify it later.",
+    );
+}
