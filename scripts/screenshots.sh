@@ -10,18 +10,27 @@ if [ -z "${BIN:-}" ]; then
   BIN=./target/release/vmd-studio
 fi
 bin=$BIN
+# shot OUT WIDTHxHEIGHT ARGS...: one window of that size on a screen of that size.
 shot() {
-  local out=$1; shift
-  timeout 240 xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --size 1600x1000 --screenshot "screenshots/$out" "$@"
+  local out=$1 size=$2; shift 2
+  timeout 300 xvfb-run -a -s "-screen 0 ${size}x24" "$bin" --size "$size" --screenshot "screenshots/$out" "$@"
 }
 mkdir -p screenshots
-shot dance_dope_sheet.png --panel curves --frame 1200 --select "左腕@1209" "$C/webmmd__GimmeGimme_with_emotion.vmd"
-shot camera_file.png --panel curves --frame 1000 --select "camera@1000" "$C/webmmd__GimmexGimme.vmd"
-shot mei_wait.png --panel curves --frame 40 --select "上半身@30" "$C/mmdagent__mei_wait.vmd"
-shot curve_editor_bone.png --panel curves --frame 30 --select "左腕@40" assets/demo_dance.vmd
-shot curve_editor_camera.png --panel curves --frame 30 --select "camera@45" assets/demo_camera.vmd
-shot forensics.png --panel forensics --select "D4@60" "$C/babylonmmd__physics_toggle_test_yyb10th.vmd"
-shot preview_camera_after_cut.png --panel preview --view camera --frame 1000 --select "camera@1000" "$C/webmmd__GimmeGimme_with_emotion.vmd" "$C/webmmd__GimmexGimme.vmd"
-shot preview_free_frustum.png --panel preview --view free:-20,35,-80 --frame 1000 "$C/webmmd__GimmeGimme_with_emotion.vmd" "$C/webmmd__GimmexGimme.vmd"
-shot preview_demo.png --panel preview --view camera --frame 40 assets/demo_dance.vmd assets/demo_camera.vmd
+# The scene: first start (the demo through its camera), and a corpus dance
+# on the Mei model framed by a corpus camera, on one timeline.
+shot scene_demo_1280x720.png 1280x720
+shot scene_demo_1920x1080.png 1920x1080
+shot scene_dance_camera_1280x720.png 1280x720 --panel preview --view camera --frame 1000 \
+  "$C/mmdagent__mei.pmd" "$C/webmmd__GimmeGimme_with_emotion.vmd" "$C/webmmd__GimmexGimme.vmd"
+shot scene_dance_camera_1920x1080.png 1920x1080 --panel preview --view camera --frame 1000 \
+  "$C/mmdagent__mei.pmd" "$C/webmmd__GimmeGimme_with_emotion.vmd" "$C/webmmd__GimmexGimme.vmd"
+shot dance_dope_sheet.png 1600x1000 --panel curves --select "左腕@1209" "$C/webmmd__GimmeGimme_with_emotion.vmd"
+shot camera_file.png 1600x1000 --panel curves --select "camera@1000" "$C/webmmd__GimmexGimme.vmd"
+shot mei_wait.png 1600x1000 --panel curves --select "上半身@30" "$C/mmdagent__mei_wait.vmd"
+shot curve_editor_bone.png 1600x1000 --panel curves --select "左腕@40" assets/demo_dance.vmd
+shot curve_editor_camera.png 1600x1000 --panel curves --select "camera@45" assets/demo_camera.vmd
+shot forensics.png 1600x1000 --panel forensics --select "D4@60" "$C/babylonmmd__physics_toggle_test_yyb10th.vmd"
+shot preview_camera_after_cut.png 1600x1000 --panel preview --view camera --select "camera@1000" "$C/webmmd__GimmeGimme_with_emotion.vmd" "$C/webmmd__GimmexGimme.vmd"
+shot preview_free_frustum.png 1600x1000 --panel preview --view free:-20,35,-80 --frame 1000 "$C/webmmd__GimmeGimme_with_emotion.vmd" "$C/webmmd__GimmexGimme.vmd"
+shot preview_demo.png 1600x1000 --panel preview --view camera --frame 40 assets/demo_dance.vmd assets/demo_camera.vmd
 ls -la screenshots

@@ -176,7 +176,9 @@ impl FileBrowser {
                                 .desired_width(f32::INFINITY),
                         )
                         .labelled_by(l.id);
-                    if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                    if (r.lost_focus() || r.has_focus())
+                        && ui.input(|i| i.key_pressed(egui::Key::Enter))
+                    {
                         go_to = Some(PathBuf::from(self.dir_field.trim()));
                     }
                 });
@@ -224,7 +226,8 @@ impl FileBrowser {
                     let r = ui
                         .add(egui::TextEdit::singleline(&mut self.name).desired_width(260.0))
                         .labelled_by(l.id);
-                    let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                    let enter = (r.lost_focus() || r.has_focus())
+                        && ui.input(|i| i.key_pressed(egui::Key::Enter));
                     ui.checkbox(&mut self.all_files, "All files");
                     let ok_text = if self.saving() { "Save" } else { "Open" };
                     let chosen = self.chosen();

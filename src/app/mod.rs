@@ -632,7 +632,8 @@ impl StudioApp {
                                     .desired_width(220.0),
                             )
                             .labelled_by(l.id);
-                        let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                        let enter = (r.lost_focus() || r.has_focus())
+                            && ui.input(|i| i.key_pressed(egui::Key::Enter));
                         if (ui.button("Open").clicked() || enter)
                             && !self.path_field.trim().is_empty()
                         {
@@ -687,7 +688,8 @@ impl StudioApp {
                                     .desired_width(200.0),
                             )
                             .labelled_by(l.id);
-                        let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                        let enter = (r.lost_focus() || r.has_focus())
+                            && ui.input(|i| i.key_pressed(egui::Key::Enter));
                         if (ui.add_enabled(has_doc, egui::Button::new("Save")).clicked() || enter)
                             && !self.save_path_field.trim().is_empty()
                             && let Some(id) = self.doc().map(|d| d.id)
@@ -946,6 +948,14 @@ impl StudioApp {
     /// Draws the whole window (the eframe `ui` entry point, also used by tests).
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        // What the panels drawn early (status bar, tabs, key panel) show:
+        // if a later panel changes it this frame, draw once more.
+        let before = (
+            self.shared.transport.frame,
+            self.active,
+            self.docs.iter().map(|d| d.revision).sum::<u64>(),
+            self.file_browser.is_some(),
+        );
         self.jobs.set_context(&ctx);
         self.poll_jobs();
         self.adopt_new_documents();
@@ -1082,6 +1092,15 @@ impl StudioApp {
         }
         if self.jobs.is_busy() {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        let after = (
+            self.shared.transport.frame,
+            self.active,
+            self.docs.iter().map(|d| d.revision).sum::<u64>(),
+            self.file_browser.is_some(),
+        );
+        if after != before {
+            ctx.request_repaint();
         }
         self.screenshot_step(&ctx);
     }

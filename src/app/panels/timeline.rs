@@ -61,6 +61,8 @@ pub struct State {
     pub collapsed: BTreeSet<u64>,
     ruler: Option<Layout>,
     hbar_drag: bool,
+    /// The sections shown last frame: a new one fits the view again.
+    shown: Vec<u64>,
 }
 
 impl Default for State {
@@ -75,6 +77,7 @@ impl Default for State {
             collapsed: BTreeSet::new(),
             ruler: None,
             hbar_drag: false,
+            shown: Vec::new(),
         }
     }
 }
@@ -175,7 +178,15 @@ pub fn ui(
     if ruler.width() < 20.0 || full.height() < RULER_HEIGHT + 2.0 * SCROLLBAR {
         return out;
     }
-    if state.fit_pending {
+    let ids: Vec<u64> = sections.iter().map(|s| s.doc_id).collect();
+    if ids != state.shown {
+        if ids.iter().any(|id| !state.shown.contains(id)) {
+            state.fit_pending = true;
+        }
+        state.shown = ids;
+    }
+    // Fit once there is something to fit (files may still be loading).
+    if state.fit_pending && last_frame > 0 {
         state.fit(ruler.width(), last_frame);
         state.fit_pending = false;
     }
