@@ -24,6 +24,7 @@
 //! * Names never get cut: a name that does not fit its field is refused.
 #![forbid(unsafe_code)]
 
+pub mod audio;
 pub mod cli;
 #[cfg(feature = "render")]
 pub mod render;

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 use crate::vmd::{self, Motion, TrackIndex};
 
+pub mod audio;
 pub mod core;
 pub mod curve;
 pub mod toolbox;
@@ -227,6 +228,8 @@ pub enum Renderer {
 pub enum Command {
     /// Print what a VMD file holds: kind, counts, length, tracks, cuts, warnings.
     Inspect(core::InspectArgs),
+    /// Estimate a song's tempo and beats: bpm, first beat, beat times (seconds).
+    Beats(audio::BeatsArgs),
     /// Evaluate every track at a frame (fractional frames allowed).
     Sample(core::SampleArgs),
     /// Load into the editable model and save unchanged (byte-identical).
@@ -259,6 +262,7 @@ pub enum Command {
 pub fn run(cmd: Command) -> CliResult {
     match cmd {
         Command::Inspect(a) => core::inspect(a),
+        Command::Beats(a) => audio::beats(a),
         Command::Sample(a) => core::sample(a),
         Command::Rewrite(a) => core::rewrite(a),
         Command::SetCurve(a) => curve::set_curve(a),
