@@ -14,9 +14,9 @@
 //! stored and unit rotations, and per segment (key i → key i + 1) the data
 //! the segment's evaluation needs — B's four curves with linear ones flagged,
 //! the slerp angle, 1 / span. Eased curves share one solver per distinct
-//! (x1, x2) pair (at most 128 × 128): a table of the curve parameter at 17
-//! evenly spaced x, which brackets the root for a few safeguarded Newton
-//! steps.
+//! (x1, x2) pair (at most 128 × 128): a table of first guesses of the curve
+//! parameter at 65 evenly spaced x, from which a safeguarded Newton solver
+//! (it keeps a bracket and falls back to bisection) needs a step or two.
 //!
 //! Values agree with [`super::evaluate::bone_at`] to within 1e-6 of each
 //! segment's change (weights are solved to 1e-7 in the curve parameter,
@@ -24,7 +24,7 @@
 
 use std::collections::HashMap;
 
-use super::bezier::{Curve, solve_t};
+use super::bezier::Curve;
 use super::evaluate::BonePose;
 use super::motion::Motion;
 use super::track::{Track, TrackIndex};
@@ -32,7 +32,7 @@ use super::track::{Track, TrackIndex};
 /// Marks a linear channel (no solver).
 const LINEAR: u16 = u16::MAX;
 /// Intervals of a solver's x table.
-const TABLE_STEPS: usize = 16;
+const TABLE_STEPS: usize = 64;
 /// Newton stops once its step in the curve parameter t is below this; the
 /// weight's slope in t is at most 3, so the weight is then within ≈ 3e-7
 /// (quadratic convergence makes it far closer on all but flat spots).
@@ -48,9 +48,14 @@ struct Solver {
     a: f64,
     b: f64,
     c: f64,
-    /// t at x = i / 16, exact to the full solver's tolerance.
-    t_at: [f64; TABLE_STEPS + 1],
+    /// A first guess of t at x = i / 64: linear interpolation between 257
+    /// evenly spaced samples of x(t). Only a starting point — the solver
+    /// keeps its own bracket — so it is cheap to make (no root finding).
+    t_at: [f32; TABLE_STEPS + 1],
 }
+
+/// Samples of x(t) a solver's guesses are read from.
+const SAMPLES: usize = 256;
 
 impl Solver {
     fn new(x1: u8, x2: u8) -> Solver {
@@ -59,7 +64,26 @@ impl Solver {
         let c = 3.0 * ux1;
         let b = 3.0 * (ux2 - ux1) - c;
         let a = 1.0 - c - b;
-        let t_at = std::array::from_fn(|i| solve_t(ux1, ux2, i as f64 / TABLE_STEPS as f64));
+        let x_of = |t: f64| ((a * t + b) * t + c) * t;
+        let mut t_at = [0.0f32; TABLE_STEPS + 1];
+        // x(t) is non-decreasing: walk the samples once.
+        let mut j = 0usize;
+        let mut x_j = 0.0;
+        let mut x_next = x_of(1.0 / SAMPLES as f64);
+        for (i, slot) in t_at.iter_mut().enumerate() {
+            let x = i as f64 / TABLE_STEPS as f64;
+            while j + 1 < SAMPLES && x_next < x {
+                j += 1;
+                x_j = x_next;
+                x_next = x_of((j + 1) as f64 / SAMPLES as f64);
+            }
+            let f = if x_next > x_j {
+                ((x - x_j) / (x_next - x_j)).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            *slot = ((j as f64 + f) / SAMPLES as f64) as f32;
+        }
         Solver {
             x1,
             x2,
@@ -114,9 +138,8 @@ impl Solvers {
                 continue;
             };
             abc[ch] = (s.a, s.b, s.c);
-            lo[ch] = s.t_at[i];
-            hi[ch] = s.t_at[i + 1];
-            t[ch] = lo[ch] + (hi[ch] - lo[ch]) * frac;
+            let (g0, g1) = (f64::from(s.t_at[i]), f64::from(s.t_at[i + 1]));
+            t[ch] = g0 + (g1 - g0) * frac;
             done[ch] = false;
         }
         for _ in 0..super::bezier::SOLVER_MAX_ITERATIONS {
@@ -233,6 +256,8 @@ pub struct BoneTrackCache {
     name_key: Vec<u8>,
     /// Key frames, strictly increasing.
     frames: Vec<u32>,
+    /// (keys − 1) / (last frame − first frame): where to guess a frame's segment.
+    scale: f64,
     positions: Vec<[f32; 3]>,
     /// Rotations as stored (held as they are on a key).
     rotations: Vec<[f32; 4]>,
@@ -274,10 +299,53 @@ fn locate(frames: &[u32], frame: f64) -> Loc {
     }
 }
 
+/// [`locate`] for a track whose frames are spread about evenly (baked
+/// dances are): guesses the segment from `scale` = (n − 1) / (last − first)
+/// and walks a few keys from there; falls back to the binary search when the
+/// guess is more than a few keys off.
+#[inline]
+fn locate_scaled(frames: &[u32], scale: f64, frame: f64) -> Loc {
+    let n = frames.len();
+    let (Some(&first), Some(&last)) = (frames.first(), frames.last()) else {
+        return Loc::Empty;
+    };
+    let (first, last) = (f64::from(first), f64::from(last));
+    // At or before the first key (or NaN): hold the first; from the last on, the last.
+    if !(frame > first) {
+        return Loc::Hold(0);
+    }
+    if frame >= last {
+        return Loc::Hold(n - 1);
+    }
+    // Now n ≥ 2 and first < frame < last: frames[0] ≤ frame < frames[n − 1],
+    // so the walks below stop inside the slice.
+    let mut i = (((frame - first) * scale) as usize).min(n - 2);
+    let mut steps = 0;
+    while f64::from(frames[i]) > frame {
+        i -= 1;
+        steps += 1;
+        if steps > 4 {
+            return locate(frames, frame);
+        }
+    }
+    while f64::from(frames[i + 1]) <= frame {
+        i += 1;
+        steps += 1;
+        if steps > 4 {
+            return locate(frames, frame);
+        }
+    }
+    if f64::from(frames[i]) == frame {
+        Loc::Hold(i)
+    } else {
+        Loc::Between(i)
+    }
+}
+
 /// [`locate`] starting from a remembered segment: for frames in the same or
 /// the next segment no search is needed.
 #[inline]
-fn locate_from(frames: &[u32], frame: f64, hint: &mut u32) -> Loc {
+fn locate_from(frames: &[u32], scale: f64, frame: f64, hint: &mut u32) -> Loc {
     let i = *hint as usize;
     let inside = |i: usize| {
         i + 1 < frames.len() && f64::from(frames[i]) < frame && frame < f64::from(frames[i + 1])
@@ -287,7 +355,7 @@ fn locate_from(frames: &[u32], frame: f64, hint: &mut u32) -> Loc {
     } else if inside(i + 1) {
         Loc::Between(i + 1)
     } else {
-        locate(frames, frame)
+        locate_scaled(frames, scale, frame)
     };
     if let Loc::Between(i) | Loc::Hold(i) = loc {
         *hint = i as u32;
@@ -378,9 +446,16 @@ impl BoneTrackCache {
                 y: curves.map(|c| [unit(c.y1), unit(c.y2)]),
             });
         }
+        let scale = match (frames.first(), frames.last()) {
+            (Some(&a), Some(&b)) if b > a => {
+                (frames.len() - 1) as f64 / (f64::from(b) - f64::from(a))
+            }
+            _ => 0.0,
+        };
         BoneTrackCache {
             name_key: track.name_key.clone(),
             frames,
+            scale,
             positions,
             rotations,
             units,
@@ -427,21 +502,22 @@ impl BoneTrackCache {
         let qa = self.units[i].map(f64::from);
         let qb = self.units[i + 1].map(|v| f64::from(v) * s.flip);
         let wr = w[3];
-        let r: [f64; 4] = if s.inv_sin == 0.0 {
-            let r: [f64; 4] = std::array::from_fn(|c| qa[c] + (qb[c] - qa[c]) * wr);
-            let len = (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]).sqrt();
-            let len = if len > 0.0 { len } else { 1.0 };
-            r.map(|v| v / len)
+        let (sa, sb) = if s.inv_sin == 0.0 {
+            // θ < 1e-4: the normalized lerp (|r|² ≥ 1 − θ²/4 before normalizing).
+            (1.0 - wr, wr)
         } else {
-            let sa = sin_quadrant((1.0 - wr) * s.theta) * s.inv_sin;
-            let sb = sin_quadrant(wr * s.theta) * s.inv_sin;
-            let r: [f64; 4] = std::array::from_fn(|c| sa * qa[c] + sb * qb[c]);
-            // |r| = 1 up to the f32 rounding of the unit inputs: one Newton
-            // step of 1/√(|r|²) restores it to f64 precision.
-            let n2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3];
-            let k = 1.5 - 0.5 * n2;
-            r.map(|v| v * k)
+            (
+                sin_quadrant((1.0 - wr) * s.theta) * s.inv_sin,
+                sin_quadrant(wr * s.theta) * s.inv_sin,
+            )
         };
+        let r: [f64; 4] = std::array::from_fn(|c| sa * qa[c] + sb * qb[c]);
+        // |r|² = 1 − ε with ε below 1e-7 (the f32 rounding of the unit
+        // inputs, or the lerp's θ²/4 < 2.5e-9): one Newton step of 1/√(|r|²)
+        // leaves an error of about ε², far below f32 precision.
+        let n2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3];
+        let k = 1.5 - 0.5 * n2;
+        let r = r.map(|v| v * k);
         BonePose {
             position,
             rotation: r.map(|v| v as f32),
@@ -604,7 +680,11 @@ impl EvalCache {
     /// that does not exist).
     pub fn bone_at(&self, track: usize, frame: f64) -> BonePose {
         match self.bones.get(track) {
-            Some(t) => t.at(&self.solvers, locate(&t.frames, frame), frame),
+            Some(t) => t.at(
+                &self.solvers,
+                locate_scaled(&t.frames, t.scale, frame),
+                frame,
+            ),
             None => BonePose::default(),
         }
     }
@@ -618,11 +698,13 @@ impl EvalCache {
     /// track i) without allocating once `out` has the capacity.
     pub fn sample_bones_into(&self, frame: f64, out: &mut Vec<BonePose>) {
         out.clear();
-        out.extend(
-            self.bones
-                .iter()
-                .map(|t| t.at(&self.solvers, locate(&t.frames, frame), frame)),
-        );
+        out.extend(self.bones.iter().map(|t| {
+            t.at(
+                &self.solvers,
+                locate_scaled(&t.frames, t.scale, frame),
+                frame,
+            )
+        }));
     }
 
     /// [`Self::sample_bones_into`] for playback: `head` remembers each
@@ -636,7 +718,7 @@ impl EvalCache {
                 .iter()
                 .zip(head.segments.iter_mut())
                 .map(|(t, h)| {
-                    let loc = locate_from(&t.frames, frame, h);
+                    let loc = locate_from(&t.frames, t.scale, frame, h);
                     t.at(&self.solvers, loc, frame)
                 }),
         );
@@ -652,6 +734,42 @@ impl EvalCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_guessing_search_finds_what_the_binary_search_finds() {
+        let tracks: [&[u32]; 6] = [
+            &[],
+            &[5],
+            &[0, 10],
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+            // Uneven: a dense run, then a long gap.
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 500, 501, 1000],
+            &[3, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 4000],
+        ];
+        for frames in tracks {
+            let scale = match (frames.first(), frames.last()) {
+                (Some(&a), Some(&b)) if b > a => (frames.len() - 1) as f64 / f64::from(b - a),
+                _ => 0.0,
+            };
+            let mut hint = 0;
+            for i in -20..4100 {
+                for frac in [0.0, 0.25, 0.999] {
+                    let f = f64::from(i) + frac;
+                    let want = locate(frames, f);
+                    assert_eq!(locate_scaled(frames, scale, f), want, "{frames:?} at {f}");
+                    assert_eq!(
+                        locate_from(frames, scale, f, &mut hint),
+                        want,
+                        "{frames:?} at {f}"
+                    );
+                }
+            }
+            assert_eq!(
+                locate_scaled(frames, scale, f64::NAN),
+                locate(frames, f64::NAN)
+            );
+        }
+    }
 
     #[test]
     fn sin_quadrant_matches_std() {
