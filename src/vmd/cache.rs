@@ -311,7 +311,7 @@ fn locate_scaled(frames: &[u32], scale: f64, frame: f64) -> Loc {
     };
     let (first, last) = (f64::from(first), f64::from(last));
     // At or before the first key (or NaN): hold the first; from the last on, the last.
-    if !(frame > first) {
+    if frame.is_nan() || frame <= first {
         return Loc::Hold(0);
     }
     if frame >= last {
