@@ -6,7 +6,7 @@
 //! ## Layers
 //! ```text
 //! vmd       pure: bytes ⇄ model, curves, evaluation, camera math, toolbox ops
-//! skeleton  pure: PMX/PMD bone reader, built-in MMD skeleton, FK and CCD IK
+//! model     pure: PMX/PMD readers, materials, textures, morphs, MMD pose, skinning
 //!  ↑
 //! render    wgpu (feature `render`, part of `gui`): MMD-style model renderer,
 //!           offscreen targets and readback, for the viewport and the CLI
@@ -14,7 +14,7 @@
 //! app       eframe/egui (feature `gui`): document + history, panels, preview
 //! main      CLI subcommands and the GUI entry point
 //! ```
-//! **The rule:** nothing in `vmd` or `skeleton` names a GUI type;
+//! **The rule:** nothing in `vmd` or `model` names a GUI type;
 //! `cargo test --no-default-features` builds and tests them alone.
 //!
 //! ## Invariants
@@ -26,10 +26,12 @@
 
 pub mod audio;
 pub mod cli;
+pub mod model;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod scene;
-pub mod skeleton;
+/// The model layer's former name; kept so older paths keep compiling.
+pub use model as skeleton;
 pub mod vmd;
 
 #[cfg(feature = "gui")]

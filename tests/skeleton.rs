@@ -445,6 +445,7 @@ fn fk_inherit_rotation_half() {
         ratio: 0.5,
         rotation: true,
         translation: false,
+        local: false,
     });
     skel.bones.push(c);
     skel.bones.push(Bone::new("D", Some(2), Vec3::Y));

@@ -8,7 +8,7 @@
 use glam::Vec3;
 use serde::Deserialize;
 
-use super::model::{Bone, BoneFlags, BoneTail, IkChain, IkLink, Inherit, Skeleton};
+use super::skeleton::{Bone, BoneFlags, BoneTail, IkChain, IkLink, Inherit, Skeleton};
 
 /// The asset text, compiled into the binary.
 pub const STANDARD_SKELETON_JSON: &str = include_str!("../../assets/standard_skeleton.json");
@@ -91,6 +91,7 @@ pub fn parse_skeleton_json(text: &str) -> Result<Skeleton, String> {
                 ratio: i.ratio,
                 rotation: i.rotation,
                 translation: i.translation,
+                local: false,
             }),
             None => None,
         };
@@ -104,9 +105,15 @@ pub fn parse_skeleton_json(text: &str) -> Result<Skeleton, String> {
                 movable: b.movable,
                 visible: true,
                 ik: false,
+                operable: true,
+                after_physics: false,
             },
             inherit,
             layer: 0,
+            name_en: String::new(),
+            fixed_axis: None,
+            local_axes: None,
+            external_parent: None,
         });
     }
     let mut iks = Vec::with_capacity(file.iks.len());

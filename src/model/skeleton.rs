@@ -1,5 +1,5 @@
-//! The skeleton data model shared by the PMX/PMD readers, the built-in
-//! skeleton and the pose solver.
+//! The skeleton: bones and IK chains, shared by the PMX/PMD readers, the
+//! built-in skeleton and the pose rules.
 //!
 //! Coordinates are MMD model space: left-handed, Y up, the character facing
 //! −Z (so its left side is +X), in model units (a typical character is about
@@ -37,8 +37,17 @@ pub struct Bone {
     /// Rotation and/or translation copied from another bone (PMX "append",
     /// PMD types 5 and 9).
     pub inherit: Option<Inherit>,
-    /// PMX deform layer (0 for PMD and the built-in skeleton).
+    /// PMX deform layer (0 for PMD and the built-in skeleton). Bones are
+    /// posed layer by layer, lowest first.
     pub layer: i32,
+    /// English (universal) name, empty when absent.
+    pub name_en: String,
+    /// PMX fixed axis (a twist bone turns about this model-space axis only).
+    pub fixed_axis: Option<Vec3>,
+    /// PMX local axes (X and Z, model space) for the editor's local frame.
+    pub local_axes: Option<(Vec3, Vec3)>,
+    /// PMX external-parent key.
+    pub external_parent: Option<i32>,
 }
 
 impl Bone {
@@ -54,9 +63,15 @@ impl Bone {
                 movable: false,
                 visible: true,
                 ik: false,
+                operable: true,
+                after_physics: false,
             },
             inherit: None,
             layer: 0,
+            name_en: String::new(),
+            fixed_axis: None,
+            local_axes: None,
+            external_parent: None,
         }
     }
 }
@@ -81,6 +96,11 @@ pub struct BoneFlags {
     pub visible: bool,
     /// Is an IK bone (has an [`IkChain`]).
     pub ik: bool,
+    /// May be selected and moved in an editor (PMX 0x0010).
+    pub operable: bool,
+    /// Posed after physics (PMX 0x1000): in the last pass of the deform
+    /// order.
+    pub after_physics: bool,
 }
 
 /// Rotation/translation copied from `source`, scaled by `ratio`.
@@ -95,6 +115,9 @@ pub struct Inherit {
     pub rotation: bool,
     /// Copies the source's translation.
     pub translation: bool,
+    /// PMX "local" append (0x0080): copies the source's whole local
+    /// transform (everything that moved it), not just its own motion.
+    pub local: bool,
 }
 
 /// An IK chain: rotate `links` so that `target` reaches `ik_bone`.

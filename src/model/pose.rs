@@ -21,7 +21,7 @@ use std::f32::consts::PI;
 
 use glam::{EulerRot, Mat4, Quat, Vec3};
 
-use super::model::{IkChain, IkLink, Inherit, Skeleton};
+use super::skeleton::{IkChain, IkLink, Inherit, Skeleton};
 
 /// Upper bound on CCD iterations per chain, whatever the model says, so a
 /// malformed loop count cannot stall a frame.

@@ -1,108 +1,10 @@
-//! Shared reading machinery for model files: the error type, a bounds-checked
-//! little-endian cursor, and [`load_model`], which dispatches on the file
-//! signature.
+//! A bounds-checked little-endian reader over a byte slice: every read
+//! names what it expected and fails with a [`ModelError`] instead of
+//! panicking.
 
-use glam::Vec3;
+use glam::{Vec2, Vec3, Vec4};
 
-use super::model::Skeleton;
-
-/// Why a model file could not be read. Every message names the byte offset
-/// (hex and decimal) where reading stopped and what was expected there.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ModelError {
-    /// The first bytes are neither `"PMX "` nor `"Pmd"`.
-    #[error("not a PMX or PMD model (starts with {start})")]
-    UnknownFormat {
-        /// The first bytes, as hex and printable ASCII.
-        start: String,
-    },
-    /// The file ends before a field it declares.
-    #[error(
-        "unexpected end of data at offset {offset:#x} ({offset}): expected {expected} \
-         ({needed} bytes), only {available} left"
-    )]
-    Truncated {
-        /// Byte offset of the field that did not fit.
-        offset: usize,
-        /// What was being read, e.g. `"bone 12: position"`.
-        expected: String,
-        /// Bytes the field needs.
-        needed: u64,
-        /// Bytes left in the file at `offset`.
-        available: usize,
-    },
-    /// A field holds a value the format does not allow.
-    #[error("invalid data at offset {offset:#x} ({offset}): {what}")]
-    Invalid {
-        /// Byte offset of the bad field.
-        offset: usize,
-        /// What was wrong, e.g. `"bone index size 3 (expected 1, 2 or 4)"`.
-        what: String,
-    },
-}
-
-impl ModelError {
-    /// Prefixes the error's description with a record name and index, e.g.
-    /// `"bone 12: "`. Called on the error path only, so reading stays
-    /// allocation-free when nothing goes wrong.
-    pub(crate) fn within(self, record: &str, index: usize) -> Self {
-        match self {
-            ModelError::Truncated {
-                offset,
-                expected,
-                needed,
-                available,
-            } => ModelError::Truncated {
-                offset,
-                expected: format!("{record} {index}: {expected}"),
-                needed,
-                available,
-            },
-            ModelError::Invalid { offset, what } => ModelError::Invalid {
-                offset,
-                what: format!("{record} {index}: {what}"),
-            },
-            other => other,
-        }
-    }
-}
-
-/// Reads a model file (PMX 2.0/2.1 or PMD) and returns its skeleton.
-///
-/// Only the bones and IK chains are kept; vertices, faces, textures and
-/// materials are walked past. Positions are MMD model coordinates
-/// (left-handed, Y up); IK angles are radians.
-pub fn load_model(bytes: &[u8]) -> Result<Skeleton, ModelError> {
-    if bytes.starts_with(b"PMX ") {
-        super::pmx::read_pmx(bytes)
-    } else if bytes.starts_with(b"Pmd") {
-        super::pmd::read_pmd(bytes)
-    } else {
-        Err(ModelError::UnknownFormat {
-            start: describe_start(bytes),
-        })
-    }
-}
-
-/// The first few bytes as hex plus their printable-ASCII rendering.
-fn describe_start(bytes: &[u8]) -> String {
-    if bytes.is_empty() {
-        return "an empty file".to_owned();
-    }
-    let head = &bytes[..bytes.len().min(8)];
-    let hex: Vec<String> = head.iter().map(|b| format!("{b:02X}")).collect();
-    let ascii: String = head
-        .iter()
-        .map(|&b| {
-            if b.is_ascii_graphic() || b == b' ' {
-                char::from(b)
-            } else {
-                '.'
-            }
-        })
-        .collect();
-    format!("{} \"{}\"", hex.join(" "), ascii)
-}
+use super::error::ModelError;
 
 /// A little-endian reader over a byte slice that returns [`ModelError`]s
 /// instead of panicking. Every read names what it expected.
@@ -196,6 +98,18 @@ impl<'a> Cursor<'a> {
         Ok(f32::from_le_bytes(self.array(what)?))
     }
 
+    pub(crate) fn vec2(&mut self, what: &str) -> Result<Vec2, ModelError> {
+        let raw: [u8; 8] = self.array(what)?;
+        let f = |i: usize| f32::from_le_bytes([raw[i], raw[i + 1], raw[i + 2], raw[i + 3]]);
+        Ok(Vec2::new(f(0), f(4)))
+    }
+
+    pub(crate) fn vec4(&mut self, what: &str) -> Result<Vec4, ModelError> {
+        let raw: [u8; 16] = self.array(what)?;
+        let f = |i: usize| f32::from_le_bytes([raw[i], raw[i + 1], raw[i + 2], raw[i + 3]]);
+        Ok(Vec4::new(f(0), f(4), f(8), f(12)))
+    }
+
     pub(crate) fn vec3(&mut self, what: &str) -> Result<Vec3, ModelError> {
         let raw: [u8; 12] = self.array(what)?;
         let f = |i: usize| f32::from_le_bytes([raw[i], raw[i + 1], raw[i + 2], raw[i + 3]]);
@@ -221,4 +135,24 @@ impl<'a> Cursor<'a> {
         }
         Ok(())
     }
+}
+
+/// The first few bytes as hex plus their printable-ASCII rendering.
+pub(crate) fn describe_start(bytes: &[u8]) -> String {
+    if bytes.is_empty() {
+        return "an empty file".to_owned();
+    }
+    let head = &bytes[..bytes.len().min(8)];
+    let hex: Vec<String> = head.iter().map(|b| format!("{b:02X}")).collect();
+    let ascii: String = head
+        .iter()
+        .map(|&b| {
+            if b.is_ascii_graphic() || b == b' ' {
+                char::from(b)
+            } else {
+                '.'
+            }
+        })
+        .collect();
+    format!("{} \"{}\"", hex.join(" "), ascii)
 }

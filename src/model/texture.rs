@@ -1,0 +1,271 @@
+//! Textures: finding the files a model names and decoding them to RGBA8;
+//! VMD Studio's own toon ramps in place of MMD's shared `toon01.bmp`…
+//! `toon10.bmp` (which are not ours to ship).
+//!
+//! Paths are resolved relative to the model file's folder. Authors write
+//! them on Windows: `\` separators and any letter case, while Linux file
+//! systems are case-sensitive, so each path component is matched exactly
+//! first, then case-insensitively against the folder listing (and, on Unix,
+//! against listings whose raw names are Shift_JIS bytes, as unzipping an
+//! MMD archive often leaves them). PNG, BMP, TGA, JPEG and DDS decode
+//! through the `image` crate; the format comes from the file's magic bytes,
+//! else from its extension (TGA has no magic).
+
+use std::path::{Component, Path, PathBuf};
+
+use super::data::Model;
+use super::error::Warning;
+
+/// A decoded texture: `rgba` holds `width × height` pixels, row by row from
+/// the top, 4 bytes each (straight, not premultiplied, alpha).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Texture {
+    pub width: u32,
+    pub height: u32,
+    pub rgba: Vec<u8>,
+    /// The file it came from (`builtin:toonNN` for our toon ramps).
+    pub path: PathBuf,
+    /// Whether any pixel is not fully opaque.
+    pub has_alpha: bool,
+}
+
+impl std::fmt::Debug for Texture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Texture")
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .field("path", &self.path)
+            .field("has_alpha", &self.has_alpha)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Texture {
+    /// A texture from RGBA8 pixels (`rgba.len()` must be `4 × w × h`).
+    pub fn from_rgba(width: u32, height: u32, rgba: Vec<u8>, path: PathBuf) -> Option<Texture> {
+        if rgba.len() as u64 != 4 * u64::from(width) * u64::from(height) {
+            return None;
+        }
+        let has_alpha = rgba.chunks_exact(4).any(|p| p[3] != 255);
+        Some(Texture {
+            width,
+            height,
+            rgba,
+            path,
+            has_alpha,
+        })
+    }
+
+    /// The pixel at (x, y) as RGBA bytes, `None` outside the texture.
+    pub fn pixel(&self, x: u32, y: u32) -> Option<[u8; 4]> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let i = 4 * (y as usize * self.width as usize + x as usize);
+        let p = self.rgba.get(i..i + 4)?;
+        Some([p[0], p[1], p[2], p[3]])
+    }
+}
+
+/// Why a texture is not available.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TextureProblem {
+    /// No file matches the path.
+    Missing,
+    /// The file exists but could not be read or decoded.
+    Broken(String),
+}
+
+/// The decoded textures of one model, parallel to [`Model::textures`].
+#[derive(Debug, Clone, Default)]
+pub struct TextureSet {
+    /// `textures[i]` is the model's texture `i`, `None` if missing/broken
+    /// (the material then falls back to its colours).
+    pub textures: Vec<Option<Texture>>,
+    /// Each unavailable texture: its index, the path as the model names it,
+    /// and why.
+    pub problems: Vec<(usize, String, TextureProblem)>,
+    /// One warning per problem, naming the path.
+    pub warnings: Vec<Warning>,
+}
+
+impl TextureSet {
+    /// Texture `i`, if it loaded.
+    pub fn get(&self, i: usize) -> Option<&Texture> {
+        self.textures.get(i).and_then(Option::as_ref)
+    }
+
+    /// The paths (as the model names them) of textures with no file.
+    pub fn missing(&self) -> Vec<&str> {
+        self.problems
+            .iter()
+            .filter(|(_, _, p)| *p == TextureProblem::Missing)
+            .map(|(_, name, _)| name.as_str())
+            .collect()
+    }
+}
+
+/// Finds and decodes every texture `model` names, relative to `dir`.
+pub fn load_textures(model: &Model, dir: &Path) -> TextureSet {
+    let mut set = TextureSet::default();
+    for (i, name) in model.textures.iter().enumerate() {
+        let tex = match resolve_texture_path(dir, name) {
+            None => Err(TextureProblem::Missing),
+            Some(path) => std::fs::read(&path)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| decode_texture(&bytes, &path))
+                .map_err(TextureProblem::Broken),
+        };
+        match tex {
+            Ok(t) => set.textures.push(Some(t)),
+            Err(problem) => {
+                let msg = match &problem {
+                    TextureProblem::Missing => format!(
+                        "texture {name}: not found in {}; its materials use their colours",
+                        dir.display()
+                    ),
+                    TextureProblem::Broken(why) => format!(
+                        "texture {name}: cannot be decoded ({why}); its materials use their colours"
+                    ),
+                };
+                set.warnings.push(Warning::general(msg));
+                set.problems.push((i, name.clone(), problem));
+                set.textures.push(None);
+            }
+        }
+    }
+    set
+}
+
+/// Decodes image bytes (PNG, BMP, TGA, JPEG, DDS) to RGBA8. `path` supplies
+/// the extension when the bytes have no magic (TGA) and names the texture.
+pub fn decode_texture(bytes: &[u8], path: &Path) -> Result<Texture, String> {
+    let guessed = image::guess_format(bytes).ok();
+    let format = guessed
+        .or_else(|| image::ImageFormat::from_path(path).ok())
+        .ok_or_else(|| "unknown image format".to_owned())?;
+    let mut reader = image::ImageReader::with_format(std::io::Cursor::new(bytes), format);
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(16384);
+    limits.max_image_height = Some(16384);
+    reader.limits(limits);
+    let img = reader.decode().map_err(|e| e.to_string())?;
+    let rgba = img.into_rgba8();
+    let (w, h) = rgba.dimensions();
+    Texture::from_rgba(w, h, rgba.into_raw(), path.to_owned())
+        .ok_or_else(|| "decoder returned a wrong buffer size".to_owned())
+}
+
+/// Finds the file `name` (as a model names it) under `dir`: `\` and `/`
+/// both separate, each component matches exactly or else case-insensitively
+/// (or as Shift_JIS bytes on Unix). `None` when no file matches.
+pub fn resolve_texture_path(dir: &Path, name: &str) -> Option<PathBuf> {
+    let normal = name.trim().replace('\\', "/");
+    if normal.is_empty() {
+        return None;
+    }
+    let mut current = if Path::new(&normal).is_absolute() {
+        PathBuf::from("/")
+    } else {
+        dir.to_owned()
+    };
+    for comp in Path::new(&normal).components() {
+        match comp {
+            Component::Normal(part) => {
+                let part = part.to_str()?;
+                let exact = current.join(part);
+                if exact.exists() {
+                    current = exact;
+                } else {
+                    current = current.join(find_in_dir(&current, part)?);
+                }
+            }
+            Component::ParentDir => {
+                current.pop();
+            }
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+        }
+    }
+    current.is_file().then_some(current)
+}
+
+/// The directory entry of `dir` whose name equals `part` ignoring case.
+fn find_in_dir(dir: &Path, part: &str) -> Option<std::ffi::OsString> {
+    let want = part.to_lowercase();
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let name = entry.file_name();
+        let text = match name.to_str() {
+            Some(s) => s.to_owned(),
+            None => sjis_os_name(&name)?,
+        };
+        if text.to_lowercase() == want {
+            return Some(name);
+        }
+    }
+    None
+}
+
+/// A file name that is not UTF-8, read as Shift_JIS bytes.
+#[cfg(unix)]
+fn sjis_os_name(name: &std::ffi::OsStr) -> Option<String> {
+    use std::os::unix::ffi::OsStrExt;
+    let (text, _, bad) = encoding_rs::SHIFT_JIS.decode(name.as_bytes());
+    (!bad).then(|| text.into_owned())
+}
+
+#[cfg(not(unix))]
+fn sjis_os_name(_: &std::ffi::OsStr) -> Option<String> {
+    None
+}
+
+/// Size of the built-in toon ramps (MMD's are 32 × 32 too).
+pub const TOON_SIZE: u32 = 32;
+
+/// Shadow colours of our ten toon ramps, standing in for `toon01.bmp`…
+/// `toon10.bmp`: greys, warm skin tones, cool and pale tints, chosen by eye
+/// to sit close to what MMD users expect. Not MMD's files.
+const TOON_SHADOWS: [[u8; 3]; 10] = [
+    [205, 205, 205],
+    [255, 213, 196],
+    [153, 153, 153],
+    [244, 224, 206],
+    [222, 229, 243],
+    [224, 212, 234],
+    [238, 238, 238],
+    [216, 196, 180],
+    [210, 224, 212],
+    [250, 226, 230],
+];
+
+/// VMD Studio's own toon ramp standing in for MMD's shared toon `index`
+/// (0 = `toon01.bmp` … 9 = `toon10.bmp`; other values clamp to 9). A
+/// 32 × 32 vertical ramp: white on top (lit, V = 0), the shadow colour at
+/// the bottom (V = 1), with a soft step around the middle, sampled like
+/// MMD's at `V = 0.5 − N·L / 2`.
+pub fn builtin_toon(index: u8) -> Texture {
+    let shadow = TOON_SHADOWS[usize::from(index.min(9))];
+    let n = TOON_SIZE;
+    let mut rgba = Vec::with_capacity((4 * n * n) as usize);
+    for y in 0..n {
+        // 0 above row 13, 1 below row 18, smooth in between.
+        let t = ((y as f32 - 13.0) / 5.0).clamp(0.0, 1.0);
+        let t = t * t * (3.0 - 2.0 * t);
+        let px: [u8; 4] = std::array::from_fn(|k| {
+            if k == 3 {
+                255
+            } else {
+                (255.0 + (f32::from(shadow[k]) - 255.0) * t).round() as u8
+            }
+        });
+        for _ in 0..n {
+            rgba.extend_from_slice(&px);
+        }
+    }
+    Texture {
+        width: n,
+        height: n,
+        rgba,
+        path: PathBuf::from(format!("builtin:toon{:02}", usize::from(index.min(9)) + 1)),
+        has_alpha: false,
+    }
+}
