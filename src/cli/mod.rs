@@ -1,5 +1,5 @@
-//! The command line: `inspect`, `sample`, `rewrite`, curve and toolbox
-//! verbs. No verb opens the GUI.
+//! The command line: `inspect`, `sample`, `rewrite`, curve, toolbox and
+//! model verbs. No verb opens the GUI.
 //!
 //! Success exits 0; bad input exits 1 with one clear line on stderr.
 
@@ -12,6 +12,7 @@ use crate::vmd::{self, Motion, TrackIndex};
 pub mod audio;
 pub mod core;
 pub mod curve;
+pub mod model;
 pub mod toolbox;
 
 /// An error for the user: one line, no backtrace.
@@ -256,6 +257,11 @@ pub enum Command {
     ExportJson(toolbox::ExportJsonArgs),
     /// Build a VMD from an exported JSON (gives back the original bytes).
     ImportJson(toolbox::ImportJsonArgs),
+    /// Describe a PMX/PMD model: counts, morphs by kind, missing textures;
+    /// with --motion, the motion's names the model lacks.
+    ModelInfo(model::ModelInfoArgs),
+    /// Pose a model with a motion at a frame (append, IK, morphs, skinning).
+    Pose(model::PoseArgs),
 }
 
 /// Runs a verb.
@@ -276,6 +282,8 @@ pub fn run(cmd: Command) -> CliResult {
         Command::Bake(a) => toolbox::bake(a),
         Command::ExportJson(a) => toolbox::export_json(a),
         Command::ImportJson(a) => toolbox::import_json(a),
+        Command::ModelInfo(a) => model::model_info(a),
+        Command::Pose(a) => model::pose(a),
     }
 }
 

@@ -93,6 +93,36 @@ pub struct Model {
 }
 
 impl Model {
+    /// A model with nothing in it, for building models in code (tests,
+    /// generated benchmarks). Fill the public fields keeping the
+    /// invariants above.
+    pub fn empty(format: Format) -> Model {
+        Model {
+            format,
+            utf8: false,
+            name: String::new(),
+            name_en: String::new(),
+            comment: String::new(),
+            comment_en: String::new(),
+            positions: Vec::new(),
+            normals: Vec::new(),
+            uvs: Vec::new(),
+            additional_uvs: Vec::new(),
+            deforms: Vec::new(),
+            edge_scale: Vec::new(),
+            indices: Vec::new(),
+            textures: Vec::new(),
+            materials: Vec::new(),
+            skeleton: Skeleton::default(),
+            morphs: Vec::new(),
+            display_frames: Vec::new(),
+            rigid_bodies: Vec::new(),
+            joints: Vec::new(),
+            soft_bodies: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
     /// Number of vertices.
     pub fn vertex_count(&self) -> usize {
         self.positions.len()

@@ -29,15 +29,18 @@
 //!
 //! # Posing (per frame)
 //! ```text
-//! let mut poser = Poser::new(&model);               // once per model
-//! let binding = MotionBinding::new(&model, &motion, &index); // once per motion
-//! let mut posed = Posed::default();                 // buffers, reused
-//! binding.sample(&motion, &index, frame, poser.input_mut());
+//! let mut poser = Poser::new(&model);                 // once per model
+//! let binding = MotionBinding::new(&model, &index);   // once per motion
+//! let mut posed = Posed::default();                   // buffers, reused
+//! // per frame:
+//! binding.sample(&model, &motion, &index, frame, poser.input_mut());
 //! poser.evaluate(&model, &mut posed);
-//! // posed.bone_world, posed.positions, posed.normals, posed.materials,
-//! // posed.uv_offsets … (see [`Posed`])
+//! // posed.bone_world, posed.skinning, posed.positions, posed.normals,
+//! // posed.materials, posed.uv_offsets … (see [`Posed`])
 //! ```
-//! The pose rules follow MMD: motion keys → bone morphs → append (付与)
+//! [`PoseInput`] can also be filled by hand (an editor's live pose). The
+//! rules are written out in [`posing`] and [`skin`](self#posing-per-frame).
+//! They follow MMD: motion keys → bone morphs → append (付与)
 //! rotation/translation (ratio, negative ratios, local append, chains) → deform
 //! order by layer and after-physics flag → CCD IK in the model's chain order
 //! with loop count, per-step limit, per-link limits and PMD's knee rule,
@@ -47,18 +50,23 @@
 //! The older [`PoseSolver`] (FK + IK for a bare [`Skeleton`]) stays for the
 //! stick-figure preview.
 
+mod binding;
 pub mod builtin;
 mod check;
 mod cursor;
 pub mod data;
 pub mod error;
+mod ik;
 mod load;
 mod pmd;
 mod pmx;
 pub mod pose;
+pub mod posing;
 pub mod skeleton;
+mod skin;
 pub mod texture;
 
+pub use binding::MotionBinding;
 pub use builtin::{STANDARD_SKELETON_JSON, parse_skeleton_json, standard_skeleton};
 pub use data::{
     BoneOffset, Deform, DisplayFrame, DisplayItem, Format, Impulse, Joint, Material, MaterialFlags,
@@ -72,6 +80,7 @@ pub use pose::{
     BonePose, MAX_IK_LOOPS, PoseResult, PoseSolver, forward_kinematics, solve_pose, unknown_bones,
     world_positions,
 };
+pub use posing::{MaterialState, PoseInput, Posed, Poser};
 pub use skeleton::{Bone, BoneFlags, BoneTail, IkChain, IkLink, Inherit, Skeleton};
 pub use texture::{
     TOON_SIZE, Texture, TextureProblem, TextureSet, builtin_toon, decode_texture, load_textures,

@@ -95,30 +95,9 @@ pub(crate) fn read_pmd(bytes: &[u8]) -> Result<Model, ModelError> {
     let comment = sjis_name(c.bytes(256, "comment")?);
     debug_assert_eq!(c.offset() as u64, HEADER_SIZE);
     let mut warnings = Vec::new();
-    let mut model = Model {
-        format: Format::Pmd,
-        utf8: false,
-        name,
-        name_en: String::new(),
-        comment,
-        comment_en: String::new(),
-        positions: Vec::new(),
-        normals: Vec::new(),
-        uvs: Vec::new(),
-        additional_uvs: Vec::new(),
-        deforms: Vec::new(),
-        edge_scale: Vec::new(),
-        indices: Vec::new(),
-        textures: Vec::new(),
-        materials: Vec::new(),
-        skeleton: Skeleton::default(),
-        morphs: Vec::new(),
-        display_frames: Vec::new(),
-        rigid_bodies: Vec::new(),
-        joints: Vec::new(),
-        soft_bodies: Vec::new(),
-        warnings: Vec::new(),
-    };
+    let mut model = Model::empty(Format::Pmd);
+    model.name = name;
+    model.comment = comment;
 
     let raw_bones = vertices(&mut c, &mut model)?;
     faces(&mut c, &mut model, &mut warnings)?;

@@ -19,8 +19,9 @@
 use std::collections::HashSet;
 use std::f32::consts::PI;
 
-use glam::{EulerRot, Mat4, Quat, Vec3};
+use glam::{Mat4, Quat, Vec3};
 
+use super::ik::ccd_step;
 use super::skeleton::{IkChain, IkLink, Inherit, Skeleton};
 
 /// Upper bound on CCD iterations per chain, whatever the model says, so a
@@ -228,103 +229,13 @@ fn apply_inherit(inherit: &Inherit, s: &State, rotation: &mut Quat, translation:
 /// towards the goal (`g`, same frame), by at most `limit` radians, then
 /// applies the link's axis limits. Returns whether the rotation changed.
 fn rotate_link(s: &mut State, link: &IkLink, e: Vec3, g: Vec3, limit: f32) -> bool {
-    let current = s.rotation[link.bone];
-    let new = match link.limits {
-        Some((min, max)) => match single_axis(min, max) {
-            Some(axis) => match plane_step(current, axis, min[axis], max[axis], e, g, limit) {
-                Some(q) => q,
-                None => return false,
-            },
-            None => match free_step(e, g, limit) {
-                Some(delta) => clamp_euler((current * delta).normalize(), min, max),
-                None => return false,
-            },
-        },
-        None => match free_step(e, g, limit) {
-            Some(delta) => (current * delta).normalize(),
-            None => return false,
-        },
-    };
-    if !new.is_finite() {
-        return false;
+    match ccd_step(s.rotation[link.bone], link.limits, e, g, limit) {
+        Some(new) => {
+            s.rotation[link.bone] = new;
+            true
+        }
+        None => false,
     }
-    s.rotation[link.bone] = new;
-    true
-}
-
-/// The unconstrained CCD rotation turning `e` towards `g`, at most `limit`
-/// radians, or `None` if there is nothing (well defined) to turn.
-fn free_step(e: Vec3, g: Vec3, limit: f32) -> Option<Quat> {
-    let (e, g) = (e.try_normalize()?, g.try_normalize()?);
-    let angle = e.dot(g).clamp(-1.0, 1.0).acos().min(limit);
-    if angle < 1e-6 {
-        return None;
-    }
-    let axis = e.cross(g).try_normalize()?;
-    Some(Quat::from_axis_angle(axis, angle))
-}
-
-/// If only one Euler axis (0 = X, 1 = Y, 2 = Z) has a non-zero range and the
-/// other two are fixed at zero, that axis (a hinge such as a knee).
-fn single_axis(min: Vec3, max: Vec3) -> Option<usize> {
-    let fixed = |k: usize| min[k] == 0.0 && max[k] == 0.0;
-    let free: Vec<usize> = (0..3).filter(|&k| !fixed(k)).collect();
-    match free.as_slice() {
-        [k] => Some(*k),
-        _ => None,
-    }
-}
-
-fn unit_axis(axis: usize) -> Vec3 {
-    match axis {
-        0 => Vec3::X,
-        1 => Vec3::Y,
-        _ => Vec3::Z,
-    }
-}
-
-/// Hinge step: rotate about one local axis only, by the signed angle between
-/// `e` and `g` projected onto the plane perpendicular to it (at most `limit`
-/// per step), keeping the total angle within `[lo, hi]`.
-fn plane_step(
-    current: Quat,
-    axis: usize,
-    lo: f32,
-    hi: f32,
-    e: Vec3,
-    g: Vec3,
-    limit: f32,
-) -> Option<Quat> {
-    let a = unit_axis(axis);
-    let e = (e - a * e.dot(a)).try_normalize()?;
-    let g = (g - a * g.dot(a)).try_normalize()?;
-    let delta = a.dot(e.cross(g)).atan2(e.dot(g)).clamp(-limit, limit);
-    let angle = (twist_angle(current, axis) + delta).clamp(lo, hi);
-    Some(Quat::from_axis_angle(a, angle))
-}
-
-/// Angle of the twist of `q` about a coordinate axis, in (−π, π].
-fn twist_angle(q: Quat, axis: usize) -> f32 {
-    let component = match axis {
-        0 => q.x,
-        1 => q.y,
-        _ => q.z,
-    };
-    let angle = 2.0 * component.atan2(q.w);
-    if angle > PI {
-        angle - 2.0 * PI
-    } else if angle <= -PI {
-        angle + 2.0 * PI
-    } else {
-        angle
-    }
-}
-
-/// Clamps each Euler angle (X, Y, Z order) of `q` to `[min, max]`.
-fn clamp_euler(q: Quat, min: Vec3, max: Vec3) -> Quat {
-    let (x, y, z) = q.to_euler(EulerRot::XYZ);
-    let v = Vec3::new(x, y, z).clamp(min, max);
-    Quat::from_euler(EulerRot::XYZ, v.x, v.y, v.z)
 }
 
 fn position(m: &Mat4) -> Vec3 {

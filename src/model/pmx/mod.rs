@@ -19,7 +19,6 @@ mod physics;
 use super::cursor::Cursor;
 use super::data::{Deform, Format, Material, MaterialFlags, Model, PhysicsMode, SphereMode, Toon};
 use super::error::{ModelError, Warning};
-use super::skeleton::Skeleton;
 
 /// Bone flag bits (PMX 2.0).
 mod flag {
@@ -80,30 +79,13 @@ pub(crate) fn read_pmx(bytes: &[u8]) -> Result<Model, ModelError> {
     let name_en = r.text("model name (universal)")?;
     let comment = r.text("comment (local)")?;
     let comment_en = r.text("comment (universal)")?;
-    let mut model = Model {
-        format: Format::Pmx { version },
-        utf8: g.utf8,
-        name,
-        name_en,
-        comment,
-        comment_en,
-        positions: Vec::new(),
-        normals: Vec::new(),
-        uvs: Vec::new(),
-        additional_uvs: vec![Vec::new(); g.additional_uvs],
-        deforms: Vec::new(),
-        edge_scale: Vec::new(),
-        indices: Vec::new(),
-        textures: Vec::new(),
-        materials: Vec::new(),
-        skeleton: Skeleton::default(),
-        morphs: Vec::new(),
-        display_frames: Vec::new(),
-        rigid_bodies: Vec::new(),
-        joints: Vec::new(),
-        soft_bodies: Vec::new(),
-        warnings: Vec::new(),
-    };
+    let mut model = Model::empty(Format::Pmx { version });
+    model.utf8 = g.utf8;
+    model.name = name;
+    model.name_en = name_en;
+    model.comment = comment;
+    model.comment_en = comment_en;
+    model.additional_uvs = vec![Vec::new(); g.additional_uvs];
     let raw_bones = r.vertices(&mut model)?;
     r.faces(&mut model)?;
     r.textures(&mut model)?;

@@ -1,0 +1,258 @@
+//! `model-info` and `pose`: describe a PMX/PMD model, and pose it with a
+//! motion at a frame (MMD's rules: append, IK, morphs, skinning).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{CliError, CliResult, load_indexed};
+use crate::model::{LoadedModel, Model, MorphCounts, MotionBinding, Posed, Poser, TextureProblem};
+
+#[derive(Debug, Args)]
+pub struct ModelInfoArgs {
+    /// The model (PMX 2.0/2.1 or PMD).
+    pub model: PathBuf,
+    /// A VMD motion: also list its bone and morph names the model lacks.
+    #[arg(long, value_name = "VMD")]
+    pub motion: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PoseArgs {
+    /// The model (PMX 2.0/2.1 or PMD).
+    pub model: PathBuf,
+    /// The VMD motion.
+    pub motion: PathBuf,
+    /// Frame to pose (30 fps; fractional allowed).
+    #[arg(long, allow_negative_numbers = true)]
+    pub frame: f64,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Switch every IK chain off.
+    #[arg(long)]
+    pub no_ik: bool,
+    /// Also print every vertex after morphs and skinning (model space).
+    #[arg(long)]
+    pub vertices: bool,
+}
+
+fn open_model(path: &Path) -> Result<Model, CliError> {
+    Model::open(path).map_err(|e| CliError(format!("{}: {e}", path.display())))
+}
+
+#[derive(Debug, Serialize)]
+struct Counts {
+    vertices: usize,
+    faces: usize,
+    materials: usize,
+    textures: usize,
+    bones: usize,
+    ik_chains: usize,
+    morphs: MorphCounts,
+    rigid_bodies: usize,
+    joints: usize,
+    soft_bodies: usize,
+    display_frames: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct ModelInfo {
+    format: String,
+    name: String,
+    name_en: String,
+    counts: Counts,
+    missing_textures: Vec<String>,
+    broken_textures: Vec<String>,
+    warnings: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    motion_bones_missing: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    motion_morphs_missing: Option<Vec<String>>,
+}
+
+pub fn model_info(a: ModelInfoArgs) -> CliResult {
+    let loaded =
+        LoadedModel::open(&a.model).map_err(|e| CliError(format!("{}: {e}", a.model.display())))?;
+    let m = &loaded.model;
+    let mut missing = Vec::new();
+    let mut broken = Vec::new();
+    for (_, name, problem) in &loaded.textures.problems {
+        match problem {
+            TextureProblem::Missing => missing.push(name.clone()),
+            TextureProblem::Broken(why) => broken.push(format!("{name}: {why}")),
+        }
+    }
+    let (bones_missing, morphs_missing) = match &a.motion {
+        Some(path) => {
+            let (_, index) = load_indexed(path)?;
+            let b = MotionBinding::new(m, &index);
+            (Some(b.unknown_bones), Some(b.unknown_morphs))
+        }
+        None => (None, None),
+    };
+    let info = ModelInfo {
+        format: match m.format {
+            crate::model::Format::Pmx { version } => format!("PMX {version:.1}"),
+            crate::model::Format::Pmd => "PMD".to_owned(),
+        },
+        name: m.name.clone(),
+        name_en: m.name_en.clone(),
+        counts: Counts {
+            vertices: m.vertex_count(),
+            faces: m.triangle_count(),
+            materials: m.materials.len(),
+            textures: m.textures.len(),
+            bones: m.skeleton.bones.len(),
+            ik_chains: m.skeleton.iks.len(),
+            morphs: m.morph_counts(),
+            rigid_bodies: m.rigid_bodies.len(),
+            joints: m.joints.len(),
+            soft_bodies: m.soft_bodies.len(),
+            display_frames: m.display_frames.len(),
+        },
+        missing_textures: missing,
+        broken_textures: broken,
+        warnings: m.warnings.iter().map(|w| w.to_string()).collect(),
+        motion_bones_missing: bones_missing,
+        motion_morphs_missing: morphs_missing,
+    };
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&info)?);
+        return Ok(());
+    }
+    let c = &info.counts;
+    let k = &c.morphs;
+    println!("{} \"{}\" ({})", info.format, info.name, info.name_en);
+    println!(
+        "vertices {}  faces {}  materials {}  textures {}",
+        c.vertices, c.faces, c.materials, c.textures
+    );
+    println!(
+        "bones {}  IK chains {}  display frames {}",
+        c.bones, c.ik_chains, c.display_frames
+    );
+    println!(
+        "morphs: vertex {}  uv {}  additional uv {}  bone {}  material {}  group {}  flip {}  impulse {}",
+        k.vertex, k.uv, k.additional_uv, k.bone, k.material, k.group, k.flip, k.impulse
+    );
+    println!(
+        "rigid bodies {}  joints {}  soft bodies {}",
+        c.rigid_bodies, c.joints, c.soft_bodies
+    );
+    let list = |label: &str, v: &[String]| {
+        if v.is_empty() {
+            println!("{label}: none");
+        } else {
+            println!("{label} ({}): {}", v.len(), v.join(", "));
+        }
+    };
+    list("missing textures", &info.missing_textures);
+    if !info.broken_textures.is_empty() {
+        list("broken textures", &info.broken_textures);
+    }
+    for w in &info.warnings {
+        println!("warning: {w}");
+    }
+    if let Some(v) = &info.motion_bones_missing {
+        list("motion bones not in the model", v);
+    }
+    if let Some(v) = &info.motion_morphs_missing {
+        list("motion morphs not in the model", v);
+    }
+    Ok(())
+}
+
+#[derive(Debug, Serialize)]
+struct BoneOut {
+    /// The bone's head in model space after posing.
+    position: [f32; 3],
+    /// Its world rotation (x, y, z, w).
+    rotation: [f32; 4],
+}
+
+#[derive(Debug, Serialize)]
+struct PoseOut {
+    frame: f64,
+    bones: BTreeMap<String, BoneOut>,
+    morphs: BTreeMap<String, f32>,
+    ik: BTreeMap<String, bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vertices: Option<Vec<[f32; 3]>>,
+}
+
+pub fn pose(a: PoseArgs) -> CliResult {
+    if !a.frame.is_finite() {
+        return Err(CliError(format!("frame {} is not a number", a.frame)));
+    }
+    let model = open_model(&a.model)?;
+    let (motion, index) = load_indexed(&a.motion)?;
+    let binding = MotionBinding::new(&model, &index);
+    let mut poser = Poser::new(&model);
+    binding.sample(&model, &motion, &index, a.frame, poser.input_mut());
+    if a.no_ik {
+        poser.input_mut().ik.iter_mut().for_each(|on| *on = false);
+    }
+    let mut posed = Posed::default();
+    if a.vertices {
+        poser.evaluate(&model, &mut posed);
+    } else {
+        poser.pose_bones(&model, &mut posed);
+    }
+    let bones = &model.skeleton.bones;
+    let mut out = PoseOut {
+        frame: a.frame,
+        bones: BTreeMap::new(),
+        morphs: BTreeMap::new(),
+        ik: BTreeMap::new(),
+        vertices: a
+            .vertices
+            .then(|| posed.positions.iter().map(|p| p.to_array()).collect()),
+    };
+    for (i, b) in bones.iter().enumerate() {
+        let (Some(p), Some(r)) = (posed.bone_position(i), posed.bone_rotation(i)) else {
+            continue;
+        };
+        out.bones.entry(b.name.clone()).or_insert(BoneOut {
+            position: p.to_array(),
+            rotation: r.to_array(),
+        });
+    }
+    for (m, morph) in model.morphs.iter().enumerate() {
+        let w = poser.input().morphs.get(m).copied().unwrap_or(0.0);
+        out.morphs.entry(morph.name.clone()).or_insert(w);
+    }
+    for (c, chain) in model.skeleton.iks.iter().enumerate() {
+        if let Some(b) = bones.get(chain.ik_bone) {
+            let on = posed.ik_enabled.get(c).copied().unwrap_or(false);
+            out.ik.entry(b.name.clone()).or_insert(on);
+        }
+    }
+    if a.json {
+        println!("{}", serde_json::to_string(&out)?);
+        return Ok(());
+    }
+    println!("frame {}", out.frame);
+    for (name, b) in &out.bones {
+        let [x, y, z] = b.position;
+        let [qx, qy, qz, qw] = b.rotation;
+        println!("{name}\tposition {x:.4} {y:.4} {z:.4}\trotation {qx:.4} {qy:.4} {qz:.4} {qw:.4}");
+    }
+    for (name, w) in out.morphs.iter().filter(|(_, w)| **w != 0.0) {
+        println!("morph {name}\t{w:.4}");
+    }
+    for (name, on) in &out.ik {
+        println!("IK {name}\t{}", if *on { "on" } else { "off" });
+    }
+    if let Some(v) = &out.vertices {
+        for [x, y, z] in v {
+            println!("{x:.5} {y:.5} {z:.5}");
+        }
+    }
+    Ok(())
+}

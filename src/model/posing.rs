@@ -1,0 +1,720 @@
+//! MMD's pose rules for a whole [`Model`]: from per-bone motion values and
+//! per-morph weights to bone matrices, morphed and skinned vertices,
+//! material parameters and UV offsets.
+//!
+//! Per frame, in this order (the way MMD, and babylon-mmd after it, do it):
+//! 1. **Morph weights** expand: a group morph adds `weight × ratio` to each
+//!    member (through nested groups, multiplying); a flip morph with weight
+//!    `w > 0` applies one member, number `clamp(⌊(n + 1)·w⌋ − 1, 0, n − 1)`,
+//!    at that member's ratio (nanoem's reading of PMX 2.1).
+//! 2. **Bone morphs** add to the motion's local values: translation
+//!    `+= w · t`, rotation `= rotation · slerp(1, r, w)`.
+//! 3. **Bones** are posed in deform order: by after-physics flag, then
+//!    layer, then parents (and append sources) first. A bone's local
+//!    rotation is `ik · (motion · append)` and its translation
+//!    `motion + append`, where the **append (付与)** part is the source's
+//!    value scaled by the ratio (slerp from identity for rotations, so −1
+//!    turns the other way): the source's own append result if it has one,
+//!    else its motion value, times its IK rotation; with the *local* flag,
+//!    the source's whole world rotation / skinning translation instead.
+//!    World = parent world · translate(rest − parent rest + translation) ·
+//!    rotate(rotation).
+//! 4. **IK** (CCD) runs for a PMX IK bone right after that bone is posed;
+//!    for PMD after all bones, in the file's IK order. Links are solved from
+//!    the effector's end to the root, `loops` times, each turn at most the
+//!    chain's unit angle, per-link Euler limits applied (PMD knees: X only,
+//!    0.5°–180°). A chain switched off by the motion's IK key is skipped.
+//!    Bones already posed below the chain are posed again.
+//! 5. **Vertex, UV and material morphs** apply; then **skinning**
+//!    ([`super::skin`]).
+//!
+//! There is no physics: bones driven by rigid bodies keep their animated
+//! pose.
+
+use glam::{Mat4, Quat, Vec3, Vec4};
+
+use super::data::{MaterialOp, Model, MorphKind};
+use super::ik::ccd_step;
+use super::skin::SkinPlan;
+
+/// Upper bound on CCD iterations per chain, whatever the model says.
+const MAX_LOOPS: u32 = 256;
+/// Group morphs nested deeper than this are ignored (a cycle guard).
+const MAX_MORPH_DEPTH: usize = 16;
+
+/// What drives one frame: local bone values from the motion, morph weights
+/// and IK switches. Indices follow the model (`bones[i]` is bone `i`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PoseInput {
+    /// Offset from the rest position, in the parent's frame (model units).
+    pub translations: Vec<Vec3>,
+    /// Local rotation (MMD left-handed, as VMD stores it).
+    pub rotations: Vec<Quat>,
+    /// Weight of each morph (usually 0..1).
+    pub morphs: Vec<f32>,
+    /// Whether each IK chain (in `Model::skeleton.iks` order) is on.
+    pub ik: Vec<bool>,
+}
+
+impl PoseInput {
+    /// The rest pose: no offsets, no rotations, no morphs, every IK on.
+    pub fn rest(model: &Model) -> PoseInput {
+        let mut input = PoseInput::default();
+        input.reset(model);
+        input
+    }
+
+    /// Back to the rest pose, sized for `model`, keeping the allocations.
+    pub fn reset(&mut self, model: &Model) {
+        let n = model.skeleton.bones.len();
+        self.translations.clear();
+        self.translations.resize(n, Vec3::ZERO);
+        self.rotations.clear();
+        self.rotations.resize(n, Quat::IDENTITY);
+        self.morphs.clear();
+        self.morphs.resize(model.morphs.len(), 0.0);
+        self.ik.clear();
+        self.ik.resize(model.skeleton.iks.len(), true);
+    }
+}
+
+/// A material's parameters after material morphs. Colours 0..1.
+///
+/// The texture factors follow MMD's effect parameters
+/// (`MULTIPLYINGTEXTURE` / `ADDINGTEXTURE`): a renderer computes
+/// `tex' = tex · mul + add` per channel, then mixes it back with
+/// `lerp(tex, tex', mul.a + add.a − 1 …)`-style weighting as it sees fit;
+/// with no morph active `mul = 1` and `add = 0`, so `tex' = tex`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MaterialState {
+    pub diffuse: Vec4,
+    pub specular: Vec3,
+    pub specular_power: f32,
+    pub ambient: Vec3,
+    pub edge_colour: Vec4,
+    pub edge_size: f32,
+    pub texture_mul: Vec4,
+    pub texture_add: Vec4,
+    pub sphere_mul: Vec4,
+    pub sphere_add: Vec4,
+    pub toon_mul: Vec4,
+    pub toon_add: Vec4,
+}
+
+/// A posed model: everything a renderer draws for one frame. Buffers are
+/// reused from frame to frame by [`Poser::evaluate`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Posed {
+    /// Bone-local → model space, per bone. At the rest pose this is a
+    /// translation to the bone's rest position.
+    pub bone_world: Vec<Mat4>,
+    /// Skinning matrix per bone: `bone_world · translate(−rest position)`
+    /// (identity at the rest pose).
+    pub skinning: Vec<Mat4>,
+    /// Each bone's final local rotation (motion, append, morph and IK).
+    pub local_rotations: Vec<Quat>,
+    /// The weight each morph is applied with, after group and flip morphs.
+    pub applied_morphs: Vec<f32>,
+    /// Whether each IK chain was solved this frame.
+    pub ik_enabled: Vec<bool>,
+    /// Vertex positions after vertex morphs and skinning (model units).
+    pub positions: Vec<Vec3>,
+    /// Unit vertex normals after skinning.
+    pub normals: Vec<Vec3>,
+    /// Main UV offset per vertex from UV morphs (x, y used; add to `uvs`).
+    pub uv_offsets: Vec<Vec4>,
+    /// Additional UV offsets, `[channel][vertex]`.
+    pub additional_uv_offsets: Vec<Vec<Vec4>>,
+    /// Whether any UV morph is active (else all offsets are zero).
+    pub uv_morphed: bool,
+    /// Material parameters after material morphs, per material.
+    pub materials: Vec<MaterialState>,
+}
+
+impl Posed {
+    /// World position of bone `i` (its head), model units.
+    pub fn bone_position(&self, i: usize) -> Option<Vec3> {
+        self.bone_world.get(i).map(|m| m.w_axis.truncate())
+    }
+
+    /// World rotation of bone `i`.
+    pub fn bone_rotation(&self, i: usize) -> Option<Quat> {
+        self.bone_world
+            .get(i)
+            .map(|m| Quat::from_mat4(m).normalize())
+    }
+}
+
+/// One step of the deform schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Bone(usize),
+    Ik(usize),
+}
+
+/// Evaluates [`PoseInput`]s for one model. Build once per model with
+/// [`Poser::new`]; [`Poser::evaluate`] then reuses its buffers. Passing a
+/// different model than the one it was built for gives meaningless (but
+/// safe) results.
+#[derive(Debug, Clone)]
+pub struct Poser {
+    input: PoseInput,
+    schedule: Vec<Step>,
+    /// Position of each bone in the bone order.
+    rank: Vec<usize>,
+    /// Bones in deform order.
+    order: Vec<usize>,
+    /// Per IK chain: the bones from its top link down to the effector, in
+    /// order (recomputed after each link turns).
+    chain_paths: Vec<Vec<usize>>,
+    /// Per IK chain: the lowest order position of its links.
+    chain_first: Vec<usize>,
+    /// Whether each bone is a link of some chain.
+    is_link: Vec<bool>,
+    skin: SkinPlan,
+    // Per-frame scratch.
+    anim_t: Vec<Vec3>,
+    anim_r: Vec<Quat>,
+    append_t: Vec<Vec3>,
+    append_r: Vec<Quat>,
+    ik_r: Vec<Quat>,
+    local_t: Vec<Vec3>,
+    morphed_positions: Vec<Vec3>,
+    material_mul: Vec<MaterialState>,
+    material_add: Vec<MaterialState>,
+}
+
+impl Poser {
+    /// Prepares the deform order, IK paths and skinning tables for `model`.
+    pub fn new(model: &Model) -> Poser {
+        let skel = &model.skeleton;
+        let n = skel.bones.len();
+        let mut order = skel.evaluation_order();
+        // Stable: parents-first order survives within a (physics, layer) key.
+        order.sort_by_key(|&i| (skel.bones[i].flags.after_physics, skel.bones[i].layer));
+        let mut rank = vec![0; n];
+        for (k, &b) in order.iter().enumerate() {
+            rank[b] = k;
+        }
+        let pmd = matches!(model.format, super::data::Format::Pmd);
+        let mut schedule = Vec::with_capacity(n + skel.iks.len());
+        for &b in &order {
+            schedule.push(Step::Bone(b));
+            if !pmd {
+                for (c, chain) in skel.iks.iter().enumerate() {
+                    if chain.ik_bone == b {
+                        schedule.push(Step::Ik(c));
+                    }
+                }
+            }
+        }
+        if pmd {
+            schedule.extend((0..skel.iks.len()).map(Step::Ik));
+        }
+        let mut is_link = vec![false; n];
+        let mut chain_paths = Vec::with_capacity(skel.iks.len());
+        let mut chain_first = Vec::with_capacity(skel.iks.len());
+        for chain in &skel.iks {
+            let mut first = rank.get(chain.target).copied().unwrap_or(0);
+            for l in &chain.links {
+                is_link[l.bone] = true;
+                first = first.min(rank[l.bone]);
+            }
+            // Walk up from the effector to the highest link.
+            let mut path = Vec::new();
+            let mut b = Some(chain.target);
+            let mut guard = 0;
+            while let Some(x) = b {
+                path.push(x);
+                if rank[x] <= first || guard > n {
+                    break;
+                }
+                guard += 1;
+                b = skel.bones[x].parent;
+            }
+            path.sort_by_key(|&x| rank[x]);
+            chain_paths.push(path);
+            chain_first.push(first);
+        }
+        Poser {
+            input: PoseInput::rest(model),
+            schedule,
+            rank,
+            order,
+            chain_paths,
+            chain_first,
+            is_link,
+            skin: SkinPlan::new(model),
+            anim_t: Vec::new(),
+            anim_r: Vec::new(),
+            append_t: Vec::new(),
+            append_r: Vec::new(),
+            ik_r: Vec::new(),
+            local_t: Vec::new(),
+            morphed_positions: Vec::new(),
+            material_mul: Vec::new(),
+            material_add: Vec::new(),
+        }
+    }
+
+    /// The input the next evaluation uses.
+    pub fn input(&self) -> &PoseInput {
+        &self.input
+    }
+
+    /// The input to fill for the next evaluation (see
+    /// [`super::MotionBinding::sample`]).
+    pub fn input_mut(&mut self) -> &mut PoseInput {
+        &mut self.input
+    }
+
+    /// Poses bones, applies morphs and skins every vertex into `out`.
+    pub fn evaluate(&mut self, model: &Model, out: &mut Posed) {
+        self.pose_bones(model, out);
+        self.apply_morphs(model, out);
+        let positions: &[Vec3] = if self.morphed_positions.is_empty() {
+            &model.positions
+        } else {
+            &self.morphed_positions
+        };
+        self.skin.skin(
+            positions,
+            &model.normals,
+            &out.skinning,
+            &out.bone_world,
+            &mut out.positions,
+            &mut out.normals,
+        );
+    }
+
+    /// Poses the bones only (steps 1–4): `bone_world`, `skinning`,
+    /// `local_rotations`, `applied_morphs` and `ik_enabled` of `out`.
+    pub fn pose_bones(&mut self, model: &Model, out: &mut Posed) {
+        let skel = &model.skeleton;
+        let n = skel.bones.len();
+        if self.input.translations.len() != n
+            || self.input.rotations.len() != n
+            || self.input.morphs.len() != model.morphs.len()
+            || self.input.ik.len() != skel.iks.len()
+        {
+            // An input sized for another model: start from rest rather
+            // than index out of bounds.
+            self.input.reset(model);
+        }
+        expand_morphs(model, &self.input.morphs, &mut out.applied_morphs);
+
+        self.anim_t.clear();
+        self.anim_t.extend_from_slice(&self.input.translations);
+        self.anim_r.clear();
+        self.anim_r
+            .extend(self.input.rotations.iter().map(|q| safe_normalize(*q)));
+        for (m, morph) in model.morphs.iter().enumerate() {
+            let w = out.applied_morphs[m];
+            if w == 0.0 {
+                continue;
+            }
+            if let MorphKind::Bone(list) = &morph.kind {
+                for o in list {
+                    self.anim_t[o.bone] += o.translation * w;
+                    self.anim_r[o.bone] =
+                        (self.anim_r[o.bone] * scale_rotation(o.rotation, w)).normalize();
+                }
+            }
+        }
+        reset(&mut self.append_t, n, Vec3::ZERO);
+        reset(&mut self.append_r, n, Quat::IDENTITY);
+        reset(&mut self.ik_r, n, Quat::IDENTITY);
+        reset(&mut self.local_t, n, Vec3::ZERO);
+        reset(&mut out.local_rotations, n, Quat::IDENTITY);
+        out.bone_world.clear();
+        out.bone_world.extend(
+            skel.bones
+                .iter()
+                .map(|b| Mat4::from_translation(b.rest_position)),
+        );
+        out.ik_enabled.clear();
+        out.ik_enabled.extend_from_slice(&self.input.ik);
+
+        let mut done = 0usize; // bones posed so far, in order positions
+        for s in 0..self.schedule.len() {
+            match self.schedule[s] {
+                Step::Bone(b) => {
+                    self.pose_bone(model, b, out);
+                    done = self.rank[b] + 1;
+                }
+                Step::Ik(c) => {
+                    if out.ik_enabled[c] {
+                        self.solve_chain(model, c, out);
+                        // Re-pose what was posed below the chain's top link.
+                        for k in self.chain_first[c]..done {
+                            let b = self.order[k];
+                            self.pose_bone(model, b, out);
+                        }
+                    }
+                }
+            }
+        }
+        out.skinning.clear();
+        out.skinning.extend(
+            out.bone_world
+                .iter()
+                .zip(&skel.bones)
+                .map(|(w, b)| *w * Mat4::from_translation(-b.rest_position)),
+        );
+    }
+
+    /// Computes bone `b`'s local transform (append included) and world.
+    fn pose_bone(&mut self, model: &Model, b: usize, out: &mut Posed) {
+        let bones = &model.skeleton.bones;
+        let bone = &bones[b];
+        let mut rotation = self.anim_r[b];
+        let mut translation = self.anim_t[b];
+        if let Some(inh) = bone.inherit.filter(|h| h.source < bones.len()) {
+            let src = inh.source;
+            if inh.rotation {
+                let base = if inh.local {
+                    Quat::from_mat4(&out.bone_world[src]).normalize()
+                } else {
+                    let own = if bones[src].inherit.is_some_and(|h| h.rotation) {
+                        self.append_r[src]
+                    } else {
+                        self.anim_r[src]
+                    };
+                    if self.is_link[src] {
+                        self.ik_r[src] * own
+                    } else {
+                        own
+                    }
+                };
+                rotation = (rotation * scale_rotation(base, inh.ratio)).normalize();
+            }
+            if inh.translation {
+                let base = if inh.local {
+                    out.bone_world[src].transform_point3(-bones[src].rest_position)
+                } else if bones[src].inherit.is_some_and(|h| h.translation) {
+                    self.append_t[src]
+                } else {
+                    self.anim_t[src]
+                };
+                translation += base * inh.ratio;
+            }
+        }
+        self.append_r[b] = rotation;
+        self.append_t[b] = translation;
+        let local_r = (self.ik_r[b] * rotation).normalize();
+        out.local_rotations[b] = local_r;
+        self.local_t[b] = translation;
+        self.update_world(model, b, out);
+    }
+
+    /// World matrix of `b` from its parent's and its local values.
+    fn update_world(&self, model: &Model, b: usize, out: &mut Posed) {
+        let bones = &model.skeleton.bones;
+        let bone = &bones[b];
+        // A parent posed later (a cycle, or a lower layer) counts as posed
+        // at rest for this bone, so every frame is computed the same way.
+        let parent = bone.parent.filter(|&p| p < bones.len() && p != b);
+        let (pw, prest) = match parent {
+            Some(p) => (out.bone_world[p], bones[p].rest_position),
+            None => (Mat4::IDENTITY, Vec3::ZERO),
+        };
+        let offset = bone.rest_position - prest + self.local_t[b];
+        out.bone_world[b] = pw * Mat4::from_rotation_translation(out.local_rotations[b], offset);
+    }
+
+    /// CCD for chain `c`, MMD style.
+    fn solve_chain(&mut self, model: &Model, c: usize, out: &mut Posed) {
+        let chain = &model.skeleton.iks[c];
+        let goal = out.bone_world[chain.ik_bone].w_axis.truncate();
+        let limit = if chain.limit_angle.is_finite() && chain.limit_angle > 0.0 {
+            chain.limit_angle
+        } else {
+            std::f32::consts::PI
+        };
+        for _ in 0..chain.loops.min(MAX_LOOPS) {
+            if out.bone_world[chain.target]
+                .w_axis
+                .truncate()
+                .distance(goal)
+                < 1e-5
+            {
+                break;
+            }
+            for link in &chain.links {
+                let lb = link.bone;
+                if lb == chain.target || lb == chain.ik_bone {
+                    continue;
+                }
+                let effector = out.bone_world[chain.target].w_axis.truncate();
+                let to_local = out.bone_world[lb].inverse();
+                let e = to_local.transform_point3(effector);
+                let g = to_local.transform_point3(goal);
+                let Some(new) = ccd_step(out.local_rotations[lb], link.limits, e, g, limit) else {
+                    continue;
+                };
+                out.local_rotations[lb] = new;
+                self.ik_r[lb] = (new * self.append_r[lb].inverse()).normalize();
+                // Re-pose the path from this link down to the effector.
+                let from = self.rank[lb];
+                for k in 0..self.chain_paths[c].len() {
+                    let x = self.chain_paths[c][k];
+                    if self.rank[x] >= from {
+                        if x != lb {
+                            out.local_rotations[x] = (self.ik_r[x] * self.append_r[x]).normalize();
+                        }
+                        self.update_world(model, x, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Vertex, UV and material morphs (step 5).
+    fn apply_morphs(&mut self, model: &Model, out: &mut Posed) {
+        let nv = model.vertex_count();
+        // Vertex morphs: a scratch copy only when one is active.
+        let any_vertex =
+            model.morphs.iter().enumerate().any(|(m, x)| {
+                out.applied_morphs[m] != 0.0 && matches!(x.kind, MorphKind::Vertex(_))
+            });
+        self.morphed_positions.clear();
+        if any_vertex {
+            self.morphed_positions.extend_from_slice(&model.positions);
+        }
+        // UV morphs.
+        let any_uv =
+            model.morphs.iter().enumerate().any(|(m, x)| {
+                out.applied_morphs[m] != 0.0 && matches!(x.kind, MorphKind::Uv { .. })
+            });
+        if any_uv || out.uv_morphed || out.uv_offsets.len() != nv {
+            reset(&mut out.uv_offsets, nv, Vec4::ZERO);
+            out.additional_uv_offsets
+                .resize(model.additional_uvs.len(), Vec::new());
+            for ch in &mut out.additional_uv_offsets {
+                reset(ch, nv, Vec4::ZERO);
+            }
+        }
+        out.uv_morphed = any_uv;
+        // Materials: multiply factors and additions, then combine.
+        let nm = model.materials.len();
+        reset(&mut self.material_mul, nm, MaterialState::splat(1.0));
+        reset(&mut self.material_add, nm, MaterialState::splat(0.0));
+        for (m, morph) in model.morphs.iter().enumerate() {
+            let w = out.applied_morphs[m];
+            if w == 0.0 {
+                continue;
+            }
+            match &morph.kind {
+                MorphKind::Vertex(list) => {
+                    for o in list {
+                        if let Some(p) = self.morphed_positions.get_mut(o.vertex as usize) {
+                            *p += o.offset * w;
+                        }
+                    }
+                }
+                MorphKind::Uv { channel, offsets } => {
+                    let target = if *channel == 0 {
+                        Some(&mut out.uv_offsets)
+                    } else {
+                        out.additional_uv_offsets.get_mut(usize::from(*channel) - 1)
+                    };
+                    if let Some(target) = target {
+                        for o in offsets {
+                            if let Some(t) = target.get_mut(o.vertex as usize) {
+                                *t += o.offset * w;
+                            }
+                        }
+                    }
+                }
+                MorphKind::Material(list) => {
+                    for o in list {
+                        let value = MaterialState::from_offset(o);
+                        let range = match o.material {
+                            Some(i) if i < nm => i..i + 1,
+                            Some(_) => 0..0,
+                            None => 0..nm,
+                        };
+                        for i in range {
+                            match o.op {
+                                MaterialOp::Multiply => {
+                                    self.material_mul[i] =
+                                        self.material_mul[i].mul(&value.lerp_from_one(w));
+                                }
+                                MaterialOp::Add => {
+                                    self.material_add[i] =
+                                        self.material_add[i].add(&value.scale(w));
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.materials.clear();
+        out.materials
+            .extend(model.materials.iter().enumerate().map(|(i, mat)| {
+                let base = MaterialState {
+                    diffuse: mat.diffuse,
+                    specular: mat.specular,
+                    specular_power: mat.specular_power,
+                    ambient: mat.ambient,
+                    edge_colour: mat.edge_colour,
+                    edge_size: mat.edge_size,
+                    texture_mul: Vec4::ONE,
+                    texture_add: Vec4::ZERO,
+                    sphere_mul: Vec4::ONE,
+                    sphere_add: Vec4::ZERO,
+                    toon_mul: Vec4::ONE,
+                    toon_add: Vec4::ZERO,
+                };
+                let mut s = base.mul(&self.material_mul[i]).add(&self.material_add[i]);
+                // The tints start from 1 (mul) and 0 (add), not from the base.
+                s.texture_mul = self.material_mul[i].texture_mul;
+                s.texture_add = self.material_add[i].texture_add;
+                s.sphere_mul = self.material_mul[i].sphere_mul;
+                s.sphere_add = self.material_add[i].sphere_add;
+                s.toon_mul = self.material_mul[i].toon_mul;
+                s.toon_add = self.material_add[i].toon_add;
+                s
+            }));
+    }
+}
+
+impl MaterialState {
+    fn splat(v: f32) -> Self {
+        MaterialState {
+            diffuse: Vec4::splat(v),
+            specular: Vec3::splat(v),
+            specular_power: v,
+            ambient: Vec3::splat(v),
+            edge_colour: Vec4::splat(v),
+            edge_size: v,
+            texture_mul: Vec4::splat(v),
+            texture_add: Vec4::splat(v),
+            sphere_mul: Vec4::splat(v),
+            sphere_add: Vec4::splat(v),
+            toon_mul: Vec4::splat(v),
+            toon_add: Vec4::splat(v),
+        }
+    }
+
+    /// A morph offset as a state; each tint fills both its `mul` and `add`
+    /// slot (the op decides which one is used).
+    fn from_offset(o: &super::data::MaterialOffset) -> Self {
+        MaterialState {
+            diffuse: o.diffuse,
+            specular: o.specular,
+            specular_power: o.specular_power,
+            ambient: o.ambient,
+            edge_colour: o.edge_colour,
+            edge_size: o.edge_size,
+            texture_mul: o.texture_tint,
+            texture_add: o.texture_tint,
+            sphere_mul: o.sphere_tint,
+            sphere_add: o.sphere_tint,
+            toon_mul: o.toon_tint,
+            toon_add: o.toon_tint,
+        }
+    }
+
+    fn zip(&self, o: &Self, f4: impl Fn(Vec4, Vec4) -> Vec4, f1: impl Fn(f32, f32) -> f32) -> Self {
+        let f3 = |a: Vec3, b: Vec3| f4(a.extend(0.0), b.extend(0.0)).truncate();
+        MaterialState {
+            diffuse: f4(self.diffuse, o.diffuse),
+            specular: f3(self.specular, o.specular),
+            specular_power: f1(self.specular_power, o.specular_power),
+            ambient: f3(self.ambient, o.ambient),
+            edge_colour: f4(self.edge_colour, o.edge_colour),
+            edge_size: f1(self.edge_size, o.edge_size),
+            texture_mul: f4(self.texture_mul, o.texture_mul),
+            texture_add: f4(self.texture_add, o.texture_add),
+            sphere_mul: f4(self.sphere_mul, o.sphere_mul),
+            sphere_add: f4(self.sphere_add, o.sphere_add),
+            toon_mul: f4(self.toon_mul, o.toon_mul),
+            toon_add: f4(self.toon_add, o.toon_add),
+        }
+    }
+
+    fn mul(&self, o: &Self) -> Self {
+        self.zip(o, |a, b| a * b, |a, b| a * b)
+    }
+
+    fn add(&self, o: &Self) -> Self {
+        self.zip(o, |a, b| a + b, |a, b| a + b)
+    }
+
+    fn scale(&self, w: f32) -> Self {
+        self.zip(self, |a, _| a * w, |a, _| a * w)
+    }
+
+    /// `lerp(1, self, w)` per component.
+    fn lerp_from_one(&self, w: f32) -> Self {
+        self.zip(
+            self,
+            |a, _| Vec4::ONE + (a - Vec4::ONE) * w,
+            |a, _| 1.0 + (a - 1.0) * w,
+        )
+    }
+}
+
+/// Expands group and flip morphs: `applied[m]` is the weight morph `m`
+/// takes effect with (groups and flips themselves get 0).
+pub(crate) fn expand_morphs(model: &Model, weights: &[f32], applied: &mut Vec<f32>) {
+    reset(applied, model.morphs.len(), 0.0);
+    fn visit(model: &Model, m: usize, w: f32, depth: usize, applied: &mut [f32]) {
+        if depth > MAX_MORPH_DEPTH || w == 0.0 || !w.is_finite() {
+            return;
+        }
+        let Some(morph) = model.morphs.get(m) else {
+            return;
+        };
+        match &morph.kind {
+            MorphKind::Group(refs) => {
+                for r in refs {
+                    visit(model, r.morph, w * r.ratio, depth + 1, applied);
+                }
+            }
+            MorphKind::Flip(refs) => {
+                if w > 0.0 && !refs.is_empty() {
+                    let n = refs.len();
+                    let k =
+                        (((n + 1) as f32 * w).floor() as i64 - 1).clamp(0, n as i64 - 1) as usize;
+                    visit(model, refs[k].morph, refs[k].ratio, depth + 1, applied);
+                }
+            }
+            _ => applied[m] += w,
+        }
+    }
+    for (m, &w) in weights.iter().enumerate().take(model.morphs.len()) {
+        visit(model, m, w, 0, applied);
+    }
+}
+
+/// `slerp(identity, q, t)` along the shortest arc, for any `t` (negative
+/// turns the other way; −1 gives the inverse).
+pub(crate) fn scale_rotation(q: Quat, t: f32) -> Quat {
+    if t == 1.0 {
+        return q;
+    }
+    let q = if q.w < 0.0 { -q } else { q };
+    let (axis, angle) = q.to_axis_angle();
+    if angle.abs() < 1e-9 || !axis.is_finite() {
+        return Quat::IDENTITY;
+    }
+    Quat::from_axis_angle(axis, angle * t)
+}
+
+fn safe_normalize(q: Quat) -> Quat {
+    let l = q.length_squared();
+    if l > 1e-12 && l.is_finite() {
+        q / l.sqrt()
+    } else {
+        Quat::IDENTITY
+    }
+}
+
+fn reset<T: Clone>(v: &mut Vec<T>, n: usize, value: T) {
+    v.clear();
+    v.resize(n, value);
+}
