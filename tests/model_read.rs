@@ -894,3 +894,72 @@ fn builtin_toon_ramps_are_white_on_top_and_shaded_below() {
     bottoms.dedup();
     assert_eq!(bottoms.len(), 10, "ten distinct ramps");
 }
+
+// ------------------------------------------------------------- mutations
+
+/// xorshift, for reproducible mutations.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// Reads and poses `bytes` (if they read): must not panic.
+fn read_and_pose(bytes: &[u8]) {
+    let Ok(m) = Model::read(bytes) else { return };
+    let mut poser = vmd_studio::model::Poser::new(&m);
+    let mut out = vmd_studio::model::Posed::default();
+    for w in poser.input_mut().morphs.iter_mut() {
+        *w = 1.0;
+    }
+    for t in poser.input_mut().translations.iter_mut() {
+        *t = Vec3::new(0.5, -1.0, 2.0);
+    }
+    poser.evaluate(&m, &mut out);
+    assert_eq!(out.positions.len(), m.vertex_count());
+}
+
+/// A small in-test fuzzer (the cargo-fuzz targets in `fuzz/` go further):
+/// flip, overwrite and splice bytes of valid files, then read and pose.
+fn mutate_many(seed: u64, original: &[u8], rounds: usize) {
+    let mut rng = Rng(seed);
+    for _ in 0..rounds {
+        let mut b = original.to_vec();
+        for _ in 0..1 + rng.next() % 4 {
+            let at = (rng.next() as usize) % b.len();
+            match rng.next() % 4 {
+                0 => b[at] ^= 1 << (rng.next() % 8),
+                1 => b[at] = 0xFF,
+                2 => b[at] = (rng.next() % 256) as u8,
+                _ => {
+                    let cut = at.max(4);
+                    b.truncate(cut);
+                }
+            }
+        }
+        read_and_pose(&b);
+    }
+}
+
+#[test]
+fn mutated_models_never_panic() {
+    for (seed, (utf8, v, i)) in [(true, 1, 1), (false, 2, 4), (true, 4, 2)]
+        .into_iter()
+        .enumerate()
+    {
+        mutate_many(seed as u64 + 1, &generated_pmx(utf8, v, i), 1500);
+    }
+    let Some(dir) = corpus() else { return };
+    for name in [
+        "mei/mei.pmd",
+        "pmx-features/sdef-two-bone-elbow.pmx",
+        "unitymmdloader__mmt_test_model.pmx",
+    ] {
+        let bytes = std::fs::read(dir.join(name)).expect("model");
+        mutate_many(99, &bytes, 40);
+    }
+}

@@ -39,6 +39,9 @@ use super::skin::SkinPlan;
 
 /// Upper bound on CCD iterations per chain, whatever the model says.
 const MAX_LOOPS: u32 = 256;
+/// Upper bound on link turns (loops × links × path length) per chain and
+/// frame, so a hostile chain of thousands of links cannot stall a frame.
+const MAX_IK_WORK: usize = 200_000;
 /// Group morphs nested deeper than this are ignored (a cycle guard).
 const MAX_MORPH_DEPTH: usize = 16;
 
@@ -431,7 +434,9 @@ impl Poser {
         } else {
             std::f32::consts::PI
         };
-        for _ in 0..chain.loops.min(MAX_LOOPS) {
+        let work = (chain.links.len() * self.chain_paths[c].len()).max(1);
+        let loops = (chain.loops.min(MAX_LOOPS) as usize).min(MAX_IK_WORK / work);
+        for _ in 0..loops {
             if out.bone_world[chain.target]
                 .w_axis
                 .truncate()
