@@ -800,3 +800,33 @@ fn builtin_skeleton_poses_like_the_preview_solver() {
             < 2e-2
     );
 }
+
+#[test]
+fn corpus_pmx_model_with_its_motion() {
+    // unity-mmd-loader's test model and the motion made for it.
+    let Some(dir) = corpus() else { return };
+    let model = Model::open(&dir.join("unitymmdloader__mmt_test_model.pmx")).expect("model");
+    let bytes =
+        std::fs::read(dir.join("unitymmdloader__mmt_test_model_test_motion.vmd")).expect("vmd");
+    let motion = vmd_studio::vmd::read(&bytes).expect("reads");
+    let index = vmd_studio::vmd::TrackIndex::build(&motion);
+    let binding = MotionBinding::new(&model, &index);
+    let mut poser = Poser::new(&model);
+    let mut out = Posed::default();
+    let mut moved = false;
+    for frame in [0.0, 1.0, 2.5, 5.0] {
+        binding.sample(&model, &motion, &index, frame, poser.input_mut());
+        poser.evaluate(&model, &mut out);
+        assert!(out.positions.iter().all(|p| p.is_finite()), "frame {frame}");
+        assert!(
+            out.bone_world.iter().all(|m| m.is_finite()),
+            "frame {frame}"
+        );
+        moved |= out
+            .bone_world
+            .iter()
+            .zip(&model.skeleton.bones)
+            .any(|(w, b)| w.w_axis.truncate().distance(b.rest_position) > 1e-3);
+    }
+    assert!(moved, "the motion moves some bone");
+}

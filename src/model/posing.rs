@@ -83,11 +83,11 @@ impl PoseInput {
 
 /// A material's parameters after material morphs. Colours 0..1.
 ///
-/// The texture factors follow MMD's effect parameters
-/// (`MULTIPLYINGTEXTURE` / `ADDINGTEXTURE`): a renderer computes
-/// `tex' = tex · mul + add` per channel, then mixes it back with
-/// `lerp(tex, tex', mul.a + add.a − 1 …)`-style weighting as it sees fit;
-/// with no morph active `mul = 1` and `add = 0`, so `tex' = tex`.
+/// `diffuse … edge_size` are the material's own values with the morphs
+/// applied (`value × Π lerp(1, m, w) + Σ a·w`). The texture factors are the
+/// morphs' tints (PMX テクスチャ係数): a renderer turns a sampled texture,
+/// sphere or toon colour `t` into `t × mul + add` per channel, alpha
+/// included; with no morph active `mul = 1` and `add = 0`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MaterialState {
     pub diffuse: Vec4,
