@@ -1,6 +1,11 @@
-//! Writes the bundled demo files: `assets/demo_dance.vmd` (a short dance)
-//! and `assets/demo_camera.vmd` (a camera with cuts). Made by VMD Studio
-//! itself so the project owns them. Run: `cargo run --example make_demo`.
+//! Writes the bundled demo files: `assets/demo_dance.vmd` (a short dance),
+//! `assets/demo_camera.vmd` (a camera with cuts) and the demo mannequin
+//! `assets/demo_model.pmx` with its texture `assets/demo_model.bmp`. Made by
+//! VMD Studio itself so the project owns them (licence: the project's).
+//! Run: `cargo run --example make_demo`.
+
+#[path = "support/demo_model.rs"]
+mod demo_model;
 
 use std::f32::consts::PI;
 
@@ -190,5 +195,21 @@ fn main() {
             std::process::exit(1);
         }
         println!("wrote {}", path.display());
+    }
+    let skeleton = match std::fs::read_to_string(dir.join("standard_skeleton.json")) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: standard_skeleton.json: {e}");
+            std::process::exit(1);
+        }
+    };
+    let (pmx, bmp) = demo_model::demo_model(&skeleton);
+    for (name, bytes) in [("demo_model.pmx", pmx), ("demo_model.bmp", bmp)] {
+        let path = dir.join(name);
+        if let Err(e) = std::fs::write(&path, &bytes) {
+            eprintln!("error: {}: {e}", path.display());
+            std::process::exit(1);
+        }
+        println!("wrote {} ({} bytes)", path.display(), bytes.len());
     }
 }

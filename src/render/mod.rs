@@ -18,6 +18,7 @@ mod gpu;
 pub mod input;
 mod model;
 mod renderer;
+pub mod sheet;
 mod target;
 
 pub use gpu::{Gpu, msaa_samples};
