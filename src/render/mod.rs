@@ -14,6 +14,7 @@
 //! that has one (back faces pushed out along the screen-space normal), then
 //! overlay lines.
 
+pub mod from_model;
 mod gpu;
 pub mod input;
 mod model;
@@ -21,6 +22,7 @@ mod renderer;
 pub mod sheet;
 mod target;
 
+pub use from_model::MeshTemplate;
 pub use gpu::{Gpu, msaa_samples};
 pub use input::{
     Light, LineVertex, RenderMaterial, RenderMesh, RenderVertex, SphereMode, TextureRgba,

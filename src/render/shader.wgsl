@@ -102,9 +102,13 @@ fn fs_model(i: VertexOut) -> @location(0) vec4<f32> {
     if material.params.w > 0.5 {
         color = vec4<f32>(color.rgb * tint(toon, material.toon_mul, material.toon_add, 1.0), color.a);
     }
-    let h = normalize(normalize(i.to_eye) + to_light);
-    let spec = pow(max(dot(h, n), 1e-6), material.specular.w);
-    color = vec4<f32>(color.rgb + spec * material.specular.rgb * frame.light_color.rgb, color.a);
+    // Blinn specular, only for a positive power (as saba's MMD shader; MMD
+    // materials with power 0 show no highlight).
+    if material.specular.w > 0.0 {
+        let h = normalize(normalize(i.to_eye) + to_light);
+        let spec = pow(max(dot(h, n), 0.0), material.specular.w);
+        color = vec4<f32>(color.rgb + spec * material.specular.rgb * frame.light_color.rgb, color.a);
+    }
 
     if color.a < 0.002 {
         discard;

@@ -38,7 +38,8 @@ pub fn offscreen() -> Option<&'static Offscreen> {
 pub const BACKGROUND: [f32; 4] = [0.1, 0.2, 0.3, 1.0];
 pub const BACKGROUND_BYTES: [u8; 4] = [26, 51, 77, 255];
 
-/// Renders `meshes` from `view` with `light` into a `w`×`h` picture.
+/// Renders `meshes` from `view` with `light` into a `w`×`h` picture on
+/// [`BACKGROUND`].
 pub fn picture(
     o: &Offscreen,
     meshes: &[&RenderMesh],
@@ -46,6 +47,32 @@ pub fn picture(
     light: Light,
     w: u32,
     h: u32,
+) -> TextureRgba {
+    picture_on(o, meshes, view, light, w, h, BACKGROUND)
+}
+
+/// Pure green: far from every colour of the test models, for silhouettes.
+pub const GREEN: [f32; 4] = [0.0, 1.0, 0.0, 1.0];
+
+/// Pixels of `img` that differ from pure green by more than half the
+/// contrast (so a pixel counts when the model covers more than about half
+/// of it).
+pub fn mask_on_green(img: &TextureRgba) -> Vec<bool> {
+    img.pixels
+        .chunks_exact(4)
+        .map(|p| p[0].max(p[2]).max(255 - p[1]) > 100)
+        .collect()
+}
+
+/// Like [`picture`] on a background of the caller's choice.
+pub fn picture_on(
+    o: &Offscreen,
+    meshes: &[&RenderMesh],
+    view: ViewParams,
+    light: Light,
+    w: u32,
+    h: u32,
+    clear: [f32; 4],
 ) -> TextureRgba {
     let models: Vec<GpuModel> = meshes
         .iter()
@@ -59,8 +86,7 @@ pub fn picture(
         lines: &[],
         overlay_lines: &[],
     };
-    o.picture(&target, &frame, &refs, BACKGROUND)
-        .expect("readback")
+    o.picture(&target, &frame, &refs, clear).expect("readback")
 }
 
 pub fn close(a: [u8; 4], b: [u8; 4], tol: u8) -> bool {
@@ -233,4 +259,64 @@ pub fn drawn_mask_over(img: &TextureRgba, threshold: u8) -> Vec<bool> {
         .chunks_exact(4)
         .map(|p| !close([p[0], p[1], p[2], p[3]], BACKGROUND_BYTES, threshold))
         .collect()
+}
+
+/// What the CPU rasteriser found at one pixel centre: the nearest triangle
+/// (index into the triangle list), its barycentric weights and depth.
+#[derive(Clone, Copy, Debug)]
+pub struct Hit {
+    pub triangle: usize,
+    pub bary: [f32; 3],
+    pub depth: f32,
+}
+
+/// A CPU z-buffer of `indices` (triangles, no culling) projected by `view`.
+pub fn cpu_raster(
+    vertices: &[Vec3],
+    indices: &[u32],
+    view: &ViewParams,
+    w: u32,
+    h: u32,
+) -> Vec<Option<Hit>> {
+    let projected: Vec<Option<(f32, f32, f32)>> =
+        vertices.iter().map(|p| view.project(*p, w, h)).collect();
+    let mut out: Vec<Option<Hit>> = vec![None; (w * h) as usize];
+    for (ti, t) in indices.chunks_exact(3).enumerate() {
+        let (Some(a), Some(b), Some(c)) = (
+            projected[t[0] as usize],
+            projected[t[1] as usize],
+            projected[t[2] as usize],
+        ) else {
+            continue;
+        };
+        let area = (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0);
+        if area.abs() < 1e-9 {
+            continue;
+        }
+        let min_x = a.0.min(b.0).min(c.0).floor().max(0.0) as u32;
+        let max_x = (a.0.max(b.0).max(c.0).ceil().max(0.0) as u32).min(w);
+        let min_y = a.1.min(b.1).min(c.1).floor().max(0.0) as u32;
+        let max_y = (a.1.max(b.1).max(c.1).ceil().max(0.0) as u32).min(h);
+        for y in min_y..max_y {
+            for x in min_x..max_x {
+                let (px, py) = (x as f32 + 0.5, y as f32 + 0.5);
+                let w0 = ((b.0 - px) * (c.1 - py) - (b.1 - py) * (c.0 - px)) / area;
+                let w1 = ((c.0 - px) * (a.1 - py) - (c.1 - py) * (a.0 - px)) / area;
+                let w2 = 1.0 - w0 - w1;
+                if w0 < 0.0 || w1 < 0.0 || w2 < 0.0 {
+                    continue;
+                }
+                let depth = w0 * a.2 + w1 * b.2 + w2 * c.2;
+                let slot = &mut out[(y * w + x) as usize];
+                if slot.is_none_or(|s| depth < s.depth) {
+                    *slot = Some(Hit {
+                        triangle: ti,
+                        bary: [w0, w1, w2],
+                        depth,
+                    });
+                }
+            }
+        }
+    }
+    out
 }

@@ -1,0 +1,100 @@
+//! From the model layer's data to the renderer's input: mesh, materials and
+//! textures once per model, then vertices (and material morphs) per frame.
+
+use std::collections::HashMap;
+
+use crate::model::{self, Model, TextureSet, Toon};
+
+use super::input::{RenderMaterial, RenderMesh, RenderVertex, SphereMode, TextureRgba};
+
+fn rgba(t: &model::Texture) -> TextureRgba {
+    TextureRgba {
+        width: t.width,
+        height: t.height,
+        pixels: t.rgba.clone(),
+    }
+}
+
+fn sphere_mode(m: model::SphereMode) -> SphereMode {
+    match m {
+        model::SphereMode::None => SphereMode::None,
+        model::SphereMode::Multiply => SphereMode::Multiply,
+        model::SphereMode::Add => SphereMode::Add,
+        model::SphereMode::SubTexture => SphereMode::SubTexture,
+    }
+}
+
+/// The renderer's view of a model's materials and textures: the model's
+/// own textures (decoded ones; missing ones `None`), followed by our
+/// built-in toon ramps for the shared toons its materials use.
+#[derive(Clone, Debug)]
+pub struct MeshTemplate {
+    pub mesh: RenderMesh,
+}
+
+impl MeshTemplate {
+    /// Builds the mesh at the rest pose.
+    pub fn new(model: &Model, textures: &TextureSet) -> MeshTemplate {
+        let mut tex: Vec<Option<TextureRgba>> = (0..model.textures.len())
+            .map(|i| textures.get(i).map(rgba))
+            .collect();
+        let mut shared: HashMap<u8, usize> = HashMap::new();
+        let mut materials = Vec::with_capacity(model.materials.len());
+        for m in &model.materials {
+            let toon = match m.toon {
+                Toon::None => None,
+                Toon::Texture(i) => Some(i),
+                Toon::Shared(k) => Some(*shared.entry(k).or_insert_with(|| {
+                    tex.push(Some(rgba(&model::builtin_toon(k))));
+                    tex.len() - 1
+                })),
+            };
+            let mut r = RenderMaterial {
+                texture: m.texture,
+                sphere: m.sphere,
+                sphere_mode: sphere_mode(m.sphere_mode),
+                toon,
+                double_sided: m.flags.double_sided,
+                edge: m.flags.edge,
+                index_count: u32::try_from(m.index_count).unwrap_or(u32::MAX),
+                ..Default::default()
+            };
+            set_colours(&mut r, m);
+            materials.push(r);
+        }
+        let mut mesh = RenderMesh {
+            vertices: Vec::new(),
+            indices: model.indices.clone(),
+            materials,
+            textures: tex,
+        };
+        rest_vertices(model, &mut mesh.vertices);
+        MeshTemplate { mesh }
+    }
+}
+
+fn set_colours(r: &mut RenderMaterial, m: &model::Material) {
+    r.diffuse = m.diffuse.to_array();
+    r.specular = m.specular.to_array();
+    r.specular_power = m.specular_power;
+    r.ambient = m.ambient.to_array();
+    r.edge_color = m.edge_colour.to_array();
+    r.edge_size = m.edge_size;
+}
+
+/// The model's vertices as stored (rest pose, no morphs).
+pub fn rest_vertices(model: &Model, out: &mut Vec<RenderVertex>) {
+    out.clear();
+    let n = model.positions.len();
+    out.extend((0..n).map(|i| {
+        RenderVertex {
+            position: model.positions[i].to_array(),
+            normal: model
+                .normals
+                .get(i)
+                .map_or([0.0, 1.0, 0.0], |v| v.to_array()),
+            uv: model.uvs.get(i).map_or([0.0; 2], |v| v.to_array()),
+            edge_scale: model.edge_scale.get(i).copied().unwrap_or(1.0),
+        }
+    }));
+}
