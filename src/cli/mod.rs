@@ -13,6 +13,8 @@ pub mod audio;
 pub mod core;
 pub mod curve;
 pub mod model;
+#[cfg(feature = "render")]
+pub mod render;
 pub mod toolbox;
 
 /// An error for the user: one line, no backtrace.
@@ -262,6 +264,12 @@ pub enum Command {
     ModelInfo(model::ModelInfoArgs),
     /// Pose a model with a motion at a frame (append, IK, morphs, skinning).
     Pose(model::PoseArgs),
+    /// Render frames through the VMD camera as a numbered PNG sequence.
+    #[cfg(feature = "render")]
+    Render(render::RenderArgs),
+    /// A contact sheet of the first frame of every camera shot, labelled.
+    #[cfg(feature = "render")]
+    Storyboard(render::StoryboardArgs),
 }
 
 /// Runs a verb.
@@ -284,6 +292,10 @@ pub fn run(cmd: Command) -> CliResult {
         Command::ImportJson(a) => toolbox::import_json(a),
         Command::ModelInfo(a) => model::model_info(a),
         Command::Pose(a) => model::pose(a),
+        #[cfg(feature = "render")]
+        Command::Render(a) => render::render(a),
+        #[cfg(feature = "render")]
+        Command::Storyboard(a) => render::storyboard(a),
     }
 }
 

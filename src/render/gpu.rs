@@ -15,26 +15,41 @@ impl Gpu {
     /// a software one such as Mesa's lavapipe is fine) and opens a device with
     /// the adapter's downlevel-default limits.
     pub fn headless() -> Result<Gpu, RenderError> {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let options = wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::from_env().unwrap_or_default(),
             force_fallback_adapter: false,
             compatible_surface: None,
             apply_limit_buckets: false,
         };
-        let adapter = match pollster::block_on(instance.request_adapter(&options)) {
-            Ok(a) => a,
-            Err(_) => {
-                // Only a software adapter may exist; ask for it explicitly.
-                let fallback = wgpu::RequestAdapterOptions {
-                    force_fallback_adapter: true,
-                    ..options
-                };
-                pollster::block_on(instance.request_adapter(&fallback))
-                    .map_err(|e| RenderError::NoAdapter(e.to_string()))?
-            }
+        let fallback = wgpu::RequestAdapterOptions {
+            force_fallback_adapter: true,
+            ..options.clone()
         };
+        // Without WGPU_BACKEND, try the primary backends (Vulkan, Metal,
+        // DX12) first: probing GL/EGL on a headless Linux box only prints
+        // noise. Then every backend, then a software fallback.
+        let mut tries = Vec::new();
+        if std::env::var_os("WGPU_BACKEND").is_none() {
+            let mut d = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+            d.backends = wgpu::Backends::PRIMARY;
+            tries.push(d);
+        }
+        tries.push(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let mut last_error = String::from("no backend tried");
+        let mut found = None;
+        'search: for desc in tries {
+            let instance = wgpu::Instance::new(desc);
+            for o in [&options, &fallback] {
+                match pollster::block_on(instance.request_adapter(o)) {
+                    Ok(a) => {
+                        found = Some(a);
+                        break 'search;
+                    }
+                    Err(e) => last_error = e.to_string(),
+                }
+            }
+        }
+        let adapter = found.ok_or(RenderError::NoAdapter(last_error))?;
         let limits = wgpu::Limits::downlevel_defaults().using_resolution(adapter.limits());
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("vmd-studio headless"),

@@ -20,6 +20,7 @@ pub mod input;
 mod model;
 mod renderer;
 pub mod sheet;
+pub mod stage;
 mod target;
 
 pub use from_model::MeshTemplate;

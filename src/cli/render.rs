@@ -1,0 +1,351 @@
+//! `render` (a PNG sequence through the VMD camera) and `storyboard` (a
+//! contact sheet of the first frame of every shot). Both draw offscreen
+//! through the model renderer (feature `render`).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::Args;
+
+use super::{CliError, CliResult};
+use crate::model::LoadedModel;
+use crate::render::sheet::{self, SheetLayout};
+use crate::render::stage::{IndexedMotion, Stage, demo_model};
+use crate::render::{Offscreen, TextureRgba};
+use crate::vmd::summary::cut_frames;
+use crate::vmd::{Motion, TrackIndex};
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// Inputs: a model (PMX/PMD), the motion it wears (VMD) and a camera
+    /// (VMD; its light track is used too). More models each take the next
+    /// motion. Without a model the bundled demo mannequin is drawn.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// MMD frames to render, inclusive: `A..B` (30 per second).
+    #[arg(long, value_name = "A..B")]
+    pub frames: String,
+    /// Picture size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1920x1080")]
+    pub size: String,
+    /// Pictures per second: 30 (one per MMD frame) or 60 (two).
+    #[arg(long, default_value_t = 30)]
+    pub fps: u32,
+    /// Output folder for 00000.png, 00001.png, … (created if missing).
+    #[arg(short, long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct StoryboardArgs {
+    /// The camera VMD, then optionally a model (PMX/PMD) and its motion.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// A model to show (the bundled demo mannequin if none is given).
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// The motion the model wears.
+    #[arg(long)]
+    pub motion: Option<PathBuf>,
+    /// Size of each tile, WIDTHxHEIGHT.
+    #[arg(long, default_value = "320x180")]
+    pub size: String,
+    /// Tiles per row (default: a roughly 16:9 sheet).
+    #[arg(long, default_value_t = 0)]
+    pub columns: u32,
+    /// The sheet (PNG).
+    #[arg(short, long, value_name = "SHEET.png")]
+    pub out: PathBuf,
+}
+
+/// Parses `WIDTHxHEIGHT` (each 1..=8192).
+pub fn parse_size(s: &str) -> Result<(u32, u32), CliError> {
+    let bad = || CliError(format!("size \"{s}\" is not WIDTHxHEIGHT (e.g. 1920x1080)"));
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: u32 = w.trim().parse().map_err(|_| bad())?;
+    let h: u32 = h.trim().parse().map_err(|_| bad())?;
+    if !(1..=8192).contains(&w) || !(1..=8192).contains(&h) {
+        return Err(CliError(format!(
+            "size {w}x{h} is out of range (1..8192 per side)"
+        )));
+    }
+    Ok((w, h))
+}
+
+/// Parses `A..B` (inclusive, A ≤ B).
+pub fn parse_frames(s: &str) -> Result<(u32, u32), CliError> {
+    let bad = || CliError(format!("frames \"{s}\" is not A..B (e.g. 0..299)"));
+    let (a, b) = s.split_once("..").ok_or_else(bad)?;
+    let a: u32 = a.trim().parse().map_err(|_| bad())?;
+    let b: u32 = b
+        .trim()
+        .trim_start_matches('=')
+        .parse()
+        .map_err(|_| bad())?;
+    if b < a {
+        return Err(CliError(format!(
+            "frames {a}..{b}: the end is before the start"
+        )));
+    }
+    Ok((a, b))
+}
+
+enum Input {
+    Model(PathBuf),
+    Motion(Motion),
+    Camera(Motion),
+}
+
+fn classify(path: &Path) -> Result<Input, CliError> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("pmx" | "pmd") => Ok(Input::Model(path.to_owned())),
+        Some("vmd") => {
+            let m = super::load(path)?;
+            if m.cameras.is_empty() && m.lights.is_empty() {
+                Ok(Input::Motion(m))
+            } else {
+                Ok(Input::Camera(m))
+            }
+        }
+        _ => Err(CliError(format!(
+            "{}: not a model (.pmx/.pmd) or motion (.vmd)",
+            path.display()
+        ))),
+    }
+}
+
+fn open_model(path: &Path) -> Result<LoadedModel, CliError> {
+    let lm = LoadedModel::open(path).map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    for name in lm.textures.missing() {
+        eprintln!("warning: {}: texture {name} is missing", path.display());
+    }
+    Ok(lm)
+}
+
+fn offscreen() -> Result<Offscreen, CliError> {
+    Offscreen::new().map_err(|e| CliError(e.to_string()))
+}
+
+/// Builds a stage from models, motions and a camera given in any order.
+fn stage_from(files: &[PathBuf], stage: &mut Stage) -> CliResult {
+    let mut models = Vec::new();
+    let mut motions = Vec::new();
+    for f in files {
+        match classify(f)? {
+            Input::Model(p) => models.push(p),
+            Input::Motion(m) => motions.push(m),
+            Input::Camera(m) => {
+                if stage.camera.is_some() {
+                    return Err(CliError(format!(
+                        "{}: a second camera (only one is drawn)",
+                        f.display()
+                    )));
+                }
+                if !m.lights.is_empty() {
+                    stage.light = Some(IndexedMotion::new(m.clone()));
+                }
+                stage.camera = Some(IndexedMotion::new(m));
+            }
+        }
+    }
+    if motions.len() > models.len().max(1) {
+        return Err(CliError(format!(
+            "{} motions for {} model(s): give one model per motion",
+            motions.len(),
+            models.len().max(1)
+        )));
+    }
+    let mut motions = motions.into_iter();
+    if models.is_empty() {
+        let demo = demo_model().map_err(CliError)?;
+        add(stage, demo, motions.next())?;
+    }
+    for p in models {
+        let lm = open_model(&p)?;
+        add(stage, lm, motions.next())?;
+    }
+    Ok(())
+}
+
+fn add(stage: &mut Stage, lm: LoadedModel, motion: Option<Motion>) -> CliResult {
+    stage
+        .add_actor(lm, motion.map(IndexedMotion::new), 0.0)
+        .map_err(|e| CliError(e.to_string()))
+}
+
+pub fn render(a: RenderArgs) -> CliResult {
+    let (w, h) = parse_size(&a.size)?;
+    let (first, last) = parse_frames(&a.frames)?;
+    if a.fps != 30 && a.fps != 60 {
+        return Err(CliError(format!("--fps {}: use 30 or 60", a.fps)));
+    }
+    let mut stage = Stage::new(offscreen()?);
+    stage_from(&a.files, &mut stage)?;
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| CliError(format!("cannot create {}: {e}", a.out.display())))?;
+    let target = stage.target(w, h).map_err(|e| CliError(e.to_string()))?;
+    let per_frame = u64::from(a.fps / 30);
+    let count = u64::from(last - first) * per_frame + 1;
+    let started = Instant::now();
+    for i in 0..count {
+        let frame = f64::from(first) + i as f64 / per_frame as f64;
+        let img = stage
+            .picture(&target, frame)
+            .map_err(|e| CliError(e.to_string()))?;
+        let path = a.out.join(format!("{i:05}.png"));
+        img.save_png(&path).map_err(|e| CliError(e.to_string()))?;
+        if i % 10 == 9 || i + 1 == count {
+            eprint!("\rrendered {} of {count} pictures (frame {frame})", i + 1);
+        }
+    }
+    eprintln!();
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "wrote {count} pictures ({w}x{h}, {} fps) to {} in {secs:.1} s: {:.1} pictures per second on {}",
+        a.fps,
+        a.out.display(),
+        count as f64 / secs.max(1e-9),
+        stage.off.gpu.describe()
+    );
+    Ok(())
+}
+
+/// One shot of a camera: MMD frames `first..=last`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shot {
+    pub first: u32,
+    pub last: u32,
+}
+
+/// The shots of a camera motion: the first starts at frame 0, a cut (keys
+/// A and A + 1) ends a shot at A, the last ends at the last camera key.
+pub fn shots(m: &Motion, idx: &TrackIndex) -> Vec<Shot> {
+    let Some(last_frame) = idx
+        .camera
+        .last()
+        .and_then(|&k| m.cameras.get(k as usize))
+        .map(|k| k.frame())
+    else {
+        return Vec::new();
+    };
+    let mut starts = vec![0u32];
+    starts.extend(cut_frames(m, idx).iter().map(|&a| a.saturating_add(1)));
+    starts.dedup();
+    starts
+        .iter()
+        .enumerate()
+        .map(|(i, &first)| Shot {
+            first,
+            last: starts
+                .get(i + 1)
+                .map_or(last_frame, |&n| n.saturating_sub(1))
+                .max(first),
+        })
+        .collect()
+}
+
+pub fn storyboard(a: StoryboardArgs) -> CliResult {
+    let (w, h) = parse_size(&a.size)?;
+    let mut files = a.files.clone();
+    files.extend(a.model.iter().cloned());
+    files.extend(a.motion.iter().cloned());
+    let mut stage = Stage::new(offscreen()?);
+    stage_from(&files, &mut stage)?;
+    let Some(cam) = stage.camera.as_ref() else {
+        return Err(CliError(
+            "no camera: give a VMD file with camera keys".into(),
+        ));
+    };
+    let shots = shots(&cam.motion, &cam.index);
+    if shots.is_empty() {
+        return Err(CliError("the camera has no keys".into()));
+    }
+    let layout = SheetLayout::new(shots.len() as u32, w, h, a.columns);
+    let (sw, sh) = (layout.width(), layout.height());
+    if u64::from(sw) * u64::from(sh) > 400_000_000 {
+        return Err(CliError(format!(
+            "the sheet would be {sw}x{sh}; use a smaller --size or more --columns"
+        )));
+    }
+    let mut sheet_img = TextureRgba::solid(sw, sh, [32, 32, 36, 255]);
+    let target = stage.target(w, h).map_err(|e| CliError(e.to_string()))?;
+    let scale = SheetLayout::label_scale(w);
+    for (i, s) in shots.iter().enumerate() {
+        let tile = stage
+            .picture(&target, f64::from(s.first))
+            .map_err(|e| CliError(e.to_string()))?;
+        let (x, y) = layout.origin(i as u32);
+        sheet::blit(&mut sheet_img, &tile, x, y);
+        let label = format!(
+            "#{}  {}-{}  ({}f)",
+            i + 1,
+            s.first,
+            s.last,
+            s.last - s.first + 1
+        );
+        sheet::draw_text(
+            &mut sheet_img,
+            x + 2,
+            y + h + 4,
+            &label,
+            scale,
+            [235, 235, 235, 255],
+        );
+        if i % 10 == 9 || i + 1 == shots.len() {
+            eprint!("\rrendered {} of {} shots", i + 1, shots.len());
+        }
+    }
+    eprintln!();
+    sheet_img
+        .save_png(&a.out)
+        .map_err(|e| CliError(e.to_string()))?;
+    println!("{} shots", shots.len());
+    println!("wrote {} ({sw}x{sh})", a.out.display());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_frame_ranges_parse_or_say_why_not() {
+        assert_eq!(parse_size("1920x1080").unwrap(), (1920, 1080));
+        assert!(parse_size("1920").is_err());
+        assert!(parse_size("0x10").is_err());
+        assert_eq!(parse_frames("0..299").unwrap(), (0, 299));
+        assert_eq!(parse_frames("5..=9").unwrap(), (5, 9));
+        assert!(parse_frames("9..5").unwrap_err().0.contains("before"));
+        assert!(parse_frames("x..5").is_err());
+    }
+
+    #[test]
+    fn shots_split_at_cuts() {
+        use crate::vmd::CameraKey;
+        let mut m = Motion::new_v2();
+        for f in [0u32, 30, 31, 60, 90, 91, 120] {
+            m.cameras
+                .push(CameraKey::new(f, -45.0, [0.0; 3], [0.0; 3], 30, false));
+        }
+        let idx = TrackIndex::build(&m);
+        // Cuts at 30→31 and 90→91: shots 0–30, 31–90, 91–120.
+        assert_eq!(
+            shots(&m, &idx),
+            vec![
+                Shot { first: 0, last: 30 },
+                Shot {
+                    first: 31,
+                    last: 90
+                },
+                Shot {
+                    first: 91,
+                    last: 120
+                }
+            ]
+        );
+    }
+}

@@ -1,0 +1,169 @@
+//! A scene drawn offscreen, frame by frame: models wearing motions, the VMD
+//! camera and light. What the CLI's `render` and `storyboard` draw with.
+
+use std::path::Path;
+
+use crate::model::{LoadedModel, Model, TextureSet, decode_texture};
+use crate::vmd::{Motion, TrackIndex, evaluate};
+
+use super::input::{Light, RenderVertex, TextureRgba, ViewParams};
+use super::{FrameParams, GpuModel, MeshTemplate, Offscreen, OffscreenTarget, RenderError};
+
+/// The bundled demo mannequin (our own model, see `examples/make_demo.rs`).
+pub const DEMO_MODEL_PMX: &[u8] = include_bytes!("../../assets/demo_model.pmx");
+/// Its texture.
+pub const DEMO_MODEL_BMP: &[u8] = include_bytes!("../../assets/demo_model.bmp");
+
+/// The demo mannequin with its texture, from the bytes built into the program.
+pub fn demo_model() -> Result<LoadedModel, String> {
+    let model = Model::read(DEMO_MODEL_PMX).map_err(|e| format!("demo model: {e}"))?;
+    let texture = decode_texture(DEMO_MODEL_BMP, Path::new("demo_model.bmp"))?;
+    let textures = TextureSet {
+        textures: vec![Some(texture)],
+        ..Default::default()
+    };
+    Ok(LoadedModel {
+        path: "demo_model.pmx".into(),
+        model,
+        textures,
+    })
+}
+
+/// A motion with its track index.
+pub struct IndexedMotion {
+    pub motion: Motion,
+    pub index: TrackIndex,
+}
+
+impl IndexedMotion {
+    pub fn new(motion: Motion) -> Self {
+        let index = TrackIndex::build(&motion);
+        Self { motion, index }
+    }
+}
+
+/// One model on the stage, on the GPU, with the motion it wears.
+pub struct StageActor {
+    pub model: LoadedModel,
+    pub motion: Option<IndexedMotion>,
+    /// Scene frames later than the motion's: motion frame = scene frame − offset.
+    pub offset: f64,
+    gpu: GpuModel,
+    vertices: Vec<RenderVertex>,
+}
+
+impl StageActor {
+    pub fn new(
+        off: &Offscreen,
+        model: LoadedModel,
+        motion: Option<IndexedMotion>,
+        offset: f64,
+    ) -> Result<StageActor, RenderError> {
+        let template = MeshTemplate::new(&model.model, &model.textures);
+        let gpu = off.upload(&template.mesh)?;
+        Ok(StageActor {
+            model,
+            motion,
+            offset,
+            gpu,
+            vertices: template.mesh.vertices,
+        })
+    }
+
+    /// Poses the model at scene `frame` and uploads the vertices.
+    fn pose(&mut self, off: &Offscreen, _frame: f64) -> Result<(), RenderError> {
+        // Rest pose until the model layer's posing is wired in.
+        self.gpu.update_vertices(&off.gpu.queue, &self.vertices)
+    }
+}
+
+/// Models, a camera and a light, drawn offscreen.
+pub struct Stage {
+    pub off: Offscreen,
+    pub actors: Vec<StageActor>,
+    /// The camera motion (MMD's default camera when `None` or keyless).
+    pub camera: Option<IndexedMotion>,
+    /// The light motion (MMD's default light when `None` or keyless).
+    pub light: Option<IndexedMotion>,
+    /// Background colour, RGBA 0..1 (MMD's default: white).
+    pub background: [f32; 4],
+}
+
+impl Stage {
+    pub fn new(off: Offscreen) -> Stage {
+        Stage {
+            off,
+            actors: Vec::new(),
+            camera: None,
+            light: None,
+            background: [1.0, 1.0, 1.0, 1.0],
+        }
+    }
+
+    pub fn add_actor(
+        &mut self,
+        model: LoadedModel,
+        motion: Option<IndexedMotion>,
+        offset: f64,
+    ) -> Result<(), RenderError> {
+        let actor = StageActor::new(&self.off, model, motion, offset)?;
+        self.actors.push(actor);
+        Ok(())
+    }
+
+    /// The view at `frame` for a picture of `aspect` (width / height).
+    pub fn view_at(&self, frame: f64, aspect: f32) -> ViewParams {
+        self.camera
+            .as_ref()
+            .and_then(|c| evaluate::camera_at(&c.motion, &c.index, frame))
+            .map_or_else(
+                || ViewParams::mmd_default(aspect),
+                |c| {
+                    ViewParams::mmd_camera(
+                        c.target,
+                        c.rotation,
+                        c.distance,
+                        c.fov,
+                        c.perspective,
+                        aspect,
+                    )
+                },
+            )
+    }
+
+    /// The light at `frame`.
+    pub fn light_at(&self, frame: f64) -> Light {
+        self.light
+            .as_ref()
+            .and_then(|l| evaluate::light_at(&l.motion, &l.index, frame))
+            .map_or(Light::MMD_DEFAULT, |l| Light {
+                color: l.color,
+                direction: l.direction,
+            })
+    }
+
+    pub fn target(&self, width: u32, height: u32) -> Result<OffscreenTarget, RenderError> {
+        self.off.target(width, height)
+    }
+
+    /// Draws scene frame `frame` (fractional allowed) into `target` and
+    /// reads it back.
+    pub fn picture(
+        &mut self,
+        target: &OffscreenTarget,
+        frame: f64,
+    ) -> Result<TextureRgba, RenderError> {
+        for a in &mut self.actors {
+            a.pose(&self.off, frame)?;
+        }
+        let aspect = target.width() as f32 / target.height().max(1) as f32;
+        let params = FrameParams {
+            view: self.view_at(frame, aspect),
+            light: self.light_at(frame),
+            lines: &[],
+            overlay_lines: &[],
+        };
+        let models: Vec<&GpuModel> = self.actors.iter().map(|a| &a.gpu).collect();
+        self.off.picture(target, &params, &models, self.background)
+    }
+}

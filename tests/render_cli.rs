@@ -1,0 +1,162 @@
+//! The `render` and `storyboard` verbs, run as the built binary. They need a
+//! GPU adapter (skipped without one, except under CI=true).
+#![cfg(feature = "render")]
+
+mod common;
+mod render_support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vmd-studio"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run vmd-studio: {e}"))
+}
+
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("vmd-render-cli-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "exit {:?}, stderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn png_size(path: &Path) -> (u32, u32) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(
+        &bytes[..8],
+        b"\x89PNG\r\n\x1a\n",
+        "{} is a PNG",
+        path.display()
+    );
+    let be = |i: usize| u32::from_be_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    (be(16), be(20))
+}
+
+fn asset(name: &str) -> String {
+    format!("{}/assets/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn storyboard_of_the_long_corpus_camera_has_164_shots() {
+    let (Some(_), Some(corpus)) = (render_support::offscreen(), common::corpus()) else {
+        return;
+    };
+    let dir = scratch("storyboard");
+    let sheet = dir.join("sheet.png");
+    let cam = corpus.join("webmmd__GimmexGimme.vmd");
+    let out = run(&[
+        "storyboard",
+        cam.to_str().unwrap(),
+        "--size",
+        "48x27",
+        "--columns",
+        "10",
+        "-o",
+        sheet.to_str().unwrap(),
+    ]);
+    let stdout = ok(&out);
+    // CENSUS: 163 cuts → 164 shots.
+    assert!(stdout.lines().any(|l| l == "164 shots"), "{stdout}");
+    // 10 columns, 17 rows of 48×27 tiles with 4 px gaps and a 15 px label
+    // strip (7 px font + 8): 10·52 + 4 = 524 wide, 17·(27 + 15 + 4) + 4 = 786 high.
+    assert_eq!(png_size(&sheet), (524, 786));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn render_writes_a_numbered_sequence_through_the_camera() {
+    let Some(_) = render_support::offscreen() else {
+        return;
+    };
+    let dir = scratch("render");
+    let out = run(&[
+        "render",
+        &asset("demo_model.pmx"),
+        &asset("demo_dance.vmd"),
+        &asset("demo_camera.vmd"),
+        "--frames",
+        "10..14",
+        "--size",
+        "96x54",
+        "--fps",
+        "60",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    let stdout = ok(&out);
+    // Frames 10..14 at 60 fps: 10, 10.5, …, 14 → 9 pictures.
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let expect: Vec<String> = (0..9).map(|i| format!("{i:05}.png")).collect();
+    assert_eq!(names, expect);
+    for n in &names {
+        assert_eq!(png_size(&dir.join(n)), (96, 54));
+    }
+    assert!(
+        stdout.contains("wrote 9 pictures") && stdout.contains("per second"),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("rendered 9 of 9"),
+        "progress on stderr: {stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_arguments_exit_1_with_one_line() {
+    for args in [
+        vec!["render", "x.vmd", "--frames", "9..3", "-o", "/tmp/none"],
+        vec![
+            "render",
+            "x.vmd",
+            "--frames",
+            "0..3",
+            "--size",
+            "big",
+            "-o",
+            "/tmp/none",
+        ],
+        vec![
+            "render",
+            "x.vmd",
+            "--frames",
+            "0..3",
+            "--fps",
+            "24",
+            "-o",
+            "/tmp/none",
+        ],
+        vec![
+            "storyboard",
+            "/definitely/missing.vmd",
+            "-o",
+            "/tmp/none.png",
+        ],
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let lines: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.starts_with("error: ") && !l.contains("XDG_RUNTIME_DIR"))
+            .collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {stderr}");
+    }
+}
