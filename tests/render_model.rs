@@ -15,6 +15,7 @@ use std::sync::OnceLock;
 use glam::Vec3;
 use render_support::*;
 use vmd_studio::model::{LoadedModel, Model, MorphKind};
+use vmd_studio::render::from_model::{ModelPosing, posed_vertices};
 use vmd_studio::render::{Light, MeshTemplate, RenderMesh, TextureRgba, ViewParams};
 
 fn mei() -> Option<&'static (LoadedModel, MeshTemplate)> {
@@ -334,18 +335,6 @@ fn vertex_morph(model: &Model, name: &str) -> Vec<(usize, Vec3)> {
     }
 }
 
-/// Applies a vertex morph at `weight` (position += weight · offset).
-fn morphed(mesh: &RenderMesh, offsets: &[(usize, Vec3)], weight: f32) -> RenderMesh {
-    let mut m = mesh.clone();
-    for (i, d) in offsets {
-        let p = &mut m.vertices[*i].position;
-        for k in 0..3 {
-            p[k] += d[k] * weight;
-        }
-    }
-    m
-}
-
 /// Pixels that differ between two pictures, split into inside/outside the
 /// box around the projected morph vertices (grown by 4 px).
 fn changes(a: &TextureRgba, b: &TextureRgba, v: &ViewParams, moved: &[Vec3]) -> (usize, usize) {
@@ -375,6 +364,21 @@ fn changes(a: &TextureRgba, b: &TextureRgba, v: &ViewParams, moved: &[Vec3]) -> 
     (inside, outside)
 }
 
+/// The mesh posed by the model layer with only morph `name` at `weight`.
+fn posed_with_morph(lm: &LoadedModel, t: &MeshTemplate, name: &str, weight: f32) -> RenderMesh {
+    let model = &lm.model;
+    let k = model
+        .morphs
+        .iter()
+        .position(|m| m.name == name)
+        .unwrap_or_else(|| panic!("morph {name}"));
+    let mut posing = ModelPosing::new(model);
+    posing.pose_input(model, |input| input.morphs[k] = weight);
+    let mut mesh = t.mesh.clone();
+    posed_vertices(model, &posing.posed, &mut mesh.vertices);
+    mesh
+}
+
 fn morph_changes_only_its_region(lm: &LoadedModel, t: &MeshTemplate, name: &str) {
     let o = offscreen().expect("checked by caller");
     let offsets = vertex_morph(&lm.model, name);
@@ -383,13 +387,22 @@ fn morph_changes_only_its_region(lm: &LoadedModel, t: &MeshTemplate, name: &str)
     let rest = picture(o, &[&t.mesh], v, Light::MMD_DEFAULT, w, h);
     let zero = picture(
         o,
-        &[&morphed(&t.mesh, &offsets, 0.0)],
+        &[&posed_with_morph(lm, t, name, 0.0)],
         v,
         Light::MMD_DEFAULT,
         w,
         h,
     );
-    let one_mesh = morphed(&t.mesh, &offsets, 1.0);
+    let one_mesh = posed_with_morph(lm, t, name, 1.0);
+    // The model layer moved exactly the morph's vertices by its offsets.
+    for (i, d) in &offsets {
+        let moved =
+            Vec3::from(one_mesh.vertices[*i].position) - Vec3::from(t.mesh.vertices[*i].position);
+        assert!(
+            (moved - *d).length() < 1e-3,
+            "vertex {i} moved {moved}, offset {d}"
+        );
+    }
     let one = picture(o, &[&one_mesh], v, Light::MMD_DEFAULT, w, h);
     // The region: where the moved vertices are, before and after.
     let mut moved: Vec<Vec3> = offsets

@@ -3,9 +3,12 @@
 
 use std::collections::HashMap;
 
-use crate::model::{self, Model, TextureSet, Toon};
+use crate::model::{self, Model, MotionBinding, PoseInput, Posed, Poser, TextureSet, Toon};
+use crate::vmd::{Motion, TrackIndex};
 
-use super::input::{RenderMaterial, RenderMesh, RenderVertex, SphereMode, TextureRgba};
+use super::input::{
+    RenderMaterial, RenderMesh, RenderVertex, SphereMode, TextureRgba, TextureTint,
+};
 
 fn rgba(t: &model::Texture) -> TextureRgba {
     TextureRgba {
@@ -97,4 +100,103 @@ pub fn rest_vertices(model: &Model, out: &mut Vec<RenderVertex>) {
             edge_scale: model.edge_scale.get(i).copied().unwrap_or(1.0),
         }
     }));
+}
+
+/// The posed vertices: skinned positions and normals from `posed` (the
+/// rest values where `posed` has none), UVs moved by UV morphs.
+pub fn posed_vertices(model: &Model, posed: &Posed, out: &mut Vec<RenderVertex>) {
+    let n = model.positions.len();
+    out.clear();
+    out.reserve(n);
+    let skinned = posed.positions.len() == n && posed.normals.len() == n;
+    let uv_morph = posed.uv_morphed && posed.uv_offsets.len() == n;
+    for i in 0..n {
+        let (p, nrm) = if skinned {
+            (posed.positions[i], posed.normals[i])
+        } else {
+            (
+                model.positions[i],
+                model.normals.get(i).copied().unwrap_or(glam::Vec3::Y),
+            )
+        };
+        let mut uv = model.uvs.get(i).copied().unwrap_or_default();
+        if uv_morph {
+            uv += posed.uv_offsets[i].truncate().truncate();
+        }
+        out.push(RenderVertex {
+            position: p.to_array(),
+            normal: nrm.to_array(),
+            uv: uv.to_array(),
+            edge_scale: model.edge_scale.get(i).copied().unwrap_or(1.0),
+        });
+    }
+}
+
+/// The materials after material morphs: `template` (from
+/// [`MeshTemplate`]) with colours, edge and texture tints from `posed`.
+pub fn posed_materials(template: &[RenderMaterial], posed: &Posed, out: &mut Vec<RenderMaterial>) {
+    out.clear();
+    out.extend_from_slice(template);
+    for (r, s) in out.iter_mut().zip(&posed.materials) {
+        r.diffuse = s.diffuse.to_array();
+        r.specular = s.specular.to_array();
+        r.specular_power = s.specular_power;
+        r.ambient = s.ambient.to_array();
+        r.edge_color = s.edge_colour.to_array();
+        r.edge_size = s.edge_size;
+        r.texture_tint = TextureTint {
+            mul: s.texture_mul.to_array(),
+            add: s.texture_add.to_array(),
+        };
+        r.sphere_tint = TextureTint {
+            mul: s.sphere_mul.to_array(),
+            add: s.sphere_add.to_array(),
+        };
+        r.toon_tint = TextureTint {
+            mul: s.toon_mul.to_array(),
+            add: s.toon_add.to_array(),
+        };
+    }
+}
+
+/// Posing state for one model wearing (or not) one motion: the model
+/// layer's poser, its output buffers and the name binding of the motion.
+pub struct ModelPosing {
+    poser: Poser,
+    pub posed: Posed,
+    binding: Option<MotionBinding>,
+}
+
+impl ModelPosing {
+    pub fn new(model: &Model) -> ModelPosing {
+        ModelPosing {
+            poser: Poser::new(model),
+            posed: Posed::default(),
+            binding: None,
+        }
+    }
+
+    /// Binds a motion's tracks to the model's bones and morphs by name
+    /// (again after the motion's tracks change); `None` unbinds.
+    pub fn bind(&mut self, model: &Model, index: Option<&TrackIndex>) {
+        self.binding = index.map(|i| MotionBinding::new(model, i));
+    }
+
+    /// Poses the model at motion frame `frame` (the rest pose without a
+    /// bound motion) and skins it into [`ModelPosing::posed`].
+    pub fn pose(&mut self, model: &Model, motion: Option<(&Motion, &TrackIndex)>, frame: f64) {
+        match (&self.binding, motion) {
+            (Some(b), Some((m, i))) => b.sample(model, m, i, frame, self.poser.input_mut()),
+            _ => self.poser.input_mut().reset(model),
+        }
+        self.poser.evaluate(model, &mut self.posed);
+    }
+
+    /// Poses with an explicit input (morph weights, bone values) instead of
+    /// a motion: for tests and the viewport's posing tools.
+    pub fn pose_input(&mut self, model: &Model, f: impl FnOnce(&mut PoseInput)) {
+        self.poser.input_mut().reset(model);
+        f(self.poser.input_mut());
+        self.poser.evaluate(model, &mut self.posed);
+    }
 }

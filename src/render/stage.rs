@@ -6,7 +6,8 @@ use std::path::Path;
 use crate::model::{LoadedModel, Model, TextureSet, decode_texture};
 use crate::vmd::{Motion, TrackIndex, evaluate};
 
-use super::input::{Light, RenderVertex, TextureRgba, ViewParams};
+use super::from_model::{ModelPosing, posed_materials, posed_vertices};
+use super::input::{Light, RenderMaterial, RenderVertex, TextureRgba, ViewParams};
 use super::{FrameParams, GpuModel, MeshTemplate, Offscreen, OffscreenTarget, RenderError};
 
 /// The bundled demo mannequin (our own model, see `examples/make_demo.rs`).
@@ -49,7 +50,10 @@ pub struct StageActor {
     /// Scene frames later than the motion's: motion frame = scene frame − offset.
     pub offset: f64,
     gpu: GpuModel,
+    template: MeshTemplate,
+    posing: ModelPosing,
     vertices: Vec<RenderVertex>,
+    materials: Vec<RenderMaterial>,
 }
 
 impl StageActor {
@@ -61,19 +65,34 @@ impl StageActor {
     ) -> Result<StageActor, RenderError> {
         let template = MeshTemplate::new(&model.model, &model.textures);
         let gpu = off.upload(&template.mesh)?;
+        let mut posing = ModelPosing::new(&model.model);
+        posing.bind(&model.model, motion.as_ref().map(|m| &m.index));
         Ok(StageActor {
             model,
             motion,
             offset,
             gpu,
-            vertices: template.mesh.vertices,
+            template,
+            posing,
+            vertices: Vec::new(),
+            materials: Vec::new(),
         })
     }
 
-    /// Poses the model at scene `frame` and uploads the vertices.
-    fn pose(&mut self, off: &Offscreen, _frame: f64) -> Result<(), RenderError> {
-        // Rest pose until the model layer's posing is wired in.
-        self.gpu.update_vertices(&off.gpu.queue, &self.vertices)
+    /// Poses the model at scene `frame` (motion, morphs, IK, skinning on the
+    /// CPU) and uploads vertices and materials.
+    fn pose(&mut self, off: &Offscreen, frame: f64) -> Result<(), RenderError> {
+        let model = &self.model.model;
+        let motion = self.motion.as_ref().map(|m| (&m.motion, &m.index));
+        self.posing.pose(model, motion, frame - self.offset);
+        posed_vertices(model, &self.posing.posed, &mut self.vertices);
+        posed_materials(
+            &self.template.mesh.materials,
+            &self.posing.posed,
+            &mut self.materials,
+        );
+        self.gpu.update_vertices(&off.gpu.queue, &self.vertices)?;
+        self.gpu.update_materials(&off.gpu.queue, &self.materials)
     }
 }
 
