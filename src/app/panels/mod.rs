@@ -9,6 +9,7 @@ pub mod dope_sheet;
 pub mod forensics;
 pub mod inspector;
 pub mod key_panel;
+pub mod model_view;
 pub mod scene;
 pub mod shots;
 pub mod timeline;

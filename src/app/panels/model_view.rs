@@ -1,0 +1,675 @@
+//! The model renderer inside the viewport: each actor's model posed on the
+//! CPU at the playhead (model layer), drawn by `render::Renderer` into an
+//! offscreen target during egui_wgpu's prepare step, and blitted into the
+//! viewport by a paint callback. GPU resources live in the egui_wgpu
+//! renderer's `callback_resources`; CPU-side caches (loaded models, poses)
+//! in egui's temporary data.
+//!
+//! With the glow renderer (or no wgpu adapter) [`status`] says why, and the
+//! viewport keeps its skeleton view.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use eframe::egui;
+use eframe::egui_wgpu::{self, wgpu};
+use glam::{Mat4, Vec3, Vec4};
+
+use crate::model::LoadedModel;
+use crate::render::from_model::{ModelPosing, posed_materials, posed_vertices};
+use crate::render::stage::demo_model;
+use crate::render::{
+    COLOR_FORMAT, FrameParams, GpuModel, Light, LineVertex, MeshTemplate, OffscreenTarget,
+    RenderMaterial, RenderVertex, Renderer, ViewParams, msaa_samples,
+};
+use crate::vmd::{Motion, TrackIndex};
+
+/// Whether the model renderer can draw, and if not, why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Drawing with this adapter ("llvmpipe (Vulkan, Cpu)" …).
+    Ready(String),
+    /// The skeleton view only, for this reason.
+    Unavailable(String),
+}
+
+fn status_id() -> egui::Id {
+    egui::Id::unique("vmd-studio model renderer status")
+}
+
+/// The model renderer's status (set by [`install`]; unknown before).
+pub fn status(ctx: &egui::Context) -> Status {
+    ctx.data(|d| d.get_temp::<Status>(status_id()))
+        .unwrap_or_else(|| {
+            Status::Unavailable("the model renderer was not started (no wgpu device)".into())
+        })
+}
+
+/// Sets up the GPU side at app creation: pipelines in the egui_wgpu
+/// renderer's callback resources, or the reason there is none.
+pub fn install(cc: &eframe::CreationContext<'_>) {
+    let status = match &cc.wgpu_render_state {
+        Some(rs) => {
+            let samples = msaa_samples(&rs.adapter, COLOR_FORMAT);
+            let resources = GpuResources::new(&rs.device, &rs.queue, rs.target_format, samples);
+            rs.renderer.write().callback_resources.insert(resources);
+            let info = rs.adapter.get_info();
+            Status::Ready(format!("{} ({:?})", info.name, info.backend))
+        }
+        None => Status::Unavailable(
+            "model preview off: the app runs on the glow renderer (--renderer glow or no wgpu \
+             adapter); showing skeletons"
+                .into(),
+        ),
+    };
+    cc.egui_ctx.data_mut(|d| d.insert_temp(status_id(), status));
+}
+
+// ------------------------------------------------------------- CPU side
+
+/// A loaded model and its renderer template, shared with paint callbacks.
+struct ModelEntry {
+    id: u64,
+    model: LoadedModel,
+    template: Arc<MeshTemplate>,
+}
+
+/// One actor's posing state.
+struct ActorCpu {
+    model_id: u64,
+    posing: ModelPosing,
+    /// The motion the binding was made for: document id and revision.
+    bound: Option<(u64, u64)>,
+}
+
+#[derive(Default)]
+struct CpuState {
+    /// By model path (`None`: the built-in figure, the demo mannequin).
+    models: HashMap<Option<PathBuf>, Result<Arc<ModelEntry>, String>>,
+    actors: Vec<Option<ActorCpu>>,
+    next_id: u64,
+}
+
+fn cpu_state(ctx: &egui::Context) -> Arc<Mutex<CpuState>> {
+    let id = egui::Id::unique("vmd-studio model renderer cpu");
+    ctx.data_mut(|d| {
+        d.get_temp_mut_or_insert_with(id, || Arc::new(Mutex::new(CpuState::default())))
+            .clone()
+    })
+}
+
+impl CpuState {
+    fn model(&mut self, path: Option<&Path>) -> Result<Arc<ModelEntry>, String> {
+        let key = path.map(Path::to_path_buf);
+        if let Some(r) = self.models.get(&key) {
+            return r.clone();
+        }
+        let loaded = match path {
+            Some(p) => LoadedModel::open(p).map_err(|e| format!("{}: {e}", p.display())),
+            None => demo_model(),
+        };
+        self.next_id += 1;
+        let id = self.next_id;
+        let entry = loaded.map(|model| {
+            let template = Arc::new(MeshTemplate::new(&model.model, &model.textures));
+            Arc::new(ModelEntry {
+                id,
+                model,
+                template,
+            })
+        });
+        self.models.insert(key, entry.clone());
+        entry
+    }
+}
+
+/// One actor as the model view needs it.
+pub struct ModelActor<'a> {
+    /// The model file (`None`: the built-in figure, drawn as the demo mannequin).
+    pub model_path: Option<&'a Path>,
+    /// The motion it wears: the motion, its index, and (document id, revision)
+    /// so the bone/morph binding is rebuilt after edits.
+    pub motion: Option<(&'a Motion, &'a TrackIndex, (u64, u64))>,
+    /// Motion frame to show (scene frame − offset).
+    pub frame: f64,
+}
+
+/// What [`draw`] did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outcome {
+    /// The models were drawn (the caller need not draw skeletons).
+    pub drawn: bool,
+    /// Some vertex of some model is inside the picture.
+    pub anything_in_frame: bool,
+    /// Models that could not be loaded, with the reason.
+    pub problems: Vec<String>,
+}
+
+/// One actor's frame for the GPU.
+struct ActorFrame {
+    key: (usize, u64),
+    template: Arc<MeshTemplate>,
+    vertices: Vec<RenderVertex>,
+    materials: Vec<RenderMaterial>,
+}
+
+/// How the picture is taken: camera, light, ground grid, background.
+#[derive(Clone, Copy, Debug)]
+pub struct Shot {
+    /// View and projection; the projection's aspect must match the rect's.
+    pub view: ViewParams,
+    pub light: Light,
+    /// Draw the ground grid and axes (depth-tested, so the model hides them).
+    pub grid: bool,
+    /// RGBA 0..1.
+    pub background: [f32; 4],
+}
+
+/// Poses every actor and queues the picture into `rect` of `painter`.
+pub fn draw(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    rect: egui::Rect,
+    actors: &[ModelActor<'_>],
+    shot: Shot,
+) -> Outcome {
+    let Shot {
+        view,
+        light,
+        grid,
+        background,
+    } = shot;
+    let mut out = Outcome::default();
+    if !matches!(status(ui.ctx()), Status::Ready(_)) {
+        return out;
+    }
+    let state = cpu_state(ui.ctx());
+    let Ok(mut cpu) = state.lock() else {
+        return out;
+    };
+    cpu.actors.resize_with(actors.len(), || None);
+    let view_proj = view.projection * view.view;
+    let mut frames = Vec::with_capacity(actors.len());
+    for (i, a) in actors.iter().enumerate() {
+        let entry = match cpu.model(a.model_path) {
+            Ok(e) => e,
+            Err(e) => {
+                out.problems.push(e);
+                continue;
+            }
+        };
+        let model = &entry.model.model;
+        let slot = &mut cpu.actors[i];
+        if slot.as_ref().is_none_or(|s| s.model_id != entry.id) {
+            *slot = Some(ActorCpu {
+                model_id: entry.id,
+                posing: ModelPosing::new(model),
+                bound: None,
+            });
+        }
+        let Some(actor) = slot.as_mut() else { continue };
+        let key = a.motion.map(|(_, _, k)| k);
+        if actor.bound != key {
+            actor.posing.bind(model, a.motion.map(|(_, idx, _)| idx));
+            actor.bound = key;
+        }
+        actor
+            .posing
+            .pose(model, a.motion.map(|(m, idx, _)| (m, idx)), a.frame);
+        let mut vertices = Vec::new();
+        posed_vertices(model, &actor.posing.posed, &mut vertices);
+        let mut materials = Vec::new();
+        posed_materials(
+            &entry.template.mesh.materials,
+            &actor.posing.posed,
+            &mut materials,
+        );
+        if !out.anything_in_frame {
+            out.anything_in_frame = any_in_frame(&vertices, &view_proj);
+        }
+        frames.push(ActorFrame {
+            key: (i, entry.id),
+            template: entry.template.clone(),
+            vertices,
+            materials,
+        });
+    }
+    drop(cpu);
+    let lines = if grid { grid_lines() } else { Vec::new() };
+    painter.add(egui_wgpu::Callback::new_paint_callback(
+        rect,
+        ModelPaint {
+            rect,
+            view,
+            light,
+            background,
+            actors: frames,
+            lines,
+        },
+    ));
+    out.drawn = true;
+    out
+}
+
+/// Whether any vertex (every 7th, for speed) lands inside the picture.
+fn any_in_frame(vertices: &[RenderVertex], view_proj: &Mat4) -> bool {
+    vertices.iter().step_by(7).any(|v| {
+        let c: Vec4 = *view_proj * Vec3::from(v.position).extend(1.0);
+        c.w > 1e-4 && c.x.abs() <= c.w && c.y.abs() <= c.w && c.z >= 0.0 && c.z <= c.w
+    })
+}
+
+/// The ground grid (2-unit squares, a brighter line every 10) as
+/// depth-tested lines, so the model hides what is behind it.
+pub fn grid_lines() -> Vec<LineVertex> {
+    const HALF: i32 = 20;
+    const STEP: f32 = 2.0;
+    let extent = HALF as f32 * STEP;
+    let minor = [0.24, 0.25, 0.27, 1.0];
+    let major = [0.34, 0.36, 0.40, 1.0];
+    let mut out = Vec::new();
+    let mut seg = |a: [f32; 3], b: [f32; 3], c: [f32; 4]| {
+        out.push(LineVertex {
+            position: a,
+            color: c,
+        });
+        out.push(LineVertex {
+            position: b,
+            color: c,
+        });
+    };
+    for i in -HALF..=HALF {
+        let v = i as f32 * STEP;
+        let c = if i % 5 == 0 { major } else { minor };
+        seg([v, 0.0, -extent], [v, 0.0, extent], c);
+        seg([-extent, 0.0, v], [extent, 0.0, v], c);
+    }
+    for (dir, c) in [
+        ([6.0, 0.0, 0.0], [0.9, 0.27, 0.27, 1.0]),
+        ([0.0, 6.0, 0.0], [0.35, 0.78, 0.35, 1.0]),
+        ([0.0, 0.0, 6.0], [0.31, 0.51, 0.98, 1.0]),
+    ] {
+        seg([0.0, 0.001, 0.0], dir, c);
+    }
+    out
+}
+
+// ------------------------------------------------------------- GPU side
+
+/// Pipelines and per-viewport GPU state, in egui_wgpu's callback resources.
+struct GpuResources {
+    renderer: Renderer,
+    target: Option<OffscreenTarget>,
+    models: HashMap<(usize, u64), GpuModel>,
+    blit_pipeline: wgpu::RenderPipeline,
+    blit_layout: wgpu::BindGroupLayout,
+    blit_sampler: wgpu::Sampler,
+    blit_bind: Option<wgpu::BindGroup>,
+}
+
+const BLIT_WGSL: &str = r#"
+@group(0) @binding(0) var t: texture_2d<f32>;
+@group(0) @binding(1) var s: sampler;
+struct Out { @builtin(position) pos: vec4<f32>, @location(0) uv: vec2<f32> };
+@vertex fn vs(@builtin(vertex_index) i: u32) -> Out {
+    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
+    var o: Out;
+    o.pos = vec4<f32>(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0, 0.0, 1.0);
+    o.uv = uv;
+    return o;
+}
+// The picture holds gamma-space colours, as egui's usual (non-sRGB) framebuffer.
+@fragment fn fs_gamma(i: Out) -> @location(0) vec4<f32> {
+    return textureSample(t, s, i.uv);
+}
+// An sRGB framebuffer re-encodes what we write: hand it linear values.
+@fragment fn fs_linear(i: Out) -> @location(0) vec4<f32> {
+    let c = textureSample(t, s, i.uv);
+    let lo = c.rgb / 12.92;
+    let hi = pow((c.rgb + 0.055) / 1.055, vec3<f32>(2.4));
+    return vec4<f32>(select(hi, lo, c.rgb <= vec3<f32>(0.04045)), c.a);
+}
+"#;
+
+impl GpuResources {
+    fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        egui_format: wgpu::TextureFormat,
+        samples: u32,
+    ) -> GpuResources {
+        let renderer = Renderer::new(device, queue, COLOR_FORMAT, samples);
+        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("model view blit"),
+            source: wgpu::ShaderSource::Wgsl(BLIT_WGSL.into()),
+        });
+        let blit_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("model view blit"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("model view blit"),
+            bind_group_layouts: &[Some(&blit_layout)],
+            immediate_size: 0,
+        });
+        let blit_pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("model view blit"),
+            layout: Some(&layout),
+            vertex: wgpu::VertexState {
+                module: &shader,
+                entry_point: Some("vs"),
+                buffers: &[],
+                compilation_options: Default::default(),
+            },
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: None,
+            // eframe's egui pass is single-sampled unless `multisampling` is set (it is not).
+            multisample: wgpu::MultisampleState::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &shader,
+                entry_point: Some(if egui_format.is_srgb() {
+                    "fs_linear"
+                } else {
+                    "fs_gamma"
+                }),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: egui_format,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+                compilation_options: Default::default(),
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        let blit_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("model view blit"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        GpuResources {
+            renderer,
+            target: None,
+            models: HashMap::new(),
+            blit_pipeline,
+            blit_layout,
+            blit_sampler,
+            blit_bind: None,
+        }
+    }
+
+    fn ensure_target(&mut self, device: &wgpu::Device, w: u32, h: u32) -> bool {
+        if self
+            .target
+            .as_ref()
+            .is_some_and(|t| t.width() == w && t.height() == h)
+        {
+            return true;
+        }
+        let Ok(target) = OffscreenTarget::new(&self.renderer, device, w, h) else {
+            self.target = None;
+            self.blit_bind = None;
+            return false;
+        };
+        let view = target.color_texture().create_view(&Default::default());
+        self.blit_bind = Some(device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("model view blit"),
+            layout: &self.blit_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Sampler(&self.blit_sampler),
+                },
+            ],
+        }));
+        self.target = Some(target);
+        true
+    }
+}
+
+/// The paint callback: uploads the posed actors and renders them in
+/// `prepare`, then copies the picture into the viewport in `paint`.
+struct ModelPaint {
+    rect: egui::Rect,
+    view: ViewParams,
+    light: Light,
+    background: [f32; 4],
+    actors: Vec<ActorFrame>,
+    lines: Vec<LineVertex>,
+}
+
+impl egui_wgpu::CallbackTrait for ModelPaint {
+    fn prepare(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        screen: &egui_wgpu::ScreenDescriptor,
+        encoder: &mut wgpu::CommandEncoder,
+        resources: &mut egui_wgpu::CallbackResources,
+    ) -> Vec<wgpu::CommandBuffer> {
+        let Some(res) = resources.get_mut::<GpuResources>() else {
+            return Vec::new();
+        };
+        let ppp = screen.pixels_per_point;
+        let w = (self.rect.width() * ppp).round().max(1.0) as u32;
+        let h = (self.rect.height() * ppp).round().max(1.0) as u32;
+        if !res.ensure_target(device, w, h) {
+            return Vec::new();
+        }
+        // Drop GPU models of actors that are gone or changed model.
+        res.models
+            .retain(|k, _| self.actors.iter().any(|a| a.key == *k));
+        for a in &self.actors {
+            if !res.models.contains_key(&a.key) {
+                match GpuModel::upload(&res.renderer, device, queue, &a.template.mesh) {
+                    Ok(m) => {
+                        res.models.insert(a.key, m);
+                    }
+                    Err(_) => continue,
+                }
+            }
+            if let Some(m) = res.models.get_mut(&a.key) {
+                let _ = m.update_vertices(queue, &a.vertices);
+                let _ = m.update_materials(queue, &a.materials);
+            }
+        }
+        let models: Vec<&GpuModel> = self
+            .actors
+            .iter()
+            .filter_map(|a| res.models.get(&a.key))
+            .collect();
+        let frame = FrameParams {
+            view: self.view,
+            light: self.light,
+            lines: &self.lines,
+            overlay_lines: &[],
+        };
+        if let Some(target) = &res.target {
+            target.encode(
+                &res.renderer,
+                device,
+                queue,
+                encoder,
+                &frame,
+                &models,
+                self.background,
+            );
+        }
+        Vec::new()
+    }
+
+    fn paint(
+        &self,
+        _info: egui::PaintCallbackInfo,
+        pass: &mut wgpu::RenderPass<'static>,
+        resources: &egui_wgpu::CallbackResources,
+    ) {
+        let Some(res) = resources.get::<GpuResources>() else {
+            return;
+        };
+        let Some(bind) = &res.blit_bind else { return };
+        pass.set_pipeline(&res.blit_pipeline);
+        pass.set_bind_group(0, bind, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}
+
+// ------------------------------------------------------------- framing
+
+/// The largest rectangle of `aspect` (width / height) centred in `outer`.
+pub fn frame_rect(outer: egui::Rect, aspect: f32) -> egui::Rect {
+    let aspect = if aspect.is_finite() && aspect > 0.0 {
+        aspect
+    } else {
+        16.0 / 9.0
+    };
+    let (w, h) = (outer.width(), outer.height());
+    let size = if w / h.max(1e-3) > aspect {
+        egui::vec2(h * aspect, h)
+    } else {
+        egui::vec2(w, w / aspect)
+    };
+    egui::Rect::from_center_size(outer.center(), size)
+}
+
+/// Output aspect ratios offered for the camera view.
+pub const ASPECTS: [(&str, f32); 4] = [
+    ("16:9", 16.0 / 9.0),
+    ("4:3", 4.0 / 3.0),
+    ("1:1", 1.0),
+    ("9:16", 9.0 / 16.0),
+];
+
+/// Darkens `outer` outside `frame` (the part of the view the video will not show).
+pub fn mask_outside(painter: &egui::Painter, outer: egui::Rect, frame: egui::Rect) {
+    let c = egui::Color32::from_black_alpha(200);
+    let rects = [
+        egui::Rect::from_min_max(outer.min, egui::pos2(outer.max.x, frame.min.y)),
+        egui::Rect::from_min_max(egui::pos2(outer.min.x, frame.max.y), outer.max),
+        egui::Rect::from_min_max(
+            egui::pos2(outer.min.x, frame.min.y),
+            egui::pos2(frame.min.x, frame.max.y),
+        ),
+        egui::Rect::from_min_max(
+            egui::pos2(frame.max.x, frame.min.y),
+            egui::pos2(outer.max.x, frame.max.y),
+        ),
+    ];
+    for r in rects {
+        if r.width() > 0.0 && r.height() > 0.0 {
+            painter.rect_filled(r, 0.0, c);
+        }
+    }
+    painter.rect_stroke(
+        frame,
+        0.0,
+        egui::Stroke::new(1.0, egui::Color32::from_gray(110)),
+        egui::StrokeKind::Outside,
+    );
+}
+
+/// Rule-of-thirds lines and the 90 % / 80 % (action / title) safe areas.
+pub fn guides(painter: &egui::Painter, frame: egui::Rect) {
+    let thirds = egui::Stroke::new(1.0, egui::Color32::from_white_alpha(70));
+    for k in 1..3 {
+        let x = frame.min.x + frame.width() * k as f32 / 3.0;
+        let y = frame.min.y + frame.height() * k as f32 / 3.0;
+        painter.line_segment(
+            [egui::pos2(x, frame.min.y), egui::pos2(x, frame.max.y)],
+            thirds,
+        );
+        painter.line_segment(
+            [egui::pos2(frame.min.x, y), egui::pos2(frame.max.x, y)],
+            thirds,
+        );
+    }
+    for (k, alpha) in [(0.9, 60), (0.8, 90)] {
+        let r = egui::Rect::from_center_size(frame.center(), frame.size() * k);
+        painter.rect_stroke(
+            r,
+            0.0,
+            egui::Stroke::new(
+                1.0,
+                egui::Color32::from_rgba_unmultiplied(255, 220, 120, alpha),
+            ),
+            egui::StrokeKind::Inside,
+        );
+    }
+}
+
+/// Text on a dark rounded backing, kept inside `clip`.
+pub fn notice(painter: &egui::Painter, clip: egui::Rect, at: egui::Pos2, text: &str) {
+    let galley = painter.layout(
+        text.to_owned(),
+        egui::FontId::proportional(14.0),
+        egui::Color32::from_gray(235),
+        (clip.width() - 24.0).max(80.0),
+    );
+    let size = galley.size() + egui::vec2(16.0, 10.0);
+    let mut r = egui::Rect::from_center_size(at, size);
+    // Keep the whole backing inside the clip rectangle.
+    let dx = (clip.min.x + 4.0 - r.min.x).max(0.0) - (r.max.x - clip.max.x + 4.0).max(0.0);
+    let dy = (clip.min.y + 4.0 - r.min.y).max(0.0) - (r.max.y - clip.max.y + 4.0).max(0.0);
+    r = r.translate(egui::vec2(dx, dy));
+    painter.rect_filled(r, 6.0, egui::Color32::from_black_alpha(190));
+    painter.galley(
+        r.min + egui::vec2(8.0, 5.0),
+        galley,
+        egui::Color32::from_gray(235),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_rect_fits_the_aspect_inside_the_view() {
+        let outer = egui::Rect::from_min_size(egui::pos2(10.0, 20.0), egui::vec2(1000.0, 400.0));
+        let f = frame_rect(outer, 16.0 / 9.0);
+        // Height-limited: 400 high, 711.1 wide, centred.
+        assert!((f.height() - 400.0).abs() < 1e-3);
+        assert!((f.width() - 400.0 * 16.0 / 9.0).abs() < 1e-3);
+        assert!((f.center().x - outer.center().x).abs() < 1e-3);
+        let tall = frame_rect(outer, 9.0 / 16.0);
+        assert!((tall.width() - 225.0).abs() < 1e-3);
+        let wide = frame_rect(
+            egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(300.0, 900.0)),
+            16.0 / 9.0,
+        );
+        assert!((wide.width() - 300.0).abs() < 1e-3 && (wide.height() - 168.75).abs() < 1e-3);
+    }
+
+    #[test]
+    fn in_frame_test_sees_a_vertex_ahead_and_not_one_behind() {
+        let v = ViewParams::mmd_default(1.0);
+        let vp = v.projection * v.view;
+        let at = |p: [f32; 3]| RenderVertex::new(p, [0.0, 1.0, 0.0], [0.0; 2]);
+        assert!(any_in_frame(&[at([0.0, 10.0, 0.0])], &vp));
+        assert!(!any_in_frame(&[at([0.0, 10.0, -60.0])], &vp)); // behind the eye
+        assert!(!any_in_frame(&[at([200.0, 10.0, 0.0])], &vp)); // far off to the side
+    }
+}
