@@ -1266,6 +1266,7 @@ pub fn run(args: Cli) -> CliResult {
         options,
         Box::new(move |cc| {
             install_fonts(&cc.egui_ctx);
+            panels::model_view::install(cc);
             let mut app = StudioApp::default();
             if screenshot.is_none()
                 && let Some(storage) = cc.storage

@@ -675,6 +675,10 @@ pub fn scene_view<'a>(
                 .enumerate()
                 .map(|(i, a)| ActorView {
                     name: &a.name,
+                    model_path: match &a.model {
+                        crate::scene::ModelRef::File(p) => Some(p.as_path()),
+                        crate::scene::ModelRef::Builtin => None,
+                    },
                     skeleton: sc.skeleton_of(i),
                     motion: doc(a.motion),
                     offset: a.offset,

@@ -673,3 +673,189 @@ mod tests {
         assert!(!any_in_frame(&[at([200.0, 10.0, 0.0])], &vp)); // far off to the side
     }
 }
+
+// ------------------------------------------------------------- the viewport hook
+
+/// Viewport options of the model view (kept for the session).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// Index into [`ASPECTS`], or `ASPECTS.len()` for `custom`.
+    pub aspect: usize,
+    /// Custom output size (width, height) when `aspect` is custom.
+    pub custom: (u32, u32),
+    /// Thirds and safe-area guides in the camera view.
+    pub guides: bool,
+    /// Draw the skeleton over the rendered model.
+    pub skeleton_overlay: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            aspect: 0,
+            custom: (1920, 1080),
+            guides: false,
+            skeleton_overlay: false,
+        }
+    }
+}
+
+impl Settings {
+    /// The output's width / height.
+    pub fn aspect_ratio(&self) -> f32 {
+        match ASPECTS.get(self.aspect) {
+            Some((_, a)) => *a,
+            None => self.custom.0.max(1) as f32 / self.custom.1.max(1) as f32,
+        }
+    }
+
+    fn label(&self) -> String {
+        match ASPECTS.get(self.aspect) {
+            Some((name, _)) => (*name).to_owned(),
+            None => format!("{}×{}", self.custom.0, self.custom.1),
+        }
+    }
+}
+
+fn settings_id() -> egui::Id {
+    egui::Id::unique("vmd-studio model view settings")
+}
+
+/// The current settings.
+pub fn settings(ctx: &egui::Context) -> Settings {
+    ctx.data(|d| d.get_temp::<Settings>(settings_id()))
+        .unwrap_or_default()
+}
+
+pub fn set_settings(ctx: &egui::Context, s: Settings) {
+    ctx.data_mut(|d| d.insert_temp(settings_id(), s));
+}
+
+/// The model view's controls for the viewport toolbar: output frame,
+/// guides, skeleton overlay, and why the model is not drawn when it is not.
+pub fn settings_ui(ui: &mut egui::Ui) {
+    let mut s = settings(ui.ctx());
+    let before = s;
+    egui::ComboBox::from_label("Frame")
+        .selected_text(s.label())
+        .show_ui(ui, |ui| {
+            for (i, (name, _)) in ASPECTS.iter().enumerate() {
+                ui.selectable_value(&mut s.aspect, i, *name);
+            }
+            ui.selectable_value(&mut s.aspect, ASPECTS.len(), "custom");
+        })
+        .response
+        .on_hover_text(
+            "The video's shape: in the VMD-camera view, what is outside it is masked and the \
+             field of view applies to its height, as in the rendered video",
+        );
+    if s.aspect >= ASPECTS.len() {
+        ui.add(
+            egui::DragValue::new(&mut s.custom.0)
+                .range(16..=8192)
+                .suffix(" w"),
+        );
+        ui.add(
+            egui::DragValue::new(&mut s.custom.1)
+                .range(16..=8192)
+                .suffix(" h"),
+        );
+    }
+    ui.checkbox(&mut s.guides, "Guides")
+        .on_hover_text("Rule-of-thirds lines and 90 % / 80 % safe areas in the camera frame");
+    match status(ui.ctx()) {
+        Status::Ready(_) => {
+            ui.checkbox(&mut s.skeleton_overlay, "Skeleton")
+                .on_hover_text("Draw the bones over the rendered model");
+        }
+        Status::Unavailable(why) => {
+            ui.weak("skeleton view").on_hover_text(why);
+        }
+    }
+    if s != before {
+        set_settings(ui.ctx(), s);
+    }
+}
+
+/// Everything the hook needs from one actor of the scene.
+pub struct HookActor<'a> {
+    pub model_path: Option<&'a Path>,
+    pub motion: Option<&'a crate::app::document::Document>,
+    pub offset: i32,
+}
+
+/// Draws the scene's models into `pic_rect` through `camera` at scene frame
+/// `eval`; returns what was drawn. `light` is the scene's light document.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_scene(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    pic_rect: egui::Rect,
+    actors: &[HookActor<'_>],
+    camera: (&[f32; 3], &[f32; 3], f32, f32, bool),
+    light: Option<&crate::app::document::Document>,
+    eval: f64,
+    grid: bool,
+) -> Outcome {
+    let (target, rotation, distance, fov, perspective) = camera;
+    let aspect = pic_rect.width() / pic_rect.height().max(1.0);
+    let view = ViewParams::mmd_camera(*target, *rotation, distance, fov, perspective, aspect);
+    let light = light
+        .and_then(|d| crate::vmd::evaluate::light_at(&d.motion, &d.index, eval))
+        .map_or(Light::MMD_DEFAULT, |l| Light {
+            color: l.color,
+            direction: l.direction,
+        });
+    let model_actors: Vec<ModelActor<'_>> = actors
+        .iter()
+        .map(|a| ModelActor {
+            model_path: a.model_path,
+            motion: a.motion.map(|d| (&d.motion, &d.index, (d.id, d.revision))),
+            frame: eval - f64::from(a.offset),
+        })
+        .collect();
+    // The viewport's background, in gamma-space 0..1 (24, 26, 30).
+    let background = [24.0 / 255.0, 26.0 / 255.0, 30.0 / 255.0, 1.0];
+    draw(
+        ui,
+        painter,
+        pic_rect,
+        &model_actors,
+        Shot {
+            view,
+            light,
+            grid,
+            background,
+        },
+    )
+}
+
+/// Camera-view dressing: the mask outside the output frame, guides, and a
+/// notice when no model is in the picture.
+pub fn frame_overlays(
+    painter: &egui::Painter,
+    view_rect: egui::Rect,
+    frame: egui::Rect,
+    settings: &Settings,
+    outcome: &Outcome,
+) {
+    mask_outside(painter, view_rect, frame);
+    if settings.guides {
+        guides(painter, frame);
+    }
+    if outcome.drawn && !outcome.anything_in_frame {
+        notice(
+            painter,
+            frame,
+            frame.center(),
+            "Nothing of any model is in the frame at this moment",
+        );
+    }
+    painter.text(
+        egui::pos2(frame.max.x - 6.0, frame.min.y + 4.0),
+        egui::Align2::RIGHT_TOP,
+        settings.label(),
+        egui::FontId::monospace(11.0),
+        egui::Color32::from_white_alpha(120),
+    );
+}

@@ -19,6 +19,7 @@ use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, pos2};
 use glam::{Mat4, Quat, Vec3, Vec4};
 
 use super::Shared;
+use super::model_view;
 use super::shots::{self, NearCut, Shot};
 use crate::app::document::{Document, Edit, EditRequest, KeyChanges};
 use crate::skeleton::{self, BoneTail, PoseSolver, Skeleton};
@@ -184,6 +185,8 @@ pub fn pick_source(active: usize, qualifies: &[bool]) -> Option<usize> {
 #[derive(Debug, Clone, Copy)]
 pub struct ActorView<'a> {
     pub name: &'a str,
+    /// The model file (`None`: the built-in skeleton, rendered as the demo mannequin).
+    pub model_path: Option<&'a std::path::Path>,
     /// The actor's model skeleton (the built-in one when it has no model).
     pub skeleton: &'a Skeleton,
     /// The motion it wears (none: rest pose).
@@ -459,13 +462,21 @@ pub fn ui(
     let (response, painter) = ui.allocate_painter(size, Sense::click_and_drag());
     let rect = response.rect;
     painter.rect_filled(rect, 0.0, BG);
-    let aspect = rect.width() / rect.height().max(1.0);
 
     let through_vmd = state.mode == ViewMode::VmdCamera && vmd_cam.is_some();
     let view = match (through_vmd, vmd_cam) {
         (true, Some(c)) => ViewCamera::from_state(&c),
         _ => state.free,
     };
+    // Through the VMD camera the picture has the output's shape (16:9 …),
+    // centred, and the field of view applies to its height, as in the video.
+    let look = model_view::settings(ui.ctx());
+    let pic_rect = if through_vmd {
+        model_view::frame_rect(rect, look.aspect_ratio())
+    } else {
+        rect
+    };
+    let aspect = pic_rect.width() / pic_rect.height().max(1.0);
 
     interact(
         ui,
@@ -477,20 +488,52 @@ pub fn ui(
         state,
     );
 
+    // The models, rendered (wgpu); skeletons stay as the fallback or overlay.
+    let hook_actors: Vec<model_view::HookActor> = scene
+        .actors
+        .iter()
+        .map(|a| model_view::HookActor {
+            model_path: a.model_path,
+            motion: a.motion,
+            offset: a.offset,
+        })
+        .collect();
+    let rendered = model_view::draw_scene(
+        ui,
+        &painter.with_clip_rect(pic_rect),
+        pic_rect,
+        &hook_actors,
+        (
+            &view.target,
+            &view.rotation,
+            view.distance,
+            view.fov,
+            view.perspective,
+        ),
+        scene.light,
+        eval,
+        state.show_grid,
+    );
+
     let canvas = Canvas {
-        painter: &painter.with_clip_rect(rect),
+        painter: &painter.with_clip_rect(pic_rect),
         vp: view.view_proj(aspect),
-        rect,
+        rect: pic_rect,
     };
-    if state.show_grid {
+    if state.show_grid && !rendered.drawn {
         draw_grid(&canvas);
     }
     draw_axes(&canvas);
-    for (a, world) in scene.actors.iter().zip(&worlds) {
-        draw_skeleton(&canvas, a.skeleton, world);
+    if !rendered.drawn || look.skeleton_overlay {
+        for (a, world) in scene.actors.iter().zip(&worlds) {
+            draw_skeleton(&canvas, a.skeleton, world);
+        }
     }
     if !through_vmd && let Some(c) = vmd_cam {
-        draw_frustum(&canvas, &ViewCamera::from_state(&c), aspect);
+        draw_frustum(&canvas, &ViewCamera::from_state(&c), look.aspect_ratio());
+    }
+    if through_vmd {
+        model_view::frame_overlays(&painter, rect, pic_rect, &look, &rendered);
     }
     overlay(
         &painter,
@@ -501,6 +544,18 @@ pub fn ui(
         eval,
         scene.actors.iter().any(|a| a.motion.is_some()),
     );
+    let mut notes: Vec<String> = rendered.problems.clone();
+    if let model_view::Status::Unavailable(why) = model_view::status(ui.ctx()) {
+        notes.push(why);
+    }
+    if !notes.is_empty() {
+        model_view::notice(
+            &painter,
+            rect,
+            egui::pos2(rect.center().x, rect.max.y - 24.0),
+            &notes.join("\n"),
+        );
+    }
 }
 
 /// `free` or `free:RX,RY,DISTANCE` (see the env var in [`ui`]); anything else is ignored.
@@ -639,6 +694,7 @@ fn toolbar(
             );
         ui.separator();
         ui.checkbox(&mut state.show_grid, "Grid");
+        model_view::settings_ui(ui);
         if has_cam && state.mode == ViewMode::VmdCamera {
             ui.checkbox(&mut state.edit_camera, "Drag edits camera key")
                 .on_hover_text(
@@ -1065,11 +1121,16 @@ fn overlay(
     if !has_motion {
         lines.push("rest pose (no bone keys open)".to_owned());
     }
-    painter.text(
-        rect.left_top() + egui::vec2(8.0, 6.0),
-        Align2::LEFT_TOP,
-        lines.join("\n"),
-        font,
-        TEXT,
+    // On a dark backing so it reads over a bright model or sky.
+    let galley = painter.layout_no_wrap(lines.join("\n"), font, TEXT);
+    let at = rect.left_top() + egui::vec2(8.0, 6.0);
+    painter.rect_filled(
+        egui::Rect::from_min_size(
+            at - egui::vec2(4.0, 2.0),
+            galley.size() + egui::vec2(8.0, 4.0),
+        ),
+        4.0,
+        Color32::from_black_alpha(150),
     );
+    painter.galley(at, galley, TEXT);
 }
