@@ -33,6 +33,9 @@ pub use model::GpuModel;
 pub use renderer::{FrameParams, Renderer};
 pub use target::{OffscreenTarget, padded_bytes_per_row};
 
+/// The wgpu this renderer is built on (the one egui-wgpu 0.37 uses).
+pub use wgpu;
+
 /// The depth buffer's format.
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 /// Colour format of offscreen pictures: plain (gamma-space) RGBA8, as MMD.

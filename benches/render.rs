@@ -1,0 +1,121 @@
+//! Renderer benchmarks (criterion), issue 11 target: with Mei and a dance,
+//! the viewport's CPU work per frame — pose + skin (model layer), convert
+//! to the renderer's vertices and materials, upload, encode and submit the
+//! frame — ≤ 2 ms. The GPU's own time (lavapipe runs it on the CPU too) is
+//! measured apart, as the wall time of a frame read back.
+//!
+//! Run: `cargo bench --no-default-features --features render --bench render`.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use vmd_studio::model::LoadedModel;
+use vmd_studio::render::from_model::{ModelPosing, posed_materials, posed_vertices};
+use vmd_studio::render::{FrameParams, Light, MeshTemplate, Offscreen, ViewParams};
+use vmd_studio::vmd::{self, TrackIndex};
+
+fn corpus_dir() -> PathBuf {
+    std::env::var_os("VMD_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")))
+}
+
+fn bench(c: &mut Criterion) {
+    let dir = corpus_dir();
+    let Ok(lm) = LoadedModel::open(&dir.join("mei/mei.pmd")) else {
+        eprintln!("corpus missing: skipping");
+        return;
+    };
+    let Ok(motion) = std::fs::read(dir.join("mmdagent__mei_wait.vmd"))
+        .map_err(|e| e.to_string())
+        .and_then(|b| vmd::read(&b).map_err(|e| e.to_string()))
+    else {
+        return;
+    };
+    let index = TrackIndex::build(&motion);
+    let model = &lm.model;
+    let template = MeshTemplate::new(model, &lm.textures);
+    let mut posing = ModelPosing::new(model);
+    posing.bind(model, Some(&index));
+    let mut vertices = Vec::new();
+    let mut materials = Vec::new();
+    let mut frame = 0.0f64;
+    c.bench_function("mei pose + skin + convert (CPU)", |b| {
+        b.iter(|| {
+            frame = (frame + 0.5) % 120.0;
+            posing.pose(model, Some((&motion, &index)), frame);
+            posed_vertices(model, &posing.posed, &mut vertices);
+            posed_materials(&template.mesh.materials, &posing.posed, &mut materials);
+            black_box(vertices.len());
+        })
+    });
+    let Ok(off) = Offscreen::new() else {
+        eprintln!("no GPU adapter: skipping the GPU benchmarks");
+        return;
+    };
+    eprintln!(
+        "GPU: {} ({}x MSAA)",
+        off.gpu.describe(),
+        off.renderer.samples()
+    );
+    let Ok(mut gpu_model) = off.upload(&template.mesh) else {
+        return;
+    };
+    let Ok(target) = off.target(1280, 720) else {
+        return;
+    };
+    let view = ViewParams::mmd_camera([0.0, 10.0, 0.0], [0.0; 3], -40.0, 30.0, true, 16.0 / 9.0);
+    c.bench_function(
+        "mei viewport frame CPU: pose + upload + encode + submit",
+        |b| {
+            b.iter(|| {
+                frame = (frame + 0.5) % 120.0;
+                posing.pose(model, Some((&motion, &index)), frame);
+                posed_vertices(model, &posing.posed, &mut vertices);
+                posed_materials(&template.mesh.materials, &posing.posed, &mut materials);
+                let _ = gpu_model.update_vertices(&off.gpu.queue, &vertices);
+                let _ = gpu_model.update_materials(&off.gpu.queue, &materials);
+                let params = FrameParams {
+                    view,
+                    light: Light::MMD_DEFAULT,
+                    lines: &[],
+                    overlay_lines: &[],
+                };
+                target.render(
+                    &off.renderer,
+                    &off.gpu.device,
+                    &off.gpu.queue,
+                    &params,
+                    &[&gpu_model],
+                    [1.0; 4],
+                );
+                // Keep the queue from growing without waiting on this frame.
+                let _ = off
+                    .gpu
+                    .device
+                    .poll(vmd_studio::render::wgpu::PollType::Poll);
+            })
+        },
+    );
+    let mut g = c.benchmark_group("gpu");
+    g.sample_size(10);
+    g.bench_function("mei 1280x720 frame rendered and read back", |b| {
+        b.iter(|| {
+            let params = FrameParams {
+                view,
+                light: Light::MMD_DEFAULT,
+                lines: &[],
+                overlay_lines: &[],
+            };
+            black_box(
+                off.picture(&target, &params, &[&gpu_model], [1.0; 4])
+                    .map(|p| p.pixels.len()),
+            )
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
