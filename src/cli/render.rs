@@ -152,11 +152,18 @@ fn stage_from(files: &[PathBuf], stage: &mut Stage) -> CliResult {
             }
         }
     }
+    // One model wears every motion given (a dance and a face motion, as
+    // MMD loads several onto one model); several models take one each.
+    if models.len() <= 1 && motions.len() > 1 {
+        let mut it = motions.into_iter();
+        let first = it.next().unwrap_or_default();
+        motions = vec![it.fold(first, |acc, m| merge_motions(&acc, &m))];
+    }
     if motions.len() > models.len().max(1) {
         return Err(CliError(format!(
-            "{} motions for {} model(s): give one model per motion",
+            "{} motions for {} models: give one motion per model",
             motions.len(),
-            models.len().max(1)
+            models.len()
         )));
     }
     let mut motions = motions.into_iter();
@@ -169,6 +176,30 @@ fn stage_from(files: &[PathBuf], stage: &mut Stage) -> CliResult {
         add(stage, lm, motions.next())?;
     }
     Ok(())
+}
+
+/// `later` loaded onto `earlier` as MMD does: its bone and morph keys are
+/// added, replacing keys of the same track at the same frame.
+pub fn merge_motions(earlier: &Motion, later: &Motion) -> Motion {
+    use std::collections::HashSet;
+    let mut out = earlier.clone();
+    let bones: HashSet<(&[u8], u32)> = later
+        .bones
+        .iter()
+        .map(|k| (k.name_key(), k.frame()))
+        .collect();
+    out.bones
+        .retain(|k| !bones.contains(&(k.name_key(), k.frame())));
+    out.bones.extend(later.bones.iter().cloned());
+    let morphs: HashSet<(&[u8], u32)> = later
+        .morphs
+        .iter()
+        .map(|k| (k.name_key(), k.frame()))
+        .collect();
+    out.morphs
+        .retain(|k| !morphs.contains(&(k.name_key(), k.frame())));
+    out.morphs.extend(later.morphs.iter().cloned());
+    out
 }
 
 fn add(stage: &mut Stage, lm: LoadedModel, motion: Option<Motion>) -> CliResult {
@@ -321,6 +352,33 @@ mod tests {
         assert_eq!(parse_frames("5..=9").unwrap(), (5, 9));
         assert!(parse_frames("9..5").unwrap_err().0.contains("before"));
         assert!(parse_frames("x..5").is_err());
+    }
+
+    #[test]
+    fn a_later_motion_replaces_keys_at_the_same_frame_only() {
+        use crate::vmd::{BoneKey, MorphKey, NameEncoding};
+        let enc = NameEncoding::ShiftJis;
+        let mut dance = Motion::new_v2();
+        for f in [0, 10, 20] {
+            dance
+                .bones
+                .push(BoneKey::new("頭", enc, f, [0.0; 3], [0.0, 0.0, 0.0, 1.0]).unwrap());
+        }
+        let mut face = Motion::new_v2();
+        face.bones
+            .push(BoneKey::new("頭", enc, 0, [1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]).unwrap());
+        face.morphs.push(MorphKey::new("あ", enc, 5, 1.0).unwrap());
+        let m = merge_motions(&dance, &face);
+        let mut frames: Vec<u32> = m.bones.iter().map(|k| k.frame()).collect();
+        frames.sort_unstable();
+        assert_eq!(frames, vec![0, 10, 20]);
+        let at0 = m.bones.iter().find(|k| k.frame() == 0).unwrap();
+        assert_eq!(
+            at0.position(),
+            [1.0, 0.0, 0.0],
+            "the face file's key at frame 0 wins"
+        );
+        assert_eq!(m.morphs.len(), 1);
     }
 
     #[test]
