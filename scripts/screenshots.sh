@@ -33,4 +33,11 @@ shot forensics.png 1600x1000 --panel forensics --select "D4@60" "$C/babylonmmd__
 shot preview_camera_after_cut.png 1600x1000 --panel preview --view camera --select "camera@1000" "$C/webmmd__GimmeGimme_with_emotion.vmd" "$C/webmmd__GimmexGimme.vmd"
 shot preview_free_frustum.png 1600x1000 --panel preview --view free:-20,35,-80 --frame 1000 "$C/webmmd__GimmeGimme_with_emotion.vmd" "$C/webmmd__GimmexGimme.vmd"
 shot preview_demo.png 1600x1000 --panel preview --view camera --frame 40 assets/demo_dance.vmd assets/demo_camera.vmd
+# The model renderer (issue 11): Mei through the demo camera in the 16:9 frame,
+# the free view with the camera's frustum, and a storyboard of the corpus
+# camera with the demo mannequin dancing the corpus dance (CLI, no window).
+shot model_mei_camera.png 1600x1000 --panel preview --view camera --frame 50 "$C/mei/mei.pmd" "$C/mmdagent__mei_wait.vmd" assets/demo_camera.vmd
+shot model_free_frustum.png 1600x1000 --panel preview --view free:-15,50,-75 --frame 50 "$C/mei/mei.pmd" "$C/mmdagent__mei_wait.vmd" assets/demo_camera.vmd
+"$bin" storyboard "$C/webmmd__GimmexGimme.vmd" --model assets/demo_model.pmx \
+  --motion "$C/webmmd__GimmeGimme_with_emotion.vmd" --size 192x108 --columns 12 -o screenshots/storyboard.png
 ls -la screenshots

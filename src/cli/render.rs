@@ -281,6 +281,17 @@ pub fn shots(m: &Motion, idx: &TrackIndex) -> Vec<Shot> {
 
 pub fn storyboard(a: StoryboardArgs) -> CliResult {
     let (w, h) = parse_size(&a.size)?;
+    // Refuse an unwritable destination before rendering anything.
+    let parent = a.out.parent().filter(|p| !p.as_os_str().is_empty());
+    if let Some(dir) = parent
+        && !dir.is_dir()
+    {
+        return Err(CliError(format!(
+            "cannot write {}: folder {} does not exist",
+            a.out.display(),
+            dir.display()
+        )));
+    }
     let mut files = a.files.clone();
     files.extend(a.model.iter().cloned());
     files.extend(a.motion.iter().cloned());
