@@ -4,11 +4,37 @@
 //! return [`EditRequest`]s; the app applies them here at the end of the
 //! frame, recording each edit's inverse. A drag sends many requests with the
 //! same merge id and then [`EditRequest::EndMerge`]: that is one undo step.
+//!
+//! Undo memory: a step keeps only what the motion does not hold now — the
+//! replaced records of a key edit, or a [`MotionDiff`] (records changed,
+//! removed and inserted by index) for an edit that replaced the whole
+//! motion. Undo and redo swap those records with the motion's, never
+//! cloning it. The history is capped by a memory budget
+//! ([`DEFAULT_UNDO_BUDGET`], a setting): past it the oldest steps are
+//! dropped, with a note for the user.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::vmd::diff::MotionDiff;
 use crate::vmd::{BoneKey, CameraKey, IkKey, LightKey, MorphKey, Motion, ShadowKey, TrackIndex};
+
+/// The default undo memory budget per document: 256 MiB.
+pub const DEFAULT_UNDO_BUDGET: usize = 256 * 1024 * 1024;
+
+/// The budget new documents get (the app's setting).
+static UNDO_BUDGET: AtomicUsize = AtomicUsize::new(DEFAULT_UNDO_BUDGET);
+
+/// Sets the undo memory budget new documents get, in bytes.
+pub fn set_default_undo_budget(bytes: usize) {
+    UNDO_BUDGET.store(bytes, Ordering::Relaxed);
+}
+
+/// The undo memory budget new documents get, in bytes.
+pub fn default_undo_budget() -> usize {
+    UNDO_BUDGET.load(Ordering::Relaxed)
+}
 
 /// A key, by section and index into that section's file-order storage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -52,11 +78,45 @@ pub enum Edit {
     /// Replace records by index; nothing is inserted or removed.
     SetKeys(KeyChanges),
     /// Replace the whole motion (inserting/deleting keys, toolbox operations).
-    /// The selection to use afterwards may be given.
+    /// The selection to use afterwards may be given. Undo keeps only the
+    /// difference (an [`Edit::Diff`]).
     ReplaceMotion {
         motion: Box<Motion>,
         selection: Option<BTreeSet<KeyRef>>,
     },
+    /// A stored difference: applying it moves the motion to the diff's other
+    /// state (what undo and redo of a [`Edit::ReplaceMotion`] run).
+    Diff {
+        diff: Box<MotionDiff>,
+        selection: Option<BTreeSet<KeyRef>>,
+    },
+}
+
+impl Edit {
+    /// Memory the edit holds, in bytes (what the undo budget counts).
+    pub fn bytes(&self) -> usize {
+        fn list<T>(v: &[(u32, T)]) -> usize {
+            v.len() * (4 + std::mem::size_of::<T>())
+        }
+        let sel = |s: &Option<BTreeSet<KeyRef>>| {
+            s.as_ref()
+                .map_or(0, |s| s.len() * std::mem::size_of::<KeyRef>())
+        };
+        std::mem::size_of::<Edit>()
+            + match self {
+                Edit::SetKeys(c) => {
+                    list(&c.bones)
+                        + list(&c.morphs)
+                        + list(&c.cameras)
+                        + list(&c.lights)
+                        + list(&c.shadows)
+                        + c.iks.iter().map(|(_, k)| 4 + 32 + k.raw.len()).sum::<usize>()
+                        + c.model_name.as_ref().map_or(0, Vec::len)
+                }
+                Edit::ReplaceMotion { motion, selection } => motion.byte_len() + sel(selection),
+                Edit::Diff { diff, selection } => diff.bytes() + sel(selection),
+            }
+    }
 }
 
 /// What a panel asks the document to do.
@@ -93,20 +153,47 @@ impl EditRequest {
 #[derive(Debug, Clone)]
 struct Step {
     label: String,
-    forward: Edit,
-    inverse: Edit,
+    /// On the undo stack: the inverse (applying it undoes the step). On the
+    /// redo stack: the edit that redoes it. Undo/redo swap it, never clone.
+    edit: Edit,
+    /// [`Edit::bytes`] of `edit`.
+    bytes: usize,
     state_after: u64,
-    state_before: u64,
     /// Open merge id while a drag is going on.
     merge: Option<u64>,
 }
 
-/// Undo/redo stacks of applied edits.
-#[derive(Debug, Clone, Default)]
+/// Undo/redo stacks of applied edits, capped by a memory budget.
+#[derive(Debug, Clone)]
 pub struct History {
-    undo: Vec<Step>,
+    /// Oldest first, so the oldest steps can be dropped.
+    undo: VecDeque<Step>,
     redo: Vec<Step>,
     next_state: u64,
+    /// The state with an empty undo stack (0, or the state after the newest
+    /// dropped step).
+    base_state: u64,
+    /// Bytes held by all steps.
+    bytes: usize,
+    budget: usize,
+    /// Steps dropped to stay within the budget, since the last note.
+    dropped: usize,
+    note: Option<String>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            undo: VecDeque::new(),
+            redo: Vec::new(),
+            next_state: 0,
+            base_state: 0,
+            bytes: 0,
+            budget: default_undo_budget(),
+            dropped: 0,
+            note: None,
+        }
+    }
 }
 
 impl History {
@@ -117,7 +204,7 @@ impl History {
         !self.redo.is_empty()
     }
     pub fn undo_label(&self) -> Option<&str> {
-        self.undo.last().map(|s| s.label.as_str())
+        self.undo.back().map(|s| s.label.as_str())
     }
     pub fn redo_label(&self) -> Option<&str> {
         self.redo.last().map(|s| s.label.as_str())
@@ -129,7 +216,46 @@ impl History {
         self.undo.is_empty()
     }
     fn state(&self) -> u64 {
-        self.undo.last().map_or(0, |s| s.state_after)
+        self.undo.back().map_or(self.base_state, |s| s.state_after)
+    }
+    /// Bytes the undo and redo steps hold.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+    /// The memory budget, in bytes.
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+    /// Steps dropped so far to stay within the budget.
+    pub fn dropped(&self) -> usize {
+        self.dropped
+    }
+
+    fn clear_redo(&mut self) {
+        for s in self.redo.drain(..) {
+            self.bytes -= s.bytes;
+        }
+    }
+
+    /// Drops the oldest undo steps until the history fits its budget (the
+    /// newest step always stays, so the last edit can be undone).
+    fn enforce_budget(&mut self) {
+        let mut n = 0;
+        while self.bytes > self.budget && self.undo.len() > 1 {
+            if let Some(s) = self.undo.pop_front() {
+                self.bytes -= s.bytes;
+                self.base_state = s.state_after;
+                n += 1;
+            }
+        }
+        if n > 0 {
+            self.dropped += n;
+            let plural = if n == 1 { "" } else { "s" };
+            self.note = Some(format!(
+                "Undo history reached its {} MB budget: the oldest {n} step{plural} can no longer be undone",
+                self.budget / (1024 * 1024)
+            ));
+        }
     }
 }
 
@@ -188,6 +314,18 @@ impl Document {
 
     pub fn history(&self) -> &History {
         &self.history
+    }
+
+    /// Sets this document's undo memory budget (bytes); drops the oldest
+    /// steps if the history is already over it.
+    pub fn set_undo_budget(&mut self, bytes: usize) {
+        self.history.budget = bytes;
+        self.history.enforce_budget();
+    }
+
+    /// A note for the user about the history (oldest steps dropped), once.
+    pub fn take_history_note(&mut self) -> Option<String> {
+        self.history.note.take()
     }
 
     /// Differs from the last saved (or loaded) state.
@@ -290,20 +428,35 @@ impl Document {
                 Edit::SetKeys(inv)
             }
             Edit::ReplaceMotion { motion, selection } => {
-                let old = std::mem::replace(m, *motion);
-                self.index = TrackIndex::build(&self.motion);
-                let old_sel = std::mem::take(&mut self.view.selection);
-                self.view.selection = selection.unwrap_or_default();
-                self.view.active = self.view.selection.iter().next().copied();
-                Edit::ReplaceMotion {
-                    motion: Box::new(old),
-                    selection: Some(old_sel),
+                let diff = MotionDiff::replace(m, *motion);
+                let selection = self.swap_selection(selection);
+                Edit::Diff {
+                    diff: Box::new(diff),
+                    selection,
                 }
+            }
+            Edit::Diff { mut diff, selection } => {
+                diff.toggle(m);
+                let selection = self.swap_selection(selection);
+                Edit::Diff { diff, selection }
             }
         };
         self.revision += 1;
         self.prune_selection();
         inverse
+    }
+
+    /// After a whole-motion change: reindexes, sets the given selection and
+    /// returns the old one.
+    fn swap_selection(
+        &mut self,
+        selection: Option<BTreeSet<KeyRef>>,
+    ) -> Option<BTreeSet<KeyRef>> {
+        self.index = TrackIndex::build(&self.motion);
+        let old_sel = std::mem::take(&mut self.view.selection);
+        self.view.selection = selection.unwrap_or_default();
+        self.view.active = self.view.selection.iter().next().copied();
+        Some(old_sel)
     }
 
     /// Drops selected keys that no longer exist.
@@ -335,7 +488,7 @@ impl Document {
                 merge_id,
             } => self.push(edit, label, Some(merge_id)),
             EditRequest::EndMerge => {
-                if let Some(top) = self.history.undo.last_mut() {
+                if let Some(top) = self.history.undo.back_mut() {
                     top.merge = None;
                 }
             }
@@ -353,80 +506,90 @@ impl Document {
         {
             return;
         }
-        let inverse = self.apply_raw(edit.clone());
-        self.history.redo.clear();
-        if let Some(id) = merge
-            && let Some(top) = self.history.undo.last_mut()
-            && top.merge == Some(id)
-        {
+        let inverse = self.apply_raw(edit);
+        self.history.clear_redo();
+        let h = &mut self.history;
+        let mergeable = merge.is_some()
+            && matches!(inverse, Edit::SetKeys(_))
+            && h.undo
+                .back()
+                .is_some_and(|t| t.merge == merge && matches!(t.edit, Edit::SetKeys(_)));
+        if mergeable && let Some(top) = h.undo.back_mut() {
             // The step's inverse must restore the state before the drag:
-            // combine the old inverse (applied last) with this one.
-            top.forward = compose(top.forward.clone(), edit);
-            top.inverse = compose(inverse, top.inverse.clone());
+            // this edit's inverse first, then the older one.
+            let older = std::mem::replace(&mut top.edit, Edit::SetKeys(KeyChanges::default()));
+            if let (Edit::SetKeys(newer), Edit::SetKeys(older)) = (inverse, older) {
+                top.edit = Edit::SetKeys(compose(newer, older));
+            }
+            h.bytes -= top.bytes;
+            top.bytes = top.edit.bytes();
+            h.bytes += top.bytes;
             // The step is named by where the drag ended, not its first move.
             top.label = label;
+            h.enforce_budget();
             return;
         }
-        self.history.next_state += 1;
-        let state_before = self.history.state();
-        let state_after = self.history.next_state;
-        self.history.undo.push(Step {
+        h.next_state += 1;
+        let bytes = inverse.bytes();
+        h.bytes += bytes;
+        h.undo.push_back(Step {
             label,
-            forward: edit,
-            inverse,
-            state_after,
-            state_before,
+            edit: inverse,
+            bytes,
+            state_after: h.next_state,
             merge,
         });
+        h.enforce_budget();
+    }
+
+    /// Applies a step's stored edit and keeps the edit that goes back.
+    fn flip(&mut self, step: &mut Step) {
+        let edit = std::mem::replace(&mut step.edit, Edit::SetKeys(KeyChanges::default()));
+        step.edit = self.apply_raw(edit);
+        self.history.bytes -= step.bytes;
+        step.bytes = step.edit.bytes();
+        self.history.bytes += step.bytes;
     }
 
     pub fn undo(&mut self) -> bool {
-        let Some(mut step) = self.history.undo.pop() else {
+        let Some(mut step) = self.history.undo.pop_back() else {
             return false;
         };
         step.merge = None;
-        let _ = step.state_before;
-        self.apply_raw(step.inverse.clone());
+        self.flip(&mut step);
         self.history.redo.push(step);
         true
     }
 
     pub fn redo(&mut self) -> bool {
-        let Some(step) = self.history.redo.pop() else {
+        let Some(mut step) = self.history.redo.pop() else {
             return false;
         };
-        self.apply_raw(step.forward.clone());
-        self.history.undo.push(step);
+        self.flip(&mut step);
+        self.history.undo.push_back(step);
+        self.history.enforce_budget();
         true
     }
 }
 
-/// `first` then `second` as one edit.
-fn compose(first: Edit, second: Edit) -> Edit {
-    match (first, second) {
-        (Edit::SetKeys(mut a), Edit::SetKeys(b)) => {
-            a.bones.extend(b.bones);
-            a.morphs.extend(b.morphs);
-            a.cameras.extend(b.cameras);
-            a.lights.extend(b.lights);
-            a.shadows.extend(b.shadows);
-            a.iks.extend(b.iks);
-            if b.model_name.is_some() {
-                a.model_name = b.model_name;
-            }
-            dedup_last(&mut a.bones);
-            dedup_last(&mut a.morphs);
-            dedup_last(&mut a.cameras);
-            dedup_last(&mut a.lights);
-            dedup_last(&mut a.shadows);
-            dedup_last(&mut a.iks);
-            Edit::SetKeys(a)
-        }
-        // Anything involving a whole-motion replace: the later state wins
-        // going forward; going back, `first` is the inverse applied last.
-        (_, second @ Edit::ReplaceMotion { .. }) => second,
-        (first @ Edit::ReplaceMotion { .. }, Edit::SetKeys(_)) => first,
+/// `first` then `second` as one change.
+fn compose(mut a: KeyChanges, b: KeyChanges) -> KeyChanges {
+    a.bones.extend(b.bones);
+    a.morphs.extend(b.morphs);
+    a.cameras.extend(b.cameras);
+    a.lights.extend(b.lights);
+    a.shadows.extend(b.shadows);
+    a.iks.extend(b.iks);
+    if b.model_name.is_some() {
+        a.model_name = b.model_name;
     }
+    dedup_last(&mut a.bones);
+    dedup_last(&mut a.morphs);
+    dedup_last(&mut a.cameras);
+    dedup_last(&mut a.lights);
+    dedup_last(&mut a.shadows);
+    dedup_last(&mut a.iks);
+    a
 }
 
 /// Keeps only the last change per index (order of last occurrence).
@@ -490,6 +653,88 @@ mod tests {
         assert!(!d.is_modified());
         assert!(d.redo());
         assert_eq!(d.motion.bones[1].frame(), 13);
+    }
+
+    /// A bigger motion: 200 keys of one bone.
+    fn long_doc() -> Document {
+        let mut m = Motion::new_v2();
+        for f in 0..200 {
+            m.bones.push(
+                BoneKey::new(
+                    "センター",
+                    NameEncoding::ShiftJis,
+                    f,
+                    [f as f32; 3],
+                    [0.0, 0.0, 0.0, 1.0],
+                )
+                .unwrap(),
+            );
+        }
+        Document::new(m, None, "long")
+    }
+
+    /// The dope sheet's Delete: a new motion without the keys at `every`-th index.
+    fn delete_every(d: &Document, every: usize, offset: usize) -> Edit {
+        let mut m = d.motion.clone();
+        let mut i = 0;
+        m.bones.retain(|_| {
+            i += 1;
+            (i - 1) % every != offset
+        });
+        Edit::ReplaceMotion {
+            motion: Box::new(m),
+            selection: None,
+        }
+    }
+
+    #[test]
+    fn a_delete_step_holds_the_removed_keys_not_a_copy_of_the_motion() {
+        let mut d = long_doc();
+        let original = crate::vmd::write(&d.motion).unwrap();
+        d.apply(delete_every(&d, 20, 3), "delete");
+        assert_eq!(d.motion.bones.len(), 190);
+        // 10 removed records (111 bytes each, spec) plus their indices and
+        // bookkeeping; a whole copy would be 200 × 111 = 22,200 bytes.
+        let held = d.history().bytes();
+        assert!((10 * 111..4_000).contains(&held), "{held}");
+        let after = crate::vmd::write(&d.motion).unwrap();
+        assert!(d.undo());
+        assert_eq!(crate::vmd::write(&d.motion).unwrap(), original);
+        assert!(d.redo());
+        assert_eq!(crate::vmd::write(&d.motion).unwrap(), after);
+        assert!(d.undo());
+        assert_eq!(crate::vmd::write(&d.motion).unwrap(), original);
+        assert!(!d.is_modified());
+    }
+
+    #[test]
+    fn over_budget_the_oldest_steps_go_and_the_modified_mark_stays_true() {
+        let mut d = long_doc();
+        let original = crate::vmd::write(&d.motion).unwrap();
+        // Each step below holds about 10 × (111 + 4) bytes: a 3,000-byte
+        // budget keeps two of them.
+        d.set_undo_budget(3_000);
+        let mut states = vec![original.clone()];
+        for s in 0..5 {
+            d.apply(delete_every(&d, 19, s), "delete");
+            states.push(crate::vmd::write(&d.motion).unwrap());
+        }
+        assert!(d.history().bytes() <= 3_000, "{}", d.history().bytes());
+        let kept = d.history().len();
+        assert!((1..5).contains(&kept), "{kept}");
+        assert_eq!(d.history().dropped(), 5 - kept);
+        let note = d.take_history_note().expect("a note");
+        assert!(note.contains("oldest"), "{note}");
+        assert!(d.take_history_note().is_none(), "said once");
+        // Undo what is left: each step gives back its exact earlier state.
+        for i in (5 - kept..5).rev() {
+            assert!(d.undo());
+            assert_eq!(crate::vmd::write(&d.motion).unwrap(), states[i]);
+        }
+        assert!(!d.undo(), "the dropped steps are gone");
+        // Not the file's state: still modified (the mark must not lie).
+        assert!(d.is_modified());
+        assert_ne!(crate::vmd::write(&d.motion).unwrap(), original);
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub mod file_browser;
 pub mod jobs;
 pub mod panels;
 pub mod saving;
+pub mod settings;
 pub mod scene_ops;
 
 use command::Command;
@@ -741,6 +742,8 @@ impl StudioApp {
                         self.run_command(c);
                     }
                 }
+                ui.separator();
+                self.undo_budget_ui(ui);
             });
             ui.menu_button("View", |ui| {
                 for c in [
@@ -1230,6 +1233,7 @@ impl eframe::App for StudioApp {
             .map(|p| p.display().to_string())
             .collect();
         eframe::set_value(storage, RECENT_KEY, &list);
+        settings::save_undo_budget(storage);
     }
 }
 
@@ -1270,9 +1274,11 @@ pub fn run(args: Cli) -> CliResult {
             let mut app = StudioApp::default();
             if screenshot.is_none()
                 && let Some(storage) = cc.storage
-                && let Some(list) = eframe::get_value::<Vec<String>>(storage, RECENT_KEY)
             {
-                app.recent = list.into_iter().map(PathBuf::from).collect();
+                settings::load_undo_budget(storage);
+                if let Some(list) = eframe::get_value::<Vec<String>>(storage, RECENT_KEY) {
+                    app.recent = list.into_iter().map(PathBuf::from).collect();
+                }
             }
             if files.is_empty() {
                 // First start: the demo scene, seen through its VMD camera.

@@ -550,6 +550,9 @@ impl StudioApp {
                 self.scene.redo_order.clear();
             }
         }
+        if let Some(note) = d.take_history_note() {
+            self.shared.info(note);
+        }
     }
 
     /// The document the next undo acts on: the one edited last (across

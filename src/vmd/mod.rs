@@ -6,6 +6,7 @@ pub mod cache;
 pub mod camera;
 pub mod cursor;
 pub mod curve_edit;
+pub mod diff;
 pub mod error;
 pub mod evaluate;
 pub mod interpolation;

@@ -1,0 +1,422 @@
+//! The difference between two motions, stored as records changed in place,
+//! removed and inserted by index — what undo keeps instead of whole copies.
+//!
+//! A [`MotionDiff`] sits between a *before* and an *after* state and holds
+//! only what the motion does not hold now: in the after state the old values
+//! of changed records and the removed records; in the before state the new
+//! values and the inserted records. [`MotionDiff::toggle`] moves the motion
+//! to the other state by swapping and moving records — nothing is cloned —
+//! and leaves the diff ready to go back.
+//!
+//! The edit runs in three phases, in this order:
+//! 1. `changed`: records replaced in place (indices of the before state);
+//! 2. `removed_at`: records removed (ascending indices of the before state);
+//! 3. `inserted_at`: records inserted (ascending indices of the after state).
+
+use super::motion::Motion;
+use super::records::{BoneKey, CameraKey, IkKey, LightKey, MorphKey, ShadowKey};
+
+/// A record a diff can hold: comparable, and with a known memory cost.
+pub trait Record: Clone + PartialEq {
+    /// Heap bytes owned beyond `size_of::<Self>()` (IK keys' variable tail).
+    fn heap_bytes(&self) -> usize {
+        0
+    }
+}
+
+impl Record for BoneKey {}
+impl Record for MorphKey {}
+impl Record for CameraKey {}
+impl Record for LightKey {}
+impl Record for ShadowKey {}
+impl Record for IkKey {
+    fn heap_bytes(&self) -> usize {
+        self.raw.capacity()
+    }
+}
+
+/// The changes to one section's records (see the module docs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SectionDiff<T> {
+    /// (index, the record value that is not in the motion now).
+    changed: Vec<(u32, T)>,
+    removed_at: Vec<u32>,
+    inserted_at: Vec<u32>,
+    /// The removed records (after state) or the inserted ones (before state).
+    held: Vec<T>,
+}
+
+impl<T> Default for SectionDiff<T> {
+    fn default() -> Self {
+        SectionDiff {
+            changed: Vec::new(),
+            removed_at: Vec::new(),
+            inserted_at: Vec::new(),
+            held: Vec::new(),
+        }
+    }
+}
+
+/// Removes the records at ascending `at` in one pass and returns them in order.
+fn take_at<T>(v: &mut Vec<T>, at: &[u32]) -> Vec<T> {
+    if at.is_empty() {
+        return Vec::new();
+    }
+    let mut i = 0usize;
+    let mut k = 0usize;
+    v.extract_if(.., |_| {
+        let hit = at.get(k).is_some_and(|&a| a as usize == i);
+        k += usize::from(hit);
+        i += 1;
+        hit
+    })
+    .collect()
+}
+
+/// Inserts `items` so that they end up at the ascending indices `at` of the
+/// result, moving each old record at most once (back to front, in place).
+fn put_at<T: Clone>(v: &mut Vec<T>, at: &[u32], mut items: Vec<T>) {
+    let Some(filler) = items.first().cloned() else {
+        return;
+    };
+    let n = v.len();
+    let total = n + items.len();
+    v.resize(total, filler);
+    let mut src = n;
+    let mut next = at.len().min(items.len());
+    for dst in (0..total).rev() {
+        if next == 0 {
+            break;
+        }
+        if at[next - 1] as usize == dst {
+            next -= 1;
+            if let Some(item) = items.pop() {
+                v[dst] = item;
+            }
+        } else if let Some(s) = src.checked_sub(1) {
+            src = s;
+            v.swap(dst, src);
+        } else {
+            // Indices out of range (never from `between`): stop moving.
+            break;
+        }
+    }
+}
+
+fn common_prefix<T: PartialEq>(a: &[T], b: &[T]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+fn common_suffix<T: PartialEq>(a: &[T], b: &[T]) -> usize {
+    a.iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// The indices of `long` not used when greedily matching `short` as a
+/// subsequence of it; `None` when `short` is not a subsequence.
+fn unmatched<T: PartialEq>(long: &[T], short: &[T], offset: usize) -> Option<Vec<u32>> {
+    let mut out = Vec::with_capacity(long.len() - short.len());
+    let mut j = 0;
+    for (i, x) in long.iter().enumerate() {
+        if j < short.len() && *x == short[j] {
+            j += 1;
+        } else {
+            out.push(u32::try_from(offset + i).ok()?);
+        }
+    }
+    (j == short.len()).then_some(out)
+}
+
+fn index_range(from: usize, to: usize) -> Vec<u32> {
+    (from..to).filter_map(|i| u32::try_from(i).ok()).collect()
+}
+
+impl<T: Record> SectionDiff<T> {
+    /// The diff from `old` to `new`, in the after state (it keeps what it
+    /// needs of `old`, which it consumes).
+    ///
+    /// Exact and small for the edits the app makes: records changed in place
+    /// (same count), records removed (the new list is a subsequence of the
+    /// old), records inserted (the old list is a subsequence of the new).
+    /// Anything else is stored as one replaced range between the first and
+    /// the last difference.
+    pub fn between(old: Vec<T>, new: &[T]) -> Self {
+        let p = common_prefix(&old, new);
+        let s = common_suffix(&old[p..], &new[p..]);
+        let (old_end, new_end) = (old.len() - s, new.len() - s);
+        let mut d = SectionDiff::default();
+        if old_end == p && new_end == p {
+            return d;
+        }
+        let (om, nm) = (&old[p..old_end], &new[p..new_end]);
+        if om.len() == nm.len() {
+            d.changed = (p..old_end)
+                .filter(|&i| old[i] != new[i])
+                .filter_map(|i| Some((u32::try_from(i).ok()?, old[i].clone())))
+                .collect();
+            return d;
+        }
+        if nm.len() < om.len()
+            && let Some(removed) = unmatched(om, nm, p)
+        {
+            d.removed_at = removed;
+        } else if om.len() < nm.len()
+            && let Some(inserted) = unmatched(nm, om, p)
+        {
+            d.inserted_at = inserted;
+        } else {
+            d.removed_at = index_range(p, old_end);
+            d.inserted_at = index_range(p, new_end);
+        }
+        let mut old = old;
+        d.held = take_at(&mut old, &d.removed_at);
+        d
+    }
+
+    /// Goes from the before to the after state.
+    fn forward(&mut self, v: &mut Vec<T>) {
+        self.swap_changed(v);
+        let removed = take_at(v, &self.removed_at);
+        put_at(v, &self.inserted_at, std::mem::take(&mut self.held));
+        self.held = removed;
+    }
+
+    /// Goes from the after to the before state.
+    fn backward(&mut self, v: &mut Vec<T>) {
+        let inserted = take_at(v, &self.inserted_at);
+        put_at(v, &self.removed_at, std::mem::take(&mut self.held));
+        self.held = inserted;
+        self.swap_changed(v);
+    }
+
+    fn swap_changed(&mut self, v: &mut [T]) {
+        for (i, rec) in &mut self.changed {
+            if let Some(slot) = v.get_mut(*i as usize) {
+                std::mem::swap(slot, rec);
+            }
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.changed.is_empty() && self.removed_at.is_empty() && self.inserted_at.is_empty()
+    }
+
+    /// Memory this diff holds.
+    pub fn bytes(&self) -> usize {
+        let rec = std::mem::size_of::<T>();
+        self.changed
+            .iter()
+            .map(|(_, r)| 4 + rec + r.heap_bytes())
+            .sum::<usize>()
+            + self.held.iter().map(|r| rec + r.heap_bytes()).sum::<usize>()
+            + 4 * (self.removed_at.len() + self.inserted_at.len())
+    }
+}
+
+/// The fields of a motion outside its sections.
+#[derive(Debug, Clone, PartialEq)]
+struct Frame {
+    header: [u8; super::layout::HEADER_LEN],
+    version: super::motion::Version,
+    model_name_field: Vec<u8>,
+    sections_present: usize,
+    trailing: Vec<u8>,
+}
+
+impl Frame {
+    fn swap_with(&mut self, m: &mut Motion) {
+        std::mem::swap(&mut self.header, &mut m.header);
+        std::mem::swap(&mut self.version, &mut m.version);
+        std::mem::swap(&mut self.model_name_field, &mut m.model_name_field);
+        std::mem::swap(&mut self.sections_present, &mut m.sections_present);
+        std::mem::swap(&mut self.trailing, &mut m.trailing);
+    }
+}
+
+/// The difference between two whole motions (see the module docs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MotionDiff {
+    bones: SectionDiff<BoneKey>,
+    morphs: SectionDiff<MorphKey>,
+    cameras: SectionDiff<CameraKey>,
+    lights: SectionDiff<LightKey>,
+    shadows: SectionDiff<ShadowKey>,
+    iks: SectionDiff<IkKey>,
+    /// Header, model name, section count and trailing bytes, when they
+    /// differ: the values not in the motion now.
+    frame: Option<Box<Frame>>,
+    /// Which state the motion is in.
+    at_after: bool,
+}
+
+impl MotionDiff {
+    /// Replaces `m` with `new` and returns the diff back to the old motion
+    /// (in the after state: [`Self::toggle`] undoes the replacement).
+    pub fn replace(m: &mut Motion, new: Motion) -> MotionDiff {
+        let old = std::mem::replace(m, new);
+        let frame = Frame {
+            header: old.header,
+            version: old.version,
+            model_name_field: old.model_name_field,
+            sections_present: old.sections_present,
+            trailing: old.trailing,
+        };
+        let same_frame = frame.header == m.header
+            && frame.version == m.version
+            && frame.model_name_field == m.model_name_field
+            && frame.sections_present == m.sections_present
+            && frame.trailing == m.trailing;
+        MotionDiff {
+            bones: SectionDiff::between(old.bones, &m.bones),
+            morphs: SectionDiff::between(old.morphs, &m.morphs),
+            cameras: SectionDiff::between(old.cameras, &m.cameras),
+            lights: SectionDiff::between(old.lights, &m.lights),
+            shadows: SectionDiff::between(old.shadows, &m.shadows),
+            iks: SectionDiff::between(old.iks, &m.iks),
+            frame: (!same_frame).then(|| Box::new(frame)),
+            at_after: true,
+        }
+    }
+
+    /// Moves `m` to the other state (after → before, or before → after).
+    /// `m` must be in the state this diff was left in.
+    pub fn toggle(&mut self, m: &mut Motion) {
+        if self.at_after {
+            self.bones.backward(&mut m.bones);
+            self.morphs.backward(&mut m.morphs);
+            self.cameras.backward(&mut m.cameras);
+            self.lights.backward(&mut m.lights);
+            self.shadows.backward(&mut m.shadows);
+            self.iks.backward(&mut m.iks);
+        } else {
+            self.bones.forward(&mut m.bones);
+            self.morphs.forward(&mut m.morphs);
+            self.cameras.forward(&mut m.cameras);
+            self.lights.forward(&mut m.lights);
+            self.shadows.forward(&mut m.shadows);
+            self.iks.forward(&mut m.iks);
+        }
+        if let Some(f) = &mut self.frame {
+            f.swap_with(m);
+        }
+        self.at_after = !self.at_after;
+    }
+
+    /// Whether the two states are the same motion.
+    pub fn is_empty(&self) -> bool {
+        self.bones.is_empty()
+            && self.morphs.is_empty()
+            && self.cameras.is_empty()
+            && self.lights.is_empty()
+            && self.shadows.is_empty()
+            && self.iks.is_empty()
+            && self.frame.is_none()
+    }
+
+    /// Memory this diff holds, in bytes.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of::<Self>()
+            + self.bones.bytes()
+            + self.morphs.bytes()
+            + self.cameras.bytes()
+            + self.lights.bytes()
+            + self.shadows.bytes()
+            + self.iks.bytes()
+            + self.frame.as_ref().map_or(0, |f| {
+                std::mem::size_of::<Frame>() + f.model_name_field.len() + f.trailing.len()
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    impl Record for u32 {}
+
+    /// Applies `between(old, new)` backward and forward and checks both ends.
+    fn round_trip(old: &[u32], new: &[u32]) -> SectionDiff<u32> {
+        let mut d = SectionDiff::between(old.to_vec(), new);
+        let mut v = new.to_vec();
+        d.backward(&mut v);
+        assert_eq!(v, old, "back from {new:?}");
+        d.forward(&mut v);
+        assert_eq!(v, new, "forward to {new:?}");
+        d
+    }
+
+    #[test]
+    fn scattered_removals_are_stored_as_removals() {
+        let old: Vec<u32> = (0..100).collect();
+        let new: Vec<u32> = old.iter().copied().filter(|x| x % 7 != 3).collect();
+        let d = round_trip(&old, &new);
+        // 3, 10, …, 94: 14 records; nothing else is held.
+        assert_eq!(d.removed_at.len(), 14);
+        assert!(d.changed.is_empty() && d.inserted_at.is_empty());
+        assert_eq!(d.bytes(), 14 * (4 + 4));
+    }
+
+    #[test]
+    fn insertions_changes_and_mixed_edits_round_trip() {
+        let old: Vec<u32> = (0..50).collect();
+        let mut ins = old.clone();
+        ins.insert(10, 1000);
+        ins.insert(30, 1001);
+        ins.push(1002);
+        let d = round_trip(&old, &ins);
+        assert_eq!(d.inserted_at, vec![10, 30, 52]);
+        assert!(d.removed_at.is_empty());
+        let mut ch = old.clone();
+        ch[5] = 500;
+        ch[40] = 400;
+        let d = round_trip(&old, &ch);
+        assert_eq!(d.changed.len(), 2);
+        // Remove one and insert another elsewhere: a replaced range.
+        let mut mixed = old.clone();
+        mixed.remove(5);
+        mixed.insert(20, 999);
+        mixed.push(77);
+        round_trip(&old, &mixed);
+        round_trip(&old, &[]);
+        round_trip(&[], &old);
+        round_trip(&old, &old);
+        // Duplicates: greedy matching still gives a valid script.
+        round_trip(&[1, 1, 2, 1, 1], &[1, 2, 1]);
+        round_trip(&[1, 2, 1], &[1, 1, 2, 1, 1]);
+    }
+
+    proptest::proptest! {
+        /// Any two lists (small values, so duplicates are common): back and
+        /// forth gives each list exactly.
+        #[test]
+        fn any_edit_round_trips(
+            old in proptest::collection::vec(0u32..6, 0..40),
+            new in proptest::collection::vec(0u32..6, 0..40),
+        ) {
+            let mut d = SectionDiff::between(old.clone(), &new);
+            let mut v = new.clone();
+            d.backward(&mut v);
+            proptest::prop_assert_eq!(&v, &old);
+            d.forward(&mut v);
+            proptest::prop_assert_eq!(&v, &new);
+            d.backward(&mut v);
+            proptest::prop_assert_eq!(&v, &old);
+        }
+    }
+
+    #[test]
+    fn put_at_places_items_at_result_indices() {
+        let mut v = vec![10, 20, 30];
+        put_at(&mut v, &[0, 2, 4, 5], vec![1, 2, 3, 4]);
+        assert_eq!(v, vec![1, 10, 2, 20, 3, 4, 30]);
+        let mut v = vec![10, 20];
+        put_at(&mut v, &[2, 3], vec![30, 40]);
+        assert_eq!(v, vec![10, 20, 30, 40]);
+        let mut v = vec![10, 20];
+        put_at(&mut v, &[0, 1], vec![1, 2]);
+        assert_eq!(v, vec![1, 2, 10, 20]);
+    }
+}
