@@ -122,7 +122,10 @@ fn undo_budget(c: &mut Criterion) {
         d.toggle(&mut m);
     }
     assert_eq!(m.bones.len(), 1_000_000);
-    assert!(vmd::write(&m).unwrap_or_default() == original, "undo all gives the original bytes");
+    assert!(
+        vmd::write(&m).unwrap_or_default() == original,
+        "undo all gives the original bytes"
+    );
     eprintln!("undo of all 100 steps gives the original 111,000,054 bytes");
 }
 

@@ -26,6 +26,7 @@
 
 pub mod audio;
 pub mod cli;
+pub mod logging;
 pub mod model;
 #[cfg(feature = "render")]
 pub mod render;
@@ -33,6 +34,18 @@ pub mod scene;
 /// The model layer's former name; kept so older paths keep compiling.
 pub use model as skeleton;
 pub mod vmd;
+
+/// The app's data directory (recovery copies, logs): `$VMD_STUDIO_DATA_DIR`,
+/// else the platform's (e.g. `~/.local/share/vmd-studio` on Linux).
+pub fn data_dir() -> Option<std::path::PathBuf> {
+    if let Some(d) = std::env::var_os(DATA_DIR_ENV).filter(|d| !d.is_empty()) {
+        return Some(std::path::PathBuf::from(d));
+    }
+    directories::ProjectDirs::from("", "", "vmd-studio").map(|p| p.data_dir().to_path_buf())
+}
+
+/// Environment variable that overrides [`data_dir`] (tests, portable use).
+pub const DATA_DIR_ENV: &str = "VMD_STUDIO_DATA_DIR";
 
 #[cfg(feature = "gui")]
 pub mod app;

@@ -20,8 +20,16 @@ fn main() {
         }
     };
     let result = match args.command {
-        Some(cmd) => cli::run(cmd),
-        None => run_gui(args),
+        Some(cmd) => {
+            let _log = vmd_studio::logging::init(args.verbose, args.verbose, None);
+            cli::run(cmd)
+        }
+        None => {
+            let logs = vmd_studio::data_dir().map(|d| d.join("logs"));
+            let _log = vmd_studio::logging::init(args.verbose, true, logs.as_deref());
+            tracing::info!("VMD Studio {} starting", env!("CARGO_PKG_VERSION"));
+            run_gui(args)
+        }
     };
     if let Err(e) = result {
         eprintln!("error: {e}");

@@ -4,176 +4,93 @@
 //! focus. Shortcuts with more modifiers are checked first so Ctrl+Shift+S is
 //! not taken for Ctrl+S.
 
-use egui::{Key, KeyboardShortcut, Modifiers};
+use egui::{Key, KeyboardShortcut};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Command {
-    Open,
-    Save,
-    SaveAs,
-    CloseTab,
-    LoadModel,
-    Undo,
-    Redo,
-    RedoAlt,
-    PlayPause,
-    StepBack,
-    StepForward,
-    PrevKey,
-    NextKey,
-    Home,
-    End,
-    PrevCut,
-    NextCut,
-    DeleteKeys,
-    CopyKeys,
-    PasteKeys,
-    InsertKey,
-    SelectAll,
-    SelectAtFrame,
-    FitAll,
-    ShowDopeSheet,
-    ShowCurves,
-    ShowPreview,
-    ShowForensics,
+/// Declares the commands from one table, so a command cannot exist without
+/// its label, tooltip and shortcut entry, and [`Command::ALL`] lists every
+/// one (the shortcut table is built from it).
+macro_rules! commands {
+    ($($name:ident: $label:literal, $tip:literal, [$($sc:tt)*];)*) => {
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Command {
+            $($name,)*
+        }
+
+        impl Command {
+            /// Every command, in table order.
+            pub const ALL: &'static [Command] = &[$(Command::$name,)*];
+
+            pub fn label(self) -> &'static str {
+                match self {
+                    $(Command::$name => $label,)*
+                }
+            }
+
+            pub fn tooltip(self) -> &'static str {
+                match self {
+                    $(Command::$name => $tip,)*
+                }
+            }
+
+            pub fn shortcut(self) -> Option<KeyboardShortcut> {
+                match self {
+                    $(Command::$name => shortcut!($($sc)*),)*
+                }
+            }
+        }
+    };
+}
+
+/// `none`, or a modifier set (`PLAIN`, `CTRL`, `CTRL_SHIFT`, `ALT`) and a key.
+macro_rules! shortcut {
+    (none) => {
+        None
+    };
+    ($m:ident $key:ident) => {
+        Some(KeyboardShortcut::new(modifiers::$m, Key::$key))
+    };
+}
+
+mod modifiers {
+    use egui::Modifiers;
+    pub const PLAIN: Modifiers = Modifiers::NONE;
+    pub const CTRL: Modifiers = Modifiers::COMMAND;
+    pub const CTRL_SHIFT: Modifiers = Modifiers::COMMAND.plus(Modifiers::SHIFT);
+    pub const ALT: Modifiers = Modifiers::ALT;
+}
+
+commands! {
+    Open: "Open…", "Open VMD files (motions, cameras, facial, light)", [CTRL O];
+    Save: "Save", "Save the active file; unedited bytes stay as they were", [CTRL S];
+    SaveAs: "Save As…", "Save the active file under a new name", [CTRL_SHIFT S];
+    CloseTab: "Close", "Close the active file", [CTRL W];
+    LoadModel: "Load model skeleton…", "Use a PMX/PMD model's skeleton in the preview", [none];
+    Undo: "Undo", "Undo the last edit", [CTRL Z];
+    Redo: "Redo", "Redo the last undone edit", [CTRL_SHIFT Z];
+    RedoAlt: "Redo", "Redo the last undone edit", [CTRL Y];
+    PlayPause: "Play / Pause", "Play at 30 fps (frames are dropped, never slowed)", [PLAIN Space];
+    StepBack: "Previous frame", "Move the playhead one frame back", [PLAIN ArrowLeft];
+    StepForward: "Next frame", "Move the playhead one frame forward", [PLAIN ArrowRight];
+    PrevKey: "Previous key", "Jump to the previous key of any track", [ALT ArrowLeft];
+    NextKey: "Next key", "Jump to the next key of any track", [ALT ArrowRight];
+    Home: "First frame", "Jump to frame 0", [PLAIN Home];
+    End: "Last frame", "Jump to the last keyed frame", [PLAIN End];
+    PrevCut: "Previous cut", "Jump to the previous camera cut", [PLAIN PageUp];
+    NextCut: "Next cut", "Jump to the next camera cut", [PLAIN PageDown];
+    DeleteKeys: "Delete keys", "Delete the selected keys", [PLAIN Delete];
+    CopyKeys: "Copy keys", "Copy the selected keys", [CTRL C];
+    PasteKeys: "Paste keys at playhead", "Paste copied keys, the first at the playhead", [CTRL V];
+    InsertKey: "Insert key at playhead", "Key the selected tracks at the playhead with their current values", [PLAIN I];
+    SelectAll: "Select all keys", "Select every key", [CTRL A];
+    SelectAtFrame: "Select keys at playhead", "Select every key at the playhead", [CTRL_SHIFT A];
+    FitAll: "Fit all", "Zoom the timeline to show every key", [PLAIN F];
+    ShowDopeSheet: "Dope sheet", "Show the dope sheet", [PLAIN F1];
+    ShowCurves: "Curve editor", "Show the curve editor", [PLAIN F2];
+    ShowPreview: "Preview", "Show the 3D preview", [PLAIN F3];
+    ShowForensics: "Interpolation forensics", "Show the raw interpolation bytes", [PLAIN F4];
 }
 
 impl Command {
-    pub const ALL: [Command; 28] = [
-        Command::Open,
-        Command::Save,
-        Command::SaveAs,
-        Command::CloseTab,
-        Command::LoadModel,
-        Command::Undo,
-        Command::Redo,
-        Command::RedoAlt,
-        Command::PlayPause,
-        Command::StepBack,
-        Command::StepForward,
-        Command::PrevKey,
-        Command::NextKey,
-        Command::Home,
-        Command::End,
-        Command::PrevCut,
-        Command::NextCut,
-        Command::DeleteKeys,
-        Command::CopyKeys,
-        Command::PasteKeys,
-        Command::InsertKey,
-        Command::SelectAll,
-        Command::SelectAtFrame,
-        Command::FitAll,
-        Command::ShowDopeSheet,
-        Command::ShowCurves,
-        Command::ShowPreview,
-        Command::ShowForensics,
-    ];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Command::Open => "Open…",
-            Command::Save => "Save",
-            Command::SaveAs => "Save As…",
-            Command::CloseTab => "Close",
-            Command::LoadModel => "Load model skeleton…",
-            Command::Undo => "Undo",
-            Command::Redo | Command::RedoAlt => "Redo",
-            Command::PlayPause => "Play / Pause",
-            Command::StepBack => "Previous frame",
-            Command::StepForward => "Next frame",
-            Command::PrevKey => "Previous key",
-            Command::NextKey => "Next key",
-            Command::Home => "First frame",
-            Command::End => "Last frame",
-            Command::PrevCut => "Previous cut",
-            Command::NextCut => "Next cut",
-            Command::DeleteKeys => "Delete keys",
-            Command::CopyKeys => "Copy keys",
-            Command::PasteKeys => "Paste keys at playhead",
-            Command::InsertKey => "Insert key at playhead",
-            Command::SelectAll => "Select all keys",
-            Command::SelectAtFrame => "Select keys at playhead",
-            Command::FitAll => "Fit all",
-            Command::ShowDopeSheet => "Dope sheet",
-            Command::ShowCurves => "Curve editor",
-            Command::ShowPreview => "Preview",
-            Command::ShowForensics => "Interpolation forensics",
-        }
-    }
-
-    pub fn tooltip(self) -> &'static str {
-        match self {
-            Command::Open => "Open VMD files (motions, cameras, facial, light)",
-            Command::Save => "Save the active file; unedited bytes stay as they were",
-            Command::SaveAs => "Save the active file under a new name",
-            Command::CloseTab => "Close the active file",
-            Command::LoadModel => "Use a PMX/PMD model's skeleton in the preview",
-            Command::Undo => "Undo the last edit",
-            Command::Redo | Command::RedoAlt => "Redo the last undone edit",
-            Command::PlayPause => "Play at 30 fps (frames are dropped, never slowed)",
-            Command::StepBack => "Move the playhead one frame back",
-            Command::StepForward => "Move the playhead one frame forward",
-            Command::PrevKey => "Jump to the previous key of the visible tracks",
-            Command::NextKey => "Jump to the next key of the visible tracks",
-            Command::Home => "Jump to frame 0",
-            Command::End => "Jump to the last keyed frame",
-            Command::PrevCut => "Jump to the previous camera cut",
-            Command::NextCut => "Jump to the next camera cut",
-            Command::DeleteKeys => "Delete the selected keys",
-            Command::CopyKeys => "Copy the selected keys",
-            Command::PasteKeys => "Paste copied keys, the first at the playhead",
-            Command::InsertKey => {
-                "Key the selected tracks at the playhead with their current values"
-            }
-            Command::SelectAll => "Select every key",
-            Command::SelectAtFrame => "Select every key at the playhead",
-            Command::FitAll => "Zoom the timeline to show every key",
-            Command::ShowDopeSheet => "Show the dope sheet",
-            Command::ShowCurves => "Show the curve editor",
-            Command::ShowPreview => "Show the 3D preview",
-            Command::ShowForensics => "Show the raw interpolation bytes",
-        }
-    }
-
-    pub fn shortcut(self) -> Option<KeyboardShortcut> {
-        let ctrl = Modifiers::COMMAND;
-        let ctrl_shift = Modifiers::COMMAND | Modifiers::SHIFT;
-        let none = Modifiers::NONE;
-        let alt = Modifiers::ALT;
-        let k = |m, key| Some(KeyboardShortcut::new(m, key));
-        match self {
-            Command::Open => k(ctrl, Key::O),
-            Command::Save => k(ctrl, Key::S),
-            Command::SaveAs => k(ctrl_shift, Key::S),
-            Command::CloseTab => k(ctrl, Key::W),
-            Command::LoadModel => None,
-            Command::Undo => k(ctrl, Key::Z),
-            Command::Redo => k(ctrl_shift, Key::Z),
-            Command::RedoAlt => k(ctrl, Key::Y),
-            Command::PlayPause => k(none, Key::Space),
-            Command::StepBack => k(none, Key::ArrowLeft),
-            Command::StepForward => k(none, Key::ArrowRight),
-            Command::PrevKey => k(alt, Key::ArrowLeft),
-            Command::NextKey => k(alt, Key::ArrowRight),
-            Command::Home => k(none, Key::Home),
-            Command::End => k(none, Key::End),
-            Command::PrevCut => k(none, Key::PageUp),
-            Command::NextCut => k(none, Key::PageDown),
-            Command::DeleteKeys => k(none, Key::Delete),
-            Command::CopyKeys => k(ctrl, Key::C),
-            Command::PasteKeys => k(ctrl, Key::V),
-            Command::InsertKey => k(none, Key::I),
-            Command::SelectAll => k(ctrl, Key::A),
-            Command::SelectAtFrame => k(ctrl_shift, Key::A),
-            Command::FitAll => k(none, Key::F),
-            Command::ShowDopeSheet => k(none, Key::F1),
-            Command::ShowCurves => k(none, Key::F2),
-            Command::ShowPreview => k(none, Key::F3),
-            Command::ShowForensics => k(none, Key::F4),
-        }
-    }
-
     /// Commands whose shortcut was pressed this frame (none while typing).
     pub fn from_input(ctx: &egui::Context) -> Vec<Command> {
         if ctx.egui_wants_keyboard_input() {
@@ -227,5 +144,24 @@ impl Command {
         ui.add_enabled(enabled, b)
             .on_hover_text(self.tooltip())
             .clicked()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_is_listed_once_and_no_two_share_a_shortcut() {
+        let mut seen = std::collections::HashSet::new();
+        for c in Command::ALL {
+            assert!(seen.insert(*c), "{c:?} listed twice");
+            assert!(!c.label().is_empty() && !c.tooltip().is_empty());
+        }
+        // The table declares 28 commands (count the `commands!` rows).
+        assert_eq!(Command::ALL.len(), 28);
+        let shortcuts: Vec<_> = Command::ALL.iter().filter_map(|c| c.shortcut()).collect();
+        let unique: std::collections::HashSet<_> = shortcuts.iter().collect();
+        assert_eq!(unique.len(), shortcuts.len(), "a shortcut is used twice");
     }
 }

@@ -36,16 +36,7 @@ pub fn default_undo_budget() -> usize {
     UNDO_BUDGET.load(Ordering::Relaxed)
 }
 
-/// A key, by section and index into that section's file-order storage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum KeyRef {
-    Bone(u32),
-    Morph(u32),
-    Camera(u32),
-    Light(u32),
-    Shadow(u32),
-    Ik(u32),
-}
+pub use crate::vmd::KeyRef;
 
 /// Records replaced in place (same count): the cheap, common edit.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -110,7 +101,10 @@ impl Edit {
                         + list(&c.cameras)
                         + list(&c.lights)
                         + list(&c.shadows)
-                        + c.iks.iter().map(|(_, k)| 4 + 32 + k.raw.len()).sum::<usize>()
+                        + c.iks
+                            .iter()
+                            .map(|(_, k)| 4 + 32 + k.raw.len())
+                            .sum::<usize>()
                         + c.model_name.as_ref().map_or(0, Vec::len)
                 }
                 Edit::ReplaceMotion { motion, selection } => motion.byte_len() + sel(selection),
@@ -435,7 +429,10 @@ impl Document {
                     selection,
                 }
             }
-            Edit::Diff { mut diff, selection } => {
+            Edit::Diff {
+                mut diff,
+                selection,
+            } => {
                 diff.toggle(m);
                 let selection = self.swap_selection(selection);
                 Edit::Diff { diff, selection }
@@ -448,10 +445,7 @@ impl Document {
 
     /// After a whole-motion change: reindexes, sets the given selection and
     /// returns the old one.
-    fn swap_selection(
-        &mut self,
-        selection: Option<BTreeSet<KeyRef>>,
-    ) -> Option<BTreeSet<KeyRef>> {
+    fn swap_selection(&mut self, selection: Option<BTreeSet<KeyRef>>) -> Option<BTreeSet<KeyRef>> {
         self.index = TrackIndex::build(&self.motion);
         let old_sel = std::mem::take(&mut self.view.selection);
         self.view.selection = selection.unwrap_or_default();

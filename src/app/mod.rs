@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::cli::{Cli, CliError, CliResult, PanelArg, Renderer};
-use crate::vmd::{self, Motion};
+use crate::vmd;
 
 pub mod command;
 pub mod document;
@@ -17,8 +17,8 @@ pub mod file_browser;
 pub mod jobs;
 pub mod panels;
 pub mod saving;
-pub mod settings;
 pub mod scene_ops;
+pub mod settings;
 
 use command::Command;
 use document::{Document, EditRequest};
@@ -378,14 +378,14 @@ impl StudioApp {
     }
 
     /// Runs queued commands.
-    fn run_pending(&mut self, ctx: &egui::Context) {
+    fn run_pending(&mut self) {
         let cmds = std::mem::take(&mut self.pending);
         for c in cmds {
-            self.execute(ctx, c);
+            self.execute(c);
         }
     }
 
-    fn execute(&mut self, ctx: &egui::Context, c: Command) {
+    fn execute(&mut self, c: Command) {
         let last = self.doc().and_then(|d| d.motion.last_frame()).unwrap_or(0);
         match c {
             Command::Open => {
@@ -457,7 +457,7 @@ impl StudioApp {
             Command::PrevKey | Command::NextKey => {
                 if let Some(d) = self.doc() {
                     let now = self.shared.transport.frame;
-                    let frames = all_key_frames(&d.motion);
+                    let frames = d.motion.key_frames_sorted();
                     let target = if c == Command::NextKey {
                         frames.iter().copied().find(|&f| f64::from(f) > now + 1e-9)
                     } else {
@@ -531,7 +531,6 @@ impl StudioApp {
                 }
             }
         }
-        let _ = ctx;
     }
 
     fn close_doc(&mut self, id: u64) {
@@ -1081,7 +1080,7 @@ impl StudioApp {
         self.close_guard_modal(&ctx);
         self.file_browser_ui(&ctx);
         self.disk_conflict_modal(&ctx);
-        self.run_pending(&ctx);
+        self.run_pending();
         self.toolbox_apply();
         let title = match self.doc() {
             Some(d) => format!("{} — VMD Studio", d.title()),
@@ -1191,23 +1190,6 @@ pub struct StudioPanels<'a> {
     pub curve_editor: &'a mut panels::curve_editor::State,
     pub forensics: &'a mut panels::forensics::State,
     pub toolbox: &'a mut panels::toolbox::State,
-}
-
-/// Every keyed frame in a motion, sorted and unique.
-pub fn all_key_frames(m: &Motion) -> Vec<u32> {
-    let mut v: Vec<u32> = m
-        .bones
-        .iter()
-        .map(|k| k.frame())
-        .chain(m.morphs.iter().map(|k| k.frame()))
-        .chain(m.cameras.iter().map(|k| k.frame()))
-        .chain(m.lights.iter().map(|k| k.frame()))
-        .chain(m.shadows.iter().map(|k| k.frame()))
-        .chain(m.iks.iter().map(|k| k.frame()))
-        .collect();
-    v.sort_unstable();
-    v.dedup();
-    v
 }
 
 fn save_png(path: &Path, image: &egui::ColorImage) -> Result<(), String> {

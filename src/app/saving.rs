@@ -79,6 +79,12 @@ impl StudioApp {
                 } else {
                     None
                 };
+                tracing::info!(
+                    "saving {} ({} bytes, checked against disk: {})",
+                    path.display(),
+                    bytes.len(),
+                    expect.is_some()
+                );
                 let job = self.jobs.save(doc_id, path, state, bytes, expect);
                 self.saves
                     .in_flight
@@ -108,7 +114,10 @@ impl StudioApp {
         // stale and must not move the saved mark.
         let queued = match self.saves.in_flight.get(&doc_id) {
             Some(f) if f.job == job => self.saves.in_flight.remove(&doc_id).and_then(|f| f.queued),
-            _ => return,
+            _ => {
+                tracing::debug!("ignored a stale save result (job {job}, document {doc_id})");
+                return;
+            }
         };
         match result {
             Ok(stamp) => {
@@ -135,6 +144,10 @@ impl StudioApp {
                 }
             }
             Err(WriteError::ChangedOnDisk { .. }) => {
+                tracing::warn!(
+                    "{} changed on disk; asking before overwriting",
+                    path.display()
+                );
                 // Ask; a queued save would meet the same question.
                 self.disk_conflict = Some(DiskConflict { doc_id, path });
             }

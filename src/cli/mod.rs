@@ -47,6 +47,10 @@ Without a verb it opens the desktop app (on a bundled demo when no file is given
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Log debug detail to stderr (the app also logs to a rotating file in
+    /// its data directory). With a verb, give it after the verb.
+    #[arg(long, short, global = true)]
+    pub verbose: bool,
     /// Files to open in the app, as one scene: a `.vmdscene` file, or
     /// `MODEL.pmx DANCE.vmd CAMERA.vmd` (a model, the motion it wears, a
     /// camera; each VMD takes its role by what it holds, in this order).

@@ -49,10 +49,6 @@ impl<'a> Cursor<'a> {
         Ok(u32::from_le_bytes(self.take_array::<4>(what)?))
     }
 
-    pub fn u8(&mut self, what: &'static str) -> Result<u8, ReadError> {
-        Ok(self.take_array::<1>(what)?[0])
-    }
-
     /// The rest of the input.
     pub fn rest(&mut self) -> &'a [u8] {
         let s = &self.bytes[self.pos..];

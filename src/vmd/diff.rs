@@ -211,7 +211,11 @@ impl<T: Record> SectionDiff<T> {
             .iter()
             .map(|(_, r)| 4 + rec + r.heap_bytes())
             .sum::<usize>()
-            + self.held.iter().map(|r| rec + r.heap_bytes()).sum::<usize>()
+            + self
+                .held
+                .iter()
+                .map(|r| rec + r.heap_bytes())
+                .sum::<usize>()
             + 4 * (self.removed_at.len() + self.inserted_at.len())
     }
 }

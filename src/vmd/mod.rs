@@ -26,7 +26,7 @@ pub use cache::{EvalCache, Playhead};
 pub use error::{NameError, ReadError, ReadErrorKind, WriteError};
 pub use interpolation::{BoneChannel, CameraChannel};
 pub use layout::Section;
-pub use motion::{Motion, Version};
+pub use motion::{KeyRef, Motion, Version};
 pub use name::{DecodedName, NameEncoding};
 pub use read::read;
 pub use records::{BoneKey, CameraKey, IkKey, LightKey, MorphKey, ShadowKey};

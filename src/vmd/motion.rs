@@ -29,6 +29,17 @@ impl Version {
     }
 }
 
+/// A key, by section and index into that section's file-order storage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum KeyRef {
+    Bone(u32),
+    Morph(u32),
+    Camera(u32),
+    Light(u32),
+    Shadow(u32),
+    Ik(u32),
+}
+
 /// A whole VMD file: keys in file order, raw bytes kept.
 ///
 /// Invariant: `write(&read(bytes)?) == bytes` for every readable input.
@@ -170,18 +181,48 @@ impl Motion {
         }
     }
 
-    /// The last keyed frame over every section, or `None` without keys.
-    pub fn last_frame(&self) -> Option<u32> {
-        let it = self
-            .bones
+    /// The frame of every key of every section, section by section in
+    /// file order (the one all-frames walk).
+    pub fn frames(&self) -> impl Iterator<Item = u32> + '_ {
+        self.bones
             .iter()
             .map(BoneKey::frame)
             .chain(self.morphs.iter().map(MorphKey::frame))
             .chain(self.cameras.iter().map(CameraKey::frame))
             .chain(self.lights.iter().map(LightKey::frame))
             .chain(self.shadows.iter().map(ShadowKey::frame))
-            .chain(self.iks.iter().map(IkKey::frame));
-        it.max()
+            .chain(self.iks.iter().map(IkKey::frame))
+    }
+
+    /// Every keyed frame, sorted, each once.
+    pub fn key_frames_sorted(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self.frames().collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// The last keyed frame over every section, or `None` without keys.
+    pub fn last_frame(&self) -> Option<u32> {
+        self.frames().max()
+    }
+
+    /// Keys of every kind.
+    pub fn key_count(&self) -> usize {
+        Section::ALL.iter().map(|&s| self.count(s)).sum()
+    }
+
+    /// The frame of a key, if it exists.
+    pub fn key_frame(&self, k: KeyRef) -> Option<u32> {
+        let i = |x: u32| x as usize;
+        Some(match k {
+            KeyRef::Bone(x) => self.bones.get(i(x))?.frame(),
+            KeyRef::Morph(x) => self.morphs.get(i(x))?.frame(),
+            KeyRef::Camera(x) => self.cameras.get(i(x))?.frame(),
+            KeyRef::Light(x) => self.lights.get(i(x))?.frame(),
+            KeyRef::Shadow(x) => self.shadows.get(i(x))?.frame(),
+            KeyRef::Ik(x) => self.iks.get(i(x))?.frame(),
+        })
     }
 
     /// Size in bytes of the file this motion writes.
@@ -206,6 +247,32 @@ mod tests {
     /// 连衣裙 (C1 AC D2 C2 C8 B9 in GBK, Python's gbk codec) reads as valid
     /// Shift_JIS half-width katakana (ﾁｬﾒﾂﾈｹ) on its own; with GBK bone
     /// names in the file it is shown as GBK, like the bone names.
+    #[test]
+    fn key_helpers_walk_every_section() {
+        let mut m = Motion::new_v2();
+        m.bones.push(
+            BoneKey::new(
+                "a",
+                NameEncoding::ShiftJis,
+                7,
+                [0.0; 3],
+                [0.0, 0.0, 0.0, 1.0],
+            )
+            .expect("bone"),
+        );
+        m.lights.push(LightKey::new(30, [0.5; 3], [0.0, -1.0, 0.0]));
+        m.iks.push(IkKey::new(7, true));
+        m.cameras
+            .push(CameraKey::new(2, -45.0, [0.0; 3], [0.0; 3], 30, true));
+        assert_eq!(m.key_count(), 4);
+        assert_eq!(m.last_frame(), Some(30));
+        assert_eq!(m.key_frames_sorted(), vec![2, 7, 30]);
+        assert_eq!(m.key_frame(KeyRef::Light(0)), Some(30));
+        assert_eq!(m.key_frame(KeyRef::Camera(0)), Some(2));
+        assert_eq!(m.key_frame(KeyRef::Morph(0)), None);
+        assert_eq!(Motion::new_v2().last_frame(), None);
+    }
+
     #[test]
     fn a_gbk_model_name_follows_the_gbk_bone_names() {
         let mut m = Motion::new_v2();

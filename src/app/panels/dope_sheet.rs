@@ -137,19 +137,6 @@ pub fn track_of(m: &Motion, k: KeyRef) -> Option<TrackRef> {
     })
 }
 
-/// The frame of a key, if it exists.
-pub fn key_frame(m: &Motion, k: KeyRef) -> Option<u32> {
-    let i = |x: u32| x as usize;
-    Some(match k {
-        KeyRef::Bone(x) => m.bones.get(i(x))?.frame(),
-        KeyRef::Morph(x) => m.morphs.get(i(x))?.frame(),
-        KeyRef::Camera(x) => m.cameras.get(i(x))?.frame(),
-        KeyRef::Light(x) => m.lights.get(i(x))?.frame(),
-        KeyRef::Shadow(x) => m.shadows.get(i(x))?.frame(),
-        KeyRef::Ik(x) => m.iks.get(i(x))?.frame(),
-    })
-}
-
 /// Makes the [`KeyRef`] of index `i` in the section of track `t`.
 fn key_ref(t: &TrackRef, i: u32) -> KeyRef {
     match t {
@@ -164,7 +151,7 @@ fn key_ref(t: &TrackRef, i: u32) -> KeyRef {
 
 /// Frame of index `i` in the section of track `t` (0 for a bad index).
 fn frame_in(m: &Motion, t: &TrackRef, i: u32) -> u32 {
-    key_frame(m, key_ref(t, i)).unwrap_or(0)
+    m.key_frame(key_ref(t, i)).unwrap_or(0)
 }
 
 /// One row of the sheet.
@@ -495,7 +482,7 @@ impl State {
             .rows
             .iter()
             .position(|r| matches!(r, Row::Track { track, .. } if *track == t))?;
-        let f = key_frame(&doc.motion, key)?;
+        let f = doc.motion.key_frame(key)?;
         let p = Pos2::new(l.x_of(f64::from(f)), l.row_top(row) + ROW_HEIGHT / 2.0);
         l.keys.contains(p).then_some(p)
     }
@@ -861,14 +848,14 @@ fn move_clash(
                 break;
             }
             if !moved.contains(&key_ref(&t, i)) {
-                return Some((track_label(m, &t), f));
+                return Some((track_label(&t), f));
             }
         }
         // Against other moved keys (only keys that did not share a frame before).
         if let Some(&prev) = landing.get(&(t.clone(), f))
             && prev != f0
         {
-            return Some((track_label(m, &t), f));
+            return Some((track_label(&t), f));
         }
         landing.insert((t, f), f0);
     }
@@ -876,7 +863,7 @@ fn move_clash(
 }
 
 /// Display name of a track.
-pub fn track_label(_m: &Motion, t: &TrackRef) -> String {
+pub fn track_label(t: &TrackRef) -> String {
     match t {
         TrackRef::Bone(n) | TrackRef::Morph(n) => vmd::name::decode_name(n).text,
         other => other.group().label().to_owned(),
@@ -936,7 +923,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
     state.build_rows(cx.doc);
 
     let full = ui.available_rect_before_wrap();
-    let _ = ui.allocate_rect(full, Sense::hover());
+    ui.allocate_rect(full, Sense::hover());
     let ruler = Rect::from_min_max(
         Pos2::new(full.left() + LABEL_WIDTH, full.top()),
         Pos2::new(full.right() - SCROLLBAR, full.top() + RULER_HEIGHT),
@@ -1152,7 +1139,7 @@ fn toolbar(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
 /// First and last frame of the selected keys.
 fn selection_span(cx: &PanelCtx) -> Option<(u32, u32)> {
     let m = &cx.doc.motion;
-    let mut it = cx.view.selection.iter().filter_map(|&k| key_frame(m, k));
+    let mut it = cx.view.selection.iter().filter_map(|&k| m.key_frame(k));
     let first = it.next()?;
     let (lo, hi) = it.fold((first, first), |(a, b), f| (a.min(f), b.max(f)));
     Some((lo, hi))
@@ -1187,7 +1174,7 @@ fn reveal(cx: &mut PanelCtx, state: &mut State) {
             state.scroll_y = (top - h / 3.0).max(0.0);
         }
     }
-    if let (Some(f), Some(l)) = (key_frame(&cx.doc.motion, k), state.layout) {
+    if let (Some(f), Some(l)) = (cx.doc.motion.key_frame(k), state.layout) {
         let (lo, hi) = l.visible_frames();
         let f = f64::from(f);
         if f < lo || f > hi {
@@ -1651,7 +1638,7 @@ fn handle_key_input(
                 .view
                 .selection
                 .iter()
-                .filter_map(|&k| key_frame(m, k).map(|f| (k, f)))
+                .filter_map(|&k| m.key_frame(k).map(|f| (k, f)))
                 .collect();
             let moved = keys.iter().map(|&(k, _)| k).collect();
             state.drag = Drag::Move {
@@ -1785,7 +1772,6 @@ fn scrollbars(ui: &mut egui::Ui, state: &mut State, l: &Layout, full: Rect, id: 
     );
     let total = f64::from(state.cache.last_frame) + 30.0;
     let (lo, hi) = l.visible_frames();
-    let span = hi - lo;
     let all = total.max(hi) - lo.min(0.0);
     let t0 = ((lo - lo.min(0.0)) / all).clamp(0.0, 1.0) as f32;
     let t1 = ((hi - lo.min(0.0)) / all).clamp(0.0, 1.0) as f32;
@@ -1809,7 +1795,6 @@ fn scrollbars(ui: &mut egui::Ui, state: &mut State, l: &Layout, full: Rect, id: 
     if r.drag_stopped() {
         state.drag = Drag::None;
     }
-    let _ = span;
     // Vertical: rows.
     let vr = Rect::from_min_max(
         Pos2::new(l.keys.right(), l.keys.top()),
@@ -2022,7 +2007,7 @@ fn paste(cx: &mut PanelCtx, state: &mut State) {
     if let Some((t, f)) = clash {
         cx.shared.error(format!(
             "Paste refused: \"{}\" already has a key on frame {f}",
-            track_label(&doc.motion, &t)
+            track_label(&t)
         ));
         return;
     }

@@ -110,12 +110,12 @@ fn frame_free(doc: &Document, key: KeyRef, f: u32) -> Result<(), String> {
             KeyRef::Shadow(_) => KeyRef::Shadow(i),
             KeyRef::Ik(_) => KeyRef::Ik(i),
         };
-        other != key && super::dope_sheet::key_frame(m, other) == Some(f)
+        other != key && m.key_frame(other) == Some(f)
     });
     if clash {
         Err(format!(
             "\"{}\" already has a key on frame {f}; the frame was not changed",
-            track_label(m, &t)
+            track_label(&t)
         ))
     } else {
         Ok(())
@@ -547,7 +547,7 @@ fn rename_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, key: KeyRe
     }
     let here = (cx.doc.id, track.clone());
     if state.rename_for.as_ref() != Some(&here) {
-        state.rename = track_label(&cx.doc.motion, &track);
+        state.rename = track_label(&track);
         state.rename_for = Some(here);
         state.rename_error = None;
     }

@@ -60,11 +60,17 @@ pub struct Shared {
 }
 
 impl Shared {
+    /// A status message (also logged).
     pub fn info(&mut self, text: impl Into<String>) {
-        self.messages.push((text.into(), false));
+        let text = text.into();
+        tracing::info!("{text}");
+        self.messages.push((text, false));
     }
+    /// An error for the status bar (also logged as a warning).
     pub fn error(&mut self, text: impl Into<String>) {
-        self.messages.push((text.into(), true));
+        let text = text.into();
+        tracing::warn!("{text}");
+        self.messages.push((text, true));
     }
 }
 

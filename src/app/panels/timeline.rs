@@ -240,7 +240,7 @@ pub fn ui(
         None => Vec::new(),
     };
     // The whole area is the timeline's (a resizable panel keeps its size).
-    let _ = ui.allocate_rect(full, Sense::hover());
+    ui.allocate_rect(full, Sense::hover());
     dope_sheet::ruler(ui, shared, &cuts, &l, egui::Id::unique("timeline-ruler"));
     state.ruler = Some(l);
 
@@ -395,11 +395,7 @@ fn toolbar(
             .map_or(0, |s| s.offset);
         let span = act.and_then(|d| {
             let m = &d.motion;
-            let mut it = d
-                .view
-                .selection
-                .iter()
-                .filter_map(|&k| dope_sheet::key_frame(m, k));
+            let mut it = d.view.selection.iter().filter_map(|&k| m.key_frame(k));
             let first = it.next()?;
             let (lo, hi) = it.fold((first, first), |(a, b), f| (a.min(f), b.max(f)));
             let shift = |f: u32| (i64::from(f) + i64::from(offset)).max(0) as u32;

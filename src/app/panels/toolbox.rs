@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::{PanelCtx, Shared};
-use crate::app::document::{Document, KeyRef};
+use crate::app::document::Document;
 use crate::vmd::ops::{
     self, FillRestParams, JoinParams, JoinPlacement, OpError, RenameMap, Report, SpeedParams,
     TrimParams,
@@ -549,40 +549,6 @@ pub fn ui(ui: &mut egui::Ui, _cx: &mut PanelCtx, state: &mut State) {
         });
 }
 
-/// Total keys of every kind.
-fn key_count(m: &Motion) -> usize {
-    m.bones.len()
-        + m.morphs.len()
-        + m.cameras.len()
-        + m.lights.len()
-        + m.shadows.len()
-        + m.iks.len()
-}
-
-/// The last keyed frame of any kind.
-fn last_frame(m: &Motion) -> Option<u32> {
-    m.bones
-        .iter()
-        .map(|k| k.frame())
-        .chain(m.morphs.iter().map(|k| k.frame()))
-        .chain(m.cameras.iter().map(|k| k.frame()))
-        .chain(m.lights.iter().map(|k| k.frame()))
-        .chain(m.shadows.iter().map(|k| k.frame()))
-        .chain(m.iks.iter().map(|k| k.frame()))
-        .max()
-}
-
-fn key_frame(m: &Motion, k: KeyRef) -> Option<u32> {
-    match k {
-        KeyRef::Bone(i) => m.bones.get(i as usize).map(|k| k.frame()),
-        KeyRef::Morph(i) => m.morphs.get(i as usize).map(|k| k.frame()),
-        KeyRef::Camera(i) => m.cameras.get(i as usize).map(|k| k.frame()),
-        KeyRef::Light(i) => m.lights.get(i as usize).map(|k| k.frame()),
-        KeyRef::Shadow(i) => m.shadows.get(i as usize).map(|k| k.frame()),
-        KeyRef::Ik(i) => m.iks.get(i as usize).map(|k| k.frame()),
-    }
-}
-
 /// Reads a VMD file.
 fn load_vmd(path: &Path) -> Result<Motion, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -784,7 +750,7 @@ fn dialog(
     ui.label(format!(
         "File: {}  ({} keys)",
         doc.title(),
-        key_count(&doc.motion)
+        doc.motion.key_count()
     ));
     ui.weak(tool.tooltip());
     ui.separator();
@@ -878,7 +844,7 @@ fn trim_form(
             .view
             .selection
             .iter()
-            .filter_map(|&k| key_frame(&doc.motion, k))
+            .filter_map(|&k| doc.motion.key_frame(k))
             .collect();
         let (a, b) = if let Some((a, b)) = *loop_range {
             (a, b)
@@ -887,7 +853,7 @@ fn trim_form(
         {
             (a, b)
         } else {
-            (0, last_frame(&doc.motion).unwrap_or(0))
+            (0, doc.motion.last_frame().unwrap_or(0))
         };
         f.from = a;
         f.to = b;
@@ -972,7 +938,7 @@ fn join_form(ui: &mut egui::Ui, docs: &[Document], doc: &Document, state: &mut S
     let start = if f.use_at {
         Some(f.at)
     } else {
-        last_frame(&doc.motion).map(|l| l.saturating_add(f.gap))
+        doc.motion.last_frame().map(|l| l.saturating_add(f.gap))
     };
     if let Some(s) = start {
         ui.weak(format!("The second motion's frame 0 lands on frame {s}."));
@@ -980,7 +946,7 @@ fn join_form(ui: &mut egui::Ui, docs: &[Document], doc: &Document, state: &mut S
 }
 
 fn speed_form(ui: &mut egui::Ui, doc: &Document, state: &mut State) {
-    let background = key_count(&doc.motion) > state.background_keys;
+    let background = doc.motion.key_count() > state.background_keys;
     let f = &mut state.speed;
     ui.horizontal(|ui| {
         ui.label("Factor");
@@ -1062,8 +1028,8 @@ fn speed_preview(m: &Motion, p: SpeedParams) -> Result<SpeedPreview, String> {
     let (out, report) = ops::speed(m, p).map_err(op_error)?;
     Ok(SpeedPreview {
         factor: p.factor,
-        last_before: last_frame(m),
-        last_after: last_frame(&out),
+        last_before: m.last_frame(),
+        last_after: out.last_frame(),
         merged: report.dropped,
     })
 }
@@ -1167,7 +1133,7 @@ fn start(
 ) {
     let doc = docs.get(active);
     let (doc_id, revision) = doc.map(|d| (d.id, d.revision)).unwrap_or((0, 0));
-    let mut keys = doc.map(|d| key_count(&d.motion)).unwrap_or(0);
+    let mut keys = doc.map(|d| d.motion.key_count()).unwrap_or(0);
     let mut reads_file = false;
     type Work = Box<dyn FnOnce() -> Result<Done, String> + Send>;
     let work: Result<Work, String> = (|| {
@@ -1305,7 +1271,7 @@ fn start(
                     .iter()
                     .find(|d| d.id == *id)
                     .ok_or_else(|| "the second tab is no longer open".to_owned())?;
-                keys += key_count(&other.motion);
+                keys += other.motion.key_count();
                 (Some(other.motion.clone()), other.title())
             }
             Request::Join {
