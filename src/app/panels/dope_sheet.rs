@@ -820,7 +820,7 @@ fn click_select(cx: &mut PanelCtx, state: &mut State, k: KeyRef, mods: egui::Mod
     // As in MMD: the playhead goes to the selected key, so the preview,
     // the value graph and the key panel show the same moment.
     if cx.view.selection.contains(&k)
-        && let Some(f) = key_frame(&cx.doc.motion, k)
+        && let Some(f) = cx.doc.motion.key_frame(k)
     {
         cx.shared.transport.frame = f64::from(f) + f64::from(state.offset);
         cx.shared.transport.playing = false;

@@ -765,10 +765,10 @@ fn dialog(
         Tool::FillRest => fill_form(ui, docs, doc, state),
         Tool::Rename => rename_form(ui, state),
         Tool::Simplify => {
-            let background = key_count(&doc.motion) > state.background_keys;
+            let background = doc.motion.key_count() > state.background_keys;
             simplify::simplify_form(ui, doc, background, &mut state.simplify);
         }
-        Tool::Bake => simplify::bake_form(ui, &mut state.bake, last_frame(&doc.motion)),
+        Tool::Bake => simplify::bake_form(ui, &mut state.bake, doc.motion.last_frame()),
         Tool::ExportJson => export_form(ui, doc, state),
         Tool::ImportJson => import_form(ui, state),
     }
