@@ -56,6 +56,7 @@ mod check;
 mod cursor;
 pub mod data;
 pub mod error;
+pub mod gizmo;
 mod ik;
 mod load;
 mod pmd;
