@@ -1062,9 +1062,10 @@ impl StudioApp {
                                 &mut self.viewport,
                             );
                         }
-                        // The viewport edits only the scene camera's keys.
-                        if let Some(cam) = self.scene.scene.camera {
-                            self.request_on(cam, edits);
+                        // The viewport edits the scene camera's keys and
+                        // (posing) the actors' motions, each on its document.
+                        for (id, e) in edits {
+                            self.request_on(id, vec![e]);
                         }
                     }
                 }

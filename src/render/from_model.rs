@@ -192,6 +192,23 @@ impl ModelPosing {
         self.poser.evaluate(model, &mut self.posed);
     }
 
+    /// Like [`pose`](Self::pose), with `adjust` changing the sampled input
+    /// before evaluation (the viewport's unregistered pose of a bone).
+    pub fn pose_adjusted(
+        &mut self,
+        model: &Model,
+        motion: Option<(&Motion, &TrackIndex)>,
+        frame: f64,
+        adjust: impl FnOnce(&mut PoseInput),
+    ) {
+        match (&self.binding, motion) {
+            (Some(b), Some((m, i))) => b.sample(model, m, i, frame, self.poser.input_mut()),
+            _ => self.poser.input_mut().reset(model),
+        }
+        adjust(self.poser.input_mut());
+        self.poser.evaluate(model, &mut self.posed);
+    }
+
     /// Poses with an explicit input (morph weights, bone values) instead of
     /// a motion: for tests and the viewport's posing tools.
     pub fn pose_input(&mut self, model: &Model, f: impl FnOnce(&mut PoseInput)) {

@@ -7,6 +7,7 @@ use crate::vmd::Curve;
 pub mod curve_editor;
 pub mod dope_sheet;
 pub mod forensics;
+pub mod gizmo;
 pub mod inspector;
 pub mod key_panel;
 pub mod model_view;

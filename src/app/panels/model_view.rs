@@ -133,6 +133,9 @@ pub struct ModelActor<'a> {
     pub motion: Option<(&'a Motion, &'a TrackIndex, (u64, u64))>,
     /// Motion frame to show (scene frame − offset).
     pub frame: f64,
+    /// A bone's local pose to show instead of the motion's (the posing
+    /// tool's unregistered pose): bone name, translation, rotation.
+    pub pose_override: Option<(&'a str, Vec3, glam::Quat)>,
 }
 
 /// What [`draw`] did.
@@ -214,9 +217,24 @@ pub fn draw(
             actor.posing.bind(model, a.motion.map(|(_, idx, _)| idx));
             actor.bound = key;
         }
-        actor
-            .posing
-            .pose(model, a.motion.map(|(m, idx, _)| (m, idx)), a.frame);
+        let replace = a
+            .pose_override
+            .and_then(|(name, t, q)| Some((model.skeleton.find(name)?, t, q)));
+        actor.posing.pose_adjusted(
+            model,
+            a.motion.map(|(m, idx, _)| (m, idx)),
+            a.frame,
+            |input| {
+                if let Some((b, t, q)) = replace {
+                    if let Some(slot) = input.translations.get_mut(b) {
+                        *slot = t;
+                    }
+                    if let Some(slot) = input.rotations.get_mut(b) {
+                        *slot = q;
+                    }
+                }
+            },
+        );
         let mut vertices = Vec::new();
         posed_vertices(model, &actor.posing.posed, &mut vertices);
         let mut materials = Vec::new();
@@ -782,6 +800,8 @@ pub struct HookActor<'a> {
     pub model_path: Option<&'a Path>,
     pub motion: Option<&'a crate::app::document::Document>,
     pub offset: i32,
+    /// The posing tool's unregistered pose for this actor, if any.
+    pub pose_override: Option<(&'a str, Vec3, glam::Quat)>,
 }
 
 /// Draws the scene's models into `pic_rect` through `camera` at scene frame
@@ -812,6 +832,7 @@ pub fn draw_scene(
             model_path: a.model_path,
             motion: a.motion.map(|d| (&d.motion, &d.index, (d.id, d.revision))),
             frame: eval - f64::from(a.offset),
+            pose_override: a.pose_override,
         })
         .collect();
     // The viewport's background, in gamma-space 0..1 (24, 26, 30).

@@ -19,6 +19,7 @@ use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, pos2};
 use glam::{Mat4, Quat, Vec3, Vec4};
 
 use super::Shared;
+use super::gizmo::{self, PoseTool};
 use super::model_view;
 use super::shots::{self, NearCut, Shot};
 use crate::app::document::{Document, Edit, EditRequest, KeyChanges};
@@ -234,7 +235,20 @@ pub fn posed_world(
     tracks: &[Option<usize>],
     frame: f64,
 ) -> Vec<Mat4> {
-    let local: Vec<skeleton::BonePose> = (0..skel.bones.len())
+    posed_world_with(skel, m, idx, tracks, frame, None)
+}
+
+/// [`posed_world`] with one bone's local pose replaced (an unregistered
+/// pose of the posing tool): (bone index, translation, rotation).
+pub fn posed_world_with(
+    skel: &Skeleton,
+    m: &Motion,
+    idx: &TrackIndex,
+    tracks: &[Option<usize>],
+    frame: f64,
+    replace: Option<(usize, Vec3, Quat)>,
+) -> Vec<Mat4> {
+    let mut local: Vec<skeleton::BonePose> = (0..skel.bones.len())
         .map(|i| {
             match tracks
                 .get(i)
@@ -250,6 +264,11 @@ pub fn posed_world(
             }
         })
         .collect();
+    if let Some((b, t, q)) = replace
+        && let Some(slot) = local.get_mut(b)
+    {
+        *slot = skeleton::BonePose::new(t, q);
+    }
     let ik_key = evaluate::ik_at(m, idx, frame);
     let ik_enabled = |name: &str| -> bool {
         let Some(key) = ik_key else {
@@ -323,6 +342,8 @@ pub struct State {
     wheel_merge: Option<u64>,
     next_merge: u64,
     last_shot: Option<usize>,
+    /// Posing: the selected bone, the gizmo, unregistered poses.
+    pub pose: PoseTool,
 }
 
 impl State {
@@ -346,6 +367,7 @@ impl Default for State {
             wheel_merge: None,
             next_merge: 0x5649_4557_0000_0000,
             last_shot: None,
+            pose: PoseTool::default(),
         }
     }
 }
@@ -418,12 +440,13 @@ impl Canvas<'_> {
 // -------------------------------------------------------------------- ui
 
 /// Draws the viewport: every actor of the scene posed at the playhead
-/// (each at its own offset), seen through the scene camera or the free view.
-/// `edits` are for the scene camera's document.
+/// (each at its own offset), seen through the scene camera or the free view,
+/// with the posing tool on top. `edits` are (document id, request): the
+/// scene camera's keys and the actors' motions.
 pub fn ui(
     ui: &mut egui::Ui,
     scene: &SceneView,
-    edits: &mut Vec<EditRequest>,
+    edits: &mut Vec<(u64, EditRequest)>,
     shared: &mut Shared,
     state: &mut State,
 ) {
@@ -437,25 +460,44 @@ pub fn ui(
     // Shots of the camera document.
     refresh_shots(state, scene.camera);
 
-    toolbar(ui, scene, vmd_cam.is_some(), shared, state);
+    toolbar(ui, scene, vmd_cam.is_some(), edits, shared, state);
 
     // Skeleton bindings, one per actor.
     state.bindings.resize_with(scene.actors.len(), || None);
     for (slot, a) in state.bindings.iter_mut().zip(&scene.actors) {
         refresh_binding(slot, a);
     }
+    let playhead = shared.transport.frame;
+    state.pose.sync(scene, playhead);
 
     egui::Panel::right("viewport-side")
         .resizable(true)
         .default_size(250.0)
-        .show(ui, |ui| side_panel(ui, scene, shared, state));
+        .show(ui, |ui| side_panel(ui, scene, edits, shared, state));
 
-    // Poses at the evaluated frame, each actor at its own offset.
+    // Poses at the evaluated frame, each actor at its own offset (with the
+    // posing tool's unregistered pose, if it has one for the actor).
     let worlds: Vec<Vec<Mat4>> = scene
         .actors
         .iter()
         .zip(state.bindings.iter_mut())
-        .map(|(a, b)| pose(a, b.as_mut(), eval - f64::from(a.offset)))
+        .enumerate()
+        .map(|(i, (a, b))| {
+            let frame = eval - f64::from(a.offset);
+            let replace = a.motion.and_then(|d| {
+                let (name, t, q) =
+                    state
+                        .pose
+                        .override_for(i, d, gizmo::motion_frame(playhead, a.offset))?;
+                Some((a.skeleton.find(name)?, t, q))
+            });
+            match (replace, a.motion, b.as_ref()) {
+                (Some(r), Some(d), Some(b)) => {
+                    posed_world_with(a.skeleton, &d.motion, &d.index, &b.tracks, frame, Some(r))
+                }
+                _ => pose(a, b.as_mut(), frame),
+            }
+        })
         .collect();
 
     let size = ui.available_size();
@@ -477,25 +519,59 @@ pub fn ui(
         rect
     };
     let aspect = pic_rect.width() / pic_rect.height().max(1.0);
+    let pose_frame = gizmo::Frame {
+        scene,
+        worlds: &worlds,
+        screen: crate::model::gizmo::Screen {
+            view_proj: view.view_proj(aspect),
+            min: glam::Vec2::new(pic_rect.min.x, pic_rect.min.y),
+            size: glam::Vec2::new(pic_rect.width(), pic_rect.height()),
+        },
+        view,
+        pic_rect,
+        scene_frame: playhead,
+    };
 
-    interact(
-        ui,
-        &response,
-        scene.camera,
-        through_vmd,
-        edits,
-        shared,
-        state,
-    );
+    // The posing tool takes clicks on joints and drags on the gizmo; the
+    // view orbits (or edits the camera key) otherwise.
+    let posing = gizmo::interact(&response, &pose_frame, edits, shared, &mut state.pose);
+    if !posing {
+        interact(
+            ui,
+            &response,
+            scene.camera,
+            through_vmd,
+            edits,
+            shared,
+            state,
+        );
+    }
+    // Enter registers (as in MMD): the selected bone's pose, or in the
+    // free view with no bone selected, the view as a camera key.
+    if !ui.ctx().egui_wants_keyboard_input()
+        && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter))
+    {
+        if state.pose.selected.is_some() {
+            gizmo::register_bone_key(scene, playhead, edits, shared, &mut state.pose);
+        } else if !through_vmd {
+            gizmo::register_camera_key(scene.camera, &state.free, playhead, edits, shared);
+        }
+    }
 
     // The models, rendered (wgpu); skeletons stay as the fallback or overlay.
     let hook_actors: Vec<model_view::HookActor> = scene
         .actors
         .iter()
-        .map(|a| model_view::HookActor {
+        .enumerate()
+        .map(|(i, a)| model_view::HookActor {
             model_path: a.model_path,
             motion: a.motion,
             offset: a.offset,
+            pose_override: a.motion.and_then(|d| {
+                state
+                    .pose
+                    .override_for(i, d, gizmo::motion_frame(playhead, a.offset))
+            }),
         })
         .collect();
     let rendered = model_view::draw_scene(
@@ -532,6 +608,11 @@ pub fn ui(
     if !through_vmd && let Some(c) = vmd_cam {
         draw_frustum(&canvas, &ViewCamera::from_state(&c), look.aspect_ratio());
     }
+    gizmo::draw(
+        &painter.with_clip_rect(pic_rect),
+        &pose_frame,
+        &mut state.pose,
+    );
     if through_vmd {
         model_view::frame_overlays(&painter, rect, pic_rect, &look, &rendered);
     }
@@ -652,6 +733,7 @@ fn toolbar(
     ui: &mut egui::Ui,
     scene: &SceneView,
     has_cam: bool,
+    edits: &mut Vec<(u64, EditRequest)>,
     shared: &mut Shared,
     state: &mut State,
 ) {
@@ -670,6 +752,23 @@ fn toolbar(
         {
             state.free = ViewCamera::FRONT;
             state.mode = ViewMode::Free;
+        }
+        if state.mode == ViewMode::Free
+            && ui
+                .add_enabled(
+                    scene.camera.is_some(),
+                    egui::Button::new("Register camera key"),
+                )
+                .on_hover_text(
+                    "Write this view (target, angles, distance, field of view) as a camera key \
+                     at the playhead in the scene's camera file. One undo step. Enter does the \
+                     same when no bone is selected.",
+                )
+                .on_disabled_hover_text("The scene has no camera file")
+                .clicked()
+        {
+            let frame = shared.transport.frame;
+            gizmo::register_camera_key(scene.camera, &state.free, frame, edits, shared);
         }
         ui.separator();
         let rate = shared.transport.preview_rate;
@@ -726,11 +825,20 @@ fn toolbar(
     });
 }
 
-fn side_panel(ui: &mut egui::Ui, scene: &SceneView, shared: &mut Shared, state: &mut State) {
+fn side_panel(
+    ui: &mut egui::Ui,
+    scene: &SceneView,
+    edits: &mut Vec<(u64, EditRequest)>,
+    shared: &mut Shared,
+    state: &mut State,
+) {
     let eval = shared.transport.eval_frame();
     egui::ScrollArea::vertical()
         .id_salt("viewport-side-scroll")
         .show(ui, |ui| {
+            let playhead = shared.transport.frame;
+            gizmo::side_ui(ui, scene, playhead, edits, shared, &mut state.pose);
+            ui.separator();
             match (&state.shots, scene.camera) {
                 (Some(cache), Some(doc)) => {
                     ui.strong(format!("Shots ({})", cache.shots.len()));
@@ -831,7 +939,7 @@ fn interact(
     response: &egui::Response,
     cam_doc: Option<&Document>,
     through_vmd: bool,
-    edits: &mut Vec<EditRequest>,
+    edits: &mut Vec<(u64, EditRequest)>,
     shared: &mut Shared,
     state: &mut State,
 ) {
@@ -931,20 +1039,23 @@ fn interact(
         } else {
             "Zoom camera key"
         };
-        edits.push(EditRequest::merge(
-            Edit::SetKeys(KeyChanges {
-                cameras: vec![(ki, new)],
-                ..Default::default()
-            }),
-            label,
-            id,
+        edits.push((
+            doc.id,
+            EditRequest::merge(
+                Edit::SetKeys(KeyChanges {
+                    cameras: vec![(ki, new)],
+                    ..Default::default()
+                }),
+                label,
+                id,
+            ),
         ));
     }
     if ended && state.drag_merge.take().is_some() {
-        edits.push(EditRequest::EndMerge);
+        edits.push((doc.id, EditRequest::EndMerge));
     }
     if scroll == 0.0 && !(primary || pan) && state.wheel_merge.take().is_some() {
-        edits.push(EditRequest::EndMerge);
+        edits.push((doc.id, EditRequest::EndMerge));
     }
 }
 

@@ -1,0 +1,308 @@
+//! Posing in the viewport, driven as a user with egui_kittest (no display
+//! or GPU needed: the viewport draws skeletons): click a bone's joint, drag
+//! a gizmo ring or arrow, press Enter, and check the bytes that come out.
+//! Run with `env -u DISPLAY cargo test --test ui_gizmo`.
+//!
+//! Golden facts are independent of the program: the demo dance's keys come
+//! from examples/make_demo.rs (左腕 keyed every 20 frames, 左足ＩＫ every
+//! 15), and the byte layout from the VMD spec (header 30 + model name 20 +
+//! count 4 = 54 bytes before the first bone record; a record is 111 bytes,
+//! its rotation at bytes 31..47).
+#![cfg(feature = "gui")]
+
+use egui::{Modifiers, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use glam::Quat;
+use vmd_studio::app::panels::viewport::ViewMode;
+use vmd_studio::app::{CentralView, StudioApp};
+use vmd_studio::vmd::{self, BoneKey, NameEncoding};
+
+const FIRST_BONE_RECORD: usize = 30 + 20 + 4;
+const BONE_RECORD: usize = 111;
+const ROTATION: std::ops::Range<usize> = 31..47;
+
+fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .with_context_setup(vmd_studio::app::install_fonts)
+        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
+}
+
+/// The demo scene in the Preview tab, free view from the front, at `frame`.
+fn demo_at(frame: f64) -> Harness<'static, StudioApp> {
+    let mut app = StudioApp::with_demo();
+    app.central = CentralView::Preview;
+    app.viewport.mode = ViewMode::Free;
+    app.shared.transport.frame = frame;
+    let mut h = harness(app);
+    h.run_steps(4);
+    h
+}
+
+fn dance_bytes(h: &Harness<'_, StudioApp>) -> Vec<u8> {
+    vmd::write(&h.state().docs[0].motion).expect("the dance serializes")
+}
+
+fn click(h: &mut Harness<'_, StudioApp>, at: Pos2) {
+    h.hover_at(at);
+    h.step();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.step();
+    }
+    h.run_steps(2);
+}
+
+fn drag(h: &mut Harness<'_, StudioApp>, from: Pos2, to: Pos2) {
+    h.hover_at(from);
+    h.step();
+    h.drag_at(from);
+    h.step();
+    for t in [0.25f32, 0.5, 0.75, 1.0] {
+        h.hover_at(from + (to - from) * t);
+        h.step();
+    }
+    h.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    h.run_steps(2);
+}
+
+/// Clicks the joint of bone `name` of the demo dancer.
+fn select_bone(h: &mut Harness<'_, StudioApp>, name: &str) {
+    let at = h
+        .state()
+        .viewport
+        .pose
+        .joint_on_screen(0, name)
+        .unwrap_or_else(|| panic!("{name} is drawn"));
+    click(h, at);
+    let sel = h.state().viewport.pose.selected.clone();
+    assert_eq!(sel.map(|s| s.name), Some(name.to_owned()), "clicked {at:?}");
+}
+
+/// Index of the dance's `name` key on `frame`.
+fn key_index(h: &Harness<'_, StudioApp>, name: &str, frame: u32) -> Option<usize> {
+    h.state().docs[0]
+        .motion
+        .bones
+        .iter()
+        .position(|k| k.name().text == name && k.frame() == frame)
+}
+
+#[test]
+fn ring_drag_changes_only_that_keys_rotation_bytes_and_one_undo_restores_them() {
+    let mut h = demo_at(20.0);
+    let original = dance_bytes(&h);
+    let k = key_index(&h, "左腕", 20).expect("make_demo keys 左腕 on frame 20");
+    let q_before = Quat::from_array(h.state().docs[0].motion.bones[k].rotation());
+    let steps_before = h.state().docs[0].history().len();
+
+    select_bone(&mut h, "左腕");
+    // Local axes (the default): grab the X ring and drag along it.
+    let (p, tangent) = h
+        .state()
+        .viewport
+        .pose
+        .ring_grab_point(0)
+        .expect("the X ring is on screen");
+    drag(&mut h, p, p + tangent * 40.0);
+
+    let after = dance_bytes(&h);
+    assert_eq!(after.len(), original.len(), "no key added or removed");
+    let record = FIRST_BONE_RECORD + k * BONE_RECORD;
+    let rotation = record + ROTATION.start..record + ROTATION.end;
+    let changed: Vec<usize> = (0..after.len())
+        .filter(|&i| after[i] != original[i])
+        .collect();
+    assert!(!changed.is_empty(), "the drag changed nothing");
+    assert!(
+        changed.iter().all(|i| rotation.contains(i)),
+        "bytes outside 左腕@20's rotation changed: {changed:?} (rotation is {rotation:?})"
+    );
+    // A turn about the bone's own X axis: q' = q·Rx(a), so q⁻¹·q' has no
+    // Y or Z part.
+    let q_after = Quat::from_array(h.state().docs[0].motion.bones[k].rotation());
+    let d = q_before.inverse() * q_after;
+    assert!(d.x.abs() > 0.05, "turned too little: {d:?}");
+    assert!(
+        d.y.abs() < 1e-4 && d.z.abs() < 1e-4,
+        "not about local X: {d:?}"
+    );
+    assert_eq!(
+        h.state().docs[0].history().len(),
+        steps_before + 1,
+        "one drag, one undo step"
+    );
+
+    h.state_mut()
+        .run_command(vmd_studio::app::command::Command::Undo);
+    h.run_steps(2);
+    assert_eq!(dance_bytes(&h), original, "one undo restores every byte");
+}
+
+#[test]
+fn enter_on_a_frame_without_a_key_registers_the_posed_bone_there() {
+    // Frame 10: 左腕 is keyed on 0 and 20, not 10.
+    let mut h = demo_at(10.0);
+    let original = dance_bytes(&h);
+    let count = h.state().docs[0].motion.bones.len();
+    assert_eq!(key_index(&h, "左腕", 10), None);
+    select_bone(&mut h, "左腕");
+    let (p, tangent) = h
+        .state()
+        .viewport
+        .pose
+        .ring_grab_point(2)
+        .expect("the Z ring is on screen");
+    drag(&mut h, p, p + tangent * 40.0);
+    // Without a key there, the drag only poses (shown live, not saved).
+    assert_eq!(
+        dance_bytes(&h),
+        original,
+        "an unregistered pose edits nothing"
+    );
+    let pending = h.state().viewport.pose.pending.clone().expect("posed");
+    assert_eq!(pending.bone, "左腕");
+
+    h.key_press(egui::Key::Enter);
+    h.run_steps(2);
+    let m = &h.state().docs[0].motion;
+    assert_eq!(m.bones.len(), count + 1, "exactly one key inserted");
+    let k = key_index(&h, "左腕", 10).expect("a 左腕 key on frame 10");
+    let key = &m.bones[k];
+    let q = Quat::from_array(key.rotation());
+    assert!(
+        (q - pending.rotation).length() < 1e-6 || (q + pending.rotation).length() < 1e-6,
+        "the key holds the pose shown"
+    );
+    // The curves a new key gets from Insert key: BoneKey::new's defaults.
+    let fresh = BoneKey::new(
+        "左腕",
+        NameEncoding::ShiftJis,
+        10,
+        key.position(),
+        key.rotation(),
+    )
+    .expect("fits");
+    assert_eq!(key.interpolation_block(), fresh.interpolation_block());
+    assert_eq!(key.name_field(), fresh.name_field());
+    assert!(h.state().viewport.pose.pending.is_none());
+    // One undo step takes it out again.
+    h.state_mut()
+        .run_command(vmd_studio::app::command::Command::Undo);
+    h.run_steps(2);
+    assert_eq!(dance_bytes(&h), original);
+}
+
+#[test]
+fn enter_on_a_bare_frame_keys_the_current_pose_and_leaves_a_keyed_frame_alone() {
+    let mut h = demo_at(30.0);
+    select_bone(&mut h, "左腕");
+    let count = h.state().docs[0].motion.bones.len();
+    h.get_by_label("Register key (Enter)").click();
+    h.run_steps(2);
+    assert_eq!(h.state().docs[0].motion.bones.len(), count + 1);
+    let k = key_index(&h, "左腕", 30).expect("keyed at 30");
+    // Halfway between make_demo's −10° (frame 20) and 35° (frame 40) on an
+    // ease-out curve: the angle about Z lies strictly between them.
+    let q = Quat::from_array(h.state().docs[0].motion.bones[k].rotation());
+    let (axis, angle) = q.to_axis_angle();
+    let deg = (angle * axis.z.signum()).to_degrees();
+    assert!(deg > -10.0 && deg < 35.0, "{deg}");
+    // Enter again: the key exists now, nothing is added.
+    h.key_press(egui::Key::Enter);
+    h.run_steps(2);
+    assert_eq!(h.state().docs[0].motion.bones.len(), count + 1);
+}
+
+#[test]
+fn dragging_the_ik_target_up_moves_its_key_and_the_leg_follows() {
+    // Frame 15: 左足ＩＫ keyed at (0, 1.2, −0.6) (make_demo).
+    let mut h = demo_at(15.0);
+    let k = key_index(&h, "左足ＩＫ", 15).expect("keyed on 15");
+    let before = h.state().docs[0].motion.bones[k].position();
+    select_bone(&mut h, "左足ＩＫ");
+    let skel = vmd_studio::model::standard_skeleton();
+    let ankle = skel.find("左足首").expect("ankle");
+    let ankle_y = |h: &Harness<'_, StudioApp>| {
+        let d = &h.state().docs[0];
+        let tracks = vmd_studio::app::panels::viewport::bone_tracks(&skel, &d.index);
+        let w = vmd_studio::app::panels::viewport::posed_world(
+            &skel, &d.motion, &d.index, &tracks, 15.0,
+        );
+        w[ankle].w_axis.y
+    };
+    let ankle_before = ankle_y(&h);
+    // Y arrow: drag it up the screen.
+    let (p, dir) = h
+        .state()
+        .viewport
+        .pose
+        .arrow_grab_point(1)
+        .expect("the Y arrow is on screen");
+    assert!(dir.y < -0.5, "the Y arrow points up the screen: {dir:?}");
+    drag(&mut h, p, p + dir * 30.0);
+    let after = h.state().docs[0].motion.bones[k].position();
+    assert!(after[1] > before[1] + 0.1, "{before:?} → {after:?}");
+    assert!((after[0] - before[0]).abs() < 1e-4 && (after[2] - before[2]).abs() < 1e-4);
+    assert!(
+        ankle_y(&h) > ankle_before + 0.1,
+        "the IK chain pulls the ankle up with the target"
+    );
+}
+
+#[test]
+fn a_bone_key_clicked_in_the_dope_sheet_selects_its_bone_in_the_view() {
+    let mut h = demo_at(0.0);
+    let k = key_index(&h, "右ひじ", 0).expect("keyed on 0");
+    let key = vmd_studio::app::document::KeyRef::Bone(k as u32);
+    h.state_mut().docs[0].view.active = Some(key);
+    h.run_steps(2);
+    let sel = h.state().viewport.pose.selected.clone();
+    assert_eq!(sel.map(|s| s.name), Some("右ひじ".to_owned()));
+}
+
+#[test]
+fn the_free_view_registers_as_a_camera_key_in_one_undo_step() {
+    // The demo camera (document 1) has no key on frame 50 (make_demo keys
+    // it on 0, 12, 29, 30, 45, 59, 60, …).
+    let mut h = demo_at(50.0);
+    let cam_before = vmd::write(&h.state().docs[1].motion).expect("writes");
+    let n = h.state().docs[1].motion.cameras.len();
+    assert!(
+        !h.state().docs[1]
+            .motion
+            .cameras
+            .iter()
+            .any(|c| c.frame() == 50)
+    );
+    h.state_mut().viewport.free.rotation = [0.2, -0.5, 0.0];
+    h.state_mut().viewport.free.distance = -30.0;
+    h.run_steps(2);
+    h.get_by_label("Register camera key").click();
+    h.run_steps(2);
+    let cams = &h.state().docs[1].motion.cameras;
+    assert_eq!(cams.len(), n + 1);
+    let key = cams.iter().find(|c| c.frame() == 50).expect("key on 50");
+    assert_eq!(key.rotation(), [0.2, -0.5, 0.0]);
+    assert_eq!(key.distance(), -30.0);
+    assert_eq!(key.target(), [0.0, 10.0, 0.0]);
+    assert_eq!(key.fov(), 30);
+    h.state_mut()
+        .run_command(vmd_studio::app::command::Command::Undo);
+    h.run_steps(2);
+    assert_eq!(
+        vmd::write(&h.state().docs[1].motion).expect("writes"),
+        cam_before
+    );
+}
