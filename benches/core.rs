@@ -22,7 +22,7 @@ use std::path::PathBuf;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use vmd_studio::vmd::{
     self, BoneChannel, BoneKey, Curve, EvalCache, MorphKey, Motion, NameEncoding, Playhead,
-    TrackIndex, cache::PreparedCurves,
+    TrackIndex, cache::PreparedCurves, evaluate::BonePose,
 };
 
 fn corpus_dir() -> PathBuf {
@@ -123,7 +123,9 @@ fn mid_frame(m: &Motion) -> f64 {
     f64::from(m.last_frame().unwrap_or(0)) / 2.0 + 0.37
 }
 
-/// One full pose of every bone at `frame`.
+/// One full pose of every bone at `frame` (the steady state: the cache is
+/// built once, the output buffer is the caller's, indexed by bone track),
+/// and the same pose reached by playing: the frame before it, then it.
 fn pose_group(c: &mut Criterion, label: &str, m: &Motion, frame: f64) {
     let idx = TrackIndex::build(m);
     let mut out = Vec::with_capacity(idx.bones.len());
@@ -135,10 +137,20 @@ fn pose_group(c: &mut Criterion, label: &str, m: &Motion, frame: f64) {
         })
     });
     let cache = EvalCache::build(m, &idx);
+    let mut pose = vec![BonePose::default(); cache.bones().len()];
     g.bench_function("cache", |b| {
         b.iter(|| {
-            cache.sample_bones_into(black_box(frame), &mut out);
-            out.len()
+            cache.pose_into(black_box(frame), &mut pose);
+            pose[0].rotation[3]
+        })
+    });
+    // Two consecutive frames through a playhead (per call: two poses).
+    let mut head = Playhead::default();
+    g.bench_function("cache_playhead_2_frames", |b| {
+        b.iter(|| {
+            cache.pose_playing_into(&mut head, black_box(frame - 1.0), &mut pose);
+            cache.pose_playing_into(&mut head, black_box(frame), &mut pose);
+            pose[0].rotation[3]
         })
     });
     g.finish();
@@ -180,6 +192,7 @@ fn playback(c: &mut Criterion) {
     let idx = TrackIndex::build(&m);
     let last = m.last_frame().unwrap_or(0);
     let mut out = Vec::with_capacity(idx.bones.len());
+    let mut pose = vec![BonePose::default(); idx.bones.len()];
     let mut g = c.benchmark_group("playback_gimme");
     g.throughput(Throughput::Elements(u64::from(last) + 1));
     g.bench_function("raw_records", |b| {
@@ -197,8 +210,8 @@ fn playback(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0;
             for f in 0..=last {
-                cache.sample_bones_into(f64::from(f), &mut out);
-                n += out.len();
+                cache.pose_into(f64::from(f), &mut pose);
+                n += pose.len();
             }
             n
         })
@@ -208,8 +221,8 @@ fn playback(c: &mut Criterion) {
             let mut head = Playhead::default();
             let mut n = 0;
             for f in 0..=last {
-                cache.sample_bones_playing(&mut head, f64::from(f), &mut out);
-                n += out.len();
+                cache.pose_playing_into(&mut head, f64::from(f), &mut pose);
+                n += pose.len();
             }
             n
         })

@@ -1,0 +1,562 @@
+//! The evaluation cache: every bone and morph track decoded once, beside the
+//! raw records.
+//!
+//! The raw records in [`Motion`] stay the source of truth (they are what the
+//! writer writes); an [`EvalCache`] is a derived copy laid out for evaluating
+//! poses fast, and must be refreshed when the motion changes:
+//! [`EvalCache::build`] after loading, [`EvalCache::update`] after an edit
+//! (only the named tracks are decoded again), and
+//! [`EvalCache::agrees_with`] checks it against the records (the tests run it
+//! after every edit sequence, undo included).
+//!
+//! Per track (struct of arrays): the key frames (sorted, one key per frame:
+//! the last in file order wins, as in [`super::track::bracket`]) with a
+//! bucket table that finds a frame's segment in one read and a step
+//! ([`locate`]), the held positions and rotations, and per segment
+//! (key i → key i + 1) everything its evaluation needs in one record: both
+//! ends' positions and unit rotations (B's flipped onto A's hemisphere), the
+//! slerp angle, 1 / span, and — only when a channel is eased — the index of
+//! its solver data. A segment whose four channels are straight lines is
+//! evaluated without any curve solving. Eased curves share one solver per
+//! distinct (x1, x2) pair ([`solver`]: a cubic per 1/32 of x and one Newton
+//! step).
+//!
+//! A full pose goes into a caller-provided slice indexed by bone track
+//! ([`EvalCache::pose_into`]): no allocation, no name lookup, no hashing.
+//! For playback a [`Playhead`] remembers each track's segment.
+//!
+//! Values agree with [`super::evaluate::bone_at`] to within 1e-6 of each
+//! segment's change (the weights to ~1e-8) and a few f32 ulps.
+
+mod locate;
+mod solver;
+
+use std::collections::HashMap;
+
+use super::bezier::Curve;
+use super::evaluate::BonePose;
+use super::motion::Motion;
+use super::track::{Track, TrackIndex};
+use locate::{Loc, Locator};
+use solver::{Eased, LINEAR, Solvers};
+
+pub use solver::PreparedCurves;
+
+/// Marks a segment without eased channels.
+const NOT_EASED: u32 = u32::MAX;
+
+/// What evaluating key i → key i + 1 of a bone track needs, in one record.
+#[derive(Debug, Clone, Copy)]
+struct BoneSegment {
+    /// Positions of A and B.
+    pa: [f32; 3],
+    pb: [f32; 3],
+    /// Unit rotations of A and B (B's sign flipped to take the shorter arc).
+    qa: [f32; 4],
+    qb: [f32; 4],
+    /// 1 / (frame B − frame A).
+    inv_span: f64,
+    /// Angle between the unit rotations, radians (≤ π/2).
+    theta: f64,
+    /// 1 / sin θ, or 0 where θ is so small that a normalized lerp is exact.
+    inv_sin: f64,
+    /// Index into the track's `eased`, or [`NOT_EASED`].
+    eased: u32,
+}
+
+impl PartialEq for BoneSegment {
+    /// Bit for bit (a NaN read from a file equals itself).
+    fn eq(&self, o: &Self) -> bool {
+        same_bits(&self.pa, &o.pa)
+            && same_bits(&self.pb, &o.pb)
+            && same_bits(&self.qa, &o.qa)
+            && same_bits(&self.qb, &o.qb)
+            && self.inv_span.to_bits() == o.inv_span.to_bits()
+            && self.theta.to_bits() == o.theta.to_bits()
+            && self.inv_sin.to_bits() == o.inv_sin.to_bits()
+            && self.eased == o.eased
+    }
+}
+
+fn same_bits(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// One bone track, decoded.
+#[derive(Debug, Clone)]
+pub struct BoneTrackCache {
+    name_key: Vec<u8>,
+    /// Key frames, strictly increasing.
+    frames: Vec<u32>,
+    locator: Locator,
+    positions: Vec<[f32; 3]>,
+    /// Rotations as stored (held as they are on a key).
+    rotations: Vec<[f32; 4]>,
+    /// `segments[i]` joins key i and key i + 1.
+    segments: Vec<BoneSegment>,
+    /// B's curves of each segment as stored.
+    curves: Vec<[Curve; 4]>,
+    /// Solver data of the segments with an eased channel.
+    eased: Vec<Eased>,
+}
+
+impl PartialEq for BoneTrackCache {
+    fn eq(&self, o: &Self) -> bool {
+        self.name_key == o.name_key
+            && self.frames == o.frames
+            && self.locator == o.locator
+            && same_bits(self.positions.as_flattened(), o.positions.as_flattened())
+            && same_bits(self.rotations.as_flattened(), o.rotations.as_flattened())
+            && self.segments == o.segments
+            && self.curves == o.curves
+            && self.eased == o.eased
+    }
+}
+
+/// One morph track, decoded (linear).
+#[derive(Debug, Clone)]
+pub struct MorphTrackCache {
+    name_key: Vec<u8>,
+    frames: Vec<u32>,
+    locator: Locator,
+    weights: Vec<f32>,
+}
+
+impl PartialEq for MorphTrackCache {
+    fn eq(&self, o: &Self) -> bool {
+        self.name_key == o.name_key
+            && self.frames == o.frames
+            && self.locator == o.locator
+            && same_bits(&self.weights, &o.weights)
+    }
+}
+
+/// `q` normalized in f64; identity for a zero, infinite or NaN quaternion
+/// (as [`super::evaluate::slerp`] does).
+fn unit64(q: [f32; 4]) -> [f64; 4] {
+    let q = q.map(f64::from);
+    let len = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
+    if len.is_finite() && len > 1e-12 {
+        q.map(|v| v / len)
+    } else {
+        [0.0, 0.0, 0.0, 1.0]
+    }
+}
+
+/// sin x for x in [0, π/2] (a little beyond is fine): the Taylor series to
+/// x¹³, whose first dropped term is below 7e-10 there.
+#[inline]
+fn sin_quadrant(x: f64) -> f64 {
+    const C3: f64 = -1.0 / 6.0;
+    const C5: f64 = 1.0 / 120.0;
+    const C7: f64 = -1.0 / 5040.0;
+    const C9: f64 = 1.0 / 362_880.0;
+    const C11: f64 = -1.0 / 39_916_800.0;
+    const C13: f64 = 1.0 / 6_227_020_800.0;
+    let x2 = x * x;
+    let p = C13;
+    let p = p * x2 + C11;
+    let p = p * x2 + C9;
+    let p = p * x2 + C7;
+    let p = p * x2 + C5;
+    let p = p * x2 + C3;
+    x + x * x2 * p
+}
+
+/// Below this sin θ a normalized lerp is used (its error is O(θ³) < 1e-12).
+const NLERP_BELOW: f64 = 1e-4;
+
+impl BoneTrackCache {
+    fn build(m: &Motion, track: &Track, solvers: &mut Solvers) -> BoneTrackCache {
+        // Keys sorted by frame (stable); keep the last key of each frame.
+        let n = track.keys.len();
+        let mut frames = Vec::with_capacity(n);
+        let mut keys = Vec::with_capacity(n);
+        for &k in &track.keys {
+            let Some(key) = m.bones.get(k as usize) else {
+                continue;
+            };
+            let f = key.frame();
+            if frames.last() == Some(&f) {
+                frames.pop();
+                keys.pop();
+            }
+            frames.push(f);
+            keys.push(key);
+        }
+        let positions: Vec<[f32; 3]> = keys.iter().map(|k| k.position()).collect();
+        let rotations: Vec<[f32; 4]> = keys.iter().map(|k| k.rotation()).collect();
+        let units: Vec<[f64; 4]> = rotations.iter().map(|&q| unit64(q)).collect();
+        let segs = frames.len().saturating_sub(1);
+        let mut segments = Vec::with_capacity(segs);
+        let mut curves = Vec::with_capacity(segs);
+        let mut eased = Vec::new();
+        for i in 1..frames.len() {
+            let c = keys[i].curves();
+            let (qa, qb) = (units[i - 1], units[i]);
+            let d = qa[0] * qb[0] + qa[1] * qb[1] + qa[2] * qb[2] + qa[3] * qb[3];
+            let (flip, d) = if d < 0.0 { (-1.0, -d) } else { (1.0, d) };
+            let d = d.min(1.0);
+            let theta = d.acos();
+            let sin = (1.0 - d * d).sqrt();
+            let inv_sin = if sin < NLERP_BELOW { 0.0 } else { 1.0 / sin };
+            let e = match solvers.eased(c) {
+                Some(e) => {
+                    eased.push(e);
+                    (eased.len() - 1) as u32
+                }
+                None => NOT_EASED,
+            };
+            segments.push(BoneSegment {
+                pa: positions[i - 1],
+                pb: positions[i],
+                qa: qa.map(|v| v as f32),
+                qb: qb.map(|v| (v * flip) as f32),
+                inv_span: 1.0 / (f64::from(frames[i]) - f64::from(frames[i - 1])),
+                theta,
+                inv_sin,
+                eased: e,
+            });
+            curves.push(c);
+        }
+        BoneTrackCache {
+            name_key: track.name_key.clone(),
+            locator: Locator::new(&frames),
+            frames,
+            positions,
+            rotations,
+            segments,
+            curves,
+            eased,
+        }
+    }
+
+    /// The name bytes (up to the first NUL) identifying the track.
+    pub fn name_key(&self) -> &[u8] {
+        &self.name_key
+    }
+
+    /// Distinct key frames.
+    pub fn frames(&self) -> &[u32] {
+        &self.frames
+    }
+
+    #[inline]
+    fn at(&self, solvers: &Solvers, loc: Loc, frame: f64) -> BonePose {
+        match loc {
+            Loc::Empty => BonePose::default(),
+            Loc::Hold(i) => BonePose {
+                position: self.positions[i],
+                rotation: self.rotations[i],
+            },
+            Loc::Between(i) => self.between(solvers, i, frame),
+        }
+    }
+
+    #[inline]
+    fn between(&self, solvers: &Solvers, i: usize, frame: f64) -> BonePose {
+        let s = &self.segments[i];
+        let x = ((frame - f64::from(self.frames[i])) * s.inv_span).clamp(0.0, 1.0);
+        let w = match self.eased.get(s.eased as usize) {
+            Some(e) if x > 0.0 && x < 1.0 => solvers.weights(e, x),
+            _ => [x; 4],
+        };
+        let position = std::array::from_fn(|a| {
+            let (p, q) = (f64::from(s.pa[a]), f64::from(s.pb[a]));
+            (p + (q - p) * w[a]) as f32
+        });
+        let wr = w[3];
+        let (sa, sb) = if s.inv_sin == 0.0 {
+            // θ < 1e-4: the normalized lerp (|r|² ≥ 1 − θ²/4 before normalizing).
+            (1.0 - wr, wr)
+        } else {
+            (
+                sin_quadrant((1.0 - wr) * s.theta) * s.inv_sin,
+                sin_quadrant(wr * s.theta) * s.inv_sin,
+            )
+        };
+        let r: [f64; 4] =
+            std::array::from_fn(|c| sa * f64::from(s.qa[c]) + sb * f64::from(s.qb[c]));
+        // |r|² = 1 − ε with ε below 1e-7 (the f32 rounding of the unit
+        // inputs, or the lerp's θ²/4 < 2.5e-9): one Newton step of 1/√(|r|²)
+        // leaves an error of about ε², far below f32 precision.
+        let n2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3];
+        let k = 1.5 - 0.5 * n2;
+        BonePose {
+            position,
+            rotation: r.map(|v| (v * k) as f32),
+        }
+    }
+}
+
+impl MorphTrackCache {
+    fn build(m: &Motion, track: &Track) -> MorphTrackCache {
+        let mut frames: Vec<u32> = Vec::with_capacity(track.keys.len());
+        let mut weights = Vec::with_capacity(track.keys.len());
+        for &k in &track.keys {
+            let Some(key) = m.morphs.get(k as usize) else {
+                continue;
+            };
+            if frames.last() == Some(&key.frame()) {
+                frames.pop();
+                weights.pop();
+            }
+            frames.push(key.frame());
+            weights.push(key.weight());
+        }
+        MorphTrackCache {
+            name_key: track.name_key.clone(),
+            locator: Locator::new(&frames),
+            frames,
+            weights,
+        }
+    }
+
+    fn at(&self, frame: f64) -> f32 {
+        match self.locator.locate(&self.frames, frame) {
+            Loc::Empty => 0.0,
+            Loc::Hold(i) => self.weights[i],
+            Loc::Between(i) => {
+                let (fa, fb) = (f64::from(self.frames[i]), f64::from(self.frames[i + 1]));
+                let x = ((frame - fa) / (fb - fa)).clamp(0.0, 1.0);
+                let (a, b) = (f64::from(self.weights[i]), f64::from(self.weights[i + 1]));
+                (a + (b - a) * x) as f32
+            }
+        }
+    }
+}
+
+/// Every bone and morph track decoded for evaluation. `bones[i]` belongs to
+/// `TrackIndex::bones[i]` of the index it was built or last updated with.
+#[derive(Debug, Clone, Default)]
+pub struct EvalCache {
+    bones: Vec<BoneTrackCache>,
+    morphs: Vec<MorphTrackCache>,
+    solvers: Solvers,
+}
+
+/// Remembers, per bone track, the segment the last frame fell in, so that
+/// playing forward frame by frame finds the next segment without searching.
+/// Any frame may be asked for (scrubbing backwards, jumping): a miss falls
+/// back to the track's bucket table.
+#[derive(Debug, Clone, Default)]
+pub struct Playhead {
+    segments: Vec<u32>,
+}
+
+impl EvalCache {
+    /// Decodes every bone and morph track of `idx` (built from `m`).
+    pub fn build(m: &Motion, idx: &TrackIndex) -> EvalCache {
+        let mut solvers = Solvers::default();
+        let bones = idx
+            .bones
+            .iter()
+            .map(|t| BoneTrackCache::build(m, t, &mut solvers))
+            .collect();
+        let morphs = idx
+            .morphs
+            .iter()
+            .map(|t| MorphTrackCache::build(m, t))
+            .collect();
+        EvalCache {
+            bones,
+            morphs,
+            solvers,
+        }
+    }
+
+    /// Brings the cache in line with `m` and its freshly built `idx` after an
+    /// edit that changed keys of the named bone and morph tracks (name bytes
+    /// up to the first NUL; for a rename, pass both the old and the new
+    /// name). Only those tracks (and tracks new to the index) are decoded
+    /// again; the others are moved to their new place in the index.
+    pub fn update(
+        &mut self,
+        m: &Motion,
+        idx: &TrackIndex,
+        edited_bones: &[&[u8]],
+        edited_morphs: &[&[u8]],
+    ) {
+        let mut old_bones: HashMap<Vec<u8>, BoneTrackCache> = std::mem::take(&mut self.bones)
+            .into_iter()
+            .map(|t| (t.name_key.clone(), t))
+            .collect();
+        for n in edited_bones {
+            old_bones.remove(*n);
+        }
+        let solvers = &mut self.solvers;
+        self.bones = idx
+            .bones
+            .iter()
+            .map(|t| {
+                old_bones
+                    .remove(&t.name_key)
+                    .unwrap_or_else(|| BoneTrackCache::build(m, t, solvers))
+            })
+            .collect();
+        let mut old_morphs: HashMap<Vec<u8>, MorphTrackCache> = std::mem::take(&mut self.morphs)
+            .into_iter()
+            .map(|t| (t.name_key.clone(), t))
+            .collect();
+        for n in edited_morphs {
+            old_morphs.remove(*n);
+        }
+        self.morphs = idx
+            .morphs
+            .iter()
+            .map(|t| {
+                old_morphs
+                    .remove(&t.name_key)
+                    .unwrap_or_else(|| MorphTrackCache::build(m, t))
+            })
+            .collect();
+    }
+
+    /// True when the cache holds exactly what decoding `m` through `idx`
+    /// gives (every track, value and curve), and every solver id points at
+    /// the solver of its curve.
+    pub fn agrees_with(&self, m: &Motion, idx: &TrackIndex) -> bool {
+        let fresh = EvalCache::build(m, idx);
+        let solvers_ok = self.bones.iter().all(|t| {
+            t.segments.iter().zip(&t.curves).all(|(s, curves)| {
+                let e = t.eased.get(s.eased as usize);
+                if s.eased != NOT_EASED && e.is_none() {
+                    return false;
+                }
+                (0..4).all(|c| {
+                    let id = e.map_or(LINEAR, |e| e.solver[c]);
+                    if curves[c].is_linear() {
+                        return id == LINEAR;
+                    }
+                    self.solvers.list.get(usize::from(id)).is_some_and(|v| {
+                        (v.x1, v.x2) == (curves[c].x1.min(127), curves[c].x2.min(127))
+                    })
+                })
+            })
+        });
+        solvers_ok && fresh.bones == self.bones && fresh.morphs == self.morphs
+    }
+
+    pub fn bones(&self) -> &[BoneTrackCache] {
+        &self.bones
+    }
+
+    pub fn morphs(&self) -> &[MorphTrackCache] {
+        &self.morphs
+    }
+
+    /// Bone track `track`'s pose at `frame` (the default pose for a track
+    /// that does not exist).
+    pub fn bone_at(&self, track: usize, frame: f64) -> BonePose {
+        match self.bones.get(track) {
+            Some(t) => t.at(&self.solvers, t.locator.locate(&t.frames, frame), frame),
+            None => BonePose::default(),
+        }
+    }
+
+    /// Morph track `track`'s weight at `frame` (0 for a track that does not exist).
+    pub fn morph_at(&self, track: usize, frame: f64) -> f32 {
+        self.morphs.get(track).map_or(0.0, |t| t.at(frame))
+    }
+
+    /// The full pose at `frame`: `out[i]` becomes bone track i's pose, for
+    /// every i below both `out.len()` and the number of bone tracks (size
+    /// `out` with [`Self::bones`]`().len()`). No allocation, no lookup by name.
+    pub fn pose_into(&self, frame: f64, out: &mut [BonePose]) {
+        for (t, o) in self.bones.iter().zip(out.iter_mut()) {
+            *o = t.at(&self.solvers, t.locator.locate(&t.frames, frame), frame);
+        }
+    }
+
+    /// [`Self::pose_into`] for playback: `head` remembers each track's
+    /// segment, so the next frame usually needs no search. Gives exactly
+    /// what [`Self::pose_into`] gives, for any frame order.
+    pub fn pose_playing_into(&self, head: &mut Playhead, frame: f64, out: &mut [BonePose]) {
+        head.segments.resize(self.bones.len(), 0);
+        for ((t, h), o) in self
+            .bones
+            .iter()
+            .zip(head.segments.iter_mut())
+            .zip(out.iter_mut())
+        {
+            let loc = t.locator.locate_from(&t.frames, frame, h);
+            *o = t.at(&self.solvers, loc, frame);
+        }
+    }
+
+    /// [`Self::pose_into`] into a vector (resized to the number of bone
+    /// tracks; no allocation once it has the capacity).
+    pub fn sample_bones_into(&self, frame: f64, out: &mut Vec<BonePose>) {
+        out.resize(self.bones.len(), BonePose::default());
+        self.pose_into(frame, out);
+    }
+
+    /// [`Self::pose_playing_into`] into a vector (resized to the number of
+    /// bone tracks).
+    pub fn sample_bones_playing(&self, head: &mut Playhead, frame: f64, out: &mut Vec<BonePose>) {
+        out.resize(self.bones.len(), BonePose::default());
+        self.pose_playing_into(head, frame, out);
+    }
+
+    /// Every morph weight at `frame` (`out[i]` for morph track i).
+    pub fn sample_morphs_into(&self, frame: f64, out: &mut Vec<f32>) {
+        out.clear();
+        out.extend(self.morphs.iter().map(|t| t.at(frame)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sin_quadrant_matches_std() {
+        for i in 0..=1000 {
+            let x = f64::from(i) / 1000.0 * std::f64::consts::FRAC_PI_2 * 1.001;
+            let (a, b) = (sin_quadrant(x), x.sin());
+            assert!((a - b).abs() <= 1e-9 * b.max(1e-300), "{x}: {a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn fast_weights_match_the_exact_solver_on_every_x_pair() {
+        // Every (x1, x2) pair, y control points chosen to make the weight
+        // steep, at x on and off the table's grid and near both ends.
+        let xs: Vec<f64> = (1..200)
+            .map(|i| f64::from(i) / 200.0)
+            .chain([1e-9, 1e-6, 1e-3, 0.0625, 0.5, 1.0 - 1e-3, 1.0 - 1e-9])
+            .chain((1..32).flat_map(|k| {
+                let g = f64::from(k) / 32.0;
+                [g - 1e-12, g, g + 1e-12, g + 0.5 / 32.0]
+            }))
+            .collect();
+        let mut slow = 0u32;
+        for x1 in 0..=127u8 {
+            for x2 in (0..=127u8).step_by(3).chain([127]) {
+                let curves = [
+                    Curve::new(x1, 0, x2, 127),
+                    Curve::new(x1, 127, x2, 0),
+                    Curve::new(x1, 127, x2, 127),
+                    Curve::new(x1, 0, x2, 0),
+                ];
+                let p = PreparedCurves::new(curves);
+                slow += p.slow_intervals()[0];
+                for &x in &xs {
+                    let w = p.weights(x);
+                    for c in 0..4 {
+                        let want = curves[c].weight(x);
+                        assert!(
+                            (w[c] - want).abs() <= 1e-6,
+                            "{:?} at {x}: {} vs {want}",
+                            curves[c],
+                            w[c]
+                        );
+                    }
+                }
+            }
+        }
+        // Most intervals take the fast path (no loop): fewer than 1 in 8 is slow.
+        let pairs = 128 * (128 / 3 + 2);
+        assert!(slow < pairs * 32 / 8, "{slow} slow intervals of {}", pairs * 32);
+    }
+}
