@@ -10,6 +10,12 @@
 //! | load + index of a generated 1 M-key file | `generated_1M_keys/load+index` | ≥ 1.5 GB/s |
 //! | every frame of GimmeGimme in order | `playback_gimme` | (sequential playback) |
 //!
+//! In the pose groups, `cache` is the steady state the rows mean: the cache
+//! built once, `EvalCache::pose_into` writing every bone into the caller's
+//! slice (indexed by bone track) at a mid frame; `cache_playhead_2_frames`
+//! plays the frame before and the frame itself through a `Playhead` (two
+//! poses per iteration); `raw_records` evaluates the records directly.
+//!
 //! `inspect --json` whole-process time is measured with hyperfine (see the
 //! README of issue 14's report); `scripts/speed_inspect.sh` makes the file.
 //!

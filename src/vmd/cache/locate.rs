@@ -41,9 +41,14 @@ const WALK: usize = 3;
 /// Bucket table of one track (see the module docs).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(super) struct Locator {
+    /// `start[b]`: index of the last key at or before frame `first + (b << shift)`
+    /// (empty for fewer than two keys).
+    start: Box<[u32]>,
     shift: u32,
-    /// `start[b]`: index of the last key at or before frame `first + (b << shift)`.
-    start: Vec<u32>,
+    /// The first and last key frames (kept here so that a lookup reads
+    /// neither end of the frames).
+    first: u32,
+    last: u32,
 }
 
 impl Locator {
@@ -71,18 +76,23 @@ impl Locator {
             }
             start.push(i as u32);
         }
-        Locator { shift, start }
+        Locator {
+            start: start.into_boxed_slice(),
+            shift,
+            first,
+            last,
+        }
     }
 
     /// [`locate`] through the table. `frames` must be what the table was
     /// made from.
-    #[inline]
+    #[inline(always)]
     pub(super) fn locate(&self, frames: &[u32], frame: f64) -> Loc {
+        if self.start.is_empty() {
+            return locate(frames, frame);
+        }
         let n = frames.len();
-        let (Some(&first), Some(&last)) = (frames.first(), frames.last()) else {
-            return Loc::Empty;
-        };
-        let (first, last) = (f64::from(first), f64::from(last));
+        let (first, last) = (f64::from(self.first), f64::from(self.last));
         // At or before the first key (or NaN): hold the first; from the last on, the last.
         if frame.is_nan() || frame <= first {
             return Loc::Hold(0);
@@ -122,7 +132,7 @@ impl Locator {
 
     /// [`Self::locate`] starting from a remembered segment: for frames in
     /// the same or the next segment no search is needed.
-    #[inline]
+    #[inline(always)]
     pub(super) fn locate_from(&self, frames: &[u32], frame: f64, hint: &mut u32) -> Loc {
         let i = *hint as usize;
         let inside = |i: usize| {

@@ -1,9 +1,9 @@
 //! Solving x(t) = x for the eased curves of an [`super::EvalCache`].
 //!
 //! A curve's x(t) depends only on its (x1, x2) pair, so the cache keeps one
-//! [`Solver`] per distinct pair (at most 128 × 128) and every eased channel
+//! solver per distinct pair (at most 128 × 128) and every eased channel
 //! points at its solver by id. A solver splits x ∈ [0, 1] into 32 equal
-//! intervals and stores, per interval, t(x) as a cubic (the Hermite cubic
+//! intervals and stores, per interval (one cache line), t(x) as a cubic (the Hermite cubic
 //! through the exact t and dt/dx at both ends). Where x(t) is steep enough
 //! (its slope stays above [`MIN_SLOPE`] over the interval) the cubic plus one
 //! Newton step gives t to far better than the tolerance — checked when the
@@ -19,7 +19,7 @@ use super::super::bezier::{Curve, SOLVER_MAX_ITERATIONS};
 
 /// Marks a linear channel (no solver).
 pub(super) const LINEAR: u16 = u16::MAX;
-/// Intervals of a solver's table (at most 32: one bit each in `slow`).
+/// Intervals of a solver's table.
 const INTERVALS: usize = 32;
 /// An interval is fast only when x'(t) ≥ this over all of it, so that one
 /// Newton step (error ≈ |x''| / (2·x') · e², |x''| ≤ 12) squares the cubic's
@@ -37,99 +37,35 @@ const FAST_CHECK: f64 = 1e-9;
 /// 2e-8, the weight within 6e-8).
 const SLOW_TOLERANCE: f64 = 1e-8;
 
-/// Root finder for x(t) = x of one (x1, x2) pair.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Solver {
-    /// The pair it solves (unit space is byte / 127, clamped to 127).
-    pub(super) x1: u8,
-    pub(super) x2: u8,
+/// Interval k of one solver: everything the fast path reads, in one cache line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C, align(64))]
+pub(super) struct Interval {
+    /// t as a cubic in u = 32·x − k ∈ [0, 1]: `p[0] + u·(p[1] + u·(p[2] + u·p[3]))`
+    /// (in a slow interval: the straight line between the exact ends).
+    p: [f64; 4],
     /// x(t) = ((a·t + b)·t + c)·t.
     a: f64,
     b: f64,
     c: f64,
-    /// Per interval k, t as a cubic in u = 32·x − k ∈ [0, 1]:
-    /// `p[0] + u·(p[1] + u·(p[2] + u·p[3]))`.
-    poly: [[f64; 4]; INTERVALS],
-    /// Exact t at x = k / 32, k = 0..=32.
-    nodes: [f64; INTERVALS + 1],
-    /// Bit k set: interval k needs the safeguarded solver.
-    slow: u32,
+    /// Needs the safeguarded solver.
+    slow: bool,
 }
 
-impl Solver {
-    pub(super) fn new(x1: u8, x2: u8) -> Solver {
-        let ux1 = f64::from(x1.min(127)) / 127.0;
-        let ux2 = f64::from(x2.min(127)) / 127.0;
-        let c = 3.0 * ux1;
-        let b = 3.0 * (ux2 - ux1) - c;
-        let a = 1.0 - c - b;
-        let mut s = Solver {
-            x1,
-            x2,
-            a,
-            b,
-            c,
-            poly: [[0.0; 4]; INTERVALS],
-            nodes: [0.0; INTERVALS + 1],
-            slow: 0,
-        };
-        for k in 0..=INTERVALS {
-            s.nodes[k] = s.exact(k as f64 / INTERVALS as f64, 0.0, 1.0);
-        }
-        let h = 1.0 / INTERVALS as f64;
-        for k in 0..INTERVALS {
-            let (t0, t1) = (s.nodes[k], s.nodes[k + 1]);
-            let (s0, s1) = (s.slope(t0), s.slope(t1));
-            // x' = 3a·t² + 2b·t + c: its least value over [t0, t1] is at an
-            // end, or at the vertex when the parabola opens upwards.
-            let mut least = s0.min(s1);
-            if a > 0.0 {
-                let v = -b / (3.0 * a);
-                if v > t0 && v < t1 {
-                    least = least.min(s.slope(v));
-                }
-            }
-            if least >= MIN_SLOPE {
-                // Hermite: t(0) = t0, t(1) = t1, t'(0) = h / x'(t0), t'(1) = h / x'(t1).
-                let (d0, d1) = (h / s0, h / s1);
-                s.poly[k] = [
-                    t0,
-                    d0,
-                    3.0 * (t1 - t0) - 2.0 * d0 - d1,
-                    2.0 * (t0 - t1) + d0 + d1,
-                ];
-                let ok = PROBES.iter().all(|&u| {
-                    let x = (k as f64 + u) * h;
-                    (s.fast(k, u, x) - s.exact(x, t0, t1)).abs() <= FAST_CHECK
-                });
-                if ok {
-                    continue;
-                }
-            }
-            s.poly[k] = [t0, t1 - t0, 0.0, 0.0];
-            s.slow |= 1 << k;
-        }
-        s
-    }
-
+impl Interval {
     /// x'(t).
     #[inline]
     fn slope(&self, t: f64) -> f64 {
         (3.0 * self.a * t + 2.0 * self.b) * t + self.c
     }
 
-    /// The cubic's t at u in interval k, then one Newton step.
+    /// The cubic's t at u, then one Newton step.
     #[inline]
-    fn fast(&self, k: usize, u: f64, x: f64) -> f64 {
-        let p = &self.poly[k];
+    fn fast(&self, u: f64, x: f64) -> f64 {
+        let p = &self.p;
         let t = p[0] + u * (p[1] + u * (p[2] + u * p[3]));
         let fx = ((self.a * t + self.b) * t + self.c) * t - x;
         (t - fx / self.slope(t)).clamp(0.0, 1.0)
-    }
-
-    /// The root in [lo, hi] to ~1e-15 in x or 1e-14 in t (for the tables).
-    fn exact(&self, x: f64, lo: f64, hi: f64) -> f64 {
-        self.safeguarded(x, lo, hi, 0.5 * (lo + hi), 1e-14)
     }
 
     /// Newton's method kept inside the bracket [lo, hi] (a step that would
@@ -161,31 +97,89 @@ impl Solver {
         t
     }
 
-    /// t with x(t) = x, for x in (0, 1).
-    #[inline]
-    pub(super) fn t_at(&self, x: f64) -> f64 {
-        let u = x * INTERVALS as f64;
-        let k = (u as usize).min(INTERVALS - 1);
-        let u = u - k as f64;
-        if self.slow & (1 << k) == 0 {
-            self.fast(k, u, x)
-        } else {
-            self.slow_t(k, u, x)
-        }
-    }
-
     #[cold]
     #[inline(never)]
-    fn slow_t(&self, k: usize, u: f64, x: f64) -> f64 {
-        let (lo, hi) = (self.nodes[k], self.nodes[k + 1]);
+    fn slow_t(&self, nodes: &[f64; INTERVALS + 1], k: usize, u: f64, x: f64) -> f64 {
+        let (lo, hi) = (nodes[k], nodes[k + 1]);
         self.safeguarded(x, lo, hi, lo + (hi - lo) * u, SLOW_TOLERANCE)
     }
 }
 
-/// Distinct solvers of a cache, looked up by (x1, x2).
+/// The 32 intervals of one (x1, x2) pair, and the exact t at x = k / 32.
+fn make_solver(x1: u8, x2: u8) -> ([Interval; INTERVALS], [f64; INTERVALS + 1]) {
+    let ux1 = f64::from(x1.min(127)) / 127.0;
+    let ux2 = f64::from(x2.min(127)) / 127.0;
+    let c = 3.0 * ux1;
+    let b = 3.0 * (ux2 - ux1) - c;
+    let a = 1.0 - c - b;
+    let plain = Interval {
+        p: [0.0; 4],
+        a,
+        b,
+        c,
+        slow: true,
+    };
+    // Solved from the whole of [0, 1] starting at its middle, as the raw
+    // path starts at t = x: on a flat spot (x1 = 127, x2 = 0 at x = 1/2) the
+    // root is ill-conditioned (x(t) − x ≈ 4(t − ½)³, so 1e-16 in x is 6e-6 in
+    // t), and the two must land on the same t there.
+    let mut nodes = [0.0f64; INTERVALS + 1];
+    for (k, n) in nodes.iter_mut().enumerate() {
+        *n = plain.safeguarded(k as f64 / INTERVALS as f64, 0.0, 1.0, 0.5, 1e-14);
+    }
+    let h = 1.0 / INTERVALS as f64;
+    let intervals = std::array::from_fn(|k| {
+        let (t0, t1) = (nodes[k], nodes[k + 1]);
+        let (s0, s1) = (plain.slope(t0), plain.slope(t1));
+        // x' = 3a·t² + 2b·t + c: its least value over [t0, t1] is at an
+        // end, or at the vertex when the parabola opens upwards.
+        let mut least = s0.min(s1);
+        if a > 0.0 {
+            let v = -b / (3.0 * a);
+            if v > t0 && v < t1 {
+                least = least.min(plain.slope(v));
+            }
+        }
+        if least >= MIN_SLOPE {
+            // Hermite: t(0) = t0, t(1) = t1, t'(0) = h / x'(t0), t'(1) = h / x'(t1).
+            let (d0, d1) = (h / s0, h / s1);
+            let fast = Interval {
+                p: [
+                    t0,
+                    d0,
+                    3.0 * (t1 - t0) - 2.0 * d0 - d1,
+                    2.0 * (t0 - t1) + d0 + d1,
+                ],
+                slow: false,
+                ..plain
+            };
+            let ok = PROBES.iter().all(|&u| {
+                let x = (k as f64 + u) * h;
+                let t = fast.fast(u, x);
+                // Newton from the fast result converges at once where it is good.
+                let exact = plain.safeguarded(x, t0, t1, t.clamp(t0, t1), 1e-14);
+                (t - exact).abs() <= FAST_CHECK
+            });
+            if ok {
+                return fast;
+            }
+        }
+        Interval {
+            p: [t0, t1 - t0, 0.0, 0.0],
+            ..plain
+        }
+    });
+    (intervals, nodes)
+}
+
+/// Distinct solvers of a cache, looked up by (x1, x2). Solver `id` owns
+/// `intervals[32·id .. 32·id + 32]`.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Solvers {
-    pub(super) list: Vec<Solver>,
+    intervals: Vec<Interval>,
+    nodes: Vec<[f64; INTERVALS + 1]>,
+    /// The (x1, x2) pair of each solver (clamped to 127).
+    pub(super) pairs: Vec<(u8, u8)>,
     by_pair: HashMap<u16, u16>,
 }
 
@@ -194,7 +188,15 @@ pub(super) struct Solvers {
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Eased {
     pub(super) solver: [u16; 4],
-    pub(super) y: [[f64; 2]; 4],
+    pub(super) y: [[f32; 2]; 4],
+}
+
+impl Eased {
+    /// All four channels straight (what a linear segment of an eased track holds).
+    pub(super) const NONE: Eased = Eased {
+        solver: [LINEAR; 4],
+        y: [[0.0; 2]; 4],
+    };
 }
 
 impl PartialEq for Eased {
@@ -220,8 +222,11 @@ impl Solvers {
         let key = (u16::from(x1) << 8) | u16::from(x2);
         // At most 128 × 128 = 16384 pairs: ids fit below LINEAR.
         *self.by_pair.entry(key).or_insert_with(|| {
-            self.list.push(Solver::new(x1, x2));
-            (self.list.len() - 1) as u16
+            let (intervals, nodes) = make_solver(x1, x2);
+            self.intervals.extend_from_slice(&intervals);
+            self.nodes.push(nodes);
+            self.pairs.push((x1, x2));
+            (self.pairs.len() - 1) as u16
         })
     }
 
@@ -231,7 +236,7 @@ impl Solvers {
         if curves.iter().all(Curve::is_linear) {
             return None;
         }
-        let unit = |v: u8| f64::from(v.min(127)) / 127.0;
+        let unit = |v: u8| f32::from(v.min(127)) / 127.0;
         Some(Eased {
             solver: curves.map(|c| self.id(c)),
             y: curves.map(|c| [unit(c.y1), unit(c.y2)]),
@@ -241,17 +246,35 @@ impl Solvers {
     /// Weights of four channels at time fraction `x` in (0, 1).
     #[inline]
     pub(super) fn weights(&self, e: &Eased, x: f64) -> [f64; 4] {
-        let mut w = [x; 4];
-        for ch in 0..4 {
-            let Some(s) = self.list.get(usize::from(e.solver[ch])) else {
-                continue; // LINEAR (or an id this cache does not have)
+        let u = x * INTERVALS as f64;
+        let k = (u as usize).min(INTERVALS - 1);
+        let u = u - k as f64;
+        std::array::from_fn(|ch| {
+            let id = usize::from(e.solver[ch]);
+            // LINEAR (or an id this cache does not have) reads nothing.
+            let Some(iv) = self.intervals.get(id * INTERVALS + k) else {
+                return x;
             };
-            let t = s.t_at(x);
-            let [y1, y2] = e.y[ch];
-            let u = 1.0 - t;
-            w[ch] = 3.0 * u * t * (u * y1 + t * y2) + t * t * t;
-        }
-        w
+            let t = if iv.slow {
+                match self.nodes.get(id) {
+                    Some(nodes) => iv.slow_t(nodes, k, u, x),
+                    None => return x,
+                }
+            } else {
+                iv.fast(u, x)
+            };
+            let [y1, y2] = e.y[ch].map(f64::from);
+            let v = 1.0 - t;
+            3.0 * v * t * (v * y1 + t * y2) + t * t * t
+        })
+    }
+
+    /// How many of the 32 intervals of solver `id` take the safeguarded path.
+    fn slow_intervals(&self, id: u16) -> u32 {
+        let at = usize::from(id) * INTERVALS;
+        self.intervals
+            .get(at..at + INTERVALS)
+            .map_or(0, |s| s.iter().filter(|i| i.slow).count() as u32)
     }
 }
 
@@ -286,11 +309,6 @@ impl PreparedCurves {
         let Some(e) = &self.eased else {
             return [0; 4];
         };
-        e.solver.map(|id| {
-            self.solvers
-                .list
-                .get(usize::from(id))
-                .map_or(0, |s| s.slow.count_ones())
-        })
+        e.solver.map(|id| self.solvers.slow_intervals(id))
     }
 }
