@@ -155,11 +155,23 @@ pub(crate) fn solve_t(x1: f64, x2: f64, x: f64) -> f64 {
     if x >= 1.0 {
         return 1.0;
     }
+    solve_t_near(x1, x2, x, x)
+}
+
+/// [`solve_t`] for x strictly inside 0..1, starting from `guess` (0..1)
+/// instead of x: when the t of a nearby x is known (samples in order), the
+/// Newton steps start close and stop after one or two. Same bracket, same
+/// stopping rules, so the same accuracy.
+pub(crate) fn solve_t_near(x1: f64, x2: f64, x: f64, guess: f64) -> f64 {
     let c = 3.0 * x1;
     let b = 3.0 * (x2 - x1) - c;
     let a = 1.0 - c - b;
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    let mut t = x;
+    let mut t = if guess.is_finite() {
+        guess.clamp(0.0, 1.0)
+    } else {
+        x
+    };
     for _ in 0..SOLVER_MAX_ITERATIONS {
         let fx = ((a * t + b) * t + c) * t - x;
         if fx.abs() <= 1e-15 {

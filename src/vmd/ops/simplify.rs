@@ -480,8 +480,7 @@ fn choose(
             // a sub-segment of an eased segment may not fit when the whole
             // does, which misleads the greedy probe. On sparse hand-keyed
             // tracks it finds the same keys at the same cost again.
-            let span = td.frames.last().map_or(0, |l| l - td.frames[0]) as usize + 1;
-            if td.frames.len() * 2 < span {
+            if !td.dense() {
                 let n = g.len() + 1;
                 return (g, Some(n), None);
             }
@@ -643,14 +642,39 @@ pub fn simplify_with_progress(
     assemble(m, p, results)
 }
 
+/// New curves for a kept key (`None`: its own), per storage index; `None`
+/// outside: the key is dropped.
+type Kept = Option<Option<[Curve; MAX_CURVES]>>;
+
+/// The kept keys of one section in storage order, with their new curves
+/// written by `set`; counts the keys whose curves were rewritten.
+fn keep_with_curves<K: Clone>(
+    keys: &[K],
+    kept: &[Kept],
+    changed: &mut usize,
+    set: impl Fn(&mut K, &[Curve; MAX_CURVES]),
+) -> Vec<K> {
+    let mut out = Vec::with_capacity(kept.iter().filter(|k| k.is_some()).count());
+    for (k, n) in keys.iter().zip(kept) {
+        let Some(n) = n else { continue };
+        let mut k = k.clone();
+        if let Some(c) = n {
+            set(&mut k, c);
+            *changed += 1;
+        }
+        out.push(k);
+    }
+    out
+}
+
 fn assemble(
     m: &Motion,
     p: &SimplifyParams,
     results: Vec<Option<Outcome>>,
 ) -> Result<(Motion, SimplifyReport), OpError> {
-    let mut bone_new: Vec<Option<Option<[Curve; MAX_CURVES]>>> = vec![None; m.bones.len()];
+    let mut bone_new: Vec<Kept> = vec![None; m.bones.len()];
     let mut morph_keep = vec![false; m.morphs.len()];
-    let mut cam_new: Vec<Option<Option<[Curve; MAX_CURVES]>>> = vec![None; m.cameras.len()];
+    let mut cam_new: Vec<Kept> = vec![None; m.cameras.len()];
     let mut r = Report::new();
     let mut tracks = Vec::new();
     let mut worst: Vec<ErrorAt> = Vec::new();
@@ -703,43 +727,43 @@ fn assemble(
         ));
         tracks.push(t);
     }
-    let mut out = m.clone();
     let mut changed = 0usize;
-    out.bones = Vec::with_capacity(m.bones.len());
-    for (k, n) in m.bones.iter().zip(&bone_new) {
-        let Some(n) = n else { continue };
-        let mut k = k.clone();
-        if let Some(c) = n {
-            for ch in BoneChannel::ALL {
-                if k.curve(ch) != c[ch.index()] {
-                    k.set_curve(ch, c[ch.index()]);
-                }
+    let bones = keep_with_curves(&m.bones, &bone_new, &mut changed, |k, c| {
+        for ch in BoneChannel::ALL {
+            if k.curve(ch) != c[ch.index()] {
+                k.set_curve(ch, c[ch.index()]);
             }
-            changed += 1;
         }
-        out.bones.push(k);
-    }
-    out.morphs = m
+    });
+    let cameras = keep_with_curves(&m.cameras, &cam_new, &mut changed, |k, c| {
+        for ch in CameraChannel::ALL {
+            if k.curve(ch) != c[ch.index()] {
+                k.set_curve(ch, c[ch.index()]);
+            }
+        }
+    });
+    let morphs = m
         .morphs
         .iter()
         .zip(&morph_keep)
         .filter(|(_, keep)| **keep)
         .map(|(k, _)| k.clone())
         .collect();
-    out.cameras = Vec::with_capacity(m.cameras.len());
-    for (k, n) in m.cameras.iter().zip(&cam_new) {
-        let Some(n) = n else { continue };
-        let mut k = k.clone();
-        if let Some(c) = n {
-            for ch in CameraChannel::ALL {
-                if k.curve(ch) != c[ch.index()] {
-                    k.set_curve(ch, c[ch.index()]);
-                }
-            }
-            changed += 1;
-        }
-        out.cameras.push(k);
-    }
+    // Every other section and byte as it was (without cloning the keys
+    // that are replaced).
+    let out = Motion {
+        header: m.header,
+        version: m.version,
+        model_name_field: m.model_name_field.clone(),
+        bones,
+        morphs,
+        cameras,
+        lights: m.lights.clone(),
+        shadows: m.shadows.clone(),
+        iks: m.iks.clone(),
+        sections_present: m.sections_present,
+        trailing: m.trailing.clone(),
+    };
     let before = KeyCounts {
         bones: m.bones.len(),
         morphs: m.morphs.len(),

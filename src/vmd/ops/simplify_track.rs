@@ -128,6 +128,13 @@ pub struct ErrorAt {
 }
 
 impl TrackData {
+    /// A key on at least half the frames (baked, captured): where the
+    /// extra searches for non-monotone feasibility pay off.
+    pub fn dense(&self) -> bool {
+        let span = self.frames.last().map_or(0, |l| l - self.frames[0]) as usize + 1;
+        self.frames.len() * 2 >= span
+    }
+
     fn sample(&self, frame: u32, c: usize) -> f32 {
         self.values[self.stride * (frame - self.frames[0]) as usize + c]
     }
@@ -372,7 +379,10 @@ impl TrackData {
         // may fit no VMD curve when the whole does (its control points would
         // leave the unit square). The whole usually ends where the motion
         // turns, so try the farthest end whose bands are still passable.
-        if !self.linear_only && good < limit {
+        // Only on dense tracks: between hand-set keys the sub-segments are
+        // the keys' own curves, and on the corpus this never found a key
+        // there while costing a third of all fits.
+        if !self.linear_only && good < limit && self.dense() {
             let turn = self.last_passable(start, good, limit, s);
             for e in [turn, turn.saturating_sub(1)] {
                 if e > good
