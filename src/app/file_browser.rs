@@ -69,6 +69,7 @@ impl FileBrowser {
             Pick::Model => "Load model",
             Pick::OpenScene => "Open scene",
             Pick::SaveScene => "Save scene as",
+            Pick::Song => "Load song",
         }
     }
 
@@ -79,6 +80,7 @@ impl FileBrowser {
             Pick::SaveAs { .. } => &["vmd"],
             Pick::Model => &["pmx", "pmd"],
             Pick::OpenScene | Pick::SaveScene => &["vmdscene"],
+            Pick::Song => &["wav", "mp3", "ogg", "oga", "flac"],
         }
     }
 

@@ -56,6 +56,8 @@ pub enum Pick {
     Model,
     /// Open a `.vmdscene` file.
     OpenScene,
+    /// Load the scene's song (WAV, MP3, OGG, FLAC).
+    Song,
     /// Save the scene arrangement under a new name.
     SaveScene,
 }
@@ -215,6 +217,17 @@ impl Jobs {
                 Pick::SaveAs { .. } => d
                     .add_filter("VMD", &["vmd"])
                     .save_file()
+                    .into_iter()
+                    .collect(),
+                Pick::Song => d
+                    .add_filter(
+                        "Song (WAV, MP3, OGG, FLAC)",
+                        &[
+                            "wav", "mp3", "ogg", "oga", "flac", "WAV", "MP3", "OGG", "FLAC",
+                        ],
+                    )
+                    .add_filter("All files", &["*"])
+                    .pick_file()
                     .into_iter()
                     .collect(),
                 Pick::OpenScene => d

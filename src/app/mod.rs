@@ -19,6 +19,9 @@ pub mod panels;
 pub mod saving;
 pub mod scene_ops;
 pub mod settings;
+pub mod song;
+mod song_ops;
+pub mod sound;
 
 use command::Command;
 use document::{Document, EditRequest};
@@ -307,6 +310,11 @@ impl StudioApp {
             {
                 match purpose {
                     Pick::Open => self.open_paths(paths),
+                    Pick::Song => {
+                        if let Some(p) = paths.into_iter().next() {
+                            self.load_song(p);
+                        }
+                    }
                     Pick::Model => {
                         let sel = self.scene.selected_actor;
                         for p in paths {
@@ -646,6 +654,7 @@ impl StudioApp {
                         self.open_demo();
                         ui.close();
                     }
+                    self.song_menu(ui);
                     ui.separator();
                     if ui
                         .button("Open scene…")
@@ -833,6 +842,7 @@ impl StudioApp {
                 if t.playing { "playing" } else { "paused" }
             ));
             ui.separator();
+            self.song_status(ui);
             if let Some((msg, err)) = self.shared.messages.last() {
                 if *err {
                     ui.colored_label(ui.visuals().error_fg_color, msg);
@@ -984,6 +994,7 @@ impl StudioApp {
         let cmds = Command::from_input(&ctx);
         self.pending.extend(cmds);
         self.tick_playback(&ctx);
+        self.song_frame(&ctx);
 
         egui::Panel::top("menu").show(ui, |ui| {
             self.menu_bar(ui);

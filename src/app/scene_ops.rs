@@ -131,6 +131,8 @@ impl StudioApp {
         for p in paths {
             if scene::file::is_scene_path(&p) {
                 self.open_scene(&p);
+            } else if super::song::is_song_path(&p) {
+                self.load_song(p);
             } else {
                 self.open_for(p, Intent::Auto);
             }

@@ -1671,6 +1671,9 @@ fn handle_key_input(
             } => {
                 if let Some(p) = pointer {
                     let mut delta = ((p.x - *origin_x) / l.px_per_frame).round() as i64;
+                    // Snapping to beats: the key under the press lands on a beat.
+                    let anchor = l.frame_at(*origin_x).round() as i64 + i64::from(state.offset);
+                    delta = cx.shared.song.snap_delta(anchor, delta);
                     let min = keys.iter().map(|&(_, f)| i64::from(f)).min().unwrap_or(0);
                     delta = delta.max(-min);
                     if delta != *applied {
@@ -1873,7 +1876,8 @@ pub fn command(cx: &mut PanelCtx, state: &mut State, c: Command) {
 
 /// The playhead as a whole frame of the document (its offset removed).
 fn playhead(cx: &PanelCtx, state: &State) -> u32 {
-    (cx.shared.transport.frame - f64::from(state.offset))
+    // Pastes and new keys (cuts too) land on the nearest beat when snapping to beats.
+    (cx.shared.song.snap_frame(cx.shared.transport.frame) - f64::from(state.offset))
         .round()
         .clamp(0.0, f64::from(u32::MAX)) as u32
 }

@@ -4,6 +4,7 @@
 use super::document::{DocView, Document, EditRequest};
 use crate::vmd::Curve;
 
+pub mod beat_cuts;
 pub mod curve_editor;
 pub mod dope_sheet;
 pub mod forensics;
@@ -16,6 +17,7 @@ pub mod shots;
 pub mod timeline;
 pub mod toolbox;
 pub mod viewport;
+pub mod waveform;
 
 /// The transport: one playhead shared by every open file, so a dance and
 /// its camera play together.
@@ -58,6 +60,8 @@ pub struct Shared {
     pub curve_clipboard: Option<Curve>,
     /// Messages for the status bar: (text, is_error).
     pub messages: Vec<(String, bool)>,
+    /// The scene's song: waveform, beat grid, sound.
+    pub song: crate::app::song::SongState,
 }
 
 impl Shared {

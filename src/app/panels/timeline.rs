@@ -243,9 +243,11 @@ pub fn ui(
     ui.allocate_rect(full, Sense::hover());
     dope_sheet::ruler(ui, shared, &cuts, &l, egui::Id::unique("timeline-ruler"));
     state.ruler = Some(l);
+    // The song's waveform lane and beat grid, under the ruler.
+    let lane_h = super::waveform::under_ruler(ui, shared, &l, full.left());
 
     let body = Rect::from_min_max(
-        Pos2::new(full.left(), ruler.bottom()),
+        Pos2::new(full.left(), ruler.bottom() + lane_h),
         Pos2::new(full.right(), full.bottom() - SCROLLBAR),
     );
     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(body));

@@ -845,13 +845,20 @@ fn side_panel(
                     ui.weak(format!("camera: {}", doc.title()));
                     let current = shots::shot_at(&cache.shots, eval);
                     let changed = current != state.last_shot;
+                    super::beat_cuts::filter_ui(ui, &mut shared.song);
                     egui::ScrollArea::vertical()
                         .id_salt("viewport-shots")
                         .max_height(320.0)
                         .show(ui, |ui| {
                             for (i, s) in cache.shots.iter().enumerate() {
+                                if !super::beat_cuts::keep(&shared.song, s) {
+                                    continue;
+                                }
                                 let is_current = Some(i) == current;
-                                let r = ui.selectable_label(is_current, s.label());
+                                let r = ui.selectable_label(
+                                    is_current,
+                                    super::beat_cuts::label(&shared.song, s),
+                                );
                                 if r.clicked() {
                                     shared.transport.frame = f64::from(s.first);
                                 }

@@ -1,0 +1,128 @@
+//! The song's place in the app: it follows the scene's song slot (opening a
+//! scene loads its song; loading a song — File ▸ Load song, a dropped audio
+//! file — puts it in the scene once it has decoded, so a broken file changes
+//! nothing), and once per frame it keeps the sound and the transport
+//! together. See [`super::song::SongState`].
+
+use std::path::PathBuf;
+
+use super::StudioApp;
+use crate::scene;
+
+impl StudioApp {
+    /// Loads a song for the scene (from the File menu or a drop). The scene
+    /// takes it once it has decoded; until then nothing changes.
+    pub fn load_song(&mut self, path: PathBuf) {
+        let offset = self.shared.song.offset_frames;
+        self.shared.song.load(path, offset, None);
+    }
+
+    /// Once per frame: loader results, scene ⇄ song, sound ⇄ transport,
+    /// messages to the status bar.
+    pub(super) fn song_frame(&mut self, ctx: &egui::Context) {
+        let song = &mut self.shared.song;
+        // The scene's song changed under us (a scene was opened or cleared).
+        let in_scene = self.scene.scene.song.clone();
+        if in_scene != song.scene_seen {
+            match &in_scene {
+                Some(s) if song.requested() != Some(s.path.as_path()) => {
+                    song.load(s.path.clone(), s.offset, Some(ctx.clone()));
+                }
+                Some(s) => song.offset_frames = s.offset,
+                None => song.clear(),
+            }
+            song.scene_seen = in_scene;
+        }
+        // A song arrived: it becomes the scene's.
+        if song.poll() {
+            ctx.request_repaint();
+        }
+        if let Some(path) = song.path.clone() {
+            let now = Some(scene::Song {
+                path,
+                offset: song.offset_frames,
+            });
+            if now != self.scene.scene.song {
+                self.scene.scene.song = now.clone();
+                self.scene.modified = true;
+            }
+            song.scene_seen = now;
+        }
+        if song.loading().is_some() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+        // Sound and transport.
+        // The same wrap range as the transport's own tick.
+        let last = self
+            .docs
+            .iter()
+            .filter_map(|d| d.motion.last_frame())
+            .max()
+            .unwrap_or(0);
+        let song = &mut self.shared.song;
+        let t = &mut self.shared.transport;
+        let (lo, hi) = t
+            .loop_range
+            .map_or((0.0, f64::from(last.max(1))), |(a, b)| {
+                (f64::from(a), f64::from(b))
+            });
+        song.sync(t, (lo, hi), std::time::Instant::now());
+        if t.playing && song.song.is_some() {
+            ctx.request_repaint();
+        }
+        for (m, is_err) in song.messages.drain(..) {
+            self.shared.messages.push((m, is_err));
+        }
+    }
+
+    /// The song's part of the status bar: decoding progress (with Cancel),
+    /// or why the song cannot be heard.
+    pub(super) fn song_status(&mut self, ui: &mut egui::Ui) {
+        let song = &mut self.shared.song;
+        if let Some((f, what, _)) = song.loading() {
+            ui.add(
+                egui::ProgressBar::new(f)
+                    .desired_width(160.0)
+                    .text(format!("Song: {what} {:.0}%", f * 100.0)),
+            );
+            if ui.small_button("Cancel").clicked() {
+                song.cancel_load();
+            }
+            ui.separator();
+        } else if let Some(why) = song.no_sound_reason() {
+            ui.weak(format!("No sound: {why}"))
+                .on_hover_text("The waveform, the beat grid and the transport work without sound");
+            ui.separator();
+        }
+    }
+
+    /// The File menu's song entries.
+    pub(super) fn song_menu(&mut self, ui: &mut egui::Ui) {
+        if ui
+            .button("Load song…")
+            .on_hover_text(
+                "WAV, MP3, OGG Vorbis or FLAC: its waveform and beat grid appear under the \
+                 timeline's ruler (dropping the file works too)",
+            )
+            .clicked()
+        {
+            let dir = self
+                .shared
+                .song
+                .path
+                .as_ref()
+                .and_then(|p| p.parent().map(std::path::Path::to_path_buf))
+                .or_else(|| self.start_dir());
+            self.pick_file(super::jobs::Pick::Song, dir);
+            ui.close();
+        }
+        if self.shared.song.song.is_some() && ui.button("Remove song").clicked() {
+            self.shared.song.clear();
+            self.shared.song.scene_seen = None;
+            if self.scene.scene.song.take().is_some() {
+                self.scene.modified = true;
+            }
+            ui.close();
+        }
+    }
+}
