@@ -26,6 +26,11 @@ pub struct Bands {
     pub xs: Vec<f64>,
     pub lo: Vec<f64>,
     pub hi: Vec<f64>,
+    /// Derived by [`subset`] for the search (empty otherwise): each band's
+    /// middle, 1 / half-width and least-squares weight 1 / half-width².
+    mid: Vec<f64>,
+    inv_half: Vec<f64>,
+    ls_weight: Vec<f64>,
 }
 
 impl Bands {
@@ -39,6 +44,32 @@ impl Bands {
         self.lo.resize(n, 0.0);
         self.hi.clear();
         self.hi.resize(n, 1.0);
+        self.mid.clear();
+        self.inv_half.clear();
+        self.ls_weight.clear();
+    }
+
+    /// Fills the derived arrays from `lo` and `hi`.
+    fn derive(&mut self) {
+        self.mid.clear();
+        self.inv_half.clear();
+        self.ls_weight.clear();
+        for (&l, &h) in self.lo.iter().zip(&self.hi) {
+            let half = 0.5 * (h - l);
+            self.mid.push(0.5 * (l + h));
+            self.inv_half.push(1.0 / half.max(1e-15));
+            self.ls_weight.push(1.0 / (half.max(1e-9) * half.max(1e-9)));
+        }
+    }
+
+    /// |w − mid| / half-width of sample k.
+    #[inline]
+    fn ratio_at(&self, k: usize, w: f64) -> f64 {
+        if self.inv_half.len() == self.xs.len() {
+            (w - self.mid[k]).abs() * self.inv_half[k]
+        } else {
+            band_ratio(w, self.lo[k], self.hi[k])
+        }
     }
 
     /// True when some band is empty or no non-decreasing weight passes
@@ -66,7 +97,7 @@ impl Bands {
         }
         for (k, &x) in self.xs.iter().enumerate() {
             let w = if lin { x } else { bezier(y1, y2, t[k]) };
-            let r = band_ratio(w, self.lo[k], self.hi[k]);
+            let r = self.ratio_at(k, w);
             if r > worst {
                 worst = r;
                 if worst > stop {
@@ -87,7 +118,7 @@ impl Bands {
         solve_all(x1, x2, &self.xs, t);
         (0..self.xs.len()).all(|k| {
             let w = bezier(y1, y2, solve_t_near(x1, x2, self.xs[k], t[k]));
-            band_ratio(w, self.lo[k], self.hi[k]) <= 1.0
+            self.ratio_at(k, w) <= 1.0
         })
     }
 }
@@ -219,10 +250,8 @@ fn ls_with_t(b: &Bands, x1: f64, x2: f64, ts: &[f64]) -> Cand {
         let ca = 3.0 * u * u * t;
         let cb = 3.0 * u * t * t;
         let cc = t * t * t;
-        let mid = 0.5 * (b.lo[k] + b.hi[k]);
-        let half = (0.5 * (b.hi[k] - b.lo[k])).max(1e-9);
-        let w = 1.0 / (half * half);
-        let r = mid - cc;
+        let w = b.ls_weight[k];
+        let r = b.mid[k] - cc;
         saa += w * ca * ca;
         sab += w * ca * cb;
         sbb += w * cb * cb;
@@ -257,7 +286,7 @@ fn ls_with_t(b: &Bands, x1: f64, x2: f64, ts: &[f64]) -> Cand {
     let mut excess = 0.0f64;
     for (k, &t) in ts.iter().enumerate().take(n) {
         let w = bezier(y1, y2, t);
-        ratio = ratio.max(band_ratio(w, b.lo[k], b.hi[k]));
+        ratio = ratio.max(b.ratio_at(k, w));
         excess = excess.max(b.lo[k] - w).max(w - b.hi[k]);
     }
     Cand {
@@ -355,12 +384,8 @@ pub fn fit_curve(b: &Bands, hints: &[Curve], effort: Effort, s: &mut Scratch) ->
             return Some(h);
         }
     }
-    let n = b.xs.len();
-    if n <= SEARCH_SAMPLES {
-        return search(b, s);
-    }
-    // Search on a spread subset (always including the narrowest band),
-    // then finish on the full set.
+    // Search on a spread subset (always including the narrowest band; all
+    // of a short segment), then finish on the full set.
     let mut sub = std::mem::take(&mut s.sub);
     subset(b, SEARCH_SAMPLES, &mut sub);
     let found = search(&sub, s);
@@ -373,7 +398,8 @@ pub fn fit_curve(b: &Bands, hints: &[Curve], effort: Effort, s: &mut Scratch) ->
     (r <= 1.0).then_some(c)
 }
 
-/// `m` samples of `b` spread evenly, plus the narrowest band.
+/// `m` samples of `b` spread evenly, plus the narrowest band (all of them
+/// when `b` has no more than `m`), with the derived arrays the search uses.
 fn subset(b: &Bands, m: usize, out: &mut Bands) {
     out.xs.clear();
     out.lo.clear();
@@ -383,6 +409,7 @@ fn subset(b: &Bands, m: usize, out: &mut Bands) {
         out.xs.extend_from_slice(&b.xs);
         out.lo.extend_from_slice(&b.lo);
         out.hi.extend_from_slice(&b.hi);
+        out.derive();
         return;
     }
     let narrowest = (0..n)
@@ -403,6 +430,7 @@ fn subset(b: &Bands, m: usize, out: &mut Bands) {
         out.lo.push(b.lo[i]);
         out.hi.push(b.hi[i]);
     }
+    out.derive();
 }
 
 /// Least-squares search, quantisation and pattern search on `b`.
