@@ -38,6 +38,9 @@ shot preview_demo.png 1600x1000 --panel preview --view camera --frame 40 assets/
 # camera with the demo mannequin dancing the corpus dance (CLI, no window).
 shot model_mei_camera.png 1600x1000 --panel preview --view camera --frame 50 "$C/mei/mei.pmd" "$C/mmdagent__mei_wait.vmd" assets/demo_camera.vmd
 shot model_free_frustum.png 1600x1000 --panel preview --view free:-15,50,-75 --frame 50 "$C/mei/mei.pmd" "$C/mmdagent__mei_wait.vmd" assets/demo_camera.vmd
+# Posing (issue 11): the rotation gizmo on Mei's selected left arm (the key
+# selected in the dope sheet selects its bone in the view).
+shot gizmo_mei_arm.png 1600x1000 --panel preview --view free:-8,28,-21,3,14.6,0 --frame 0 --select "左腕@0" "$C/mei/mei.pmd" "$C/mmdagent__mei_wait.vmd"
 "$bin" storyboard "$C/webmmd__GimmexGimme.vmd" --model assets/demo_model.pmx \
   --motion "$C/webmmd__GimmeGimme_with_emotion.vmd" --size 192x108 --columns 12 -o screenshots/storyboard.png
 ls -la screenshots

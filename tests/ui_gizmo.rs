@@ -306,3 +306,18 @@ fn the_free_view_registers_as_a_camera_key_in_one_undo_step() {
         cam_before
     );
 }
+
+#[test]
+fn view_flag_sets_the_free_views_look_at_point() {
+    // What scripts/screenshots.sh uses to frame a bone: --view free:RX,RY,D,TX,TY,TZ.
+    let mut s = vmd_studio::app::panels::viewport::State::default();
+    s.set_view_mode("free:-8,28,-21,3,14.6,0");
+    assert_eq!(s.mode, ViewMode::Free);
+    assert_eq!(s.free.target, [3.0, 14.6, 0.0]);
+    assert_eq!(s.free.distance, -21.0);
+    assert!((s.free.rotation[1] - 28f32.to_radians()).abs() < 1e-6);
+    // Three numbers keep the default look-at point (0, 10, 0).
+    let mut t = vmd_studio::app::panels::viewport::State::default();
+    t.set_view_mode("free:0,10,-40");
+    assert_eq!(t.free.target, [0.0, 10.0, 0.0]);
+}

@@ -74,7 +74,8 @@ pub struct Cli {
     #[arg(long, value_name = "TRACK@FRAME")]
     pub select: Option<String>,
     /// Preview view: `camera` (through the VMD camera), `free` (orbit), or
-    /// `free:RX,RY,DISTANCE` (degrees, degrees, units).
+    /// `free:RX,RY,DISTANCE[,TX,TY,TZ]` (degrees, degrees, units; the look-at
+    /// point, model units, defaults to 0,10,0).
     #[arg(long, value_parser = ViewParser)]
     pub view: Option<ViewArg>,
 }
@@ -99,11 +100,13 @@ pub enum ViewArg {
     Camera,
     /// The free orbit view, at its default angles.
     Free,
-    /// The free orbit view at these angles (degrees) and distance (units).
+    /// The free orbit view at these angles (degrees) and distance (units),
+    /// looking at `target` (model units) if given.
     Orbit {
         rx_deg: f32,
         ry_deg: f32,
         distance: f32,
+        target: Option<[f32; 3]>,
     },
 }
 
@@ -117,7 +120,14 @@ impl ViewArg {
                 rx_deg,
                 ry_deg,
                 distance,
+                target: None,
             } => format!("free:{rx_deg},{ry_deg},{distance}"),
+            ViewArg::Orbit {
+                rx_deg,
+                ry_deg,
+                distance,
+                target: Some([x, y, z]),
+            } => format!("free:{rx_deg},{ry_deg},{distance},{x},{y},{z}"),
         }
     }
 }
@@ -147,11 +157,20 @@ impl clap::builder::TypedValueParser for ViewParser {
                     rx_deg,
                     ry_deg,
                     distance,
+                    target: None,
                 }),
+                [rx_deg, ry_deg, distance, x, y, z] if rest.split(',').count() == 6 => {
+                    Ok(ViewArg::Orbit {
+                        rx_deg,
+                        ry_deg,
+                        distance,
+                        target: Some([x, y, z]),
+                    })
+                }
                 _ => Err(clap::Error::raw(
                     clap::error::ErrorKind::InvalidValue,
                     format!(
-                        "invalid value '{}' for '--view': after 'free:' give three numbers RX,RY,DISTANCE (degrees, degrees, units)\n",
+                        "invalid value '{}' for '--view': after 'free:' give three numbers RX,RY,DISTANCE (degrees, degrees, units), optionally followed by the look-at point TX,TY,TZ\n",
                         value.to_string_lossy()
                     ),
                 )

@@ -348,7 +348,8 @@ pub struct State {
 
 impl State {
     /// Sets the view from the `--view` flag: `camera`, `free`, or
-    /// `free:RX,RY,DISTANCE` (degrees, degrees, units) to orbit the free view.
+    /// `free:RX,RY,DISTANCE[,TX,TY,TZ]` (degrees, degrees, units, look-at
+    /// point) to orbit the free view.
     pub fn set_view_mode(&mut self, spec: &str) {
         apply_view_override(self, spec);
     }
@@ -639,7 +640,8 @@ pub fn ui(
     }
 }
 
-/// `free` or `free:RX,RY,DISTANCE` (see the env var in [`ui`]); anything else is ignored.
+/// `free`, `free:RX,RY,DISTANCE` or `free:RX,RY,DISTANCE,TX,TY,TZ` (the
+/// `--view` flag); anything else is ignored.
 fn apply_view_override(state: &mut State, spec: &str) {
     if spec == "camera" {
         state.mode = ViewMode::VmdCamera;
@@ -655,9 +657,17 @@ fn apply_view_override(state: &mut State, spec: &str) {
         .filter_map(|t| t.trim().parse().ok())
         .filter(|x: &f32| x.is_finite())
         .collect();
-    if let [rx, ry, d] = nums[..] {
-        state.free.rotation = [rx.to_radians(), ry.to_radians(), 0.0];
-        state.free.distance = d;
+    match nums[..] {
+        [rx, ry, d] => {
+            state.free.rotation = [rx.to_radians(), ry.to_radians(), 0.0];
+            state.free.distance = d;
+        }
+        [rx, ry, d, x, y, z] => {
+            state.free.rotation = [rx.to_radians(), ry.to_radians(), 0.0];
+            state.free.distance = d;
+            state.free.target = [x, y, z];
+        }
+        _ => {}
     }
 }
 
