@@ -321,3 +321,94 @@ fn view_flag_sets_the_free_views_look_at_point() {
     t.set_view_mode("free:0,10,-40");
     assert_eq!(t.free.target, [0.0, 10.0, 0.0]);
 }
+
+#[test]
+fn a_global_ring_turns_the_bone_about_the_models_axis() {
+    let mut h = demo_at(20.0);
+    let k = key_index(&h, "左腕", 20).expect("keyed on 20");
+    select_bone(&mut h, "左腕");
+    h.get_by_label("Global").click();
+    h.run_steps(2);
+    let skel = vmd_studio::model::standard_skeleton();
+    let arm = skel.find("左腕").expect("arm");
+    let world_rot = |h: &Harness<'_, StudioApp>| {
+        let d = &h.state().docs[0];
+        let tracks = vmd_studio::app::panels::viewport::bone_tracks(&skel, &d.index);
+        let w = vmd_studio::app::panels::viewport::posed_world(
+            &skel, &d.motion, &d.index, &tracks, 20.0,
+        );
+        w[arm].to_scale_rotation_translation().1
+    };
+    let before = world_rot(&h);
+    let q_key_before = h.state().docs[0].motion.bones[k].rotation();
+    // Y ring (the model's vertical axis).
+    let (p, tangent) = h
+        .state()
+        .viewport
+        .pose
+        .ring_grab_point(1)
+        .expect("the Y ring is on screen");
+    drag(&mut h, p, p + tangent * 40.0);
+    assert_ne!(h.state().docs[0].motion.bones[k].rotation(), q_key_before);
+    // The arm's world rotation changed by a turn about world Y only:
+    // W' = Ry(a)·W, so W'·W⁻¹ has no X or Z part.
+    let turn = world_rot(&h) * before.inverse();
+    assert!(turn.y.abs() > 0.05, "{turn:?}");
+    assert!(turn.x.abs() < 1e-3 && turn.z.abs() < 1e-3, "{turn:?}");
+}
+
+#[test]
+fn an_unregistered_pose_is_shown_live_and_dropped_when_the_frame_changes() {
+    let mut h = demo_at(10.0);
+    select_bone(&mut h, "左腕");
+    let elbow = |h: &Harness<'_, StudioApp>| {
+        h.state()
+            .viewport
+            .pose
+            .joint_on_screen(0, "左ひじ")
+            .expect("elbow drawn")
+    };
+    let before = elbow(&h);
+    let (p, tangent) = h.state().viewport.pose.ring_grab_point(2).expect("Z ring");
+    drag(&mut h, p, p + tangent * 40.0);
+    h.run_steps(2);
+    let posed = elbow(&h);
+    assert!(
+        (posed - before).length() > 5.0,
+        "the elbow follows the posed arm on screen: {before:?} → {posed:?}"
+    );
+    // Another frame: the pose is dropped, nothing was written.
+    h.state_mut().shared.transport.frame = 11.0;
+    h.run_steps(2);
+    assert!(h.state().viewport.pose.pending.is_none());
+    assert_eq!(key_index(&h, "左腕", 10), None);
+    h.state_mut().shared.transport.frame = 10.0;
+    h.run_steps(2);
+    assert!(
+        (elbow(&h) - before).length() < 0.5,
+        "back to the motion's pose"
+    );
+}
+
+#[test]
+fn registering_the_free_view_on_a_keyed_frame_keeps_that_keys_curves() {
+    // make_demo keys the camera on frame 45 with a smooth curve.
+    let mut h = demo_at(45.0);
+    let n = h.state().docs[1].motion.cameras.len();
+    let old = h.state().docs[1]
+        .motion
+        .cameras
+        .iter()
+        .find(|c| c.frame() == 45)
+        .cloned()
+        .expect("key on 45");
+    h.state_mut().viewport.free.distance = -25.0;
+    h.run_steps(2);
+    h.get_by_label("Register camera key").click();
+    h.run_steps(2);
+    let cams = &h.state().docs[1].motion.cameras;
+    assert_eq!(cams.len(), n, "no key added: the one on 45 is rewritten");
+    let new = cams.iter().find(|c| c.frame() == 45).expect("key on 45");
+    assert_eq!(new.distance(), -25.0);
+    assert_eq!(new.interpolation_block(), old.interpolation_block());
+}
