@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use crate::vmd::Motion;
 
 pub mod file;
+pub mod recovery;
 
 /// Which model an actor is.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
