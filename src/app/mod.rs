@@ -16,6 +16,7 @@ pub mod document;
 pub mod file_browser;
 pub mod jobs;
 pub mod panels;
+pub mod recovery;
 pub mod saving;
 pub mod scene_ops;
 pub mod settings;
@@ -131,6 +132,8 @@ pub struct StudioApp {
     pub saves: saving::Saves,
     /// A save refused because the file changed on disk, awaiting the user.
     pub disk_conflict: Option<saving::DiskConflict>,
+    /// Crash recovery copies (off until [`StudioApp::start_recovery`]).
+    pub recovery: recovery::Recovery,
 }
 
 impl Default for StudioApp {
@@ -167,6 +170,7 @@ impl Default for StudioApp {
             last_tick: None,
             saves: Default::default(),
             disk_conflict: None,
+            recovery: Default::default(),
         }
     }
 }
@@ -1092,8 +1096,10 @@ impl StudioApp {
         self.close_guard_modal(&ctx);
         self.file_browser_ui(&ctx);
         self.disk_conflict_modal(&ctx);
+        self.recovery_window(&ctx);
         self.run_pending();
         self.toolbox_apply();
+        self.recovery_tick(&ctx);
         let title = match self.doc() {
             Some(d) => format!("{} — VMD Studio", d.title()),
             None => "VMD Studio".to_owned(),
@@ -1300,6 +1306,9 @@ pub fn run(args: Cli) -> CliResult {
                 Some(PanelArg::Curves) => app.central = CentralView::Curves,
                 Some(PanelArg::Dope) => app.show_dope_sheet = true,
                 None => {}
+            }
+            if screenshot.is_none() {
+                app.start_recovery();
             }
             app.pending_select = select;
             if let Some(v) = view {

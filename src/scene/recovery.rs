@@ -90,7 +90,9 @@ fn io_err(path: &Path, source: std::io::Error) -> RecoveryError {
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Role {
     /// Worn by the actor at this index of [`SceneRecord::actors`].
-    Actor { index: usize },
+    Actor {
+        index: usize,
+    },
     Camera,
     Light,
 }
@@ -439,6 +441,7 @@ impl Session {
                 meta,
             });
         }
+        self.sweep_locks(&dir);
         entries.sort_by(|a, b| {
             (a.meta.written_unix_ms, &a.meta.session, a.meta.doc_id).cmp(&(
                 b.meta.written_unix_ms,
@@ -447,6 +450,30 @@ impl Session {
             ))
         });
         (entries, errors)
+    }
+
+    /// Deletes the lock files of dead sessions that left no copies.
+    fn sweep_locks(&self, dir: &Path) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Some(session) = name.strip_suffix(".lock") else {
+                continue;
+            };
+            if session == self.writer.session
+                || self.claimed.contains_key(session)
+                || has_files(dir, session)
+            {
+                continue;
+            }
+            if let Ok(f) = OpenOptions::new().write(true).open(e.path())
+                && f.try_lock().is_ok()
+            {
+                let _ = std::fs::remove_file(e.path());
+            }
+        }
     }
 
     /// Takes the lock of a session if nobody holds it: true when the
@@ -619,7 +646,10 @@ mod tests {
         let e = &found[0];
         assert_eq!(e.meta.edits, 7);
         assert_eq!(e.meta.doc_id, 3);
-        assert_eq!(e.meta.original.as_deref(), Some(Path::new("/music/dance.vmd")));
+        assert_eq!(
+            e.meta.original.as_deref(),
+            Some(Path::new("/music/dance.vmd"))
+        );
         assert_eq!(e.meta.scene, info(3, 7).scene);
         let (read, m) = e.read().expect("read");
         assert_eq!(read, bytes);

@@ -1,0 +1,449 @@
+//! Crash recovery in the app: keeps a recovery copy of every document with
+//! unsaved edits (every [`recovery::interval`] and on every
+//! [`recovery::EDIT_TRIGGER`]-th edit since the last save), deletes it when
+//! the document is saved, reverted to its saved state or closed without
+//! saving, and at start offers the copies a crashed session left behind.
+//!
+//! The files are written by one background thread, in the order asked, so
+//! a deletion can never be overtaken by an older write. The GUI-free part
+//! (names, sidecar, atomic writes, session locks) is [`crate::scene::recovery`].
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
+use std::time::{Duration, Instant};
+
+use super::StudioApp;
+use super::document::Document;
+use crate::scene::recovery::{self, ActorRecord, DocInfo, Entry, Role, SceneRecord, Session};
+use crate::scene::{ModelRef, Scene};
+use crate::vmd;
+
+enum Op {
+    Write(Box<DocInfo>, Vec<u8>),
+    Delete(u64),
+    /// A copy of another (dead) session, restored or discarded.
+    DeleteEntry(Box<Entry>),
+}
+
+/// What the app knows about one document's copy.
+#[derive(Debug, Clone)]
+struct Track {
+    /// `revision` at the last save (or load).
+    saved_revision: u64,
+    /// Edits counted before this session (a restored copy's count).
+    base_edits: u64,
+    /// The revision the copy on disk holds.
+    written: Option<u64>,
+    /// Edits the copy on disk counts.
+    written_edits: u64,
+    /// When the first edit not yet in the copy was seen.
+    dirty_since: Option<Instant>,
+}
+
+/// The recovery state of a running app.
+pub struct Recovery {
+    session: Option<Session>,
+    tx: Option<Sender<Op>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    errors: Option<Receiver<String>>,
+    sent: u64,
+    done: Arc<AtomicU64>,
+    tracks: HashMap<u64, Track>,
+    /// Refresh interval.
+    pub interval: Duration,
+    /// Copies left by a crash, while the window offering them is open.
+    pub offer: Option<Vec<Entry>>,
+}
+
+impl Default for Recovery {
+    fn default() -> Self {
+        Recovery {
+            session: None,
+            tx: None,
+            thread: None,
+            errors: None,
+            sent: 0,
+            done: Arc::new(AtomicU64::new(0)),
+            tracks: HashMap::new(),
+            interval: recovery::interval(),
+            offer: None,
+        }
+    }
+}
+
+impl Drop for Recovery {
+    /// Lets the writer finish what was asked (a deletion after a discard
+    /// must not be lost when the app quits right after).
+    fn drop(&mut self) {
+        self.tx = None;
+        if let Some(h) = self.thread.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+impl std::fmt::Debug for Recovery {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Recovery")
+            .field("session", &self.session)
+            .field("interval", &self.interval)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Recovery {
+    /// Whether copies are being kept.
+    pub fn is_active(&self) -> bool {
+        self.session.is_some()
+    }
+
+    /// Every write and deletion asked for has reached the disk (or failed).
+    pub fn is_idle(&self) -> bool {
+        self.done.load(Ordering::Acquire) >= self.sent
+    }
+
+    /// The folder the copies go to.
+    pub fn dir(&self) -> Option<&Path> {
+        self.session.as_ref().map(|s| s.writer().dir())
+    }
+
+    /// The sidecar of a document's copy in this session.
+    pub fn json_path(&self, doc_id: u64) -> Option<PathBuf> {
+        self.session.as_ref().map(|s| s.writer().json_path(doc_id))
+    }
+
+    fn send(&mut self, op: Op) {
+        if let Some(tx) = &self.tx
+            && tx.send(op).is_ok()
+        {
+            self.sent += 1;
+        }
+    }
+}
+
+/// The scene as paths, with this document's roles.
+fn scene_record(app: &StudioApp, doc_id: u64) -> Option<SceneRecord> {
+    let s: &Scene<u64> = &app.scene.scene;
+    if s.actors.is_empty() && s.camera.is_none() && s.light.is_none() {
+        return None;
+    }
+    let path_of = |id: &u64| app.docs.iter().find(|d| d.id == *id)?.path.clone();
+    let mut roles = Vec::new();
+    let actors = s
+        .actors
+        .iter()
+        .enumerate()
+        .map(|(index, a)| {
+            if a.motion == Some(doc_id) {
+                roles.push(Role::Actor { index });
+            }
+            ActorRecord {
+                name: a.name.clone(),
+                model: match &a.model {
+                    ModelRef::Builtin => None,
+                    ModelRef::File(p) => Some(p.clone()),
+                },
+                motion: a.motion.as_ref().and_then(path_of),
+                offset: a.offset,
+            }
+        })
+        .collect();
+    if s.camera == Some(doc_id) {
+        roles.push(Role::Camera);
+    }
+    if s.light == Some(doc_id) {
+        roles.push(Role::Light);
+    }
+    Some(SceneRecord {
+        scene_file: app.scene.path.clone(),
+        actors,
+        camera: s.camera.as_ref().and_then(path_of),
+        light: s.light.as_ref().and_then(path_of),
+        roles,
+    })
+}
+
+impl StudioApp {
+    /// Starts keeping recovery copies in `data_dir()/recovery` and looks
+    /// for copies a crash left there (offered in a window).
+    pub fn start_recovery(&mut self) {
+        match recovery::default_dir() {
+            Some(dir) => self.start_recovery_in(&dir),
+            None => tracing::warn!("no data directory: crash recovery is off"),
+        }
+    }
+
+    /// [`StudioApp::start_recovery`] with a given folder.
+    pub fn start_recovery_in(&mut self, dir: &Path) {
+        let mut session = match Session::start(dir) {
+            Ok(s) => s,
+            Err(e) => {
+                self.shared.error(format!("Crash recovery is off: {e}"));
+                return;
+            }
+        };
+        let (found, errors) = session.orphans();
+        for e in errors {
+            tracing::warn!("{e}");
+            self.shared
+                .error(format!("A recovery copy was skipped: {e}"));
+        }
+        if found.is_empty() {
+            session.release();
+        } else {
+            tracing::info!("{} recovery copies found", found.len());
+            self.recovery.offer = Some(found);
+        }
+        let writer = session.writer().clone();
+        let (tx, rx) = std::sync::mpsc::channel::<Op>();
+        let (etx, erx) = std::sync::mpsc::channel::<String>();
+        let done = self.recovery.done.clone();
+        let spawned = std::thread::Builder::new()
+            .name("recovery-writer".into())
+            .spawn(move || {
+                for op in rx {
+                    let r = match &op {
+                        Op::Write(info, bytes) => writer.write(info, bytes).map(|_| ()),
+                        Op::Delete(id) => writer.delete(*id),
+                        Op::DeleteEntry(e) => e.delete(),
+                    };
+                    if let Err(e) = r {
+                        tracing::warn!("recovery copy: {e}");
+                        let _ = etx.send(e.to_string());
+                    }
+                    done.fetch_add(1, Ordering::Release);
+                }
+            });
+        match spawned {
+            Ok(h) => {
+                self.recovery.thread = Some(h);
+                self.recovery.tx = Some(tx);
+                self.recovery.errors = Some(erx);
+                self.recovery.session = Some(session);
+            }
+            Err(e) => self.shared.error(format!(
+                "Crash recovery is off: cannot start its thread: {e}"
+            )),
+        }
+    }
+
+    /// Writes and deletes copies as documents change (once per frame,
+    /// after the frame's edits were applied).
+    pub(super) fn recovery_tick(&mut self, ctx: &egui::Context) {
+        if !self.recovery.is_active() {
+            return;
+        }
+        if let Some(rx) = &self.recovery.errors {
+            let errors: Vec<String> = rx.try_iter().collect();
+            for e in errors {
+                self.shared
+                    .error(format!("Could not write a recovery copy: {e}"));
+            }
+        }
+        let now = Instant::now();
+        let interval = self.recovery.interval;
+        let mut ops = Vec::new();
+        let mut wake: Option<Duration> = None;
+        for d in &self.docs {
+            let t = self.recovery.tracks.entry(d.id).or_insert(Track {
+                saved_revision: d.revision,
+                base_edits: 0,
+                written: None,
+                written_edits: 0,
+                dirty_since: None,
+            });
+            if !d.is_modified() {
+                // Saved, reverted to the saved state, or discarded.
+                if t.written.take().is_some() {
+                    ops.push(Op::Delete(d.id));
+                }
+                t.saved_revision = d.revision;
+                t.base_edits = 0;
+                t.written_edits = 0;
+                t.dirty_since = None;
+                continue;
+            }
+            if t.written == Some(d.revision) {
+                continue;
+            }
+            let edits = t.base_edits + d.revision.saturating_sub(t.saved_revision);
+            let since = *t.dirty_since.get_or_insert(now);
+            let elapsed = now.duration_since(since);
+            let nth = edits / recovery::EDIT_TRIGGER > t.written_edits / recovery::EDIT_TRIGGER;
+            if elapsed < interval && !nth {
+                let left = interval - elapsed;
+                wake = Some(wake.map_or(left, |w| w.min(left)));
+                continue;
+            }
+            match vmd::write(&d.motion) {
+                Ok(bytes) => {
+                    let info = DocInfo {
+                        doc_id: d.id,
+                        original: d.path.clone(),
+                        name: d.name.clone(),
+                        edits,
+                        scene: None,
+                    };
+                    ops.push(Op::Write(Box::new(info), bytes));
+                    t.written = Some(d.revision);
+                    t.written_edits = edits;
+                    t.dirty_since = None;
+                }
+                Err(e) => tracing::warn!("recovery copy of {}: {e}", d.title()),
+            }
+        }
+        // Closed documents: closed without saving after the user said so.
+        let open: Vec<u64> = self.docs.iter().map(|d| d.id).collect();
+        let gone: Vec<u64> = self
+            .recovery
+            .tracks
+            .keys()
+            .filter(|id| !open.contains(id))
+            .copied()
+            .collect();
+        for id in gone {
+            if let Some(t) = self.recovery.tracks.remove(&id)
+                && t.written.is_some()
+            {
+                ops.push(Op::Delete(id));
+            }
+        }
+        for mut op in ops {
+            if let Op::Write(info, _) = &mut op {
+                info.scene = scene_record(self, info.doc_id);
+            }
+            self.recovery.send(op);
+        }
+        if let Some(w) = wake {
+            ctx.request_repaint_after(w);
+        }
+        if !self.recovery.is_idle() {
+            ctx.request_repaint_after(Duration::from_millis(50));
+        }
+    }
+
+    /// Opens the offered copies as modified documents that save to their
+    /// original files (left untouched until then). Each is written as this
+    /// session's copy before the old copy is deleted (one queue, in order).
+    pub fn restore_recovered(&mut self) {
+        let Some(entries) = self.recovery.offer.take() else {
+            return;
+        };
+        for e in entries {
+            let (bytes, motion) = match e.read() {
+                Ok(r) => r,
+                Err(err) => {
+                    // Kept on disk: nothing is lost.
+                    self.shared.error(format!(
+                        "Could not restore {}: {err} (the copy is kept in {})",
+                        e.display_name(),
+                        e.vmd.display()
+                    ));
+                    continue;
+                }
+            };
+            let mut d = Document::new(motion, e.meta.original.clone(), e.meta.name.clone());
+            d.disk_stamp = e
+                .meta
+                .original
+                .as_deref()
+                .and_then(vmd::save::DiskStamp::of);
+            // Modified: the saved state is one the history never reaches.
+            d.mark_saved_state(u64::MAX);
+            let id = d.id;
+            self.recovery.tracks.insert(
+                id,
+                Track {
+                    saved_revision: d.revision,
+                    base_edits: e.meta.edits,
+                    written: Some(d.revision),
+                    written_edits: e.meta.edits,
+                    dirty_since: None,
+                },
+            );
+            self.shared.info(format!("Restored {}", e.display_name()));
+            self.docs.push(d);
+            self.active = self.docs.len() - 1;
+            let info = DocInfo {
+                doc_id: id,
+                original: e.meta.original.clone(),
+                name: e.meta.name.clone(),
+                edits: e.meta.edits,
+                scene: None,
+            };
+            self.recovery.send(Op::Write(Box::new(info), bytes));
+            self.recovery.send(Op::DeleteEntry(Box::new(e)));
+        }
+        if let Some(s) = &mut self.recovery.session {
+            s.release();
+        }
+    }
+
+    /// Deletes the offered copies.
+    pub fn discard_recovered(&mut self) {
+        for e in self.recovery.offer.take().unwrap_or_default() {
+            self.recovery.send(Op::DeleteEntry(Box::new(e)));
+        }
+        if let Some(s) = &mut self.recovery.session {
+            s.release();
+        }
+    }
+
+    /// Keeps the offered copies for the next start.
+    pub fn keep_recovered(&mut self) {
+        self.recovery.offer = None;
+        if let Some(s) = &mut self.recovery.session {
+            s.release();
+        }
+    }
+
+    /// The window offering the copies left by a crash.
+    pub(super) fn recovery_window(&mut self, ctx: &egui::Context) {
+        let Some(entries) = &self.recovery.offer else {
+            return;
+        };
+        let mut choice = None;
+        egui::Modal::new(egui::Id::unique("recovery-offer")).show(ctx, |ui| {
+            ui.heading("Recover unsaved work");
+            ui.label(
+                "VMD Studio did not close normally. These files had edits that were not saved:",
+            );
+            egui::Grid::new("recovery-list")
+                .striped(true)
+                .num_columns(3)
+                .show(ui, |ui| {
+                    ui.strong("File");
+                    ui.strong("Copy written");
+                    ui.strong("Unsaved edits");
+                    ui.end_row();
+                    for e in entries {
+                        ui.label(e.display_name());
+                        ui.label(recovery::format_utc(e.meta.written_unix_ms));
+                        ui.label(e.meta.edits.to_string());
+                        ui.end_row();
+                    }
+                });
+            ui.label("Restore opens them as modified documents; the original files stay as they are until you save.");
+            ui.horizontal(|ui| {
+                if ui.button("Restore").clicked() {
+                    choice = Some(0);
+                }
+                if ui.button("Discard").clicked() {
+                    choice = Some(1);
+                }
+                if ui.button("Later").clicked() {
+                    choice = Some(2);
+                }
+            });
+        });
+        match choice {
+            Some(0) => self.restore_recovered(),
+            Some(1) => self.discard_recovered(),
+            Some(_) => self.keep_recovered(),
+            None => {}
+        }
+    }
+}

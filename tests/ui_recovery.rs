@@ -1,0 +1,399 @@
+//! Crash recovery, driven with egui_kittest: a real app process killed with
+//! SIGKILL after edits, and the next start restoring the same bytes; the
+//! 50th-edit trigger; the copy deleted on save and on discard; a running
+//! instance never offered its own or another live instance's copies.
+//! Run with `env -u DISPLAY cargo test --test ui_recovery`.
+//!
+//! The killed process is this test binary itself, started again with
+//! `VMD_RECOVERY_TEST_CHILD` set so that only `child_process` runs: it builds
+//! the real app in a harness, edits, waits for the copy, reports the bytes
+//! it expects and sleeps until killed.
+//!
+//! Golden numbers come from the VMD layout in /work/shared/spec/vmd-format.md:
+//! a v2 file has a 30-byte header and a 20-byte model name, then the 4-byte
+//! bone count; a bone record's frame is at +15, so bone key 0's frame is the
+//! u32 at 30 + 20 + 4 + 15 = 69.
+
+#![cfg(feature = "gui")]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use vmd_studio::app::StudioApp;
+use vmd_studio::app::command::Command;
+use vmd_studio::app::document::{Edit, KeyChanges};
+use vmd_studio::scene::recovery::{INTERVAL_ENV, Meta};
+
+const FRAME0: usize = 69;
+const CHILD_ENV: &str = "VMD_RECOVERY_TEST_CHILD";
+
+fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .with_context_setup(vmd_studio::app::install_fonts)
+        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
+}
+
+/// Steps until `cond` holds (real time passes: the copies are timed).
+fn wait_for(
+    h: &mut Harness<'_, StudioApp>,
+    what: &str,
+    mut cond: impl FnMut(&mut Harness<'_, StudioApp>) -> bool,
+) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(60) {
+        h.step();
+        if cond(h) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("timed out waiting for {what}");
+}
+
+fn settle(h: &mut Harness<'_, StudioApp>) {
+    wait_for(h, "background jobs", |h| {
+        !h.state().jobs.is_busy() && h.state().recovery.is_idle()
+    });
+    h.run_steps(3);
+}
+
+fn frame0(b: &[u8]) -> u32 {
+    u32::from_le_bytes([b[FRAME0], b[FRAME0 + 1], b[FRAME0 + 2], b[FRAME0 + 3]])
+}
+
+/// A work folder with a copy of the bundled demo dance and a data folder.
+fn work(tag: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("vmd-ui-recovery-{tag}-"))
+        .tempdir()
+        .expect("temp dir");
+    let path = dir.path().join("dance.vmd");
+    std::fs::write(&path, vmd_studio::app::DEMO_DANCE).expect("write");
+    (dir, path)
+}
+
+fn recovery_dir(work: &Path) -> PathBuf {
+    work.join("data").join("recovery")
+}
+
+/// Opens `path` in an app keeping copies in `rdir`.
+fn open(path: &Path, rdir: &Path, interval: Duration) -> Harness<'static, StudioApp> {
+    let mut app = StudioApp::default();
+    app.open_paths(vec![path.to_path_buf()]);
+    app.start_recovery_in(rdir);
+    app.recovery.interval = interval;
+    let mut h = harness(app);
+    settle(&mut h);
+    assert_eq!(h.state().docs.len(), 1, "{:?}", h.state().shared.messages);
+    h
+}
+
+/// Moves bone key 0 to `frame`, as one undo step.
+fn move_key0(h: &mut Harness<'_, StudioApp>, frame: u32) {
+    let mut k = h.state().docs[0].motion.bones[0].clone();
+    k.set_frame(frame);
+    h.state_mut().docs[0].apply(
+        Edit::SetKeys(KeyChanges {
+            bones: vec![(0, k)],
+            ..Default::default()
+        }),
+        "move",
+    );
+}
+
+/// The sidecars in the folder, read.
+fn sidecars(rdir: &Path) -> Vec<Meta> {
+    let Ok(rd) = std::fs::read_dir(rdir) else {
+        return Vec::new();
+    };
+    rd.flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .filter_map(|e| serde_json::from_slice(&std::fs::read(e.path()).ok()?).ok())
+        .collect()
+}
+
+fn vmd_files(rdir: &Path) -> usize {
+    std::fs::read_dir(rdir).map_or(0, |rd| {
+        rd.flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "vmd"))
+            .count()
+    })
+}
+
+/// The app process the parent kills: runs only when started by
+/// `sigkill_after_edits_then_the_next_start_restores_the_same_bytes`.
+#[test]
+fn child_process() {
+    let Some(work) = std::env::var_os(CHILD_ENV).map(PathBuf::from) else {
+        return;
+    };
+    // The data folder and the interval come from the environment, as for
+    // the real app.
+    let mut app = StudioApp::default();
+    app.open_paths(vec![work.join("dance.vmd")]);
+    app.start_recovery();
+    let mut h = harness(app);
+    settle(&mut h);
+    let rdir = h.state().recovery.dir().expect("recovery on").to_path_buf();
+    assert_eq!(rdir, recovery_dir(&work));
+    for f in [11, 22, 33] {
+        move_key0(&mut h, f);
+        h.step();
+    }
+    wait_for(&mut h, "the copy with 3 edits", |h| {
+        h.state().recovery.is_idle() && sidecars(&rdir).iter().any(|m| m.edits == 3)
+    });
+    let expected = vmd_studio::vmd::write(&h.state().docs[0].motion).expect("write");
+    std::fs::write(work.join("expected.vmd"), &expected).expect("expected");
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "\nRECOVERY-CHILD-READY");
+    let _ = out.flush();
+    // Killed here; never left running should the parent die first.
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(300) {
+        h.step();
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn sigkill_after_edits_then_the_next_start_restores_the_same_bytes() {
+    if std::env::var_os(CHILD_ENV).is_some() {
+        return;
+    }
+    let (dir, original) = work("kill");
+    let rdir = recovery_dir(dir.path());
+    let mut child = std::process::Command::new(std::env::current_exe().expect("exe"))
+        .args([
+            "child_process",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD_ENV, dir.path())
+        .env(vmd_studio::DATA_DIR_ENV, dir.path().join("data"))
+        .env(INTERVAL_ENV, "0.2")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start the app process");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let ready = (|| loop {
+        match rx.recv_timeout(Duration::from_secs(240)) {
+            Ok(l) if l.contains("RECOVERY-CHILD-READY") => return true,
+            Ok(_) => continue,
+            Err(_) => return false,
+        }
+    })();
+    // Child::kill is SIGKILL on Unix: no destructor, no clean-up runs.
+    child.kill().expect("kill");
+    let status = child.wait().expect("wait");
+    assert!(ready, "the app process never got ready ({status})");
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(status.signal(), Some(9), "{status}");
+    }
+    let expected = std::fs::read(dir.path().join("expected.vmd")).expect("expected bytes");
+    assert_eq!(
+        frame0(&expected),
+        33,
+        "the last edit is in the expected bytes"
+    );
+    assert_eq!(
+        std::fs::read(&original).expect("original"),
+        vmd_studio::app::DEMO_DANCE
+    );
+    let left = sidecars(&rdir);
+    assert_eq!(left.len(), 1, "the killed process left one copy");
+    assert_eq!(left[0].edits, 3);
+
+    // The next start: offered, listed with its file and edit count.
+    let mut app = StudioApp::default();
+    app.start_recovery_in(&rdir);
+    let mut h = harness(app);
+    h.run_steps(2);
+    let offer = h
+        .state()
+        .recovery
+        .offer
+        .clone()
+        .expect("the copies are offered");
+    assert_eq!(offer.len(), 1);
+    assert_eq!(offer[0].meta.original.as_deref(), Some(original.as_path()));
+    assert_eq!(offer[0].meta.edits, 3);
+    h.get_by_label_contains("did not close normally");
+    h.get_by_label(&original.display().to_string());
+    h.get_by_label("3");
+    h.get_by_label("Restore").click();
+    h.run_steps(2);
+    settle(&mut h);
+    assert!(h.state().recovery.offer.is_none());
+    let app = h.state();
+    assert_eq!(app.docs.len(), 1, "{:?}", app.shared.messages);
+    let d = &app.docs[0];
+    assert_eq!(d.path.as_deref(), Some(original.as_path()));
+    assert!(d.is_modified(), "a restored document is modified");
+    assert_eq!(vmd_studio::vmd::write(&d.motion).expect("write"), expected);
+    assert_eq!(
+        std::fs::read(&original).expect("original"),
+        vmd_studio::app::DEMO_DANCE,
+        "the original file is untouched until the user saves"
+    );
+    // The old copy is gone; this session keeps its own, with the count.
+    let now = sidecars(&rdir);
+    assert_eq!(now.len(), 1, "{now:?}");
+    assert_ne!(now[0].session, left[0].session);
+    assert_eq!(now[0].edits, 3);
+    assert_eq!(vmd_files(&rdir), 1);
+
+    // Saving writes the restored bytes to the original and drops the copy.
+    h.state_mut().run_command(Command::Save);
+    settle(&mut h);
+    assert_eq!(std::fs::read(&original).expect("saved"), expected);
+    assert!(!h.state().docs[0].is_modified());
+    settle(&mut h);
+    assert!(sidecars(&rdir).is_empty());
+    assert_eq!(vmd_files(&rdir), 0);
+}
+
+#[test]
+fn the_fiftieth_edit_writes_a_copy_before_the_interval() {
+    let (dir, original) = work("fifty");
+    let rdir = recovery_dir(dir.path());
+    let mut h = open(&original, &rdir, Duration::from_secs(3600));
+    for i in 1..=49 {
+        move_key0(&mut h, 100 + i);
+        h.step();
+    }
+    settle(&mut h);
+    assert!(sidecars(&rdir).is_empty(), "no copy before the 50th edit");
+    move_key0(&mut h, 150);
+    h.step();
+    settle(&mut h);
+    let metas = sidecars(&rdir);
+    assert_eq!(metas.len(), 1);
+    assert_eq!(metas[0].edits, 50);
+    assert_eq!(metas[0].original.as_deref(), Some(original.as_path()));
+    let bytes = std::fs::read(rdir.join(&metas[0].vmd_file)).expect("copy");
+    assert_eq!(frame0(&bytes), 150);
+    assert_eq!(
+        bytes,
+        vmd_studio::vmd::write(&h.state().docs[0].motion).expect("write")
+    );
+    // Only the edited frame differs from the original file.
+    let orig = vmd_studio::app::DEMO_DANCE;
+    assert_eq!(bytes.len(), orig.len());
+    let diff: Vec<usize> = (0..bytes.len()).filter(|&i| bytes[i] != orig[i]).collect();
+    assert!(
+        diff.iter().all(|i| (FRAME0..FRAME0 + 4).contains(i)),
+        "{diff:?}"
+    );
+    // The scene arrangement travels with it: the dance is worn by an actor.
+    let scene = metas[0].scene.clone().expect("scene");
+    assert_eq!(scene.actors.len(), 1);
+    assert_eq!(scene.actors[0].motion.as_deref(), Some(original.as_path()));
+}
+
+#[test]
+fn saving_deletes_the_copy() {
+    let (dir, original) = work("save");
+    let rdir = recovery_dir(dir.path());
+    let mut h = open(&original, &rdir, Duration::from_millis(50));
+    move_key0(&mut h, 7);
+    wait_for(&mut h, "the copy", |h| {
+        h.state().recovery.is_idle() && sidecars(&rdir).len() == 1
+    });
+    h.state_mut().run_command(Command::Save);
+    settle(&mut h);
+    assert_eq!(frame0(&std::fs::read(&original).expect("saved")), 7);
+    settle(&mut h);
+    assert!(sidecars(&rdir).is_empty());
+    assert_eq!(vmd_files(&rdir), 0);
+}
+
+#[test]
+fn closing_without_saving_deletes_the_copy() {
+    let (dir, original) = work("discard");
+    let rdir = recovery_dir(dir.path());
+    let mut h = open(&original, &rdir, Duration::from_millis(50));
+    move_key0(&mut h, 8);
+    wait_for(&mut h, "the copy", |h| {
+        h.state().recovery.is_idle() && sidecars(&rdir).len() == 1
+    });
+    assert!(h.state().docs[0].is_modified());
+    h.state_mut().run_command(Command::CloseTab);
+    h.run_steps(3);
+    h.get_by_label("Discard").click();
+    h.run_steps(2);
+    settle(&mut h);
+    assert!(h.state().docs.is_empty());
+    assert!(sidecars(&rdir).is_empty());
+    assert_eq!(vmd_files(&rdir), 0);
+    assert_eq!(
+        std::fs::read(&original).expect("original"),
+        vmd_studio::app::DEMO_DANCE
+    );
+}
+
+#[test]
+fn live_copies_are_not_offered_later_keeps_and_discard_deletes() {
+    let (dir, original) = work("live");
+    let rdir = recovery_dir(dir.path());
+    let mut a = open(&original, &rdir, Duration::from_millis(50));
+    move_key0(&mut a, 9);
+    move_key0(&mut a, 10);
+    wait_for(&mut a, "the copy", |h| {
+        h.state().recovery.is_idle() && sidecars(&rdir).iter().any(|m| m.edits == 2)
+    });
+    // A second instance while the first runs: nothing to offer.
+    let mut b = StudioApp::default();
+    b.start_recovery_in(&rdir);
+    assert!(b.recovery.offer.is_none());
+    drop(b);
+    // The first one ends without saving (its lock goes, its copy stays).
+    drop(a);
+    assert_eq!(sidecars(&rdir).len(), 1);
+
+    let mut app = StudioApp::default();
+    app.start_recovery_in(&rdir);
+    let mut h = harness(app);
+    h.run_steps(2);
+    assert_eq!(h.state().recovery.offer.as_ref().map(Vec::len), Some(1));
+    h.get_by_label("2");
+    h.get_by_label("Later").click();
+    h.run_steps(2);
+    settle(&mut h);
+    assert!(h.state().recovery.offer.is_none());
+    assert!(h.state().docs.is_empty());
+    assert_eq!(sidecars(&rdir).len(), 1, "Later keeps the copy");
+    drop(h);
+
+    let mut app = StudioApp::default();
+    app.start_recovery_in(&rdir);
+    let mut h = harness(app);
+    h.run_steps(2);
+    assert_eq!(h.state().recovery.offer.as_ref().map(Vec::len), Some(1));
+    h.get_by_label("Discard").click();
+    h.run_steps(2);
+    settle(&mut h);
+    assert!(h.state().docs.is_empty());
+    assert!(sidecars(&rdir).is_empty(), "Discard deletes the copy");
+    assert_eq!(vmd_files(&rdir), 0);
+    drop(h);
+    // Nothing left behind but nothing, once every session has ended.
+    let mut app = StudioApp::default();
+    app.start_recovery_in(&rdir);
+    assert!(app.recovery.offer.is_none());
+}
