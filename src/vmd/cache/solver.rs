@@ -13,8 +13,6 @@
 //! and use the safeguarded Newton solver, bracketed by the exact t at the
 //! interval's ends.
 
-use std::collections::HashMap;
-
 use super::super::bezier::{Curve, SOLVER_MAX_ITERATIONS};
 
 /// Marks a linear channel (no solver).
@@ -59,13 +57,17 @@ impl Interval {
         (3.0 * self.a * t + 2.0 * self.b) * t + self.c
     }
 
-    /// The cubic's t at u, then one Newton step.
+    /// The cubic's t at u, then one Newton step whose 1 / x'(t) is the
+    /// cubic's own dt/dx (no division; the cubic's slope is within a tiny
+    /// relative error of the true one, so the step still squares the error
+    /// — and the build checks the result).
     #[inline]
     fn fast(&self, u: f64, x: f64) -> f64 {
         let p = &self.p;
         let t = p[0] + u * (p[1] + u * (p[2] + u * p[3]));
+        let dt_du = p[1] + u * (2.0 * p[2] + 3.0 * u * p[3]);
         let fx = ((self.a * t + self.b) * t + self.c) * t - x;
-        (t - fx / self.slope(t)).clamp(0.0, 1.0)
+        (t - fx * dt_du * INTERVALS as f64).clamp(0.0, 1.0)
     }
 
     /// Newton's method kept inside the bracket [lo, hi] (a step that would
@@ -180,7 +182,10 @@ pub(super) struct Solvers {
     nodes: Vec<[f64; INTERVALS + 1]>,
     /// The (x1, x2) pair of each solver (clamped to 127).
     pub(super) pairs: Vec<(u8, u8)>,
-    by_pair: HashMap<u16, u16>,
+    /// Solver id by `x1 · 128 + x2` ([`LINEAR`] where none was made yet):
+    /// a direct table (32 KB), so that building a cache of a million keys
+    /// does not hash four curves per key.
+    by_pair: Vec<u16>,
 }
 
 /// The eased part of a segment: per channel a solver id ([`LINEAR`] for a
@@ -219,15 +224,25 @@ impl Solvers {
             return LINEAR;
         }
         let (x1, x2) = (curve.x1.min(127), curve.x2.min(127));
-        let key = (u16::from(x1) << 8) | u16::from(x2);
-        // At most 128 × 128 = 16384 pairs: ids fit below LINEAR.
-        *self.by_pair.entry(key).or_insert_with(|| {
-            let (intervals, nodes) = make_solver(x1, x2);
-            self.intervals.extend_from_slice(&intervals);
-            self.nodes.push(nodes);
-            self.pairs.push((x1, x2));
-            (self.pairs.len() - 1) as u16
-        })
+        let key = usize::from(x1) * 128 + usize::from(x2);
+        if self.by_pair.is_empty() {
+            self.by_pair = vec![LINEAR; 128 * 128];
+        }
+        match self.by_pair.get(key) {
+            Some(&id) if id != LINEAR => id,
+            _ => {
+                let (intervals, nodes) = make_solver(x1, x2);
+                self.intervals.extend_from_slice(&intervals);
+                self.nodes.push(nodes);
+                self.pairs.push((x1, x2));
+                // At most 128 × 128 = 16384 pairs: ids fit below LINEAR.
+                let id = (self.pairs.len() - 1) as u16;
+                if let Some(slot) = self.by_pair.get_mut(key) {
+                    *slot = id;
+                }
+                id
+            }
+        }
     }
 
     /// The eased part of a segment with these curves, or `None` when all
