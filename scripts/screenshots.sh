@@ -43,4 +43,10 @@ shot model_free_frustum.png 1600x1000 --panel preview --view free:-15,50,-75 --f
 shot gizmo_mei_arm.png 1600x1000 --panel preview --view free:-8,28,-21,3,14.6,0 --frame 0 --select "左腕@0" "$C/mei/mei.pmd" "$C/mmdagent__mei_wait.vmd"
 "$bin" storyboard "$C/webmmd__GimmexGimme.vmd" --model assets/demo_model.pmx \
   --motion "$C/webmmd__GimmeGimme_with_emotion.vmd" --size 192x108 --columns 12 -o screenshots/storyboard.png
+# The song (issue 12): a generated 128 BPM song under the demo scene, its
+# waveform lane and beat grid under the ruler, the shot list's beat distances.
+song="$(mktemp -d)/demo_song.wav"
+python3 scripts/make_song.py "$song" 40
+shot scene_song_1280x720.png 1280x720 --frame 60 "$song"
+shot scene_song_1920x1080.png 1920x1080 --frame 60 "$song"
 ls -la screenshots

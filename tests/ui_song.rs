@@ -178,3 +178,25 @@ fn no_sound_device_plays_silently_and_says_why() {
         s.shared.transport.frame
     );
 }
+
+#[test]
+fn a_song_dropped_on_the_empty_window_plays_under_the_demo_scene() {
+    // Nothing open: the start screen.
+    let mut app = StudioApp::default();
+    assert!(app.docs.is_empty());
+    let path = song_file();
+    app.open_paths(vec![path.clone()]);
+    let mut h = harness(app);
+    settle(&mut h);
+    let s = h.state();
+    // The demo scene opened (its dance and camera) and the song is in it,
+    // so the lane has a timeline to sit on.
+    assert_eq!(s.docs.len(), 2, "demo dance and camera");
+    assert_eq!(s.scene.scene.actors.len(), 1);
+    assert!(s.scene.scene.camera.is_some());
+    assert_eq!(
+        s.scene.scene.song.as_ref().map(|s| s.path.clone()),
+        Some(path)
+    );
+    assert!(waveform_left(&h).is_some(), "the waveform is painted");
+}

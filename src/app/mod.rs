@@ -1174,7 +1174,7 @@ impl StudioApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             return;
         }
-        if self.jobs.is_busy() {
+        if self.jobs.is_busy() || self.shared.song.loading().is_some() {
             ctx.request_repaint();
             return;
         }

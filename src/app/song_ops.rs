@@ -12,7 +12,14 @@ use crate::scene;
 impl StudioApp {
     /// Loads a song for the scene (from the File menu or a drop). The scene
     /// takes it once it has decoded; until then nothing changes.
+    /// With nothing open (a song dropped on the empty window, or given
+    /// alone on the command line) it goes under the bundled demo scene, so
+    /// its waveform and beat grid have a timeline to sit on.
     pub fn load_song(&mut self, path: PathBuf) {
+        if self.docs.is_empty() && self.scene.scene.actors.is_empty() {
+            self.open_demo();
+            self.central = super::CentralView::Preview;
+        }
         let offset = self.shared.song.offset_frames;
         self.shared.song.load(path, offset, None);
     }
