@@ -1,0 +1,153 @@
+//! Starting the app: the window (`run`) with its command-line roles, and
+//! screenshot mode (render a few frames, capture, save, exit).
+
+use super::*;
+
+/// Screenshot mode: render a few frames, capture, save, exit.
+pub(super) struct ScreenshotPlan {
+    path: PathBuf,
+    frames_left: u32,
+    requested: bool,
+    result: Arc<Mutex<Option<Result<(), String>>>>,
+}
+
+impl StudioApp {
+    pub(super) fn screenshot_step(&mut self, ctx: &egui::Context) {
+        let Some(plan) = &mut self.screenshot else {
+            return;
+        };
+        if let Some(result) = plan.result.lock().ok().and_then(|mut r| r.take()) {
+            match result {
+                Ok(()) => eprintln!("screenshot saved to {}", plan.path.display()),
+                Err(e) => eprintln!("screenshot failed: {e}"),
+            }
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            return;
+        }
+        if self.jobs.is_busy() || self.shared.song.loading().is_some() {
+            ctx.request_repaint();
+            return;
+        }
+        if plan.frames_left > 0 {
+            plan.frames_left -= 1;
+            ctx.request_repaint();
+            return;
+        }
+        if !plan.requested {
+            plan.requested = true;
+            let path = plan.path.clone();
+            let slot = plan.result.clone();
+            let ctx2 = ctx.clone();
+            ctx.request_screenshot(move |image| {
+                let r = save_png(&path, &image);
+                if let Ok(mut s) = slot.lock() {
+                    *s = Some(r);
+                }
+                ctx2.request_repaint();
+            });
+        }
+        ctx.request_repaint();
+    }
+}
+
+fn save_png(path: &Path, image: &egui::ColorImage) -> Result<(), String> {
+    let [w, h] = image.size;
+    let mut buf = Vec::with_capacity(w * h * 4);
+    for p in &image.pixels {
+        buf.extend_from_slice(&p.to_array());
+    }
+    let img = image::RgbaImage::from_raw(w as u32, h as u32, buf)
+        .ok_or_else(|| "screenshot buffer has the wrong size".to_string())?;
+    img.save(path).map_err(|e| e.to_string())
+}
+
+/// Opens the main window.
+pub fn run(args: Cli) -> CliResult {
+    let size = args.size;
+    let renderer = match args.renderer {
+        Renderer::Glow => eframe::Renderer::Glow,
+        Renderer::Wgpu => eframe::Renderer::Wgpu,
+    };
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size(size)
+            .with_min_inner_size([640.0, 400.0])
+            .with_title("VMD Studio")
+            .with_drag_and_drop(true),
+        renderer,
+        persist_window: args.screenshot.is_none(),
+        // Screenshots start from a clean layout, not the user's saved one.
+        persistence_path: args
+            .screenshot
+            .as_ref()
+            .map(|_| std::env::temp_dir().join(format!("vmd-studio-shot-{}", std::process::id()))),
+        ..Default::default()
+    };
+    let files = args.files.clone();
+    let screenshot = args.screenshot.clone();
+    let frame = args.frame;
+    let panel = args.panel;
+    let select = args.select.clone();
+    let view = args.view;
+    eframe::run_native(
+        "VMD Studio",
+        options,
+        Box::new(move |cc| {
+            install_fonts(&cc.egui_ctx);
+            panels::model_view::install(cc);
+            let mut app = StudioApp::default();
+            if screenshot.is_none()
+                && let Some(storage) = cc.storage
+            {
+                settings::load_undo_budget(storage);
+                if let Some(list) = eframe::get_value::<Vec<String>>(storage, RECENT_KEY) {
+                    app.recent = list.into_iter().map(PathBuf::from).collect();
+                }
+            }
+            if files.is_empty() {
+                // First start: the demo scene, seen through its VMD camera.
+                app.open_demo();
+                app.central = CentralView::Preview;
+            } else {
+                // In command-line order: a scene file, models, motions, cameras.
+                app.open_paths(files.clone());
+                let has_model = files.iter().any(|p| {
+                    p.extension().is_some_and(|e| {
+                        let e = e.to_string_lossy().to_ascii_lowercase();
+                        e == "pmx" || e == "pmd"
+                    })
+                });
+                if has_model {
+                    app.central = CentralView::Preview;
+                }
+            }
+            if let Some(f) = frame {
+                app.shared.transport.frame = f.max(0.0);
+            }
+            match panel {
+                Some(PanelArg::Preview) => app.central = CentralView::Preview,
+                Some(PanelArg::Forensics) => app.central = CentralView::Forensics,
+                Some(PanelArg::Curves) => app.central = CentralView::Curves,
+                Some(PanelArg::Dope) => app.show_dope_sheet = true,
+                None => {}
+            }
+            if screenshot.is_none() {
+                app.start_recovery();
+            }
+            app.pending_select = select;
+            if let Some(v) = view {
+                app.viewport.set_view_mode(&v.spec());
+            }
+            if let Some(path) = screenshot {
+                app.screenshot = Some(ScreenshotPlan {
+                    path,
+                    frames_left: 12,
+                    requested: false,
+                    result: Arc::new(Mutex::new(None)),
+                });
+            }
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| CliError(format!("cannot open a window: {e}")))
+}
