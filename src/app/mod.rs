@@ -133,13 +133,15 @@ pub struct StudioApp {
 
 impl Default for StudioApp {
     fn default() -> Self {
+        let shared = Shared::default();
+        let jobs = Jobs::new(shared.jobs.clone());
         StudioApp {
             docs: Vec::new(),
             active: 0,
-            shared: Shared::default(),
+            shared,
             central: CentralView::Curves,
             show_dope_sheet: true,
-            jobs: Jobs::default(),
+            jobs,
             recent: Vec::new(),
             path_field: String::new(),
             save_path_field: String::new(),
@@ -824,9 +826,6 @@ impl StudioApp {
             if self.jobs.is_busy() {
                 ui.separator();
                 ui.spinner();
-                if let Some((_, l)) = self.jobs.running.first() {
-                    ui.weak(l);
-                }
             }
         });
     }

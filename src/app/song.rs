@@ -10,9 +10,9 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, channel};
 use std::time::Instant;
 
+use super::jobs::{JobKind, JobService, Lane, Polled};
 use super::panels::Transport;
 use super::sound::{SoundOutput, SoundStatus};
 use crate::audio::{AudioError, BeatGrid, Progress, Song, SongTiming, estimate_beats};
@@ -32,11 +32,12 @@ enum LoadMsg {
     Beats(Result<Option<crate::audio::BeatEstimate>, AudioError>),
 }
 
-/// A load in flight.
+/// A load in flight: decoding, then finding beats, one job each on the
+/// song's lane of the job service.
 struct Loading {
     path: PathBuf,
+    /// The running job's progress (the decoder's or the beat finder's).
     progress: Arc<Progress>,
-    rx: Receiver<LoadMsg>,
     /// The decoded song, once it is (beats still being found).
     decoded: bool,
 }
@@ -66,6 +67,8 @@ pub struct SongState {
     pub volume: f32,
     pub muted: bool,
     loading: Option<Loading>,
+    /// The current song job; results of replaced loads are dropped.
+    lane: Lane<LoadMsg>,
     taps: Vec<Tap>,
     sound: Option<SoundOutput>,
     /// What the mixer was last told (to notice seeks and scrubs).
@@ -101,6 +104,7 @@ impl Default for SongState {
             volume: 1.0,
             muted: false,
             loading: None,
+            lane: Lane::default(),
             taps: Vec::new(),
             sound: None,
             last_frame: f64::NAN,
@@ -131,37 +135,42 @@ impl std::fmt::Debug for SongState {
 impl SongState {
     /// Starts loading a song in the background. The current song stays
     /// until the new one has decoded; a broken file changes nothing.
-    pub fn load(&mut self, path: PathBuf, offset_frames: i32, repaint: Option<egui::Context>) {
-        if let Some(old) = self.loading.take() {
-            old.progress.cancel();
-        }
+    pub fn load(&mut self, path: PathBuf, offset_frames: i32, jobs: &JobService) {
+        self.cancel_load();
         let progress = Progress::new();
-        let (tx, rx) = channel();
         let p = Arc::clone(&progress);
         let file = path.clone();
-        std::thread::spawn(move || {
-            let song = Song::load(&file, &p).map(Arc::new);
-            let ok = song.as_ref().ok().cloned();
-            let _ = tx.send(LoadMsg::Decoded(song));
-            if let Some(r) = &repaint {
-                r.request_repaint();
-            }
-            if let Some(song) = ok {
-                let beats = estimate_beats(&song.pcm, &p);
-                let _ = tx.send(LoadMsg::Beats(beats));
-                if let Some(r) = &repaint {
-                    r.request_repaint();
-                }
-            }
-        });
+        self.lane.start(
+            jobs,
+            JobKind::Song,
+            format!("Song {}", file_name(&path)),
+            true,
+            move |ctx| {
+                ctx.follow(p.clone(), "decoding");
+                LoadMsg::Decoded(Song::load(&file, &p).map(Arc::new))
+            },
+        );
         self.pending_offset = Some(offset_frames);
         self.requested = Some(path.clone());
         self.loading = Some(Loading {
             path,
             progress,
-            rx,
             decoded: false,
         });
+    }
+
+    /// Finds the beats of a decoded song (the load's second job).
+    fn find_beats(&mut self, song: Arc<Song>, jobs: &JobService) {
+        let Some(l) = &mut self.loading else { return };
+        let progress = Progress::new();
+        l.progress = Arc::clone(&progress);
+        l.decoded = true;
+        let label = format!("Song {}", file_name(&l.path));
+        self.lane
+            .start(jobs, JobKind::Song, label, true, move |ctx| {
+                ctx.follow(progress.clone(), "finding beats");
+                LoadMsg::Beats(estimate_beats(&song.pcm, &progress))
+            });
     }
 
     /// Whether a song is decoding or being analysed; its progress 0..1 and
@@ -182,35 +191,44 @@ impl SongState {
         self.requested.as_deref()
     }
 
-    /// Cancels a load in flight.
+    /// Cancels a load in flight (its result, if it still comes, is stale).
     pub fn cancel_load(&mut self) {
         if let Some(l) = self.loading.take() {
             l.progress.cancel();
         }
+        self.lane.forget();
     }
 
     /// Takes finished work from the loader. Returns true when something
     /// changed (a song arrived, or its beats).
-    pub fn poll(&mut self) -> bool {
+    pub fn poll(&mut self, jobs: &JobService) -> bool {
         let mut changed = false;
         loop {
             let Some(l) = &mut self.loading else {
                 return changed;
             };
-            let msg = match l.rx.try_recv() {
-                Ok(m) => m,
-                Err(std::sync::mpsc::TryRecvError::Empty) => return changed,
-                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+            let msg = match self.lane.poll(jobs) {
+                Some(Polled::Done(f)) => f.value,
+                None => return changed,
+                Some(Polled::Lost(_)) => {
+                    let path = l.path.clone();
                     self.loading = None;
-                    return changed;
+                    self.messages.push((
+                        format!(
+                            "Song not loaded: {} (the decoder stopped)",
+                            file_name(&path)
+                        ),
+                        true,
+                    ));
+                    return true;
                 }
             };
             changed = true;
             match msg {
                 LoadMsg::Decoded(Ok(song)) => {
-                    l.decoded = true;
                     let path = l.path.clone();
-                    self.install(path, song);
+                    self.install(path, Arc::clone(&song));
+                    self.find_beats(song, jobs);
                 }
                 LoadMsg::Decoded(Err(e)) => {
                     let path = l.path.clone();

@@ -21,19 +21,21 @@ impl StudioApp {
             self.central = super::CentralView::Preview;
         }
         let offset = self.shared.song.offset_frames;
-        self.shared.song.load(path, offset, None);
+        let jobs = self.shared.jobs.clone();
+        self.shared.song.load(path, offset, &jobs);
     }
 
     /// Once per frame: loader results, scene ⇄ song, sound ⇄ transport,
     /// messages to the status bar.
     pub(super) fn song_frame(&mut self, ctx: &egui::Context) {
+        let jobs = self.shared.jobs.clone();
         let song = &mut self.shared.song;
         // The scene's song changed under us (a scene was opened or cleared).
         let in_scene = self.scene.scene.song.clone();
         if in_scene != song.scene_seen {
             match &in_scene {
                 Some(s) if song.requested() != Some(s.path.as_path()) => {
-                    song.load(s.path.clone(), s.offset, Some(ctx.clone()));
+                    song.load(s.path.clone(), s.offset, &jobs);
                 }
                 Some(s) => song.offset_frames = s.offset,
                 None => song.clear(),
@@ -41,7 +43,7 @@ impl StudioApp {
             song.scene_seen = in_scene;
         }
         // A song arrived: it becomes the scene's.
-        if song.poll() {
+        if song.poll(&jobs) {
             ctx.request_repaint();
         }
         if let Some(path) = song.path.clone() {
@@ -82,21 +84,16 @@ impl StudioApp {
         }
     }
 
-    /// The song's part of the status bar: decoding progress (with Cancel),
-    /// or why the song cannot be heard.
+    /// The status bar's job progress (every background job, the song's
+    /// decoding and beat finding too, with Cancel), else why the song cannot
+    /// be heard.
     pub(super) fn song_status(&mut self, ui: &mut egui::Ui) {
-        let song = &mut self.shared.song;
-        if let Some((f, what, _)) = song.loading() {
-            ui.add(
-                egui::ProgressBar::new(f)
-                    .desired_width(160.0)
-                    .text(format!("Song: {what} {:.0}%", f * 100.0)),
-            );
-            if ui.small_button("Cancel").clicked() {
-                song.cancel_load();
-            }
-            ui.separator();
-        } else if let Some(why) = song.no_sound_reason() {
+        let busy = super::jobs::ui::progress_ui(ui, &self.shared.jobs);
+        let song = &self.shared.song;
+        if !busy
+            && song.loading().is_none()
+            && let Some(why) = song.no_sound_reason()
+        {
             ui.weak(format!("No sound: {why}"))
                 .on_hover_text("The waveform, the beat grid and the transport work without sound");
             ui.separator();

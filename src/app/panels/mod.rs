@@ -62,6 +62,9 @@ pub struct Shared {
     pub messages: Vec<(String, bool)>,
     /// The scene's song: waveform, beat grid, sound.
     pub song: crate::app::song::SongState,
+    /// The job service every background task runs on (the app's
+    /// [`crate::app::jobs::Jobs`] shares it).
+    pub jobs: crate::app::jobs::JobService,
 }
 
 impl Shared {

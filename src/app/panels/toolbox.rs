@@ -8,7 +8,8 @@
 //! 2. [`windows`] (called once per frame by the app, with every open
 //!    document) draws the dialog with its parameters. Its action button runs
 //!    the operation on a copy of the motion — inline when the motion is small,
-//!    on a background thread with a spinner when it has more than
+//!    as a job of the app's job service (progress in the status bar, Cancel
+//!    in the dialog and the status bar) when it has more than
 //!    [`State::background_keys`] keys (or when a file of unknown size must be
 //!    read) — and shows the result summary (every report line) in the dialog,
 //!    which stays open until closed.
@@ -25,12 +26,12 @@
 //! Frames are MMD frames (30 fps).
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::{PanelCtx, Shared};
 use crate::app::document::Document;
+use crate::app::jobs::{JobCtx, JobKind, JobService, Lane, Polled};
 use crate::vmd::ops::{
     self, FillRestParams, JoinParams, JoinPlacement, OpError, RenameMap, Report, SpeedParams,
     TrimParams,
@@ -238,7 +239,8 @@ enum Done {
     Wrote { path: PathBuf, report: Report },
 }
 
-/// An operation running on a background thread.
+/// An operation running on the job service (its result comes through
+/// [`State::lane`]).
 #[derive(Debug)]
 struct Job {
     tool: Tool,
@@ -247,8 +249,10 @@ struct Job {
     /// "Change speed on 250000 keys", for the spinner.
     what: String,
     started: Instant,
-    rx: Receiver<Result<Done, String>>,
 }
+
+/// What a toolbox job hands back.
+type JobOutput = Result<Done, String>;
 
 /// Trim dialog parameters (inclusive frames).
 #[derive(Debug, Clone, Default)]
@@ -310,7 +314,7 @@ pub struct SpeedForm {
     /// (doc id, revision, factor bits) the preview belongs to.
     preview_for: Option<(u64, u64, u64)>,
     pub preview: Option<Result<SpeedPreview, String>>,
-    preview_rx: Option<Receiver<Result<SpeedPreview, String>>>,
+    preview_job: Lane<Result<SpeedPreview, String>>,
     /// How many times the preview was computed (tests check it is not every frame).
     pub preview_runs: u64,
 }
@@ -321,7 +325,7 @@ impl Default for SpeedForm {
             factor: 1.0,
             preview_for: None,
             preview: None,
-            preview_rx: None,
+            preview_job: Lane::default(),
             preview_runs: 0,
         }
     }
@@ -378,6 +382,9 @@ pub struct State {
     /// Motions with more keys than this run on a background thread.
     pub background_keys: usize,
     job: Option<Job>,
+    /// The current run on the job service; a result of a run that is no
+    /// longer current (replaced or cancelled) is dropped.
+    lane: Lane<JobOutput>,
     new_document: Option<(Motion, String)>,
 }
 
@@ -398,6 +405,7 @@ impl Default for State {
             summary: None,
             background_keys: BACKGROUND_KEYS,
             job: None,
+            lane: Lane::default(),
             new_document: None,
         }
     }
@@ -432,14 +440,29 @@ impl State {
 
     /// Checks the background job; applies what it finished.
     fn poll(&mut self, shared: &mut Shared) {
-        let Some(job) = &self.job else { return };
-        let result = match job.rx.try_recv() {
-            Ok(r) => r,
-            Err(TryRecvError::Empty) => return,
-            Err(TryRecvError::Disconnected) => Err("the operation stopped unexpectedly".to_owned()),
+        if self.job.is_none() {
+            return;
+        }
+        let result = match self.lane.poll(&shared.jobs) {
+            None => return,
+            Some(Polled::Done(f)) => f.value,
+            Some(Polled::Lost(_)) => Err("the operation stopped unexpectedly".to_owned()),
         };
         let Some(job) = self.job.take() else { return };
         self.finish(job.tool, job.doc_id, job.revision, result, shared);
+    }
+
+    /// Cancels the running operation: the document stays as it is.
+    pub fn cancel(&mut self, jobs: &JobService) {
+        if let Some(job) = self.job.take() {
+            self.lane.cancel(jobs);
+            self.summary = Some(Summary {
+                tool: job.tool,
+                ok: false,
+                headline: "cancelled".to_owned(),
+                lines: Vec::new(),
+            });
+        }
     }
 
     /// Shows the result in the dialog and queues what it asks for.
@@ -707,7 +730,8 @@ pub fn windows(
     state: &mut State,
 ) {
     state.poll(shared);
-    if state.job.is_some() || state.speed.preview_rx.is_some() || state.simplify.is_computing() {
+    if state.job.is_some() || state.speed.preview_job.is_running() || state.simplify.is_computing()
+    {
         ctx.request_repaint_after(std::time::Duration::from_millis(50));
     }
     let Some(tool) = state.open else { return };
@@ -761,12 +785,12 @@ fn dialog(
         }
         Tool::Trim => trim_form(ui, doc, &shared.transport.loop_range, state),
         Tool::Join => join_form(ui, docs, doc, state),
-        Tool::Speed => speed_form(ui, doc, state),
+        Tool::Speed => speed_form(ui, doc, state, &shared.jobs),
         Tool::FillRest => fill_form(ui, docs, doc, state),
         Tool::Rename => rename_form(ui, state),
         Tool::Simplify => {
             let background = doc.motion.key_count() > state.background_keys;
-            simplify::simplify_form(ui, doc, background, &mut state.simplify);
+            simplify::simplify_form(ui, doc, background, &mut state.simplify, &shared.jobs);
         }
         Tool::Bake => simplify::bake_form(ui, &mut state.bake, doc.motion.last_frame()),
         Tool::ExportJson => export_form(ui, doc, state),
@@ -790,7 +814,7 @@ fn action_row(
             .add_enabled(!busy, egui::Button::new(tool.action_label()))
             .clicked()
         {
-            start(tool, docs, active, shared, state, ui.ctx());
+            start(tool, docs, active, shared, state);
         }
         if let Some(job) = &state.job {
             ui.spinner();
@@ -799,6 +823,13 @@ fn action_row(
                 job.what,
                 job.started.elapsed().as_secs_f32()
             ));
+            if ui
+                .button("Stop")
+                .on_hover_text("Cancel the run: nothing is changed")
+                .clicked()
+            {
+                state.cancel(&shared.jobs);
+            }
         }
     });
     if let Some(s) = &state.summary
@@ -945,7 +976,7 @@ fn join_form(ui: &mut egui::Ui, docs: &[Document], doc: &Document, state: &mut S
     }
 }
 
-fn speed_form(ui: &mut egui::Ui, doc: &Document, state: &mut State) {
+fn speed_form(ui: &mut egui::Ui, doc: &Document, state: &mut State, jobs: &JobService) {
     let background = doc.motion.key_count() > state.background_keys;
     let f = &mut state.speed;
     ui.horizontal(|ui| {
@@ -963,41 +994,32 @@ fn speed_form(ui: &mut egui::Ui, doc: &Document, state: &mut State) {
     });
     ui.weak("2 plays twice as fast (half the frames); 0.5 half as fast.");
     // Live preview: the operation runs on a copy only when the parameters change.
-    if let Some(rx) = &f.preview_rx {
-        match rx.try_recv() {
-            Ok(p) => {
-                f.preview = Some(p);
-                f.preview_rx = None;
-            }
-            Err(TryRecvError::Empty) => {}
-            Err(TryRecvError::Disconnected) => {
-                f.preview = Some(Err("the preview stopped unexpectedly".to_owned()));
-                f.preview_rx = None;
-            }
+    match f.preview_job.poll(jobs) {
+        Some(Polled::Done(p)) => f.preview = Some(p.value),
+        Some(Polled::Lost(_)) => {
+            f.preview = Some(Err("the preview stopped unexpectedly".to_owned()));
         }
+        None => {}
     }
     let key = (doc.id, doc.revision, f.factor.to_bits());
     // One background preview at a time: while the factor is dragged, the
     // next preview starts when the running one is done.
-    if f.preview_for != Some(key) && f.preview_rx.is_none() {
+    if f.preview_for != Some(key) && !f.preview_job.is_running() {
         f.preview_for = Some(key);
         f.preview_runs += 1;
         let p = SpeedParams { factor: f.factor };
         if background {
             let m = doc.motion.clone();
-            let (tx, rx) = channel();
-            let ctx = ui.ctx().clone();
-            std::thread::spawn(move || {
-                let _ = tx.send(speed_preview(&m, p));
-                ctx.request_repaint();
-            });
-            f.preview_rx = Some(rx);
+            let label = format!("Speed preview on {} keys", m.key_count());
+            f.preview_job
+                .start(jobs, JobKind::Preview, label, false, move |_| {
+                    speed_preview(&m, p)
+                });
         } else {
             f.preview = Some(speed_preview(&doc.motion, p));
-            f.preview_rx = None;
         }
     }
-    if f.preview_rx.is_some() {
+    if f.preview_job.is_running() {
         ui.horizontal(|ui| {
             ui.spinner();
             ui.label("Computing the preview…");
@@ -1123,19 +1145,12 @@ fn import_form(ui: &mut egui::Ui, state: &mut State) {
 
 /// Starts `tool` with the dialog's parameters: inline, or on a thread for
 /// big motions and for files of unknown size.
-fn start(
-    tool: Tool,
-    docs: &[Document],
-    active: usize,
-    shared: &mut Shared,
-    state: &mut State,
-    ctx: &egui::Context,
-) {
+fn start(tool: Tool, docs: &[Document], active: usize, shared: &mut Shared, state: &mut State) {
     let doc = docs.get(active);
     let (doc_id, revision) = doc.map(|d| (d.id, d.revision)).unwrap_or((0, 0));
     let mut keys = doc.map(|d| d.motion.key_count()).unwrap_or(0);
     let mut reads_file = false;
-    type Work = Box<dyn FnOnce() -> Result<Done, String> + Send>;
+    type Work = Box<dyn FnOnce(&JobCtx) -> JobOutput + Send>;
     let work: Result<Work, String> = (|| {
         if tool == Tool::ImportJson {
             let path = PathBuf::from(state.import.path.trim());
@@ -1143,7 +1158,7 @@ fn start(
                 return Err("give the path of a JSON file".to_owned());
             }
             reads_file = true;
-            return Ok(Box::new(move || {
+            return Ok(Box::new(move |_: &JobCtx| {
                 let text = std::fs::read_to_string(&path)
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
                 let (motion, report) =
@@ -1170,7 +1185,7 @@ fn start(
                 pretty: true,
             };
             let m = doc.motion.clone();
-            return Ok(Box::new(move || {
+            return Ok(Box::new(move |_: &JobCtx| {
                 let (text, report) = ops::export_json(&m, opts).map_err(op_error)?;
                 vmd::write::save_bytes_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())?;
                 Ok(Done::Wrote { path, report })
@@ -1185,10 +1200,13 @@ fn start(
             let key = simplify::key_of(doc, &p);
             let progress = std::sync::Arc::new(ops::Progress::default());
             state.simplify.progress = progress.clone();
-            return Ok(Box::new(move || {
+            return Ok(Box::new(move |ctx: &JobCtx| {
                 let pv = match ready {
                     Some(pv) => pv,
-                    None => simplify::compute(&first, &p, key, &progress)?,
+                    None => {
+                        ctx.follow(progress.clone(), "simplifying tracks");
+                        simplify::compute(&first, &p, key, &progress)?
+                    }
                 };
                 let report = pv.report.report.clone();
                 let motion = (*pv.motion).clone();
@@ -1285,7 +1303,7 @@ fn start(
         };
         let label = label_of(&req, &second_name);
         let first = doc.motion.clone();
-        Ok(Box::new(move || {
+        Ok(Box::new(move |_: &JobCtx| {
             run_op(&req, &first, second.as_ref(), label).map(|(outcome, report)| {
                 let changed = outcome.motion != first;
                 Done::Replace {
@@ -1304,23 +1322,32 @@ fn start(
         }
     };
     if keys > state.background_keys || reads_file {
-        let (tx, rx) = channel();
-        let ctx = ctx.clone();
-        std::thread::spawn(move || {
-            let _ = tx.send(work());
-            ctx.request_repaint();
-        });
+        let what = format!("{} on {keys} keys", tool.title());
+        state.lane.start(
+            &shared.jobs,
+            JobKind::Toolbox,
+            what.clone(),
+            true,
+            move |ctx: &JobCtx| {
+                let r = work(ctx);
+                // Cancelled (from the status bar): nothing is applied.
+                if ctx.cancelled() {
+                    Err("cancelled: nothing was changed".to_owned())
+                } else {
+                    r
+                }
+            },
+        );
         state.summary = None;
         state.job = Some(Job {
             tool,
             doc_id,
             revision,
-            what: format!("{} on {keys} keys", tool.title()),
+            what,
             started: Instant::now(),
-            rx,
         });
     } else {
-        let result = work();
+        let result = work(&JobCtx::detached());
         state.finish(tool, doc_id, revision, result, shared);
     }
 }

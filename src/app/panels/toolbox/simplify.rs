@@ -10,11 +10,11 @@
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 use egui_plot::{HLine, Legend, Line, Plot, Points};
 
 use crate::app::document::Document;
+use crate::app::jobs::{JobKind, JobService, Lane, Polled};
 use crate::vmd::Motion;
 use crate::vmd::evaluate::{bone_at, morph_at};
 use crate::vmd::ops::simplify::{SimplifyReport, TrackKind};
@@ -50,7 +50,8 @@ pub struct TrackGraph {
 pub struct SimplifyForm {
     pub params: SimplifyParams,
     pub preview: Option<Result<SimplifyPreview, String>>,
-    preview_rx: Option<Receiver<Result<SimplifyPreview, String>>>,
+    /// The preview job; a result for replaced parameters is dropped.
+    preview_job: Lane<Result<SimplifyPreview, String>>,
     preview_for: Option<PreviewKey>,
     /// Progress of the running preview.
     pub progress: Arc<Progress>,
@@ -66,7 +67,7 @@ impl Default for SimplifyForm {
         SimplifyForm {
             params: SimplifyParams::default(),
             preview: None,
-            preview_rx: None,
+            preview_job: Lane::default(),
             preview_for: None,
             progress: Arc::new(Progress::default()),
             preview_runs: 0,
@@ -78,7 +79,7 @@ impl Default for SimplifyForm {
 
 impl SimplifyForm {
     pub fn is_computing(&self) -> bool {
-        self.preview_rx.is_some()
+        self.preview_job.is_running()
     }
 
     /// The preview, when it is for this document and these parameters.
@@ -167,7 +168,13 @@ fn tol_row(ui: &mut egui::Ui, label: &str, v: &mut f64, speed: f64, unit: &str) 
 }
 
 /// The Simplify form: tolerances, live preview, graph.
-pub fn simplify_form(ui: &mut egui::Ui, doc: &Document, background: bool, f: &mut SimplifyForm) {
+pub fn simplify_form(
+    ui: &mut egui::Ui,
+    doc: &Document,
+    background: bool,
+    f: &mut SimplifyForm,
+    jobs: &JobService,
+) {
     ui.label("Tolerances (every integer frame stays within them):");
     tol_row(ui, "Bone position", &mut f.params.pos_tol, 0.001, " units");
     tol_row(ui, "Bone rotation", &mut f.params.rot_tol_deg, 0.01, "°");
@@ -196,22 +203,18 @@ pub fn simplify_form(ui: &mut egui::Ui, doc: &Document, background: bool, f: &mu
     );
     ui.weak("First/last keys, physics-flag changes, camera cuts, light, self-shadow and IK keys are kept.");
 
-    if let Some(rx) = &f.preview_rx {
-        match rx.try_recv() {
-            Ok(p) => {
-                f.preview = Some(p);
-                f.preview_rx = None;
-                f.graph = None;
-            }
-            Err(TryRecvError::Empty) => {}
-            Err(TryRecvError::Disconnected) => {
-                f.preview = Some(Err("the preview stopped unexpectedly".to_owned()));
-                f.preview_rx = None;
-            }
+    match f.preview_job.poll(jobs) {
+        Some(Polled::Done(p)) => {
+            f.preview = Some(p.value);
+            f.graph = None;
         }
+        Some(Polled::Lost(_)) => {
+            f.preview = Some(Err("the preview stopped unexpectedly".to_owned()));
+        }
+        None => {}
     }
     let key = key_of(doc, &f.params);
-    if f.preview_for != Some(key) && f.preview_rx.is_none() {
+    if f.preview_for != Some(key) && !f.preview_job.is_running() {
         f.preview_for = Some(key);
         f.preview_runs += 1;
         let p = f.params;
@@ -219,19 +222,18 @@ pub fn simplify_form(ui: &mut egui::Ui, doc: &Document, background: bool, f: &mu
             let m = doc.motion.clone();
             let progress = Arc::new(Progress::default());
             f.progress = progress.clone();
-            let (tx, rx) = channel();
-            let ctx = ui.ctx().clone();
-            std::thread::spawn(move || {
-                let _ = tx.send(compute(&m, &p, key, &progress));
-                ctx.request_repaint();
-            });
-            f.preview_rx = Some(rx);
+            let label = format!("Simplify preview on {} keys", m.key_count());
+            f.preview_job
+                .start(jobs, JobKind::Preview, label, true, move |ctx| {
+                    ctx.follow(progress.clone(), "simplifying tracks");
+                    compute(&m, &p, key, &progress)
+                });
         } else {
             f.preview = Some(compute(&doc.motion, &p, key, &Progress::default()));
             f.graph = None;
         }
     }
-    if f.preview_rx.is_some() {
+    if f.preview_job.is_running() {
         ui.horizontal(|ui| {
             ui.spinner();
             ui.add(

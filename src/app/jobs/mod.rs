@@ -1,0 +1,276 @@
+//! Loading and saving off the UI thread, so the window never freezes; all
+//! background work runs on the one [`JobService`] (see [`service`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+pub mod service;
+pub mod ui;
+pub use service::{Finished, JobCtx, JobId, JobInfo, JobKind, JobService, Lane, Polled};
+
+use crate::skeleton::Skeleton;
+use crate::vmd::save::{DiskStamp, SaveOptions};
+use crate::vmd::{self, Motion, WriteError};
+
+/// What a finished job hands back.
+pub enum JobResult {
+    /// A VMD file was read (or failed with the reader's message).
+    Motion {
+        /// Order of the request (see [`Jobs::open`]).
+        seq: u64,
+        path: PathBuf,
+        /// The file as it was read (to notice later changes on disk).
+        stamp: Option<DiskStamp>,
+        result: Result<Box<Motion>, String>,
+    },
+    /// A PMX/PMD model's skeleton.
+    Model {
+        seq: u64,
+        path: PathBuf,
+        result: Result<Skeleton, String>,
+    },
+    /// A save finished.
+    Saved {
+        /// The job's id, as [`Jobs::save`] returned it.
+        job: u64,
+        doc_id: u64,
+        path: PathBuf,
+        /// History state that was written.
+        state: u64,
+        /// The stamp of the file written.
+        result: Result<DiskStamp, WriteError>,
+    },
+    /// A file dialog closed: chosen paths (empty when cancelled or unavailable).
+    Picked {
+        purpose: Pick,
+        paths: Vec<PathBuf>,
+        /// Nothing came back within half a second: no person cancels a
+        /// dialog that fast, so the system dialog could not open.
+        quick_none: bool,
+    },
+}
+
+/// Why a file dialog was opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    Open,
+    SaveAs {
+        doc_id: u64,
+    },
+    Model,
+    /// Open a `.vmdscene` file.
+    OpenScene,
+    /// Load the scene's song (WAV, MP3, OGG, FLAC).
+    Song,
+    /// Save the scene arrangement under a new name.
+    SaveScene,
+}
+
+/// The app's own file jobs (open, save, file dialogs) on the shared
+/// [`JobService`]; every result is wanted (opens are put in request order
+/// by their sequence number, saves are matched by job id in `saving`).
+pub struct Jobs {
+    /// The service every background task of the app runs on.
+    pub service: JobService,
+    tx: Sender<Finished<JobResult>>,
+    rx: Receiver<Finished<JobResult>>,
+    /// Jobs started here whose result has not been taken yet.
+    pending: Vec<JobId>,
+    /// Last open request's sequence number.
+    next_seq: u64,
+    /// Called in the save worker with the temporary file written, before it
+    /// is checked and renamed (tests inject a slow disk here).
+    pub save_hook: Option<SaveHook>,
+}
+
+/// See [`Jobs::save_hook`].
+pub type SaveHook = Arc<dyn Fn(&Path) + Send + Sync>;
+
+impl Default for Jobs {
+    fn default() -> Self {
+        Jobs::new(JobService::default())
+    }
+}
+
+fn looks_like_model(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PMX ") || bytes.starts_with(b"Pmd")
+}
+
+impl Jobs {
+    /// File jobs on `service` (shared with the panels).
+    pub fn new(service: JobService) -> Jobs {
+        let (tx, rx) = channel();
+        Jobs {
+            service,
+            tx,
+            rx,
+            pending: Vec::new(),
+            next_seq: 0,
+            save_hook: None,
+        }
+    }
+
+    pub fn set_context(&mut self, ctx: &egui::Context) {
+        self.service.set_context(ctx);
+    }
+
+    /// Any background job of the app is running or its result not yet taken.
+    pub fn is_busy(&self) -> bool {
+        !self.pending.is_empty() || self.service.is_busy()
+    }
+
+    /// Runs `work` on the service; returns the job's id.
+    fn spawn(
+        &mut self,
+        kind: JobKind,
+        label: String,
+        work: impl FnOnce(&JobCtx) -> JobResult + Send + 'static,
+    ) -> JobId {
+        let id = self
+            .service
+            .spawn(kind, label, false, self.tx.clone(), work);
+        self.pending.push(id);
+        id
+    }
+
+    /// Reads a file: a VMD motion, or a PMX/PMD model by its signature.
+    /// Returns the request's sequence number: results carry it, so the app
+    /// can apply them in the order they were asked for (files finish
+    /// loading in any order).
+    pub fn open(&mut self, path: PathBuf) -> u64 {
+        self.next_seq += 1;
+        let seq = self.next_seq;
+        let label = format!("Loading {}", path.display());
+        self.spawn(
+            JobKind::Open,
+            label,
+            move |_| match vmd::save::read_with_stamp(&path) {
+                Err(e) => JobResult::Motion {
+                    seq,
+                    result: Err(format!("cannot read {}: {e}", path.display())),
+                    stamp: None,
+                    path,
+                },
+                Ok((bytes, _)) if looks_like_model(&bytes) => JobResult::Model {
+                    seq,
+                    result: crate::skeleton::load_model(&bytes).map_err(|e| e.to_string()),
+                    path,
+                },
+                Ok((bytes, stamp)) => JobResult::Motion {
+                    seq,
+                    result: vmd::read(&bytes).map(Box::new).map_err(|e| e.to_string()),
+                    stamp: Some(stamp),
+                    path,
+                },
+            },
+        );
+        seq
+    }
+
+    /// The sequence number the next [`Self::open`] will get.
+    pub fn next_open_seq(&self) -> u64 {
+        self.next_seq + 1
+    }
+
+    /// Saves already-serialized bytes through [`vmd::save`]; with
+    /// `expect_unchanged`, refuses when the file changed on disk meanwhile.
+    /// Returns the job's id (it comes back in [`JobResult::Saved`]).
+    pub fn save(
+        &mut self,
+        doc_id: u64,
+        path: PathBuf,
+        state: u64,
+        bytes: Vec<u8>,
+        expect_unchanged: Option<DiskStamp>,
+    ) -> u64 {
+        let label = format!("Saving {}", path.display());
+        let hook = self.save_hook.clone();
+        self.spawn(JobKind::Save, label, move |ctx| {
+            let job = ctx.id();
+            let before_commit = hook.as_ref().map(|h| h.as_ref() as &(dyn Fn(&Path) + Sync));
+            let opts = SaveOptions {
+                expect_unchanged,
+                before_commit,
+            };
+            let result = vmd::save::save_bytes_with(&path, &bytes, &opts);
+            JobResult::Saved {
+                job,
+                doc_id,
+                path,
+                state,
+                result,
+            }
+        })
+    }
+
+    /// Opens a native file dialog on its own thread.
+    pub fn pick(&mut self, purpose: Pick, start_dir: Option<PathBuf>) {
+        self.spawn(
+            JobKind::Dialog,
+            "Waiting for the file dialog".into(),
+            move |_| {
+                let started = std::time::Instant::now();
+                let mut d = rfd::FileDialog::new();
+                if let Some(dir) = start_dir {
+                    d = d.set_directory(dir);
+                }
+                let paths = match purpose {
+                    Pick::Open => d
+                        .add_filter("VMD motion / camera", &["vmd", "VMD"])
+                        .add_filter("All files", &["*"])
+                        .pick_files()
+                        .unwrap_or_default(),
+                    Pick::Model => d
+                        .add_filter("PMX / PMD model", &["pmx", "pmd", "PMX", "PMD"])
+                        .pick_file()
+                        .into_iter()
+                        .collect(),
+                    Pick::SaveAs { .. } => d
+                        .add_filter("VMD", &["vmd"])
+                        .save_file()
+                        .into_iter()
+                        .collect(),
+                    Pick::Song => d
+                        .add_filter(
+                            "Song (WAV, MP3, OGG, FLAC)",
+                            &[
+                                "wav", "mp3", "ogg", "oga", "flac", "WAV", "MP3", "OGG", "FLAC",
+                            ],
+                        )
+                        .add_filter("All files", &["*"])
+                        .pick_file()
+                        .into_iter()
+                        .collect(),
+                    Pick::OpenScene => d
+                        .add_filter("VMD Studio scene", &["vmdscene"])
+                        .pick_file()
+                        .into_iter()
+                        .collect(),
+                    Pick::SaveScene => d
+                        .add_filter("VMD Studio scene", &["vmdscene"])
+                        .save_file()
+                        .into_iter()
+                        .collect(),
+                };
+                let quick_none =
+                    paths.is_empty() && started.elapsed() < std::time::Duration::from_millis(500);
+                JobResult::Picked {
+                    purpose,
+                    paths,
+                    quick_none,
+                }
+            },
+        );
+    }
+
+    /// Finished jobs since the last call.
+    pub fn poll(&mut self) -> Vec<JobResult> {
+        let mut out = Vec::new();
+        while let Ok(f) = self.rx.try_recv() {
+            self.pending.retain(|j| *j != f.id);
+            out.push(f.value);
+        }
+        out
+    }
+}

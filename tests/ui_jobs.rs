@@ -1,0 +1,136 @@
+//! The one job service in the real app under egui_kittest: a long
+//! toolbox run reports progress in the status bar (a bar with what it is
+//! doing), its Cancel button stops it and the document keeps its bytes.
+//! Run with `env -u DISPLAY cargo test --test ui_jobs`.
+
+#![cfg(feature = "gui")]
+
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use vmd_studio::app::document::Document;
+use vmd_studio::app::jobs::JobKind;
+use vmd_studio::app::{StudioApp, install_fonts};
+use vmd_studio::vmd::{self, BoneKey, Motion, NameEncoding};
+
+fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
+    Harness::builder()
+        .with_size([1600.0, 1000.0])
+        .with_context_setup(install_fonts)
+        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
+}
+
+/// `bones` bones × `frames` frames, a key on every frame, each bone
+/// swinging at its own rate (nothing to merge between neighbours, so the
+/// simplifier has real work on every track).
+fn baked(bones: usize, frames: u32) -> Motion {
+    let mut m = Motion::new_v2();
+    for f in 0..frames {
+        for b in 0..bones {
+            let t = f64::from(f) / 30.0;
+            let a = 0.5 * ((1.0 + b as f64 * 0.37) * t).sin() + 0.1 * (7.3 * t).cos();
+            let (s, c) = (0.5 * a).sin_cos();
+            let k = BoneKey::new(
+                &format!("b{b}"),
+                NameEncoding::ShiftJis,
+                f,
+                [(0.3 * t.cos()) as f32, 0.0, 0.0],
+                [0.0, 0.0, s as f32, c as f32],
+            );
+            m.bones.push(k.expect("names fit"));
+        }
+    }
+    m
+}
+
+fn wait_until(
+    h: &mut Harness<'static, StudioApp>,
+    what: &str,
+    mut ok: impl FnMut(&mut Harness<'static, StudioApp>) -> bool,
+) {
+    let start = Instant::now();
+    while !ok(h) {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "timed out: {what}"
+        );
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_long_simplify_shows_progress_and_cancel_leaves_the_document_untouched() {
+    let mut h = harness(StudioApp::with_demo());
+    h.run_steps(3);
+    h.state_mut().docs[0] = Document::new(baked(120, 1500), None, "big.vmd");
+    h.state_mut().active = 0;
+    h.state_mut().toolbox.background_keys = 0;
+    h.run_steps(2);
+    let original = vmd::write(&h.state().docs[0].motion).expect("writes");
+
+    // The dialog's live preview is a job too; stop it so Apply runs anew.
+    h.get_by_label("Tools").click();
+    h.run_steps(2);
+    h.get_by_label("Simplify…").click();
+    h.run_steps(2);
+    wait_until(&mut h, "the preview job", |h| {
+        h.state()
+            .shared
+            .jobs
+            .running()
+            .iter()
+            .any(|j| j.kind == JobKind::Preview)
+    });
+    h.get_by_label("Cancel preview").click();
+    wait_until(&mut h, "the preview stops", |h| {
+        !h.state().toolbox.simplify.is_computing() && !h.state().shared.jobs.is_busy()
+    });
+
+    h.get_by_label("Apply the simplification").click();
+    h.run_steps(1);
+    assert!(h.state().toolbox.is_busy(), "the run is a background job");
+    // Progress: a fraction above 0 and what it is doing, in the service …
+    wait_until(&mut h, "progress reported", |h| {
+        h.state().shared.jobs.running().iter().any(|j| {
+            j.kind == JobKind::Toolbox
+                && j.what == "simplifying tracks"
+                && j.fraction.is_some_and(|f| f > 0.0 && f < 1.0)
+        })
+    });
+    // … and as a bar in the status bar (shown once a job runs 0.25 s).
+    wait_until(&mut h, "the progress bar", |h| {
+        h.query_by_label_contains("Simplify keys on 180000 keys: simplifying tracks")
+            .is_some()
+    });
+    let info = h.state().shared.jobs.running();
+    let job = info
+        .iter()
+        .find(|j| j.kind == JobKind::Toolbox)
+        .expect("running");
+    assert!(job.cancellable);
+    let id = job.id;
+
+    h.get_by_label("Cancel").click();
+    let cancelled_at = Instant::now();
+    wait_until(&mut h, "the run stops", |h| {
+        !h.state().shared.jobs.is_running(id) && !h.state().toolbox.is_busy()
+    });
+    // Stopped soon after the click (the whole run takes far longer).
+    assert!(
+        cancelled_at.elapsed() < Duration::from_secs(10),
+        "cancel took {:?}",
+        cancelled_at.elapsed()
+    );
+    h.run_steps(3);
+    let doc = &h.state().docs[0];
+    assert_eq!(doc.history().len(), 0, "no undo step");
+    assert!(!doc.is_modified());
+    assert_eq!(vmd::write(&doc.motion).expect("writes"), original);
+    assert!(
+        h.query_by_label_contains("Not run:").is_some(),
+        "the dialog says it did not run"
+    );
+    assert!(!h.state().shared.jobs.is_busy());
+}
