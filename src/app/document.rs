@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::vmd::diff::MotionDiff;
-use crate::vmd::{BoneKey, CameraKey, IkKey, LightKey, MorphKey, Motion, ShadowKey, TrackIndex};
+use crate::vmd::{Motion, TrackIndex};
 
 /// The default undo memory budget per document: 256 MiB.
 pub const DEFAULT_UNDO_BUDGET: usize = 256 * 1024 * 1024;
@@ -38,30 +38,7 @@ pub fn default_undo_budget() -> usize {
 
 pub use crate::vmd::KeyRef;
 
-/// Records replaced in place (same count): the cheap, common edit.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct KeyChanges {
-    pub bones: Vec<(u32, BoneKey)>,
-    pub morphs: Vec<(u32, MorphKey)>,
-    pub cameras: Vec<(u32, CameraKey)>,
-    pub lights: Vec<(u32, LightKey)>,
-    pub shadows: Vec<(u32, ShadowKey)>,
-    pub iks: Vec<(u32, IkKey)>,
-    /// New model-name field bytes.
-    pub model_name: Option<Vec<u8>>,
-}
-
-impl KeyChanges {
-    pub fn is_empty(&self) -> bool {
-        self.bones.is_empty()
-            && self.morphs.is_empty()
-            && self.cameras.is_empty()
-            && self.lights.is_empty()
-            && self.shadows.is_empty()
-            && self.iks.is_empty()
-            && self.model_name.is_none()
-    }
-}
+pub use crate::vmd::key_edit::KeyChanges;
 
 /// An undoable change to a motion.
 #[derive(Debug, Clone, PartialEq)]
@@ -602,7 +579,7 @@ fn dedup_last<T>(v: &mut Vec<(u32, T)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vmd::NameEncoding;
+    use crate::vmd::{BoneKey, NameEncoding};
 
     fn doc() -> Document {
         let mut m = Motion::new_v2();

@@ -10,6 +10,7 @@ pub mod diff;
 pub mod error;
 pub mod evaluate;
 pub mod interpolation;
+pub mod key_edit;
 pub mod layout;
 pub mod motion;
 pub mod name;

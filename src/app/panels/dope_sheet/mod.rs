@@ -1,0 +1,383 @@
+//! Dope sheet: one row per track, a diamond per key, a frame ruler with
+//! seconds, zoom / pan / scrub, selection, and key moves, deletes, copies,
+//! pastes and inserts.
+//!
+//! Units: time is in MMD frames (30 fps; seconds = frame / 30); zoom is
+//! `px_per_frame` (screen points per frame); vertical scroll is in points.
+//!
+//! Only what is visible is drawn: the rows in view, and in each row the keys
+//! whose frame is inside the visible range, found by binary search on the
+//! track's sorted key list in [`crate::vmd::TrackIndex`]. When keys are
+//! denser than a few points apart, a row is drawn as runs (one bar per run of
+//! close keys, found by jumping column to column with a binary search), so a
+//! frame costs about the same for a thousand keys as for a million.
+
+//!
+//! The sheet is split by job: [`layout`] (geometry, rows, hit tests),
+//! [`cache`] (names, cuts and frame lists rebuilt per document revision,
+//! selection bits), [`draw`] (ruler, key rows), [`labels`] (the track-name
+//! column), [`input`] (clicks, drags, box selection, scrollbars) and
+//! [`edits`] (the key commands). What a command computes on the motion —
+//! moving, deleting, copying, pasting, inserting keys — is the GUI-free
+//! [`crate::vmd::key_edit`]; this panel only turns its results into
+//! [`crate::app::document::EditRequest`]s.
+
+use std::collections::{BTreeSet, HashMap};
+
+use egui::{Pos2, Rect, Sense, Vec2};
+
+use super::PanelCtx;
+use crate::app::command::Command;
+use crate::app::document::{Document, KeyRef};
+use crate::vmd::key_edit;
+
+mod cache;
+mod draw;
+mod edits;
+mod input;
+mod labels;
+mod layout;
+
+use cache::{Cache, FrameCache, SelBits};
+use draw::{keys_ui, ruler_ui};
+pub use edits::command;
+use input::{Drag, scrollbars};
+pub use key_edit::{Clipboard, Group, TrackRef, frame_in, key_ref, track_label, track_of};
+use labels::labels_ui;
+pub use layout::{LABEL_WIDTH, Layout, ROW_HEIGHT, RULER_HEIGHT, Row};
+use layout::{SCROLLBAR, ZOOM_MAX, ZOOM_MIN, follow_playhead, reveal};
+
+/// The sorted key list (indices into the section) of a track.
+pub fn track_keys<'a>(doc: &'a Document, t: &TrackRef) -> &'a [u32] {
+    key_edit::track_keys(&doc.index, t)
+}
+
+/// Every track of a document.
+pub fn all_tracks(doc: &Document) -> Vec<TrackRef> {
+    key_edit::all_tracks(&doc.index)
+}
+
+/// Persistent UI state of the dope sheet.
+#[derive(Debug)]
+pub struct State {
+    /// Track-name filter (case-insensitive substring).
+    pub filter: String,
+    pub collapsed: BTreeSet<Group>,
+    /// Zoom: points per frame.
+    pub px_per_frame: f32,
+    /// Frame at the left edge of the key area.
+    pub left_frame: f64,
+    /// Vertical scroll, points.
+    pub scroll_y: f32,
+    /// Fit all on the next frame (set by [`Command::FitAll`] and on open).
+    pub fit_pending: bool,
+    /// Tracks picked by clicking their labels (what Insert key keys).
+    pub selected_tracks: BTreeSet<TrackRef>,
+    pub clipboard: Clipboard,
+    /// Frames the document is shifted by on the timeline shown (an actor's
+    /// offset): its frame `f` is drawn at scene frame `f + offset`, and the
+    /// playhead (a scene frame) at the document's `frame − offset`.
+    pub offset: i32,
+    shown_doc: Option<u64>,
+    views: HashMap<u64, (f32, f64, f32)>,
+    drag: Drag,
+    next_merge: u64,
+    cache: Cache,
+    rows: Vec<Row>,
+    layout: Option<Layout>,
+    frames: FrameCache,
+    sel_bits: SelBits,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State {
+            filter: String::new(),
+            collapsed: BTreeSet::new(),
+            px_per_frame: 6.0,
+            left_frame: -2.0,
+            scroll_y: 0.0,
+            fit_pending: true,
+            selected_tracks: BTreeSet::new(),
+            clipboard: Clipboard::default(),
+            offset: 0,
+            shown_doc: None,
+            views: HashMap::new(),
+            drag: Drag::None,
+            next_merge: 0,
+            cache: Cache::default(),
+            rows: Vec::new(),
+            layout: None,
+            frames: FrameCache::default(),
+            sel_bits: SelBits::default(),
+        }
+    }
+}
+
+impl State {
+    /// The layout of the last frame drawn.
+    pub fn layout(&self) -> Option<Layout> {
+        self.layout
+    }
+
+    /// The rows of the last frame drawn.
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// Screen position of a key's diamond as drawn last frame, if it is in view.
+    pub fn key_pos(&self, doc: &Document, key: KeyRef) -> Option<Pos2> {
+        let l = self.layout?;
+        let t = track_of(&doc.motion, key)?;
+        let row = self
+            .rows
+            .iter()
+            .position(|r| matches!(r, Row::Track { track, .. } if *track == t))?;
+        let f = doc.motion.key_frame(key)?;
+        let p = Pos2::new(l.x_of(f64::from(f)), l.row_top(row) + ROW_HEIGHT / 2.0);
+        l.keys.contains(p).then_some(p)
+    }
+
+    fn merge_id(&mut self) -> u64 {
+        self.next_merge += 1;
+        // Distinct from other panels' ids: a tag in the high bits.
+        0xD0_5E00_0000_0000 | self.next_merge
+    }
+}
+
+/// Draws the dope sheet and handles its input.
+pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
+    let doc = cx.doc;
+    state.refresh_cache(doc);
+    if state.shown_doc != Some(doc.id) {
+        if let Some(old) = state.shown_doc {
+            state
+                .views
+                .insert(old, (state.px_per_frame, state.left_frame, state.scroll_y));
+        }
+        match state.views.get(&doc.id) {
+            Some(&(z, l, s)) => {
+                state.px_per_frame = z;
+                state.left_frame = l;
+                state.scroll_y = s;
+            }
+            None => state.fit_pending = true,
+        }
+        state.shown_doc = Some(doc.id);
+        state.selected_tracks.clear();
+        state.drag = Drag::None;
+    }
+    toolbar(ui, cx, state);
+    reveal(cx, state);
+    state.build_rows(cx.doc);
+
+    let full = ui.available_rect_before_wrap();
+    ui.allocate_rect(full, Sense::hover());
+    let ruler = Rect::from_min_max(
+        Pos2::new(full.left() + LABEL_WIDTH, full.top()),
+        Pos2::new(full.right() - SCROLLBAR, full.top() + RULER_HEIGHT),
+    );
+    let labels = Rect::from_min_max(
+        Pos2::new(full.left(), ruler.bottom()),
+        Pos2::new(full.left() + LABEL_WIDTH, full.bottom() - SCROLLBAR),
+    );
+    let keys_rect = Rect::from_min_max(
+        Pos2::new(labels.right(), ruler.bottom()),
+        Pos2::new(ruler.right(), labels.bottom()),
+    );
+    if keys_rect.width() < 20.0 || keys_rect.height() < 4.0 {
+        return;
+    }
+    if state.fit_pending {
+        state.fit(keys_rect.width());
+        state.fit_pending = false;
+    }
+    follow_playhead(cx, state, keys_rect.width());
+    state.clamp_view(keys_rect.height());
+    let mut l = Layout {
+        ruler,
+        labels,
+        keys: keys_rect,
+        px_per_frame: state.px_per_frame,
+        left_frame: state.left_frame,
+        scroll_y: state.scroll_y,
+    };
+
+    // Wheel: Ctrl+wheel zooms around the pointer, wheel scrolls rows,
+    // Shift+wheel (or a horizontal wheel) pans time.
+    let hover_area = Rect::from_min_max(full.min, Pos2::new(full.right(), labels.bottom()));
+    if ui.rect_contains_pointer(hover_area) {
+        let (zoom, scroll, pointer) =
+            ui.input(|i| (i.zoom_delta(), i.smooth_scroll_delta, i.pointer.hover_pos()));
+        if (zoom - 1.0).abs() > 1e-4 {
+            let x = pointer.map_or(keys_rect.center().x, |p| {
+                p.x.clamp(keys_rect.left(), keys_rect.right())
+            });
+            state.zoom_at(&l, x, zoom);
+        } else if scroll != Vec2::ZERO {
+            state.scroll_y -= scroll.y;
+            state.left_frame -= f64::from(scroll.x / state.px_per_frame);
+        }
+        state.clamp_view(keys_rect.height());
+        l.px_per_frame = state.px_per_frame;
+        l.left_frame = state.left_frame;
+        l.scroll_y = state.scroll_y;
+    }
+
+    let id = egui::Id::unique("vmd-studio-dope-sheet");
+    let cuts = std::mem::take(&mut state.cache.cuts);
+    ruler_ui(ui, cx.shared, &cuts, &l, id);
+    state.cache.cuts = cuts;
+    labels_ui(ui, cx, state, &l, id);
+    keys_ui(ui, cx, state, &mut l, id);
+    scrollbars(ui, state, &l, full, id);
+    state.layout = Some(Layout {
+        px_per_frame: state.px_per_frame,
+        left_frame: state.left_frame,
+        scroll_y: state.scroll_y,
+        ..l
+    });
+}
+
+/// Draws one document's rows as a section of the scene timeline: no
+/// toolbar, ruler or scrollbars of its own (the timeline has them), as tall
+/// as its rows, inside the timeline's vertical scroll area. Zoom and the
+/// left frame come from `state` (set by the timeline, shifted by
+/// `state.offset`). Returns whether the pointer was pressed on it.
+pub fn section_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, id: egui::Id) -> bool {
+    let doc = cx.doc;
+    state.refresh_cache(doc);
+    if state.shown_doc != Some(doc.id) {
+        state.shown_doc = Some(doc.id);
+        state.selected_tracks.clear();
+        state.drag = Drag::None;
+    }
+    reveal(cx, state);
+    state.build_rows(cx.doc);
+    let width = ui.available_width();
+    let height = (state.rows.len() as f32 * ROW_HEIGHT).max(ROW_HEIGHT);
+    let (rect, _) = ui.allocate_exact_size(Vec2::new(width, height), Sense::hover());
+    // Only the part inside the scroll area's view is laid out as keys:
+    // `scroll_y` is how far the section's top is above the view.
+    let vis = rect.intersect(ui.clip_rect());
+    state.scroll_y = (vis.top() - rect.top()).max(0.0);
+    let labels = Rect::from_min_max(
+        Pos2::new(rect.left(), vis.top()),
+        Pos2::new(rect.left() + LABEL_WIDTH, vis.bottom()),
+    );
+    let keys_rect = Rect::from_min_max(
+        Pos2::new(labels.right(), vis.top()),
+        Pos2::new(rect.right() - SCROLLBAR, vis.bottom()),
+    );
+    if vis.height() <= 0.0 || keys_rect.width() < 20.0 {
+        state.layout = None;
+        return false;
+    }
+    let mut l = Layout {
+        ruler: Rect::from_min_max(
+            keys_rect.left_top(),
+            Pos2::new(keys_rect.right(), keys_rect.top()),
+        ),
+        labels,
+        keys: keys_rect,
+        px_per_frame: state.px_per_frame,
+        left_frame: state.left_frame,
+        scroll_y: state.scroll_y,
+    };
+    labels_ui(ui, cx, state, &l, id);
+    keys_ui(ui, cx, state, &mut l, id);
+    state.layout = Some(Layout {
+        px_per_frame: state.px_per_frame,
+        left_frame: state.left_frame,
+        ..l
+    });
+    ui.rect_contains_pointer(vis) && ui.input(|i| i.pointer.any_pressed())
+}
+
+/// Camera cuts of the document last shown (earlier frame of each cut).
+pub fn cuts(state: &State) -> &[u32] {
+    &state.cache.cuts
+}
+
+/// Refreshes the cached names and cuts for `doc`.
+pub fn refresh(state: &mut State, doc: &Document) {
+    state.refresh_cache(doc);
+}
+
+/// Draws the frame ruler (ticks, seconds, the camera's `cuts`,
+/// playhead, loop band) in `l.ruler` and scrubs the playhead.
+pub fn ruler(
+    ui: &mut egui::Ui,
+    shared: &mut super::Shared,
+    cuts: &[u32],
+    l: &Layout,
+    id: egui::Id,
+) {
+    ruler_ui(ui, shared, cuts, l, id);
+}
+
+fn toolbar(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
+    ui.horizontal(|ui| {
+        ui.label("Filter");
+        ui.add(
+            egui::TextEdit::singleline(&mut state.filter)
+                .hint_text("track name")
+                .desired_width(140.0),
+        );
+        if !state.filter.is_empty() && ui.small_button("Clear").clicked() {
+            state.filter.clear();
+        }
+        ui.separator();
+        if ui
+            .button("Fit all")
+            .on_hover_text(Command::FitAll.tooltip())
+            .clicked()
+        {
+            state.fit_pending = true;
+        }
+        if ui.button("Zoom in").clicked() {
+            state.px_per_frame = (state.px_per_frame * 1.5).min(ZOOM_MAX);
+        }
+        if ui.button("Zoom out").clicked() {
+            state.px_per_frame = (state.px_per_frame / 1.5).max(ZOOM_MIN);
+        }
+        ui.weak(format!("{:.2} px/frame", state.px_per_frame));
+        ui.separator();
+        if ui
+            .add_enabled(
+                !cx.view.selection.is_empty(),
+                egui::Button::new("Loop selection"),
+            )
+            .on_hover_text("Loop playback over the frames of the selected keys")
+            .clicked()
+            && let Some(r) = selection_span(cx)
+        {
+            cx.shared.transport.loop_range = Some(r);
+            cx.shared.info(format!("Loop {}..{}", r.0, r.1));
+        }
+        if ui
+            .add_enabled(
+                cx.shared.transport.loop_range.is_some(),
+                egui::Button::new("Clear loop"),
+            )
+            .clicked()
+        {
+            cx.shared.transport.loop_range = None;
+        }
+        if let Some((a, b)) = cx.shared.transport.loop_range {
+            ui.weak(format!("loop {a}-{b}"));
+        }
+        ui.separator();
+        let n = cx.view.selection.len();
+        ui.weak(format!("{n} selected"));
+    });
+}
+
+/// First and last frame of the selected keys.
+fn selection_span(cx: &PanelCtx) -> Option<(u32, u32)> {
+    let m = &cx.doc.motion;
+    let mut it = cx.view.selection.iter().filter_map(|&k| m.key_frame(k));
+    let first = it.next()?;
+    let (lo, hi) = it.fold((first, first), |(a, b), f| (a.min(f), b.max(f)));
+    Some((lo, hi))
+}
