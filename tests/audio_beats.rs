@@ -3,14 +3,25 @@
 
 mod audio_support;
 
-use audio_support::click_track;
+use audio_support::{click_track, kick_hat_track};
 use vmd_studio::audio::{BeatGrid, Pcm, Progress, estimate_beats, grid_from_taps};
 
 const FRAME: f64 = 1.0 / 30.0;
 
 fn check(rate: u32, bpm: f64, phase: f64, seconds: f64) {
     let (x, clicks) = click_track(rate, bpm, phase, seconds);
-    let pcm = Pcm::from_mono_f32(rate, &x).unwrap();
+    check_signal(rate, bpm, &x, &clicks, true);
+}
+
+/// Kick on the beat, hi-hat between: the grid must sit on the kicks (the
+/// hats are louder in broadband flux, half a beat away).
+fn check_kick_hat(rate: u32, bpm: f64, phase: f64, seconds: f64) {
+    let (x, kicks) = kick_hat_track(rate, bpm, phase, seconds);
+    check_signal(rate, bpm, &x, &kicks, true);
+}
+
+fn check_signal(rate: u32, bpm: f64, x: &[f32], clicks: &[f64], downbeat: bool) {
+    let pcm = Pcm::from_mono_f32(rate, x).unwrap();
     let est = estimate_beats(&pcm, &Progress::default())
         .unwrap()
         .unwrap_or_else(|| panic!("no beat found at {bpm} BPM"));
@@ -30,7 +41,7 @@ fn check(rate: u32, bpm: f64, phase: f64, seconds: f64) {
         est.grid.bpm
     );
     let mut worst: f64 = 0.0;
-    for &c in &clicks {
+    for &c in clicks {
         let d = beats.iter().map(|b| (b - c).abs()).fold(f64::MAX, f64::min);
         worst = worst.max(d);
         assert!(
@@ -52,6 +63,9 @@ fn check(rate: u32, bpm: f64, phase: f64, seconds: f64) {
         }
     }
     eprintln!("  worst click-to-beat distance {:.1} ms", worst * 1000.0);
+    if !downbeat {
+        return;
+    }
     // Accented downbeats (clicks 0, 4, 8…) found.
     let k0 = est.grid.nearest_beat(clicks[0]).0;
     assert!(
@@ -86,6 +100,26 @@ fn click_174_bpm_long_song_does_not_drift() {
     // Two minutes: 348 beats; a tempo error of 0.01 BPM would already move
     // the last beat by 7 ms, so this checks the fit, not just the estimate.
     check(44_100, 174.0, 1.234, 120.0);
+}
+
+#[test]
+fn kick_on_beat_hat_off_beat_90_bpm() {
+    check_kick_hat(44_100, 90.0, 0.41, 24.0);
+}
+
+#[test]
+fn kick_on_beat_hat_off_beat_120_bpm() {
+    check_kick_hat(48_000, 120.0, 0.77, 24.0);
+}
+
+#[test]
+fn kick_on_beat_hat_off_beat_128_bpm() {
+    check_kick_hat(44_100, 128.0, 0.25, 24.0);
+}
+
+#[test]
+fn kick_on_beat_hat_off_beat_174_bpm() {
+    check_kick_hat(48_000, 174.0, 0.137, 24.0);
 }
 
 #[test]

@@ -11,12 +11,19 @@
 //! 2. **Octave check.** Autocorrelation cannot tell a pulse from one at half
 //!    its rate; if the grid's half-beats carry at least half the onset
 //!    strength of its beats, the tempo is doubled (while ≤ 240 BPM).
-//! 3. **Phase and exact period.** Starting from the loudest 8 beats, each
+//! 3. **Beat or off-beat.** The comb's phase may sit on the off-beats: a
+//!    hi-hat between kicks outweighs the kick in the broadband curve. Of
+//!    the phase and the phase half a beat later, the one with more
+//!    low-band onset strength (kick drum, bass: they mark the beat in
+//!    dance music) is kept.
+//! 4. **Phase and exact period.** Starting from the loudest 8 beats, each
 //!    predicted beat is matched to the onset peak near it (±15 % of a
 //!    beat) and a line `time = first + k · period` is fitted by least
 //!    squares; the span doubles each round until it covers the song, so a
-//!    small tempo error cannot accumulate into a missed beat.
-//! 4. **Downbeat.** Of the four beats of a bar, the one whose onsets are
+//!    small tempo error cannot accumulate into a missed beat. Peaks are
+//!    looked for in the sum of the broadband and low-band curves, so a kick
+//!    counts even where hats are louder.
+//! 5. **Downbeat.** Of the four beats of a bar, the one whose onsets are
 //!    strongest on average is taken as the downbeat.
 
 use super::decode::Progress;
@@ -258,6 +265,34 @@ fn peak_near(values: &[f32], x: f64, radius: f64) -> Option<(f64, f64)> {
     Some((refine_peak(values, i), f64::from(v)))
 }
 
+/// Area under the curve within `±radius` of fractional index `x`: an
+/// onset's size that does not depend on where the curve's points fall on
+/// it (a peak's height does, by up to a few percent).
+fn area_near(values: &[f32], x: f64, radius: f64) -> f64 {
+    let a = (x - radius).ceil().max(0.0) as usize;
+    let b = (x + radius).floor().max(0.0) as usize;
+    values.iter().take(b.saturating_add(1)).skip(a).map(|&s| f64::from(s)).sum()
+}
+
+/// Mean over the comb `phase + k·p` of the strongest onset within
+/// `±radius` of each tooth.
+fn comb_peaks(values: &[f32], phase: f64, p: f64, radius: f64) -> f64 {
+    let n = values.len() as f64;
+    let (mut sum, mut count) = (0.0, 0.0);
+    let mut t = phase.rem_euclid(p);
+    while t < n {
+        sum += peak_near(values, t, radius).map_or(0.0, |(_, s)| s);
+        count += 1.0;
+        t += p;
+    }
+    if count > 0.0 { sum / count } else { 0.0 }
+}
+
+/// Mean low-band strength the off-beat comb needs (beyond beating the
+/// on-beat comb) before the phase moves half a beat: below it the low band
+/// is too quiet to say anything.
+const LOW_BAND_MIN: f64 = 0.25;
+
 /// Onset strength a peak needs to count as a beat's onset (the curve has
 /// unit standard deviation).
 const PEAK_THRESHOLD: f64 = 0.5;
@@ -304,7 +339,23 @@ fn estimate_from_curve(curve: &OnsetCurve) -> Option<(BeatGrid, f64)> {
     }
     let _ = mid;
 
-    // 3. Phase and exact period by growing least-squares fits.
+    // 3. Beat or off-beat, by the low band.
+    let low = &curve.low_values;
+    let half = period / 2.0;
+    let low_on = comb_peaks(low, phase, period, 0.1 * period);
+    let low_off = comb_peaks(low, phase + half, period, 0.1 * period);
+    if low_off > low_on && low_off >= LOW_BAND_MIN {
+        phase = (phase + half).rem_euclid(period);
+    }
+    // Peaks from here on: broadband plus low band.
+    let beat_curve: Vec<f32> = v
+        .iter()
+        .zip(low.iter().chain(std::iter::repeat(&0.0)))
+        .map(|(a, b)| a + b)
+        .collect();
+    let v = &beat_curve;
+
+    // 4. Phase and exact period by growing least-squares fits.
     let n = v.len() as f64;
     let beats_total = (n / period).floor() as i64;
     // Start from the 8 consecutive beats with the most onset strength.
@@ -364,10 +415,10 @@ fn estimate_from_curve(curve: &OnsetCurve) -> Option<(BeatGrid, f64)> {
     let beats_from_first = ((n - 1.0 - first_index) / p).floor() as i64 + 1;
     let confidence = (matched.len() as f64 / beats_from_first.max(1) as f64).min(1.0);
 
-    // 4. Downbeat: the strongest of the four beat positions of a bar.
+    // 5. Downbeat: the strongest of the four beat positions of a bar.
     let mut sums = [0.0f64; 4];
-    for &(k, _, s) in &matched {
-        sums[(k - k_first).rem_euclid(4) as usize] += s;
+    for &(k, x, _) in &matched {
+        sums[(k - k_first).rem_euclid(4) as usize] += area_near(v, x, 0.1 * p);
     }
     let downbeat_phase = sums
         .iter()

@@ -7,6 +7,12 @@
 //! the slowly varying floor (a moving mean over ≈0.4 s) removed and the
 //! result clipped at 0 and scaled to unit standard deviation.
 //!
+//! A second curve, the same flux over the bins below [`LOW_BAND_HZ`] only,
+//! follows the kick drum and the bass: in dance music they mark the beat
+//! while hi-hats (louder in the broadband flux) sit between beats. Beat
+//! tracking takes the tempo from the broadband curve and the beat's phase
+//! from the low band (see `beats`).
+//!
 //! The curve reacts to an onset a little before or after the onset itself
 //! (the window reaches it before its centre does). That latency is measured
 //! once on synthetic impulses and removed, so [`OnsetCurve::time_of`]
@@ -24,11 +30,18 @@ use super::error::AudioError;
 /// full-scale sine has magnitude ≈ 1.
 const GAMMA: f32 = 100.0;
 
+/// Upper edge of the low band (kick drum, bass), Hz. The first bins of a
+/// ≈23 ms window are ≈43–47 Hz wide, so this keeps about four of them.
+pub const LOW_BAND_HZ: f64 = 200.0;
+
 /// The onset strength curve.
 #[derive(Debug, Clone)]
 pub struct OnsetCurve {
     /// Strength per hop, ≥ 0, unit standard deviation (0 everywhere for silence).
     pub values: Vec<f32>,
+    /// The same over the bins below [`LOW_BAND_HZ`] only (same points,
+    /// same scaling rules; 0 everywhere when the song has no low end).
+    pub low_values: Vec<f32>,
     /// Curve points per second.
     pub points_per_second: f64,
     /// Seconds by which a point's centre time lags the onset it reacts to
@@ -60,6 +73,8 @@ fn window_len(sample_rate: u32) -> usize {
 
 struct Flux {
     n: usize,
+    /// Bins `1..low_bins` are the low band.
+    low_bins: usize,
     hop: usize,
     fft: Arc<dyn Fft<f32>>,
     window: Vec<f32>,
@@ -71,6 +86,8 @@ struct Flux {
 impl Flux {
     fn new(sample_rate: u32) -> Flux {
         let n = window_len(sample_rate);
+        let bin_hz = f64::from(sample_rate.max(1)) / n as f64;
+        let low_bins = ((LOW_BAND_HZ / bin_hz).floor() as usize + 1).clamp(2, n / 2);
         let fft = FftPlanner::new().plan_fft_forward(n);
         let window = (0..n)
             .map(|i| {
@@ -80,6 +97,7 @@ impl Flux {
             .collect();
         Flux {
             n,
+            low_bins,
             hop: n / 4,
             fft,
             window,
@@ -89,12 +107,18 @@ impl Flux {
         }
     }
 
-    /// Raw flux of every frame; frame `i` is centred on sample `i·hop`.
-    fn run(&mut self, mono: &[f32], progress: &Progress) -> Result<Vec<f32>, AudioError> {
+    /// Raw flux of every frame, broadband and low band; frame `i` is
+    /// centred on sample `i·hop`.
+    fn run(
+        &mut self,
+        mono: &[f32],
+        progress: &Progress,
+    ) -> Result<(Vec<f32>, Vec<f32>), AudioError> {
         let frames = mono.len() / self.hop + 1;
         let half = self.n / 2;
         let norm = 4.0 / self.n as f32;
         let mut out = Vec::with_capacity(frames);
+        let mut low = Vec::with_capacity(frames);
         for i in 0..frames {
             if i % 512 == 0 {
                 progress.check()?;
@@ -110,16 +134,21 @@ impl Flux {
                 *slot = Complex::new(x * self.window[j], 0.0);
             }
             self.fft.process(&mut self.buf);
-            let mut flux = 0.0f32;
+            let (mut flux, mut low_flux) = (0.0f32, 0.0f32);
             for k in 1..half {
                 let m = (GAMMA * self.buf[k].norm() * norm).ln_1p();
                 self.cur[k] = m;
-                flux += (m - self.prev[k]).max(0.0);
+                let rise = (m - self.prev[k]).max(0.0);
+                flux += rise;
+                if k < self.low_bins {
+                    low_flux += rise;
+                }
             }
             std::mem::swap(&mut self.prev, &mut self.cur);
             out.push(flux);
+            low.push(low_flux);
         }
-        Ok(out)
+        Ok((out, low))
     }
 }
 
@@ -180,7 +209,7 @@ fn measure_latency(sample_rate: u32) -> f64 {
             sig[at + j] = 0.5 * sign * (-(j as f32) / (len as f32 / 4.0)).exp();
         }
         flux.prev.iter_mut().for_each(|x| *x = 0.0);
-        let Ok(raw) = flux.run(&sig, &Progress::default()) else {
+        let Ok((raw, _)) = flux.run(&sig, &Progress::default()) else {
             continue;
         };
         let Some((imax, _)) = raw.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)) else {
@@ -197,18 +226,10 @@ fn measure_latency(sample_rate: u32) -> f64 {
     }
 }
 
-/// Computes the onset strength curve of a mono signal.
-pub fn onset_curve(
-    mono: &[f32],
-    sample_rate: u32,
-    progress: &Progress,
-) -> Result<OnsetCurve, AudioError> {
-    let mut flux = Flux::new(sample_rate);
-    let hop = flux.hop;
-    let raw = flux.run(mono, progress)?;
-    let points_per_second = f64::from(sample_rate) / hop as f64;
-    let radius = (0.2 * points_per_second).round() as usize;
-    let mut values = remove_floor(&raw, radius);
+/// Floor removed (moving mean over `2·radius + 1` points), clipped at 0,
+/// scaled to unit standard deviation (all 0 when there is no variation).
+fn normalise(raw: &[f32], radius: usize) -> Vec<f32> {
+    let mut values = remove_floor(raw, radius);
     let n = values.len().max(1) as f64;
     let mean = values.iter().map(|&v| f64::from(v)).sum::<f64>() / n;
     let var = values
@@ -223,8 +244,24 @@ pub fn onset_curve(
     } else {
         values.iter_mut().for_each(|v| *v = 0.0);
     }
+    values
+}
+
+/// Computes the onset strength curves (broadband and low band) of a mono
+/// signal.
+pub fn onset_curve(
+    mono: &[f32],
+    sample_rate: u32,
+    progress: &Progress,
+) -> Result<OnsetCurve, AudioError> {
+    let mut flux = Flux::new(sample_rate);
+    let hop = flux.hop;
+    let (raw, raw_low) = flux.run(mono, progress)?;
+    let points_per_second = f64::from(sample_rate) / hop as f64;
+    let radius = (0.2 * points_per_second).round() as usize;
     Ok(OnsetCurve {
-        values,
+        values: normalise(&raw, radius),
+        low_values: normalise(&raw_low, radius),
         points_per_second,
         latency_seconds: measure_latency(sample_rate),
     })

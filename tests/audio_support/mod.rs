@@ -65,3 +65,50 @@ pub fn wav_bytes(rate: u32, channels: u16, bits: u16, samples: &[f32]) -> Vec<u8
     }
     out
 }
+
+/// A dance beat: a kick drum on every beat (`phase + k·60/bpm` seconds; a
+/// 150 ms sine falling from ≈160 Hz to 50 Hz, downbeats louder) and an open
+/// hi-hat halfway between beats (40 ms of white noise, broadband and louder
+/// in spectral flux than the kick). Returns the samples and the kick times.
+pub fn kick_hat_track(rate: u32, bpm: f64, phase: f64, seconds: f64) -> (Vec<f32>, Vec<f64>) {
+    let r = f64::from(rate);
+    let n = (seconds * r) as usize;
+    let mut x = vec![0.0f32; n];
+    let period = 60.0 / bpm;
+    let mut kicks = Vec::new();
+    let kick_len = (0.15 * r) as usize;
+    let hat_len = (0.04 * r) as usize;
+    // Deterministic noise (64-bit LCG, top bits) so the test is repeatable.
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut noise = move || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((seed >> 40) as f64 / (1u64 << 24) as f64) * 2.0 - 1.0
+    };
+    let mut k = 0usize;
+    loop {
+        let t = phase + k as f64 * period;
+        let start = (t * r).round() as usize;
+        if start + kick_len >= n {
+            break;
+        }
+        kicks.push(t);
+        let amp = if k.is_multiple_of(4) { 0.8 } else { 0.6 };
+        // Phase of a sweep f(t) = 50 + 110·e^(−t/0.03) Hz, integrated.
+        for j in 0..kick_len {
+            let tt = j as f64 / r;
+            let ph = 2.0
+                * std::f64::consts::PI
+                * (50.0 * tt + 110.0 * 0.03 * (1.0 - (-tt / 0.03).exp()));
+            x[start + j] += (amp * (-tt / 0.05).exp() * ph.sin()) as f32;
+        }
+        let hat = ((t + period / 2.0) * r).round() as usize;
+        for j in 0..hat_len.min(n.saturating_sub(hat)) {
+            let tt = j as f64 / r;
+            x[hat + j] += (0.35 * (-tt / 0.008).exp() * noise()) as f32;
+        }
+        k += 1;
+    }
+    (x, kicks)
+}
