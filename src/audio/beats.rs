@@ -271,7 +271,12 @@ fn peak_near(values: &[f32], x: f64, radius: f64) -> Option<(f64, f64)> {
 fn area_near(values: &[f32], x: f64, radius: f64) -> f64 {
     let a = (x - radius).ceil().max(0.0) as usize;
     let b = (x + radius).floor().max(0.0) as usize;
-    values.iter().take(b.saturating_add(1)).skip(a).map(|&s| f64::from(s)).sum()
+    values
+        .iter()
+        .take(b.saturating_add(1))
+        .skip(a)
+        .map(|&s| f64::from(s))
+        .sum()
 }
 
 /// Mean over the comb `phase + k·p` of the strongest onset within
