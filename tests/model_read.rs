@@ -963,3 +963,32 @@ fn mutated_models_never_panic() {
         mutate_many(99, &bytes, 40);
     }
 }
+
+/// Texture loading reports each texture before decoding it (for the app's
+/// progress bar) and stops when asked: Mei names 16 textures, one missing.
+#[test]
+fn texture_loading_reports_progress_and_stops_when_asked() {
+    let Some(dir) = corpus() else { return };
+    let m = Model::open(&dir.join("mei/mei.pmd")).expect("mei reads");
+    let mut seen: Vec<(usize, usize, String)> = Vec::new();
+    let set = vmd_studio::model::load_textures_with(&m, &dir.join("mei"), |i, n, name| {
+        seen.push((i, n, name.to_owned()));
+        true
+    })
+    .expect("not stopped");
+    assert_eq!(seen.len(), 16);
+    for (k, (i, n, name)) in seen.iter().enumerate() {
+        assert_eq!((*i, *n), (k, 16));
+        assert_eq!(name, &m.textures[k]);
+    }
+    assert_eq!(set.missing(), vec!["blouse.png"]);
+    assert_eq!(set.textures.len(), 16);
+
+    let mut calls = 0;
+    let stopped = vmd_studio::model::load_textures_with(&m, &dir.join("mei"), |i, _, _| {
+        calls += 1;
+        i < 3
+    });
+    assert!(stopped.is_none(), "stopped before texture 3");
+    assert_eq!(calls, 4);
+}

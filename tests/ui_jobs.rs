@@ -1,17 +1,22 @@
 //! The one job service in the real app under egui_kittest: a long
 //! toolbox run reports progress in the status bar (a bar with what it is
-//! doing), its Cancel button stops it and the document keeps its bytes.
-//! Run with `env -u DISPLAY cargo test --test ui_jobs`.
+//! doing), its Cancel button stops it and the document keeps its bytes; a
+//! model load replaced by another for the same actor is stale even when it
+//! finishes last. Run with `env -u DISPLAY cargo test --test ui_jobs`.
 
 #![cfg(feature = "gui")]
+
+mod common;
 
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::document::Document;
-use vmd_studio::app::jobs::JobKind;
+use vmd_studio::app::jobs::{JobKind, JobResult};
+use vmd_studio::app::scene_ops::Intent;
 use vmd_studio::app::{StudioApp, install_fonts};
+use vmd_studio::scene::ModelRef;
 use vmd_studio::vmd::{self, BoneKey, Motion, NameEncoding};
 
 fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
@@ -133,4 +138,78 @@ fn a_long_simplify_shows_progress_and_cancel_leaves_the_document_untouched() {
         "the dialog says it did not run"
     );
     assert!(!h.state().shared.jobs.is_busy());
+}
+
+/// Loads two models for actor 0 (the second asked for after the first),
+/// takes both results without applying them, and delivers the second
+/// first: the actor shows it at once, and the first, arriving later, is
+/// stale — dropped without a message, its model not kept.
+#[test]
+fn a_replaced_model_load_is_dropped_even_when_it_arrives_last() {
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let first = corpus.join("mei/mei.pmd");
+    let second = corpus.join("pmx-babylonmmd/bone_hierarchy_test.pmx");
+    let mut app = StudioApp::with_demo();
+    assert!(!app.scene.scene.actors.is_empty(), "the demo has an actor");
+    let messages_before = app.shared.messages.len();
+    let seq_first = app.jobs.next_open_seq();
+    app.open_for(first.clone(), Intent::ActorModel(0));
+    let seq_second = app.jobs.next_open_seq();
+    app.open_for(second.clone(), Intent::ActorModel(0));
+    assert_eq!(seq_second, seq_first + 1);
+
+    let mut results: Vec<(u64, JobResult)> = Vec::new();
+    let start = Instant::now();
+    while results.len() < 2 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "loads never finished"
+        );
+        for r in app.jobs.poll() {
+            match r {
+                JobResult::Model { seq, .. } => results.push((seq, r)),
+                _ => panic!("only model loads were asked for"),
+            }
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let take = |results: &mut Vec<(u64, JobResult)>, seq: u64| {
+        let i = results.iter().position(|(s, _)| *s == seq).expect("result");
+        results.remove(i).1
+    };
+    let r_second = take(&mut results, seq_second);
+    let r_first = take(&mut results, seq_first);
+    let JobResult::Model { result, .. } = &r_second else {
+        unreachable!()
+    };
+    assert!(result.is_ok(), "{:?}", result.as_ref().err());
+
+    app.queue_loaded(seq_second, r_second);
+    assert_eq!(
+        app.scene.scene.actors[0].model,
+        ModelRef::File(second.clone()),
+        "the current load applies as soon as it arrives"
+    );
+    assert!(app.scene.model_loaded(0));
+    let after_second = app.shared.messages.len();
+    assert!(after_second > messages_before, "\"Loaded …\" was said");
+
+    app.queue_loaded(seq_first, r_first);
+    assert_eq!(
+        app.scene.scene.actors[0].model,
+        ModelRef::File(second.clone()),
+        "the stale load changes nothing"
+    );
+    assert!(
+        !app.scene.models.contains_key(&first),
+        "its model is not kept"
+    );
+    assert_eq!(app.shared.messages.len(), after_second, "and says nothing");
+    // The skeleton shown is the second model's.
+    let bones = app.scene.skeleton_of(0).bones.len();
+    let expected = app.scene.models[&second].loaded.model.skeleton.bones.len();
+    assert_eq!(bones, expected);
+    assert_ne!(bones, 142, "not Mei's 142 bones");
 }

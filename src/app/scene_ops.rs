@@ -9,9 +9,11 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::document::{Document, EditRequest};
 use super::jobs::JobResult;
+use super::panels::model_view::ModelAsset;
 use super::panels::viewport::ViewMode;
 use super::{CentralView, StudioApp};
 use crate::scene::{self, ModelRef, MotionRole, Placed, Scene};
@@ -44,8 +46,11 @@ pub struct SceneState {
     pub selected_actor: Option<usize>,
     /// The `.vmdscene` file the arrangement came from or was saved to.
     pub path: Option<PathBuf>,
-    /// Loaded model skeletons, by path.
-    pub models: HashMap<PathBuf, Skeleton>,
+    /// Loaded models (with textures and the renderer's template), by path.
+    pub models: HashMap<PathBuf, Arc<ModelAsset>>,
+    /// The current model load of each actor (by open sequence number): a
+    /// load the user replaced by another is stale and dropped.
+    pub model_loads: HashMap<usize, u64>,
     /// The built-in standard skeleton (actors without a model file).
     pub builtin: Skeleton,
     /// The arrangement changed since it was last saved or opened.
@@ -56,6 +61,8 @@ pub struct SceneState {
     intents: HashMap<u64, Intent>,
     /// Results that finished before an earlier request: applied in order.
     waiting: BTreeMap<u64, JobResult>,
+    /// Requests applied (or dropped) out of order: the queue skips them.
+    skipped: HashSet<u64>,
     /// The sequence number to apply next.
     next_apply: u64,
     /// Documents in the order their undo steps were made (scene-wide undo).
@@ -70,11 +77,13 @@ impl Default for SceneState {
             selected_actor: None,
             path: None,
             models: HashMap::new(),
+            model_loads: HashMap::new(),
             builtin: skeleton::standard_skeleton(),
             modified: false,
             known: HashSet::new(),
             intents: HashMap::new(),
             waiting: BTreeMap::new(),
+            skipped: HashSet::new(),
             next_apply: 1,
             undo_order: Vec::new(),
             redo_order: Vec::new(),
@@ -87,7 +96,10 @@ impl SceneState {
     /// (also while the model is loading or when it failed).
     pub fn skeleton_of(&self, i: usize) -> &Skeleton {
         match self.scene.actors.get(i).map(|a| &a.model) {
-            Some(ModelRef::File(p)) => self.models.get(p).unwrap_or(&self.builtin),
+            Some(ModelRef::File(p)) => self
+                .models
+                .get(p)
+                .map_or(&self.builtin, |m| &m.loaded.model.skeleton),
             _ => &self.builtin,
         }
     }
@@ -140,15 +152,49 @@ impl StudioApp {
     }
 
     /// Opens one file for a given role.
+    /// A model for an actor replaces any load for that actor still running.
     pub fn open_for(&mut self, path: PathBuf, intent: Intent) {
         let seq = self.jobs.open(path);
         self.scene.intents.insert(seq, intent);
+        if let Intent::ActorModel(i) = intent
+            && let Some(old) = self.scene.model_loads.insert(i, seq)
+        {
+            self.jobs.cancel_open(old);
+        }
     }
 
-    /// Queues a finished load; applies every load whose turn has come.
-    pub(super) fn queue_loaded(&mut self, seq: u64, r: JobResult) {
-        self.scene.waiting.insert(seq, r);
-        while let Some(r) = self.scene.waiting.remove(&self.scene.next_apply) {
+    /// Takes a finished load: a model for a given actor applies at once if
+    /// it is that actor's current load (else it is stale and dropped); the
+    /// rest queue and apply in the order they were asked for.
+    pub fn queue_loaded(&mut self, seq: u64, r: JobResult) {
+        if let Some(&Intent::ActorModel(i)) = self.scene.intents.get(&seq) {
+            self.scene.intents.remove(&seq);
+            // The ordered queue does not wait for this one.
+            self.scene.skipped.insert(seq);
+            if self.scene.model_loads.get(&i) == Some(&seq) {
+                self.scene.model_loads.remove(&i);
+                if let JobResult::Model { path, result, .. } = r {
+                    self.place_model(path, result, Intent::ActorModel(i));
+                } else if let JobResult::Motion { path, .. } = r {
+                    self.shared.error(format!(
+                        "{} is not a model (PMX or PMD); the actor keeps its model",
+                        path.display()
+                    ));
+                }
+            } else {
+                tracing::info!("dropped a stale model load (request {seq}) for actor {i}");
+            }
+        } else {
+            self.scene.waiting.insert(seq, r);
+        }
+        loop {
+            if self.scene.skipped.remove(&self.scene.next_apply) {
+                self.scene.next_apply += 1;
+                continue;
+            }
+            let Some(r) = self.scene.waiting.remove(&self.scene.next_apply) else {
+                break;
+            };
             let seq = self.scene.next_apply;
             self.scene.next_apply += 1;
             let intent = self.scene.intents.remove(&seq).unwrap_or(Intent::Auto);
@@ -269,13 +315,34 @@ impl StudioApp {
     }
 
     /// A model finished loading (or failed): kept by path, put on an actor.
-    fn place_model(&mut self, path: PathBuf, result: Result<Skeleton, String>, intent: Intent) {
+    fn place_model(
+        &mut self,
+        path: PathBuf,
+        result: Result<Arc<ModelAsset>, String>,
+        intent: Intent,
+    ) {
         let name = file_name(&path);
         match result {
-            Ok(s) => {
+            Ok(asset) => {
+                let s = &asset.loaded.model.skeleton;
                 let (bones, iks) = (s.bones.len(), s.iks.len());
+                let missing: Vec<&str> = asset
+                    .loaded
+                    .textures
+                    .problems
+                    .iter()
+                    .map(|(_, n, _)| n.as_str())
+                    .collect();
+                let textures = if missing.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; textures missing or broken (their materials use colours): {}",
+                        missing.join(", ")
+                    )
+                };
                 self.remember_recent(&path);
-                self.scene.models.insert(path.clone(), s);
+                self.scene.models.insert(path.clone(), asset);
                 let placed = match intent {
                     Intent::ActorModel(i) if i < self.scene.scene.actors.len() => {
                         self.scene.scene.actors[i].model = ModelRef::File(path.clone());
@@ -298,7 +365,7 @@ impl StudioApp {
                 };
                 let text = placed_text(&self.scene.scene, &placed);
                 self.shared.info(format!(
-                    "Loaded {name} {text}: {bones} bones, {iks} IK chains"
+                    "Loaded {name} {text}: {bones} bones, {iks} IK chains{textures}"
                 ));
             }
             Err(e) => {
@@ -682,6 +749,10 @@ pub fn scene_view<'a>(
                     name: &a.name,
                     model_path: match &a.model {
                         crate::scene::ModelRef::File(p) => Some(p.as_path()),
+                        crate::scene::ModelRef::Builtin => None,
+                    },
+                    model: match &a.model {
+                        crate::scene::ModelRef::File(p) => sc.models.get(p),
                         crate::scene::ModelRef::Builtin => None,
                     },
                     skeleton: sc.skeleton_of(i),

@@ -85,5 +85,5 @@ pub use posing::{MaterialState, PoseInput, Posed, Poser};
 pub use skeleton::{Bone, BoneFlags, BoneTail, IkChain, IkLink, Inherit, Skeleton};
 pub use texture::{
     TOON_SIZE, Texture, TextureProblem, TextureSet, builtin_toon, decode_texture, load_textures,
-    resolve_texture_path,
+    load_textures_with, resolve_texture_path,
 };

@@ -107,8 +107,23 @@ impl TextureSet {
 
 /// Finds and decodes every texture `model` names, relative to `dir`.
 pub fn load_textures(model: &Model, dir: &Path) -> TextureSet {
+    load_textures_with(model, dir, |_, _, _| true).unwrap_or_default()
+}
+
+/// [`load_textures`], calling `before(i, count, name)` before texture `i`
+/// of `count` (for progress); when it returns `false` the loading stops and
+/// the result is `None` (cancelled).
+pub fn load_textures_with(
+    model: &Model,
+    dir: &Path,
+    mut before: impl FnMut(usize, usize, &str) -> bool,
+) -> Option<TextureSet> {
     let mut set = TextureSet::default();
+    let count = model.textures.len();
     for (i, name) in model.textures.iter().enumerate() {
+        if !before(i, count, name) {
+            return None;
+        }
         let tex = match resolve_texture_path(dir, name) {
             None => Err(TextureProblem::Missing),
             Some(path) => std::fs::read(&path)
@@ -134,7 +149,7 @@ pub fn load_textures(model: &Model, dir: &Path) -> TextureSet {
             }
         }
     }
-    set
+    Some(set)
 }
 
 /// Decodes image bytes (PNG, BMP, TGA, JPEG, DDS) to RGBA8. `path` supplies

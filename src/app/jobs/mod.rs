@@ -9,7 +9,8 @@ pub mod service;
 pub mod ui;
 pub use service::{Finished, JobCtx, JobId, JobInfo, JobKind, JobService, Lane, Polled};
 
-use crate::skeleton::Skeleton;
+use crate::app::panels::model_view::ModelAsset;
+use crate::model::{LoadedModel, Model, load_textures_with};
 use crate::vmd::save::{DiskStamp, SaveOptions};
 use crate::vmd::{self, Motion, WriteError};
 
@@ -24,11 +25,11 @@ pub enum JobResult {
         stamp: Option<DiskStamp>,
         result: Result<Box<Motion>, String>,
     },
-    /// A PMX/PMD model's skeleton.
+    /// A PMX/PMD model with its textures, ready to draw.
     Model {
         seq: u64,
         path: PathBuf,
-        result: Result<Skeleton, String>,
+        result: Result<Arc<ModelAsset>, String>,
     },
     /// A save finished.
     Saved {
@@ -79,6 +80,8 @@ pub struct Jobs {
     pending: Vec<JobId>,
     /// Last open request's sequence number.
     next_seq: u64,
+    /// The job of each open request still running, by sequence number.
+    open_jobs: std::collections::HashMap<u64, JobId>,
     /// Called in the save worker with the temporary file written, before it
     /// is checked and renamed (tests inject a slow disk here).
     pub save_hook: Option<SaveHook>,
@@ -97,6 +100,36 @@ fn looks_like_model(bytes: &[u8]) -> bool {
     bytes.starts_with(b"PMX ") || bytes.starts_with(b"Pmd")
 }
 
+fn named_like_model(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("pmx") || e.eq_ignore_ascii_case("pmd"))
+}
+
+/// Reads a model and decodes its textures (with progress, stopping when
+/// cancelled), then builds the renderer's template: all off the UI thread.
+pub fn load_model(path: &Path, bytes: &[u8], ctx: &JobCtx) -> Result<Arc<ModelAsset>, String> {
+    ctx.progress(0.0, "reading the model");
+    let model = Model::read(bytes).map_err(|e| e.to_string())?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let textures = load_textures_with(&model, dir, |i, n, name| {
+        let f = 0.1 + 0.8 * i as f32 / n.max(1) as f32;
+        ctx.progress(f, &format!("texture {} of {n}: {name}", i + 1));
+        !ctx.cancelled()
+    })
+    .ok_or_else(|| "cancelled".to_owned())?;
+    ctx.progress(0.9, "building the mesh");
+    let asset = ModelAsset::new(LoadedModel {
+        path: path.to_owned(),
+        model,
+        textures,
+    });
+    if ctx.cancelled() {
+        return Err("cancelled".to_owned());
+    }
+    Ok(Arc::new(asset))
+}
+
 impl Jobs {
     /// File jobs on `service` (shared with the panels).
     pub fn new(service: JobService) -> Jobs {
@@ -107,6 +140,7 @@ impl Jobs {
             rx,
             pending: Vec::new(),
             next_seq: 0,
+            open_jobs: Default::default(),
             save_hook: None,
         }
     }
@@ -127,9 +161,11 @@ impl Jobs {
         label: String,
         work: impl FnOnce(&JobCtx) -> JobResult + Send + 'static,
     ) -> JobId {
+        // Model loads may be cancelled; opens, saves and dialogs run to the end.
+        let cancellable = kind == JobKind::Model;
         let id = self
             .service
-            .spawn(kind, label, false, self.tx.clone(), work);
+            .spawn(kind, label, cancellable, self.tx.clone(), work);
         self.pending.push(id);
         id
     }
@@ -142,10 +178,15 @@ impl Jobs {
         self.next_seq += 1;
         let seq = self.next_seq;
         let label = format!("Loading {}", path.display());
-        self.spawn(
-            JobKind::Open,
-            label,
-            move |_| match vmd::save::read_with_stamp(&path) {
+        // The signature decides what the file is; a path named like a model
+        // shows as a (cancellable) model load from the start.
+        let kind = if named_like_model(&path) {
+            JobKind::Model
+        } else {
+            JobKind::Open
+        };
+        let job = self.spawn(kind, label, move |ctx| {
+            match vmd::save::read_with_stamp(&path) {
                 Err(e) => JobResult::Motion {
                     seq,
                     result: Err(format!("cannot read {}: {e}", path.display())),
@@ -154,7 +195,7 @@ impl Jobs {
                 },
                 Ok((bytes, _)) if looks_like_model(&bytes) => JobResult::Model {
                     seq,
-                    result: crate::skeleton::load_model(&bytes).map_err(|e| e.to_string()),
+                    result: load_model(&path, &bytes, ctx),
                     path,
                 },
                 Ok((bytes, stamp)) => JobResult::Motion {
@@ -163,9 +204,18 @@ impl Jobs {
                     stamp: Some(stamp),
                     path,
                 },
-            },
-        );
+            }
+        });
+        self.open_jobs.insert(seq, job);
         seq
+    }
+
+    /// Asks open request `seq` to stop (a model load stops between
+    /// textures; its result, if any, still comes back).
+    pub fn cancel_open(&mut self, seq: u64) {
+        if let Some(job) = self.open_jobs.get(&seq) {
+            self.service.cancel(*job);
+        }
     }
 
     /// The sequence number the next [`Self::open`] will get.
@@ -269,6 +319,7 @@ impl Jobs {
         let mut out = Vec::new();
         while let Ok(f) = self.rx.try_recv() {
             self.pending.retain(|j| *j != f.id);
+            self.open_jobs.retain(|_, j| *j != f.id);
             out.push(f.value);
         }
         out

@@ -68,11 +68,34 @@ pub fn install(cc: &eframe::CreationContext<'_>) {
 
 // ------------------------------------------------------------- CPU side
 
-/// A loaded model and its renderer template, shared with paint callbacks.
+/// A model file loaded for the scene, off the UI thread (a job of the job
+/// service): the model with its decoded textures and the renderer's mesh
+/// template at rest.
+pub struct ModelAsset {
+    pub loaded: LoadedModel,
+    pub template: Arc<MeshTemplate>,
+}
+
+impl ModelAsset {
+    /// Builds the renderer's template (copies the textures as RGBA).
+    pub fn new(loaded: LoadedModel) -> ModelAsset {
+        let template = Arc::new(MeshTemplate::new(&loaded.model, &loaded.textures));
+        ModelAsset { loaded, template }
+    }
+}
+
+impl std::fmt::Debug for ModelAsset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModelAsset")
+            .field("path", &self.loaded.path)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A model the renderer draws, with an id for its GPU buffers.
 struct ModelEntry {
     id: u64,
-    model: LoadedModel,
-    template: Arc<MeshTemplate>,
+    asset: Arc<ModelAsset>,
 }
 
 /// One actor's posing state.
@@ -100,25 +123,35 @@ fn cpu_state(ctx: &egui::Context) -> Arc<Mutex<CpuState>> {
 }
 
 impl CpuState {
-    fn model(&mut self, path: Option<&Path>) -> Result<Arc<ModelEntry>, String> {
+    /// The entry for a model file already loaded (`asset`), or for the
+    /// built-in figure (`path` None). Nothing is read here: files load in
+    /// the background; until then the actor has no entry.
+    fn model(
+        &mut self,
+        path: Option<&Path>,
+        asset: Option<&Arc<ModelAsset>>,
+    ) -> Result<Arc<ModelEntry>, String> {
         let key = path.map(Path::to_path_buf);
         if let Some(r) = self.models.get(&key) {
-            return r.clone();
+            match (r, asset) {
+                (Ok(e), Some(a)) if Arc::ptr_eq(&e.asset, a) => return r.clone(),
+                (_, None) => return r.clone(),
+                // The file was loaded again: a new entry.
+                _ => {}
+            }
         }
-        let loaded = match path {
-            Some(p) => LoadedModel::open(p).map_err(|e| format!("{}: {e}", p.display())),
-            None => demo_model(),
+        let asset = match (path, asset) {
+            (_, Some(a)) => Ok(Arc::clone(a)),
+            (None, None) => demo_model().map(|m| Arc::new(ModelAsset::new(m))),
+            (Some(p), None) => {
+                // Loading (or failed): not cached, so the asset is taken
+                // as soon as it arrives.
+                return Err(format!("{}: loading…", p.display()));
+            }
         };
         self.next_id += 1;
         let id = self.next_id;
-        let entry = loaded.map(|model| {
-            let template = Arc::new(MeshTemplate::new(&model.model, &model.textures));
-            Arc::new(ModelEntry {
-                id,
-                model,
-                template,
-            })
-        });
+        let entry = asset.map(|asset| Arc::new(ModelEntry { id, asset }));
         self.models.insert(key, entry.clone());
         entry
     }
@@ -128,6 +161,8 @@ impl CpuState {
 pub struct ModelActor<'a> {
     /// The model file (`None`: the built-in figure, drawn as the demo mannequin).
     pub model_path: Option<&'a Path>,
+    /// The model file, once loaded.
+    pub model: Option<&'a Arc<ModelAsset>>,
     /// The motion it wears: the motion, its index, and (document id, revision)
     /// so the bone/morph binding is rebuilt after edits.
     pub motion: Option<(&'a Motion, &'a TrackIndex, (u64, u64))>,
@@ -195,14 +230,14 @@ pub fn draw(
     let view_proj = view.projection * view.view;
     let mut frames = Vec::with_capacity(actors.len());
     for (i, a) in actors.iter().enumerate() {
-        let entry = match cpu.model(a.model_path) {
+        let entry = match cpu.model(a.model_path, a.model) {
             Ok(e) => e,
             Err(e) => {
                 out.problems.push(e);
                 continue;
             }
         };
-        let model = &entry.model.model;
+        let model = &entry.asset.loaded.model;
         let slot = &mut cpu.actors[i];
         if slot.as_ref().is_none_or(|s| s.model_id != entry.id) {
             *slot = Some(ActorCpu {
@@ -239,7 +274,7 @@ pub fn draw(
         posed_vertices(model, &actor.posing.posed, &mut vertices);
         let mut materials = Vec::new();
         posed_materials(
-            &entry.template.mesh.materials,
+            &entry.asset.template.mesh.materials,
             &actor.posing.posed,
             &mut materials,
         );
@@ -248,7 +283,7 @@ pub fn draw(
         }
         frames.push(ActorFrame {
             key: (i, entry.id),
-            template: entry.template.clone(),
+            template: entry.asset.template.clone(),
             vertices,
             materials,
         });
@@ -798,6 +833,8 @@ pub fn settings_ui(ui: &mut egui::Ui) {
 /// Everything the hook needs from one actor of the scene.
 pub struct HookActor<'a> {
     pub model_path: Option<&'a Path>,
+    /// The model file, once loaded (see [`ModelAsset`]).
+    pub model: Option<&'a Arc<ModelAsset>>,
     pub motion: Option<&'a crate::app::document::Document>,
     pub offset: i32,
     /// The posing tool's unregistered pose for this actor, if any.
@@ -830,6 +867,7 @@ pub fn draw_scene(
         .iter()
         .map(|a| ModelActor {
             model_path: a.model_path,
+            model: a.model,
             motion: a.motion.map(|d| (&d.motion, &d.index, (d.id, d.revision))),
             frame: eval - f64::from(a.offset),
             pose_override: a.pose_override,

@@ -188,6 +188,8 @@ pub struct ActorView<'a> {
     pub name: &'a str,
     /// The model file (`None`: the built-in skeleton, rendered as the demo mannequin).
     pub model_path: Option<&'a std::path::Path>,
+    /// The model file, once loaded (models load in the background).
+    pub model: Option<&'a std::sync::Arc<model_view::ModelAsset>>,
     /// The actor's model skeleton (the built-in one when it has no model).
     pub skeleton: &'a Skeleton,
     /// The motion it wears (none: rest pose).
@@ -566,6 +568,7 @@ pub fn ui(
         .enumerate()
         .map(|(i, a)| model_view::HookActor {
             model_path: a.model_path,
+            model: a.model,
             motion: a.motion,
             offset: a.offset,
             pose_override: a.motion.and_then(|d| {
