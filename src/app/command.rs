@@ -118,7 +118,32 @@ impl Command {
                 let times = if c.repeats() { n } else { n.min(1) };
                 out.extend(std::iter::repeat_n(c, times));
             }
+            // A real window turns Ctrl+C / Ctrl+V into clipboard events, not
+            // key presses (and Ctrl+V into nothing at all while the system
+            // clipboard holds no text): they are the key commands here.
+            let mut copy = false;
+            i.events.retain(|e| match e {
+                egui::Event::Copy => {
+                    copy = true;
+                    false
+                }
+                egui::Event::Paste(_) => {
+                    if !out.contains(&Command::PasteKeys) {
+                        out.push(Command::PasteKeys);
+                    }
+                    false
+                }
+                _ => true,
+            });
+            if copy && !out.contains(&Command::CopyKeys) {
+                out.push(Command::CopyKeys);
+            }
         });
+        if out.contains(&Command::CopyKeys) {
+            // Some text on the system clipboard, so that the next Ctrl+V
+            // reaches the app as a paste event.
+            ctx.copy_text("VMD Studio keys".to_owned());
+        }
         out
     }
 

@@ -506,13 +506,11 @@ impl StudioApp {
             Command::ShowCurves => self.central = CentralView::Curves,
             Command::ShowPreview => self.central = CentralView::Preview,
             Command::ShowForensics => self.central = CentralView::Forensics,
-            Command::DeleteKeys
-            | Command::CopyKeys
-            | Command::PasteKeys
-            | Command::InsertKey
-            | Command::SelectAll
-            | Command::SelectAtFrame
-            | Command::FitAll => {
+            // Delete, copy and paste act on every timeline section's selection.
+            Command::DeleteKeys | Command::CopyKeys | Command::PasteKeys => {
+                self.scene_key_command(c)
+            }
+            Command::InsertKey | Command::SelectAll | Command::SelectAtFrame | Command::FitAll => {
                 // Key commands belong to the dope sheet.
                 let active = self.active;
                 if let Some(doc) = self.docs.get_mut(active) {
@@ -604,7 +602,11 @@ impl StudioApp {
             let d = self.docs.iter().find(|d| Some(d.id) == id)?;
             let h = d.history();
             let l = if undo { h.undo_label() } else { h.redo_label() }?;
-            Some(format!("{l} ({})", d.title()))
+            // An action across timeline sections changes several files at once.
+            match self.step_files(undo) {
+                n if n > 1 => Some(format!("{l} ({} and {} more)", d.title(), n - 1)),
+                _ => Some(format!("{l} ({})", d.title())),
+            }
         };
         let (undo_id, redo_id) = (self.undo_target(), self.redo_target());
         let (can_undo, can_redo) = (undo_id.is_some(), redo_id.is_some());

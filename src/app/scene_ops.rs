@@ -65,9 +65,11 @@ pub struct SceneState {
     skipped: HashSet<u64>,
     /// The sequence number to apply next.
     next_apply: u64,
-    /// Documents in the order their undo steps were made (scene-wide undo).
-    undo_order: Vec<u64>,
-    redo_order: Vec<u64>,
+    /// Scene-wide undo: the documents whose undo steps one action made
+    /// (several for an action across timeline sections), oldest first.
+    /// One undo takes back a whole group.
+    undo_order: Vec<Vec<u64>>,
+    redo_order: Vec<Vec<u64>>,
 }
 
 impl Default for SceneState {
@@ -608,90 +610,167 @@ impl StudioApp {
     /// Applies a panel's requests to document `id`, remembering the order
     /// of undo steps across the scene's documents.
     pub fn request_on(&mut self, id: u64, reqs: Vec<EditRequest>) {
-        let Some(d) = self.docs.iter_mut().find(|d| d.id == id) else {
-            return;
-        };
-        for r in reqs {
-            let (before, steps) = (d.state(), d.history().len());
-            d.request(r);
-            if d.state() != before || d.history().len() != steps {
-                self.scene.undo_order.push(id);
-                self.scene.redo_order.clear();
+        self.request_group(vec![(id, reqs)]);
+    }
+
+    /// Applies the requests one user action made in several documents (a
+    /// move, delete or paste across timeline sections). Each document
+    /// records its own undo step; the scene remembers them as one group,
+    /// so one Undo takes the whole action back, as in Blender or MMD where
+    /// one action is one undo step whatever it touched.
+    pub fn request_group(&mut self, edits: Vec<(u64, Vec<EditRequest>)>) {
+        let mut group = Vec::new();
+        for (id, reqs) in edits {
+            let Some(d) = self.docs.iter_mut().find(|d| d.id == id) else {
+                continue;
+            };
+            for r in reqs {
+                let (before, steps) = (d.state(), d.history().len());
+                d.request(r);
+                if d.state() != before || d.history().len() != steps {
+                    group.push(id);
+                }
+            }
+            if let Some(note) = d.take_history_note() {
+                self.shared.info(note);
             }
         }
-        if let Some(note) = d.take_history_note() {
-            self.shared.info(note);
+        if !group.is_empty() {
+            self.scene.undo_order.push(group);
+            self.scene.redo_order.clear();
         }
     }
 
-    /// The document the next undo acts on: the one edited last (across
-    /// the scene), else the active one.
-    pub fn undo_target(&self) -> Option<u64> {
-        self.scene
-            .undo_order
+    /// Whether `id` names an open document whose history can undo (or redo).
+    fn can_step(&self, id: u64, undo: bool) -> bool {
+        self.docs.iter().any(|d| {
+            d.id == id
+                && if undo {
+                    d.history().can_undo()
+                } else {
+                    d.history().can_redo()
+                }
+        })
+    }
+
+    /// Index in the undo (or redo) order of the last group that can still
+    /// act (documents may have been closed or dropped old steps).
+    fn last_group(&self, undo: bool) -> Option<usize> {
+        let order = if undo {
+            &self.scene.undo_order
+        } else {
+            &self.scene.redo_order
+        };
+        order
             .iter()
-            .rev()
-            .copied()
-            .find(|&id| {
-                self.docs
-                    .iter()
-                    .any(|d| d.id == id && d.history().can_undo())
-            })
-            .or_else(|| self.doc().filter(|d| d.history().can_undo()).map(|d| d.id))
+            .rposition(|g| g.iter().any(|&id| self.can_step(id, undo)))
+    }
+
+    /// The document the next undo acts on: the one edited last (across
+    /// the scene; the first of a group), else the active one.
+    pub fn undo_target(&self) -> Option<u64> {
+        self.step_target(true)
     }
 
     /// The document the next redo acts on.
     pub fn redo_target(&self) -> Option<u64> {
-        self.scene
-            .redo_order
-            .iter()
-            .rev()
-            .copied()
-            .find(|&id| {
-                self.docs
-                    .iter()
-                    .any(|d| d.id == id && d.history().can_redo())
+        self.step_target(false)
+    }
+
+    fn step_target(&self, undo: bool) -> Option<u64> {
+        let order = if undo {
+            &self.scene.undo_order
+        } else {
+            &self.scene.redo_order
+        };
+        self.last_group(undo)
+            .and_then(|g| order[g].iter().copied().find(|&id| self.can_step(id, undo)))
+            .or_else(|| {
+                self.doc()
+                    .filter(|d| self.can_step(d.id, undo))
+                    .map(|d| d.id)
             })
-            .or_else(|| self.doc().filter(|d| d.history().can_redo()).map(|d| d.id))
     }
 
-    /// Undoes the last edit made anywhere in the scene; its document becomes active.
+    /// How many files the next undo (or redo) changes (more than one for an
+    /// action across timeline sections).
+    pub fn step_files(&self, undo: bool) -> usize {
+        let order = if undo {
+            &self.scene.undo_order
+        } else {
+            &self.scene.redo_order
+        };
+        let Some(g) = self.last_group(undo) else {
+            return usize::from(self.step_target(undo).is_some());
+        };
+        let mut ids = order[g].clone();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.len()
+    }
+
+    /// Undoes the last action made anywhere in the scene (every document
+    /// it changed); its first document becomes active.
     pub fn undo_scene(&mut self) {
-        let Some(id) = self.undo_target() else {
-            return;
-        };
-        if let Some(pos) = self.scene.undo_order.iter().rposition(|&d| d == id) {
-            self.scene.undo_order.remove(pos);
-        }
-        if let Some(i) = self.doc_index(id)
-            && self.docs[i].undo()
-        {
-            self.scene.redo_order.push(id);
-            self.active = i;
-        }
+        self.step_scene(true);
     }
 
-    /// Redoes the last undone edit anywhere in the scene.
+    /// Redoes the last undone action anywhere in the scene.
     pub fn redo_scene(&mut self) {
-        let Some(id) = self.redo_target() else {
-            return;
+        self.step_scene(false);
+    }
+
+    fn step_scene(&mut self, undo: bool) {
+        let group = match self.last_group(undo) {
+            Some(g) if undo => self.scene.undo_order.remove(g),
+            Some(g) => self.scene.redo_order.remove(g),
+            // Nothing recorded: the active document's own history.
+            None => match self.step_target(undo) {
+                Some(id) => vec![id],
+                None => return,
+            },
         };
-        if let Some(pos) = self.scene.redo_order.iter().rposition(|&d| d == id) {
-            self.scene.redo_order.remove(pos);
+        let mut done = Vec::new();
+        // Undo takes the steps back newest first; redo replays them in order.
+        let order: Vec<u64> = if undo {
+            group.iter().rev().copied().collect()
+        } else {
+            group.clone()
+        };
+        for id in order {
+            if let Some(i) = self.doc_index(id) {
+                let d = &mut self.docs[i];
+                if if undo { d.undo() } else { d.redo() } {
+                    done.push(id);
+                }
+            }
         }
-        if let Some(i) = self.doc_index(id)
-            && self.docs[i].redo()
-        {
-            self.scene.undo_order.push(id);
+        if done.is_empty() {
+            return;
+        }
+        if let Some(i) = group.first().and_then(|&id| self.doc_index(id)) {
             self.active = i;
+        }
+        if undo {
+            // Kept in the order the steps were made.
+            done.reverse();
+        }
+        if undo {
+            self.scene.redo_order.push(done);
+        } else {
+            self.scene.undo_order.push(done);
         }
     }
 
     /// Forgets a closed document in the scene.
     pub(super) fn scene_forget(&mut self, id: u64) {
         self.scene.scene.remove_motion(&id);
-        self.scene.undo_order.retain(|&d| d != id);
-        self.scene.redo_order.retain(|&d| d != id);
+        for order in [&mut self.scene.undo_order, &mut self.scene.redo_order] {
+            for g in order.iter_mut() {
+                g.retain(|&d| d != id);
+            }
+            order.retain(|g| !g.is_empty());
+        }
     }
 
     /// Which scene role a document has, for tab and list labels.
@@ -907,6 +986,22 @@ impl StudioApp {
         out
     }
 
+    /// Delete, copy or paste across the timeline's sections: one action,
+    /// undone at once.
+    pub(super) fn scene_key_command(&mut self, c: super::command::Command) {
+        let sections = self.timeline_sections();
+        let active = self.doc().map(|d| d.id);
+        let edits = super::panels::timeline::scene_command(
+            &mut self.docs,
+            &sections,
+            active,
+            &mut self.shared,
+            &mut self.dope_sheet,
+            c,
+        );
+        self.request_group(edits);
+    }
+
     /// Draws the scene timeline and applies what it returns.
     pub(super) fn timeline_ui(&mut self, ui: &mut egui::Ui) {
         let sections = self.timeline_sections();
@@ -934,9 +1029,7 @@ impl StudioApp {
         {
             self.active = i;
         }
-        for (id, edits) in out.edits {
-            self.request_on(id, edits);
-        }
+        self.request_group(out.edits);
     }
 }
 

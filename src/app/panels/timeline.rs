@@ -5,18 +5,25 @@
 //! then open files outside the scene. Every section shares the zoom and the
 //! time scroll; an actor's section is shifted by its offset.
 //!
-//! Each section is the [`dope_sheet`] of its own document: selection,
-//! moving keys and key commands go to that document, which becomes the
-//! active one (the key panel and curve editor follow it).
+//! Each section is the [`dope_sheet`] of its own document, which becomes
+//! the active one when pressed on (the key panel and curve editor follow
+//! it). Selection spans the sections as in one sheet: a plain click or
+//! rubber band replaces the selection of every section, Shift/Ctrl add to
+//! it, and a band dragged across sections selects in each. Dragging a
+//! selected key moves the selected keys of every section together, and
+//! Delete, Copy and Paste act on every section's selection; each change
+//! goes to its own document (its own undo step there), and the app undoes
+//! the whole action at once.
 
 use std::collections::{BTreeSet, HashMap};
 
 use egui::{Pos2, Rect, Sense, Vec2};
 
-use super::dope_sheet::{self, Clipboard, LABEL_WIDTH, Layout, RULER_HEIGHT};
+use super::dope_sheet::{self, Clipboard, LABEL_WIDTH, Layout, RULER_HEIGHT, SectionEvent};
 use super::{PanelCtx, Shared};
 use crate::app::command::Command;
-use crate::app::document::{Document, EditRequest, KeyRef};
+use crate::app::document::{Document, Edit, EditRequest, KeyRef};
+use crate::vmd::key_edit::{self, KeyClash, KeyMove, track_label};
 
 const ZOOM_MIN: f32 = 0.002;
 const ZOOM_MAX: f32 = 60.0;
@@ -55,14 +62,17 @@ pub struct State {
     pub fit_pending: bool,
     /// Track-name filter, for every section.
     pub filter: String,
-    /// Keys copied from any section.
-    pub clipboard: Clipboard,
+    /// Keys copied from any sections.
+    pub clipboard: SceneClipboard,
     /// Collapsed sections, by document id.
     pub collapsed: BTreeSet<u64>,
     ruler: Option<Layout>,
     hbar_drag: bool,
     /// The sections shown last frame: a new one fits the view again.
     shown: Vec<u64>,
+    /// Keys being dragged, in every section.
+    group_move: Option<GroupMove>,
+    next_merge: u64,
 }
 
 impl Default for State {
@@ -73,12 +83,58 @@ impl Default for State {
             left_frame: -1.0,
             fit_pending: true,
             filter: String::new(),
-            clipboard: Clipboard::default(),
+            clipboard: SceneClipboard::default(),
             collapsed: BTreeSet::new(),
             ruler: None,
             hbar_drag: false,
             shown: Vec::new(),
+            group_move: None,
+            next_merge: 0,
         }
+    }
+}
+
+/// A move of the selected keys of several documents at once: a drag on any
+/// section moves every section's selection by the same number of frames,
+/// each document's change in its own undo step (made in the same frame, so
+/// the app undoes them together).
+#[derive(Debug)]
+struct GroupMove {
+    /// Per document id: its selected keys and their frames at the start.
+    moves: Vec<(u64, KeyMove)>,
+    applied: i64,
+    refused: Option<i64>,
+    merge_id: u64,
+    sent: bool,
+}
+
+/// Keys copied from one section, with the offset it had then.
+#[derive(Debug, Clone)]
+pub struct ClipPart {
+    pub doc_id: u64,
+    pub offset: i32,
+    pub keys: Clipboard,
+}
+
+/// Keys copied from any sections of the timeline.
+#[derive(Debug, Clone, Default)]
+pub struct SceneClipboard {
+    pub parts: Vec<ClipPart>,
+}
+
+impl SceneClipboard {
+    pub fn len(&self) -> usize {
+        self.parts.iter().map(|p| p.keys.len()).sum()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The earliest copied key in scene frames (offsets applied).
+    fn earliest(&self) -> Option<i64> {
+        self.parts
+            .iter()
+            .filter_map(|p| Some(i64::from(p.keys.earliest()?) + i64::from(p.offset)))
+            .min()
     }
 }
 
@@ -103,7 +159,6 @@ impl State {
         if st.filter != self.filter {
             st.filter = self.filter.clone();
         }
-        st.clipboard = std::mem::take(&mut self.clipboard);
         st
     }
 
@@ -115,7 +170,6 @@ impl State {
             self.left_frame = st.left_frame + offset;
         }
         self.fit_pending |= std::mem::take(&mut st.fit_pending);
-        self.clipboard = std::mem::take(&mut st.clipboard);
         self.sheets.insert(id, st);
     }
 
@@ -251,6 +305,7 @@ pub fn ui(
         Pos2::new(full.right(), full.bottom() - SCROLLBAR),
     );
     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(body));
+    let mut events: Vec<(u64, SectionEvent)> = Vec::new();
     egui::ScrollArea::vertical()
         .id_salt("timeline-sections")
         .auto_shrink([false, false])
@@ -287,6 +342,7 @@ pub fn ui(
                     )
                 };
                 doc.view = view;
+                events.extend(st.take_events().into_iter().map(|e| (doc.id, e)));
                 state.put_sheet(doc.id, st);
                 if pressed {
                     out.activate = Some(doc.id);
@@ -296,6 +352,21 @@ pub fn ui(
                 }
             }
         });
+    section_events(docs, sections, shared, state, events, &mut out);
+    // The rubber band, over every section it crosses.
+    if let Some(from) = state.sheets.values().find_map(|s| s.rubber_band())
+        && let Some(p) = ui.input(|i| i.pointer.interact_pos())
+    {
+        let r = Rect::from_two_pos(from, p).intersect(body);
+        let painter = ui.painter_at(body);
+        painter.rect_filled(r, 0.0, ui.visuals().selection.bg_fill.gamma_multiply(0.2));
+        painter.rect_stroke(
+            r,
+            0.0,
+            egui::Stroke::new(1.0, ui.visuals().selection.stroke.color),
+            egui::StrokeKind::Inside,
+        );
+    }
     state.clamp_left();
     hbar(ui, state, &l, full, last_frame);
     out
@@ -425,10 +496,19 @@ fn toolbar(
             ui.weak(format!("loop {a}-{b}"));
         }
         ui.separator();
-        let n = act.map_or(0, |d| d.view.selection.len());
-        match act {
-            Some(d) => ui.weak(format!("{n} selected in {}", d.title())),
-            None => ui.weak("nothing selected"),
+        let counts: Vec<usize> = sections
+            .iter()
+            .filter_map(|s| docs.iter().find(|d| d.id == s.doc_id))
+            .map(|d| d.view.selection.len())
+            .filter(|&n| n > 0)
+            .collect();
+        let n: usize = counts.iter().sum();
+        match (counts.len(), act) {
+            (0, _) => ui.weak("nothing selected"),
+            (1, Some(d)) if !d.view.selection.is_empty() => {
+                ui.weak(format!("{n} selected in {}", d.title()))
+            }
+            (files, _) => ui.weak(format!("{n} selected in {files} files")),
         };
     });
 }
@@ -468,4 +548,309 @@ fn hbar(ui: &mut egui::Ui, state: &mut State, l: &Layout, full: Rect, last_frame
     if r.drag_stopped() {
         state.hbar_drag = false;
     }
+}
+
+/// Adds a request for document `id` to the timeline's output.
+fn push_edit(edits: &mut Vec<(u64, Vec<EditRequest>)>, id: u64, e: EditRequest) {
+    match edits.iter_mut().find(|(d, _)| *d == id) {
+        Some((_, v)) => v.push(e),
+        None => edits.push((id, vec![e])),
+    }
+}
+
+/// A file's name for messages (no modified mark).
+fn file_name(d: &Document) -> String {
+    d.path
+        .as_ref()
+        .and_then(|p| p.file_name())
+        .map_or_else(|| d.name.clone(), |n| n.to_string_lossy().into_owned())
+}
+
+impl GroupMove {
+    /// Moves every document's keys by `delta` frames (held so that no key
+    /// goes before frame 0), or none of them when any would land on a key
+    /// of its track.
+    fn step(
+        &mut self,
+        docs: &[Document],
+        shared: &mut Shared,
+        delta: i64,
+        edits: &mut Vec<(u64, Vec<EditRequest>)>,
+    ) {
+        let floor = self.moves.iter().map(|(_, m)| m.min_delta()).max();
+        let delta = delta.max(floor.unwrap_or(0));
+        if delta == self.applied {
+            return;
+        }
+        let find = |id: u64| docs.iter().find(|d| d.id == id);
+        for (id, mv) in &self.moves {
+            let Some(d) = find(*id) else { continue };
+            if let Some(KeyClash { track, frame }) = mv.clash(&d.motion, &d.index, delta) {
+                if self.refused != Some(delta) {
+                    shared.error(format!(
+                        "Move refused: two keys of \"{}\" in {} would be on frame {frame}; the keys stay where they were",
+                        track_label(&track),
+                        file_name(d)
+                    ));
+                    self.refused = Some(delta);
+                }
+                return;
+            }
+        }
+        for (id, mv) in &self.moves {
+            let Some(d) = find(*id) else { continue };
+            let c = mv.changes(&d.motion, delta);
+            let label = format!("Move {} keys", mv.len());
+            push_edit(
+                edits,
+                *id,
+                EditRequest::merge(Edit::SetKeys(c), label, self.merge_id),
+            );
+        }
+        self.applied = delta;
+        self.refused = None;
+        self.sent = true;
+    }
+}
+
+/// Carries out what the sections handed up: a plain selection in one
+/// section clears the others; a rubber band selects in every section it
+/// covers; a drag moves the selected keys of every section.
+fn section_events(
+    docs: &mut [Document],
+    sections: &[Section],
+    shared: &mut Shared,
+    state: &mut State,
+    events: Vec<(u64, SectionEvent)>,
+    out: &mut Output,
+) {
+    for (from, e) in events {
+        match e {
+            SectionEvent::SelectionReplaced => {
+                for d in docs.iter_mut().filter(|d| d.id != from) {
+                    d.view.selection.clear();
+                    d.view.active = None;
+                }
+            }
+            SectionEvent::Box { rect, additive } => {
+                for s in sections {
+                    let Some(d) = docs.iter_mut().find(|d| d.id == s.doc_id) else {
+                        continue;
+                    };
+                    if !additive {
+                        d.view.selection.clear();
+                        d.view.active = None;
+                    }
+                    if state.collapsed.contains(&d.id) {
+                        continue;
+                    }
+                    if let Some(st) = state.sheets.get(&d.id) {
+                        let mut view = std::mem::take(&mut d.view);
+                        dope_sheet::box_select(d, &mut view, st, rect, true);
+                        d.view = view;
+                    }
+                }
+            }
+            SectionEvent::MoveStart => {
+                state.next_merge += 1;
+                let moves = sections
+                    .iter()
+                    .filter_map(|s| docs.iter().find(|d| d.id == s.doc_id))
+                    .filter(|d| !d.view.selection.is_empty())
+                    .map(|d| {
+                        let keys = d.view.selection.iter().copied();
+                        (d.id, KeyMove::new(&d.motion, keys))
+                    })
+                    .collect();
+                state.group_move = Some(GroupMove {
+                    moves,
+                    applied: 0,
+                    refused: None,
+                    // Distinct from other panels' ids: a tag in the high bits.
+                    merge_id: 0x71AE_0000_0000_0000 | state.next_merge,
+                    sent: false,
+                });
+            }
+            SectionEvent::MoveTo { delta } => {
+                if let Some(g) = &mut state.group_move {
+                    g.step(docs, shared, delta, &mut out.edits);
+                }
+            }
+            SectionEvent::MoveEnd => {
+                if let Some(g) = state.group_move.take()
+                    && g.sent
+                {
+                    for (id, _) in &g.moves {
+                        push_edit(&mut out.edits, *id, EditRequest::EndMerge);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Runs a key command across the timeline's sections: Delete and Copy act
+/// on the selected keys of every section; Paste puts copied keys back at
+/// the playhead — keys copied from one section go to the active file (so
+/// keys can go from one actor to another), keys copied from several go
+/// each back into the file they came from (camera keys into the camera,
+/// an actor's bone and morph keys into that actor under the same names),
+/// the earliest at the playhead and the others at the same distances in
+/// scene time. Returns the edits per document: one action, undone as one.
+pub fn scene_command(
+    docs: &mut [Document],
+    sections: &[Section],
+    active: Option<u64>,
+    shared: &mut Shared,
+    state: &mut State,
+    c: Command,
+) -> Vec<(u64, Vec<EditRequest>)> {
+    match c {
+        Command::DeleteKeys => delete_all(docs, sections, shared),
+        Command::CopyKeys => {
+            copy_all(docs, sections, shared, state);
+            Vec::new()
+        }
+        Command::PasteKeys => paste_all(docs, sections, active, shared, state),
+        _ => Vec::new(),
+    }
+}
+
+fn delete_all(
+    docs: &[Document],
+    sections: &[Section],
+    shared: &mut Shared,
+) -> Vec<(u64, Vec<EditRequest>)> {
+    let mut out = Vec::new();
+    for s in sections {
+        let Some(d) = docs.iter().find(|d| d.id == s.doc_id) else {
+            continue;
+        };
+        let n = d.view.selection.len();
+        if n == 0 {
+            continue;
+        }
+        let m = key_edit::delete_keys(&d.motion, &d.view.selection);
+        let e = EditRequest::apply(
+            Edit::ReplaceMotion {
+                motion: Box::new(m),
+                selection: None,
+            },
+            format!("Delete {n} keys"),
+        );
+        out.push((d.id, vec![e]));
+    }
+    if out.is_empty() {
+        shared.info("Nothing selected to delete");
+    }
+    out
+}
+
+fn copy_all(docs: &[Document], sections: &[Section], shared: &mut Shared, state: &mut State) {
+    let mut clip = SceneClipboard::default();
+    for s in sections {
+        let Some(d) = docs.iter().find(|d| d.id == s.doc_id) else {
+            continue;
+        };
+        let keys = Clipboard::copy(&d.motion, &d.view.selection);
+        if !keys.is_empty() {
+            clip.parts.push(ClipPart {
+                doc_id: d.id,
+                offset: s.offset,
+                keys,
+            });
+        }
+    }
+    match clip.parts.len() {
+        0 => shared.info("Nothing selected to copy"),
+        1 => shared.info(format!("Copied {} keys", clip.len())),
+        n => shared.info(format!("Copied {} keys from {n} files", clip.len())),
+    }
+    if !clip.is_empty() {
+        state.clipboard = clip;
+    }
+}
+
+fn paste_all(
+    docs: &mut [Document],
+    sections: &[Section],
+    active: Option<u64>,
+    shared: &mut Shared,
+    state: &State,
+) -> Vec<(u64, Vec<EditRequest>)> {
+    let clip = &state.clipboard;
+    let Some(earliest) = clip.earliest() else {
+        shared.info("Nothing to paste: copy keys first");
+        return Vec::new();
+    };
+    // The playhead in scene frames (on the nearest beat when snapping).
+    let at = shared
+        .song
+        .snap_frame(shared.transport.frame)
+        .round()
+        .clamp(0.0, f64::from(u32::MAX)) as i64;
+    let single = clip.parts.len() == 1;
+    let mut pasted: Vec<(u64, key_edit::Replaced)> = Vec::new();
+    let mut left_out = 0usize;
+    for part in &clip.parts {
+        let target = if single {
+            active.unwrap_or(part.doc_id)
+        } else {
+            part.doc_id
+        };
+        let (Some(s), Some(d)) = (
+            sections.iter().find(|s| s.doc_id == target),
+            docs.iter().find(|d| d.id == target),
+        ) else {
+            left_out += part.keys.len();
+            continue;
+        };
+        // A key's scene frame is its frame + the offset it was copied with;
+        // the earliest goes to the playhead; then back into the target's frames.
+        let delta = at - earliest + i64::from(part.offset) - i64::from(s.offset);
+        match part.keys.paste_shifted(&d.motion, &d.index, delta) {
+            None => left_out += part.keys.len(),
+            Some(Err(KeyClash { track, frame })) => {
+                shared.error(format!(
+                    "Paste refused: \"{}\" in {} already has a key on frame {frame}; nothing was pasted",
+                    track_label(&track),
+                    file_name(d)
+                ));
+                return Vec::new();
+            }
+            Some(Ok(r)) => {
+                left_out += part.keys.len() - r.selection.len();
+                pasted.push((target, r));
+            }
+        }
+    }
+    if left_out > 0 {
+        shared.info(format!(
+            "{left_out} copied keys were left out (before frame 0 of their file, or their file is closed)"
+        ));
+    }
+    if pasted.is_empty() {
+        return Vec::new();
+    }
+    // The pasted keys become the selection; other files' selections go.
+    for d in docs.iter_mut() {
+        if !pasted.iter().any(|(id, _)| *id == d.id) {
+            d.view.selection.clear();
+            d.view.active = None;
+        }
+    }
+    pasted
+        .into_iter()
+        .map(|(id, r)| {
+            let n = r.selection.len();
+            let e = EditRequest::apply(
+                Edit::ReplaceMotion {
+                    motion: Box::new(r.motion),
+                    selection: Some(r.selection),
+                },
+                format!("Paste {n} keys at frame {at}"),
+            );
+            (id, vec![e])
+        })
+        .collect()
 }

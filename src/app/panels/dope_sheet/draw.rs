@@ -436,7 +436,9 @@ pub(super) fn keys_ui(
         painter.vline(px, l.keys.y_range(), Stroke::new(1.5, pal.playhead));
     }
     // Rubber band.
+    // (As a timeline section the timeline draws it across the sections.)
     if let Drag::Box { from, .. } = &state.drag
+        && !state.linked
         && let Some(p) = ui.input(|i| i.pointer.interact_pos())
     {
         let r = Rect::from_two_pos(*from, p);

@@ -5,8 +5,11 @@
 use egui::{PointerButton, Pos2, Rect, Sense};
 
 use super::layout::{HALF, ROW_HEIGHT, hit_key};
-use super::{Layout, PanelCtx, Row, State, frame_in, key_ref, track_keys, track_label, track_of};
-use crate::app::document::{Edit, EditRequest, KeyRef};
+use super::{
+    Layout, PanelCtx, Row, SectionEvent, State, frame_in, key_ref, track_keys, track_label,
+    track_of,
+};
+use crate::app::document::{DocView, Document, Edit, EditRequest, KeyRef};
 use crate::vmd::key_edit::{KeyClash, KeyMove};
 
 #[derive(Debug, Clone, Default)]
@@ -52,6 +55,7 @@ pub(super) fn click_select(cx: &mut PanelCtx, state: &mut State, k: KeyRef, mods
         sel.clear();
         sel.insert(k);
         state.selected_tracks.clear();
+        state.emit(SectionEvent::SelectionReplaced);
     }
     if let Some(t) = track {
         state.selected_tracks.insert(t);
@@ -84,6 +88,7 @@ pub(super) fn handle_key_input(
                 if !mods.shift && !mods.command {
                     cx.view.selection.clear();
                     cx.view.active = None;
+                    state.emit(SectionEvent::SelectionReplaced);
                 }
             }
         }
@@ -108,6 +113,7 @@ pub(super) fn handle_key_input(
                 merge_id: state.merge_id(),
                 sent: false,
             };
+            state.emit(SectionEvent::MoveStart);
         } else {
             state.drag = Drag::Box {
                 from: origin,
@@ -131,26 +137,35 @@ pub(super) fn handle_key_input(
                     // Snapping to beats: the key under the press lands on a beat.
                     let anchor = l.frame_at(*origin_x).round() as i64 + i64::from(state.offset);
                     delta = cx.shared.song.snap_delta(anchor, delta);
-                    delta = delta.max(keys.min_delta());
-                    if delta != *applied {
-                        match keys.apply(&cx.doc.motion, &cx.doc.index, delta) {
-                            Ok(c) => {
-                                cx.push(EditRequest::merge(
-                                    Edit::SetKeys(c),
-                                    format!("Move {} keys", keys.len()),
-                                    *merge_id,
-                                ));
-                                *applied = delta;
-                                *sent = true;
-                                *refused = None;
-                            }
-                            Err(KeyClash { track, frame }) => {
-                                if *refused != Some(delta) {
-                                    let track = track_label(&track);
-                                    cx.shared.error(format!(
-                                        "Move refused: two keys of \"{track}\" would be on frame {frame}; the keys stay where they were"
+                    if state.linked {
+                        // The timeline moves the selected keys of every
+                        // section together (and holds them at frame 0).
+                        if delta != *applied {
+                            *applied = delta;
+                            state.events.push(SectionEvent::MoveTo { delta });
+                        }
+                    } else {
+                        delta = delta.max(keys.min_delta());
+                        if delta != *applied {
+                            match keys.apply(&cx.doc.motion, &cx.doc.index, delta) {
+                                Ok(c) => {
+                                    cx.push(EditRequest::merge(
+                                        Edit::SetKeys(c),
+                                        format!("Move {} keys", keys.len()),
+                                        *merge_id,
                                     ));
-                                    *refused = Some(delta);
+                                    *applied = delta;
+                                    *sent = true;
+                                    *refused = None;
+                                }
+                                Err(KeyClash { track, frame }) => {
+                                    if *refused != Some(delta) {
+                                        let track = track_label(&track);
+                                        cx.shared.error(format!(
+                                            "Move refused: two keys of \"{track}\" would be on frame {frame}; the keys stay where they were"
+                                        ));
+                                        *refused = Some(delta);
+                                    }
                                 }
                             }
                         }
@@ -167,6 +182,7 @@ pub(super) fn handle_key_input(
     }
     if r.drag_stopped() {
         match std::mem::take(&mut state.drag) {
+            Drag::Move { .. } if state.linked => state.emit(SectionEvent::MoveEnd),
             Drag::Move { sent: true, .. } => {
                 cx.push(EditRequest::EndMerge);
             }
@@ -175,7 +191,13 @@ pub(super) fn handle_key_input(
                     .interact_pointer_pos()
                     .or(ui.input(|i| i.pointer.latest_pos()))
                 {
-                    box_select(cx, state, l, Rect::from_two_pos(from, p), additive);
+                    let rect = Rect::from_two_pos(from, p);
+                    if state.linked {
+                        // Every section selects what the band covers.
+                        state.emit(SectionEvent::Box { rect, additive });
+                    } else {
+                        box_select(cx.doc, cx.view, state, l, rect, additive);
+                    }
                 }
             }
             _ => {}
@@ -183,17 +205,28 @@ pub(super) fn handle_key_input(
     }
 }
 
-fn box_select(cx: &mut PanelCtx, state: &State, l: &Layout, r: Rect, additive: bool) {
+/// Selects the keys whose diamonds the screen rectangle `r` touches (after
+/// clearing the selection unless `additive`). `r` may begin above these
+/// rows (a band dragged across several timeline sections).
+pub(super) fn box_select(
+    doc: &Document,
+    view: &mut DocView,
+    state: &State,
+    l: &Layout,
+    r: Rect,
+    additive: bool,
+) {
     if !additive {
-        cx.view.selection.clear();
+        view.selection.clear();
     }
-    let m = &cx.doc.motion;
+    let m = &doc.motion;
     let lo = l.frame_at(r.left() - HALF);
     let hi = l.frame_at(r.right() + HALF);
-    let Some(first) = l.row_at(r.top() - HALF) else {
+    // Above the first row: start at the first row.
+    let first = l.row_at(r.top() - HALF).unwrap_or(0);
+    let Some(last) = l.row_at(r.bottom() + HALF) else {
         return;
     };
-    let last = l.row_at(r.bottom() + HALF).unwrap_or(first);
     for (i, row) in state.rows.iter().enumerate().take(last + 1).skip(first) {
         let Row::Track { track, .. } = row else {
             continue;
@@ -202,21 +235,17 @@ fn box_select(cx: &mut PanelCtx, state: &State, l: &Layout, r: Rect, additive: b
         if cy < r.top() - HALF || cy > r.bottom() + HALF {
             continue;
         }
-        let keys = track_keys(cx.doc, track);
+        let keys = track_keys(doc, track);
         let s = keys.partition_point(|&k| f64::from(frame_in(m, track, k)) < lo);
         for &k in &keys[s..] {
             if f64::from(frame_in(m, track, k)) > hi {
                 break;
             }
-            cx.view.selection.insert(key_ref(track, k));
+            view.selection.insert(key_ref(track, k));
         }
     }
-    if cx
-        .view
-        .active
-        .is_none_or(|a| !cx.view.selection.contains(&a))
-    {
-        cx.view.active = cx.view.selection.iter().next().copied();
+    if view.active.is_none_or(|a| !view.selection.contains(&a)) {
+        view.active = view.selection.iter().next().copied();
     }
 }
 

@@ -28,7 +28,7 @@ use egui::{Pos2, Rect, Sense, Vec2};
 
 use super::PanelCtx;
 use crate::app::command::Command;
-use crate::app::document::{Document, KeyRef};
+use crate::app::document::{DocView, Document, KeyRef};
 use crate::vmd::key_edit;
 
 mod cache;
@@ -46,6 +46,24 @@ pub use key_edit::{Clipboard, Group, TrackRef, frame_in, key_ref, track_label, t
 use labels::labels_ui;
 pub use layout::{LABEL_WIDTH, Layout, ROW_HEIGHT, RULER_HEIGHT, Row};
 use layout::{SCROLLBAR, ZOOM_MAX, ZOOM_MIN, follow_playhead, reveal};
+
+/// What a section of the scene timeline hands up instead of doing it
+/// itself, so that selection and moves span every section (the timeline
+/// carries them out; see `timeline::section_events`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SectionEvent {
+    /// The selection was replaced by a plain click: other sections drop theirs.
+    SelectionReplaced,
+    /// A rubber band was released (screen rectangle): every section selects
+    /// what it covers (after dropping its selection unless `additive`).
+    Box { rect: Rect, additive: bool },
+    /// A drag of the selected keys began.
+    MoveStart,
+    /// The drag's offset in frames (snapped to beats, not yet held at 0).
+    MoveTo { delta: i64 },
+    /// The drag ended.
+    MoveEnd,
+}
 
 /// The sorted key list (indices into the section) of a track.
 pub fn track_keys<'a>(doc: &'a Document, t: &TrackRef) -> &'a [u32] {
@@ -87,6 +105,10 @@ pub struct State {
     layout: Option<Layout>,
     frames: FrameCache,
     sel_bits: SelBits,
+    /// Drawn as a section of the scene timeline: selection replacements,
+    /// rubber bands and moves go to [`Self::take_events`].
+    linked: bool,
+    events: Vec<SectionEvent>,
 }
 
 impl Default for State {
@@ -110,6 +132,8 @@ impl Default for State {
             layout: None,
             frames: FrameCache::default(),
             sel_bits: SelBits::default(),
+            linked: false,
+            events: Vec::new(),
         }
     }
 }
@@ -136,6 +160,26 @@ impl State {
         let f = doc.motion.key_frame(key)?;
         let p = Pos2::new(l.x_of(f64::from(f)), l.row_top(row) + ROW_HEIGHT / 2.0);
         l.keys.contains(p).then_some(p)
+    }
+
+    /// What this section handed up since the last call.
+    pub fn take_events(&mut self) -> Vec<SectionEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// Where a rubber band being dragged began (screen point).
+    pub fn rubber_band(&self) -> Option<Pos2> {
+        match self.drag {
+            Drag::Box { from, .. } => Some(from),
+            _ => None,
+        }
+    }
+
+    /// Records an event for the timeline (only as a timeline section).
+    fn emit(&mut self, e: SectionEvent) {
+        if self.linked {
+            self.events.push(e);
+        }
     }
 
     fn merge_id(&mut self) -> u64 {
@@ -246,6 +290,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
 /// `state.offset`). Returns whether the pointer was pressed on it.
 pub fn section_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, id: egui::Id) -> bool {
     let doc = cx.doc;
+    state.linked = true;
     state.refresh_cache(doc);
     if state.shown_doc != Some(doc.id) {
         state.shown_doc = Some(doc.id);
@@ -292,6 +337,17 @@ pub fn section_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, id: e
         ..l
     });
     ui.rect_contains_pointer(vis) && ui.input(|i| i.pointer.any_pressed())
+}
+
+/// Selects the keys the screen rectangle `rect` covers in this section as
+/// it was drawn last frame (after dropping the selection unless
+/// `additive`; nothing is added when the section was not drawn).
+pub fn box_select(doc: &Document, view: &mut DocView, state: &State, rect: Rect, additive: bool) {
+    match state.layout {
+        Some(l) => input::box_select(doc, view, state, &l, rect, additive),
+        None if !additive => view.selection.clear(),
+        None => {}
+    }
 }
 
 /// Camera cuts of the document last shown (earlier frame of each cut).
