@@ -375,3 +375,84 @@ fn first_start_is_the_demo_scene_through_its_camera() {
         .collect();
     assert_eq!(ids, vec![cam, dance]);
 }
+
+/// A v2 motion with one センター key and a morph key per name (10 frames apart).
+fn motion_with_morphs(path: &Path, morphs: &[&str]) {
+    use vmd_studio::vmd::{self, BoneKey, MorphKey, Motion, NameEncoding};
+    let sj = NameEncoding::ShiftJis;
+    let mut m = Motion::new_v2();
+    m.bones
+        .push(BoneKey::new("センター", sj, 0, [0.0; 3], [0.0, 0.0, 0.0, 1.0]).expect("key"));
+    for (i, n) in morphs.iter().enumerate() {
+        m.morphs
+            .push(MorphKey::new(n, sj, 10 * i as u32, 0.5).expect("morph key"));
+    }
+    std::fs::write(path, vmd::write(&m).expect("write")).expect("save");
+}
+
+/// Opens Mei and a motion (in that order: the model makes an actor, the
+/// motion goes to it) into an empty app.
+fn mei_wearing(corpus: &Path, motion: &Path) -> Harness<'static, StudioApp> {
+    let mut h = harness(StudioApp::default());
+    h.state_mut()
+        .open_paths(vec![corpus.join("mei/mei.pmd"), motion.to_owned()]);
+    settle(&mut h);
+    h
+}
+
+#[test]
+fn morphs_the_model_lacks_are_listed_per_actor() {
+    use egui_kittest::kittest::Queryable;
+    let Some(corpus) = corpus() else { return };
+    let dir = temp_dir("ui-morphs");
+    // Mei's own expressions, as MMDAgent's lip-sync file beside the model
+    // (mei/mei.lip) names them; "存在しない表情" is no morph of hers.
+    let lacking = dir.join("lacking.vmd");
+    motion_with_morphs(&lacking, &["発音「あ」", "存在しない表情", "発音「お」"]);
+    let mut h = mei_wearing(&corpus, &lacking);
+    {
+        let app = h.state();
+        assert_eq!(app.scene.scene.actors.len(), 1);
+        assert!(app.scene.model_loaded(0), "Mei loaded");
+    }
+    let shown = |h: &Harness<'_, StudioApp>, n: &str| h.query_all_by_label(n).count();
+    let (missing_before, present_before) = (shown(&h, "存在しない表情"), shown(&h, "発音「あ」"));
+    h.get_by_label("Morphs missing in mei.pmd (1)").click();
+    h.run_steps(3);
+    // The list holds exactly the missing name: one more label of it, none
+    // of the names Mei has.
+    assert_eq!(shown(&h, "存在しない表情"), missing_before + 1);
+    assert_eq!(shown(&h, "発音「あ」"), present_before);
+    assert!(h.query_by_label_contains("not checked").is_none());
+    // A toolbox result that adds a morph track Mei lacks says so (and one
+    // adding a morph she has says nothing).
+    {
+        use vmd_studio::vmd::{MorphKey, NameEncoding};
+        let app = h.state();
+        let id = app.scene.scene.actors[0].motion.expect("motion worn");
+        let d = app.docs.iter().find(|d| d.id == id).expect("open");
+        let with = |name: &str| {
+            let mut m = d.motion.clone();
+            m.morphs
+                .push(MorphKey::new(name, NameEncoding::ShiftJis, 5, 1.0).expect("key"));
+            m
+        };
+        let note = app
+            .bones_the_model_lacks(id, &with("架空の表情"))
+            .expect("a note");
+        assert!(
+            note.contains("1 morph track(s)") && note.contains("架空の表情"),
+            "{note}"
+        );
+        assert!(note.contains("mei.pmd"), "{note}");
+        assert_eq!(app.bones_the_model_lacks(id, &with("発音「う」")), None);
+    }
+
+    // A motion whose morphs Mei all has lists none.
+    let fine = dir.join("fine.vmd");
+    motion_with_morphs(&fine, &["発音「あ」", "発音「ん」"]);
+    let h = mei_wearing(&corpus, &fine);
+    assert!(h.query_by_label_contains("Morphs missing").is_none());
+    h.get_by_label("Every morph of the motion is in mei.pmd.");
+    let _ = std::fs::remove_dir_all(&dir);
+}

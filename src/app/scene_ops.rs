@@ -48,6 +48,8 @@ pub struct SceneState {
     pub path: Option<PathBuf>,
     /// Loaded models (with textures and the renderer's template), by path.
     pub models: HashMap<PathBuf, Arc<ModelAsset>>,
+    /// Loaded models' morph names (file order), by path.
+    pub model_morphs: HashMap<PathBuf, Vec<String>>,
     /// The current model load of each actor (by open sequence number): a
     /// load the user replaced by another is stale and dropped.
     pub model_loads: HashMap<usize, u64>,
@@ -79,6 +81,7 @@ impl Default for SceneState {
             selected_actor: None,
             path: None,
             models: HashMap::new(),
+            model_morphs: HashMap::new(),
             model_loads: HashMap::new(),
             builtin: skeleton::standard_skeleton(),
             modified: false,
@@ -103,6 +106,15 @@ impl SceneState {
                 .get(p)
                 .map_or(&self.builtin, |m| &m.loaded.model.skeleton),
             _ => &self.builtin,
+        }
+    }
+
+    /// The morph names of actor `i`'s model; `None` for the built-in
+    /// skeleton (it has no morphs to check against) and while loading.
+    pub fn morphs_of(&self, i: usize) -> Option<&[String]> {
+        match self.scene.actors.get(i).map(|a| &a.model) {
+            Some(ModelRef::File(p)) => self.model_morphs.get(p).map(Vec::as_slice),
+            _ => None,
         }
     }
 
@@ -344,6 +356,9 @@ impl StudioApp {
                     )
                 };
                 self.remember_recent(&path);
+                let morphs = asset.loaded.model.morphs.iter();
+                let morphs = morphs.map(|m| m.name.clone()).collect();
+                self.scene.model_morphs.insert(path.clone(), morphs);
                 self.scene.models.insert(path.clone(), asset);
                 let placed = match intent {
                     Intent::ActorModel(i) if i < self.scene.scene.actors.len() => {
@@ -1034,9 +1049,10 @@ impl StudioApp {
 }
 
 impl StudioApp {
-    /// When `new` (a toolbox result for document `doc_id`) has bone tracks
-    /// that the document did not have and the model of the actor wearing
-    /// it lacks (e.g. mirroring onto a model without 右目), says which.
+    /// When `new` (a toolbox result for document `doc_id`) has bone (or
+    /// morph) tracks that the document did not have and the model of the
+    /// actor wearing it lacks (e.g. mirroring onto a model without 右目),
+    /// says which. Morphs are checked when the model's morph list is known.
     pub fn bones_the_model_lacks(&self, doc_id: u64, new: &Motion) -> Option<String> {
         let i = self
             .scene
@@ -1055,16 +1071,45 @@ impl StudioApp {
             .collect();
         let skel = self.scene.skeleton_of(i);
         let missing = skeleton::unknown_bones(skel, added.iter().map(String::as_str));
-        if missing.is_empty() {
+        let old_morphs: HashSet<String> = doc.index.morphs.iter().map(|t| t.name().text).collect();
+        let missing_morphs: Vec<String> = match self.scene.morphs_of(i) {
+            Some(have) => {
+                let have: HashSet<&str> = have.iter().map(String::as_str).collect();
+                let mut seen = HashSet::new();
+                idx.morphs
+                    .iter()
+                    .map(|t| t.name().text)
+                    .filter(|n| {
+                        !old_morphs.contains(n)
+                            && !have.contains(n.as_str())
+                            && seen.insert(n.clone())
+                    })
+                    .collect()
+            }
+            None => Vec::new(),
+        };
+        if missing.is_empty() && missing_morphs.is_empty() {
             return None;
         }
         let a = &self.scene.scene.actors[i];
+        let mut parts = Vec::new();
+        if !missing.is_empty() {
+            parts.push(format!("{} bone track(s)", missing.len()));
+        }
+        if !missing_morphs.is_empty() {
+            parts.push(format!("{} morph track(s)", missing_morphs.len()));
+        }
+        let names: Vec<&str> = missing
+            .iter()
+            .map(String::as_str)
+            .chain(missing_morphs.iter().map(String::as_str))
+            .collect();
         Some(format!(
-            "created {} bone track(s) that {}'s model ({}) lacks: {}",
-            missing.len(),
+            "created {} that {}'s model ({}) lacks: {}",
+            parts.join(" and "),
             a.name,
             a.model.display_name(),
-            missing.join(", ")
+            names.join(", ")
         ))
     }
 }

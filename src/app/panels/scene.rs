@@ -31,8 +31,9 @@ pub enum Action {
 }
 
 /// What missing names were computed from: document id and revision,
-/// skeleton bone storage address and length.
-type MissingKey = (u64, u64, usize, usize);
+/// skeleton bone storage address and length, morph list address and length
+/// (0, 0 without one).
+type MissingKey = (u64, u64, usize, usize, usize, usize);
 
 /// Missing names per actor, recomputed when the motion or model changes.
 #[derive(Debug, Default)]
@@ -300,11 +301,14 @@ fn actor_ui(
     // Names the motion uses that the model lacks.
     if let Some(doc) = a.motion.and_then(|id| docs.iter().find(|d| d.id == id)) {
         let skel = sc.skeleton_of(i);
+        let model_morphs = sc.morphs_of(i);
         let key = (
             doc.id,
             doc.revision,
             skel.bones.as_ptr() as usize,
             skel.bones.len(),
+            model_morphs.map_or(0, |m| m.as_ptr() as usize),
+            model_morphs.map_or(0, <[String]>::len),
         );
         let fresh = state.missing.get(&i).is_some_and(|(k, _)| *k == key);
         if !fresh {
@@ -312,7 +316,7 @@ fn actor_ui(
             let morphs: Vec<String> = doc.index.morphs.iter().map(|t| t.name().text).collect();
             let m = scene::missing_names(
                 skel.bones.iter().map(|b| b.name.as_str()),
-                None,
+                model_morphs,
                 &bones,
                 &morphs,
             );
@@ -348,6 +352,9 @@ fn actor_ui(
                             ui.label(n);
                         }
                     });
+                }
+                Some(_) if !doc.index.morphs.is_empty() => {
+                    ui.weak(format!("Every morph of the motion is in {model}."));
                 }
                 Some(_) => {}
                 None if !doc.index.morphs.is_empty() => {
