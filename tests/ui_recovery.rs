@@ -1,5 +1,6 @@
 //! Crash recovery, driven with egui_kittest: a real app process killed with
-//! SIGKILL after edits, and the next start restoring the same bytes; the
+//! SIGKILL after edits, and the next start restoring the same bytes and
+//! rebuilding the scene (actor with its model and offset, camera, song); the
 //! 50th-edit trigger; the copy deleted on save and on discard; a running
 //! instance never offered its own or another live instance's copies.
 //! Run with `env -u DISPLAY cargo test --test ui_recovery`.
@@ -26,6 +27,7 @@ use vmd_studio::app::StudioApp;
 use vmd_studio::app::command::Command;
 use vmd_studio::app::document::{Edit, KeyChanges};
 use vmd_studio::scene::recovery::{INTERVAL_ENV, Meta};
+use vmd_studio::scene::{ModelRef, Song};
 
 const FRAME0: usize = 69;
 const CHILD_ENV: &str = "VMD_RECOVERY_TEST_CHILD";
@@ -74,6 +76,43 @@ fn work(tag: &str) -> (tempfile::TempDir, PathBuf) {
     let path = dir.path().join("dance.vmd");
     std::fs::write(&path, vmd_studio::app::DEMO_DANCE).expect("write");
     (dir, path)
+}
+
+/// A short mono 16-bit WAV (a 64 Hz tone), written by hand (RIFF layout).
+fn write_wav(path: &Path) {
+    let rate = 8000u32;
+    let n = rate / 2;
+    let mut b = Vec::new();
+    b.extend_from_slice(b"RIFF");
+    b.extend_from_slice(&(36 + n * 2).to_le_bytes());
+    b.extend_from_slice(b"WAVEfmt ");
+    b.extend_from_slice(&16u32.to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    b.extend_from_slice(&1u16.to_le_bytes()); // mono
+    b.extend_from_slice(&rate.to_le_bytes());
+    b.extend_from_slice(&(rate * 2).to_le_bytes());
+    b.extend_from_slice(&2u16.to_le_bytes());
+    b.extend_from_slice(&16u16.to_le_bytes());
+    b.extend_from_slice(b"data");
+    b.extend_from_slice(&(n * 2).to_le_bytes());
+    for i in 0..n {
+        let v = (f64::from(i) * std::f64::consts::TAU * 64.0 / f64::from(rate)).sin();
+        b.extend_from_slice(&((v * 8000.0) as i16).to_le_bytes());
+    }
+    std::fs::write(path, b).expect("wav");
+}
+
+/// The scene of the killed process: the dance worn by the demo model 12
+/// frames late, the demo camera (no unsaved edits: it has no copy and must
+/// be opened from its file), and a song starting at frame 5.
+fn scene_files(work: &Path) {
+    std::fs::write(work.join("camera.vmd"), vmd_studio::app::DEMO_CAMERA).expect("camera");
+    std::fs::write(
+        work.join("model.pmx"),
+        vmd_studio::render::stage::DEMO_MODEL_PMX,
+    )
+    .expect("model");
+    write_wav(&work.join("song.wav"));
 }
 
 fn recovery_dir(work: &Path) -> PathBuf {
@@ -134,10 +173,29 @@ fn child_process() {
     // The data folder and the interval come from the environment, as for
     // the real app.
     let mut app = StudioApp::default();
-    app.open_paths(vec![work.join("dance.vmd")]);
+    app.open_paths(vec![
+        work.join("dance.vmd"),
+        work.join("camera.vmd"),
+        work.join("model.pmx"),
+    ]);
     app.start_recovery();
     let mut h = harness(app);
     settle(&mut h);
+    {
+        let app = h.state_mut();
+        assert_eq!(app.scene.scene.actors.len(), 1);
+        app.scene.scene.actors[0].offset = 12;
+        app.scene.scene.song = Some(Song {
+            path: work.join("song.wav"),
+            offset: 5,
+        });
+    }
+    settle(&mut h);
+    assert!(h.state().shared.song.song.is_some(), "the song decoded");
+    assert_eq!(
+        h.state().docs[0].path.as_deref(),
+        Some(work.join("dance.vmd").as_path())
+    );
     let rdir = h.state().recovery.dir().expect("recovery on").to_path_buf();
     assert_eq!(rdir, recovery_dir(&work));
     for f in [11, 22, 33] {
@@ -166,6 +224,7 @@ fn sigkill_after_edits_then_the_next_start_restores_the_same_bytes() {
         return;
     }
     let (dir, original) = work("kill");
+    scene_files(dir.path());
     let rdir = recovery_dir(dir.path());
     let mut child = std::process::Command::new(std::env::current_exe().expect("exe"))
         .args([
@@ -218,6 +277,10 @@ fn sigkill_after_edits_then_the_next_start_restores_the_same_bytes() {
     let left = sidecars(&rdir);
     assert_eq!(left.len(), 1, "the killed process left one copy");
     assert_eq!(left[0].edits, 3);
+    let rec = left[0].scene.as_ref().expect("the scene is recorded");
+    assert_eq!(rec.actors.len(), 1);
+    assert_eq!(rec.actors[0].offset, 12);
+    assert_eq!(rec.song.as_ref().map(|s| s.offset), Some(5));
 
     // The next start: offered, listed with its file and edit count.
     let mut app = StudioApp::default();
@@ -241,9 +304,40 @@ fn sigkill_after_edits_then_the_next_start_restores_the_same_bytes() {
     settle(&mut h);
     assert!(h.state().recovery.offer.is_none());
     let app = h.state();
-    assert_eq!(app.docs.len(), 1, "{:?}", app.shared.messages);
-    let d = &app.docs[0];
-    assert_eq!(d.path.as_deref(), Some(original.as_path()));
+    // The dance (restored) and the camera (opened from its file).
+    assert_eq!(app.docs.len(), 2, "{:?}", app.shared.messages);
+    let d = app
+        .docs
+        .iter()
+        .find(|d| d.path.as_deref() == Some(original.as_path()))
+        .expect("the dance is restored");
+    // The scene is rebuilt as it was.
+    let s = &app.scene.scene;
+    assert_eq!(s.actors.len(), 1, "{:?}", app.shared.messages);
+    assert_eq!(s.actors[0].motion, Some(d.id), "the actor wears the dance");
+    assert_eq!(s.actors[0].offset, 12);
+    assert_eq!(
+        s.actors[0].model,
+        ModelRef::File(dir.path().join("model.pmx"))
+    );
+    assert!(app.scene.model_loaded(0), "{:?}", app.shared.messages);
+    let camera = s
+        .camera
+        .and_then(|id| app.docs.iter().find(|d| d.id == id))
+        .expect("the camera is back");
+    assert_eq!(
+        camera.path.as_deref(),
+        Some(dir.path().join("camera.vmd").as_path())
+    );
+    assert!(!camera.is_modified());
+    assert_eq!(
+        s.song,
+        Some(Song {
+            path: dir.path().join("song.wav"),
+            offset: 5
+        })
+    );
+    assert!(app.shared.song.song.is_some(), "the song decoded again");
     assert!(d.is_modified(), "a restored document is modified");
     assert_eq!(vmd_studio::vmd::write(&d.motion).expect("write"), expected);
     assert_eq!(

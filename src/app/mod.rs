@@ -796,8 +796,8 @@ impl StudioApp {
                 }
             });
             ui.menu_button("Tools", |ui| {
-                if let Some(doc) = self.docs.get(self.active) {
-                    panels::toolbox::menu(ui, doc, &mut self.toolbox);
+                if self.docs.get(self.active).is_some() {
+                    panels::toolbox::menu(ui, &mut self.toolbox);
                 } else {
                     ui.weak("Open a file first");
                 }
@@ -1035,7 +1035,9 @@ impl StudioApp {
                         .show(ui, |ui| {
                             self.with_active(|cx, p| panels::key_panel::ui(ui, cx, p.key_panel));
                             ui.separator();
-                            self.with_active(|cx, p| panels::toolbox::ui(ui, cx, p.toolbox));
+                            if !self.docs.is_empty() {
+                                panels::toolbox::ui(ui, &mut self.toolbox);
+                            }
                         });
                 });
             if self.show_dope_sheet {

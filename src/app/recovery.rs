@@ -15,10 +15,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::time::{Duration, Instant};
 
-use super::StudioApp;
 use super::document::Document;
-use crate::scene::recovery::{self, ActorRecord, DocInfo, Entry, Role, SceneRecord, Session};
-use crate::scene::{ModelRef, Scene};
+use super::scene_ops::Intent;
+use super::{CentralView, StudioApp};
+use crate::scene::recovery::{
+    self, ActorRecord, DocInfo, Entry, Role, SceneRecord, Session, SongRecord,
+};
+use crate::scene::{self as scene_model, ModelRef, Scene};
 use crate::vmd;
 
 enum Op {
@@ -162,6 +165,10 @@ fn scene_record(app: &StudioApp, doc_id: u64) -> Option<SceneRecord> {
         actors,
         camera: s.camera.as_ref().and_then(path_of),
         light: s.light.as_ref().and_then(path_of),
+        song: s.song.as_ref().map(|x| SongRecord {
+            path: x.path.clone(),
+            offset: x.offset,
+        }),
         roles,
     })
 }
@@ -332,6 +339,7 @@ impl StudioApp {
         let Some(entries) = self.recovery.offer.take() else {
             return;
         };
+        let mut restored: Vec<(u64, Entry, Vec<u8>)> = Vec::new();
         for e in entries {
             let (bytes, motion) = match e.read() {
                 Ok(r) => r,
@@ -367,12 +375,34 @@ impl StudioApp {
             self.shared.info(format!("Restored {}", e.display_name()));
             self.docs.push(d);
             self.active = self.docs.len() - 1;
+            restored.push((id, e, bytes));
+        }
+        // The scene as it was: the newest copy's arrangement, with every
+        // restored document of that session in its roles.
+        let newest = restored
+            .iter()
+            .filter(|(_, e, _)| e.meta.scene.is_some())
+            .max_by_key(|(_, e, _)| e.meta.written_unix_ms)
+            .map(|(_, e, _)| (e.meta.session.clone(), e.meta.scene.clone()));
+        if let Some((session, Some(record))) = newest {
+            let roles: Vec<(u64, Vec<Role>)> = restored
+                .iter()
+                .filter(|(_, e, _)| e.meta.session == session)
+                .map(|(id, e, _)| {
+                    let r = e.meta.scene.as_ref().map(|s| s.roles.clone());
+                    (*id, r.unwrap_or_default())
+                })
+                .collect();
+            self.rebuild_scene(&record, &roles);
+        }
+        for (id, e, bytes) in restored {
+            // This session's copy keeps the arrangement it was restored with.
             let info = DocInfo {
                 doc_id: id,
                 original: e.meta.original.clone(),
                 name: e.meta.name.clone(),
                 edits: e.meta.edits,
-                scene: None,
+                scene: e.meta.scene.clone(),
             };
             self.recovery.send(Op::Write(Box::new(info), bytes));
             self.recovery.send(Op::DeleteEntry(Box::new(e)));
@@ -380,6 +410,91 @@ impl StudioApp {
         if let Some(s) = &mut self.recovery.session {
             s.release();
         }
+    }
+
+    /// Rebuilds the scene a recovery copy recorded: its actors (models,
+    /// offsets), camera, light and song. `restored` are the documents
+    /// restored from copies with their roles; what has no copy (a file
+    /// without unsaved edits, a model, the song) opens from its file.
+    fn rebuild_scene(&mut self, record: &SceneRecord, restored: &[(u64, Vec<Role>)]) {
+        // Unmodified documents of the current scene (the demo) close; the
+        // restored ones are modified and stay.
+        self.clear_scene();
+        let mut s: Scene<u64> = Scene {
+            song: record.song.as_ref().map(|x| scene_model::Song {
+                path: x.path.clone(),
+                offset: x.offset,
+            }),
+            ..Scene::default()
+        };
+        for a in &record.actors {
+            s.actors.push(scene_model::Actor {
+                name: a.name.clone(),
+                model: a.model.clone().map_or(ModelRef::Builtin, ModelRef::File),
+                motion: None,
+                offset: a.offset,
+            });
+        }
+        let mut worn = vec![false; s.actors.len()];
+        for (id, roles) in restored {
+            self.scene.known.insert(*id);
+            for r in roles {
+                match r {
+                    Role::Actor { index } => {
+                        if let Some(a) = s.actors.get_mut(*index) {
+                            a.motion = Some(*id);
+                            worn[*index] = true;
+                        }
+                    }
+                    Role::Camera => s.camera = Some(*id),
+                    Role::Light => s.light = Some(*id),
+                }
+            }
+        }
+        let (has_camera, has_light) = (s.camera.is_some(), s.light.is_some());
+        let actors = s.actors.len();
+        self.scene.scene = s;
+        self.scene.selected_actor = (actors > 0).then_some(0);
+        self.scene.path = record.scene_file.clone();
+        // The arrangement may differ from any saved scene file.
+        self.scene.modified = true;
+        for (i, a) in record.actors.iter().enumerate() {
+            if let Some(p) = &a.model
+                && !self.scene.models.contains_key(p)
+            {
+                self.open_for(p.clone(), Intent::ActorModel(i));
+            }
+            if !worn[i]
+                && let Some(m) = &a.motion
+            {
+                self.open_for(m.clone(), Intent::ActorMotion(i));
+            }
+        }
+        let camera = record.camera.as_ref().filter(|_| !has_camera);
+        let light = record.light.as_ref().filter(|_| !has_light);
+        match (camera, light) {
+            (Some(c), Some(l)) if c == l => {
+                self.open_for(c.clone(), Intent::Camera { light_too: true });
+            }
+            (c, l) => {
+                if let Some(c) = c {
+                    self.open_for(c.clone(), Intent::Camera { light_too: false });
+                }
+                if let Some(l) = l {
+                    self.open_for(l.clone(), Intent::Light);
+                }
+            }
+        }
+        self.central = CentralView::Preview;
+        self.shared.info(format!(
+            "Restored the scene: {actors} actor(s){}{}",
+            if record.camera.is_some() {
+                ", camera"
+            } else {
+                ""
+            },
+            if record.song.is_some() { ", song" } else { "" }
+        ));
     }
 
     /// Deletes the offered copies.

@@ -58,7 +58,7 @@ pub struct SceneState {
     /// The arrangement changed since it was last saved or opened.
     pub modified: bool,
     /// Documents the scene has placed (others are adopted by their kind).
-    known: HashSet<u64>,
+    pub(super) known: HashSet<u64>,
     /// What each pending open request is for, by its sequence number.
     intents: HashMap<u64, Intent>,
     /// Results that finished before an earlier request: applied in order.
@@ -446,7 +446,7 @@ impl StudioApp {
 
     /// A fresh scene (the current one's unmodified documents are closed;
     /// modified ones stay open, outside the scene, so nothing is lost).
-    fn clear_scene(&mut self) {
+    pub(super) fn clear_scene(&mut self) {
         self.docs.retain(|d| d.is_modified());
         self.scene.scene = Scene::default();
         self.scene.selected_actor = None;

@@ -337,12 +337,15 @@ fn estimate_from_curve(curve: &OnsetCurve) -> Option<(BeatGrid, f64)> {
     }
 
     // 2. Octave check.
-    let (mut phase, mut on, mut mid) = comb(v, period);
-    while period / 2.0 >= lo as f64 && on > 0.0 && mid >= 0.5 * on {
-        period /= 2.0;
-        (phase, on, mid) = comb(v, period);
-    }
-    let _ = mid;
+    // Halve the period while the half-way points are about as strong.
+    let mut phase = loop {
+        let (phase, on, mid) = comb(v, period);
+        if period / 2.0 >= lo as f64 && on > 0.0 && mid >= 0.5 * on {
+            period /= 2.0;
+        } else {
+            break phase;
+        }
+    };
 
     // 3. Beat or off-beat, by the low band.
     let low = &curve.low_values;

@@ -107,7 +107,16 @@ pub struct ActorRecord {
     pub offset: i32,
 }
 
-/// The scene arrangement when the copy was written.
+/// The scene's song when the copy was written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SongRecord {
+    pub path: PathBuf,
+    /// Scene frame at which the song's first sample plays.
+    pub offset: i32,
+}
+
+/// The scene arrangement when the copy was written: enough to rebuild it
+/// on restore (documents without a copy are opened from their files).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SceneRecord {
     /// The `.vmdscene` file, if the scene came from or went to one.
@@ -115,6 +124,9 @@ pub struct SceneRecord {
     pub actors: Vec<ActorRecord>,
     pub camera: Option<PathBuf>,
     pub light: Option<PathBuf>,
+    /// The song (absent in sidecars written before it was recorded).
+    #[serde(default)]
+    pub song: Option<SongRecord>,
     /// This document's roles.
     pub roles: Vec<Role>,
 }
@@ -612,6 +624,10 @@ mod tests {
                 }],
                 camera: None,
                 light: None,
+                song: Some(SongRecord {
+                    path: PathBuf::from("/music/song.wav"),
+                    offset: 5,
+                }),
                 roles: vec![Role::Actor { index: 0 }],
             }),
         }

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::{PanelCtx, Shared};
+use super::Shared;
 use crate::app::document::Document;
 use crate::app::jobs::{JobCtx, JobKind, JobService, Lane, Polled};
 use crate::vmd::ops::{
@@ -532,7 +532,7 @@ fn summary_of(tool: Tool, r: &Report) -> Summary {
 }
 
 /// The Tools menu.
-pub fn menu(ui: &mut egui::Ui, _doc: &Document, state: &mut State) {
+pub fn menu(ui: &mut egui::Ui, state: &mut State) {
     for tool in Tool::ALL {
         if tool == Tool::ExportJson {
             ui.separator();
@@ -548,7 +548,7 @@ pub fn menu(ui: &mut egui::Ui, _doc: &Document, state: &mut State) {
 }
 
 /// The toolbox side panel: a compact section with buttons opening the dialogs.
-pub fn ui(ui: &mut egui::Ui, _cx: &mut PanelCtx, state: &mut State) {
+pub fn ui(ui: &mut egui::Ui, state: &mut State) {
     egui::CollapsingHeader::new("Toolbox")
         .id_salt("toolbox-section")
         .default_open(false)
