@@ -100,6 +100,13 @@ fn looks_like_model(bytes: &[u8]) -> bool {
     bytes.starts_with(b"PMX ") || bytes.starts_with(b"Pmd")
 }
 
+fn file_label(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
 fn named_like_model(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
@@ -177,7 +184,8 @@ impl Jobs {
     pub fn open(&mut self, path: PathBuf) -> u64 {
         self.next_seq += 1;
         let seq = self.next_seq;
-        let label = format!("Loading {}", path.display());
+        // The file name: the bar is narrow (the full path is in messages).
+        let label = format!("Loading {}", file_label(&path));
         // The signature decides what the file is; a path named like a model
         // shows as a (cancellable) model load from the start.
         let kind = if named_like_model(&path) {
@@ -234,7 +242,7 @@ impl Jobs {
         bytes: Vec<u8>,
         expect_unchanged: Option<DiskStamp>,
     ) -> u64 {
-        let label = format!("Saving {}", path.display());
+        let label = format!("Saving {}", file_label(&path));
         let hook = self.save_hook.clone();
         self.spawn(JobKind::Save, label, move |ctx| {
             let job = ctx.id();
