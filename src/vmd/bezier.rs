@@ -163,39 +163,86 @@ pub(crate) fn solve_t(x1: f64, x2: f64, x: f64) -> f64 {
 /// Newton steps start close and stop after one or two. Same bracket, same
 /// stopping rules, so the same accuracy.
 pub(crate) fn solve_t_near(x1: f64, x2: f64, x: f64, guess: f64) -> f64 {
-    let c = 3.0 * x1;
-    let b = 3.0 * (x2 - x1) - c;
-    let a = 1.0 - c - b;
-    let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    let mut t = if guess.is_finite() {
+    let t = if guess.is_finite() {
         guess.clamp(0.0, 1.0)
     } else {
         x
     };
-    for _ in 0..SOLVER_MAX_ITERATIONS {
-        let fx = ((a * t + b) * t + c) * t - x;
-        if fx.abs() <= 1e-15 {
-            return t;
+    XCubic::new(x1, x2).solve_bracketed(x, 0.0, 1.0, t, SOLVER_TOLERANCE)
+}
+
+/// A curve's x(t) in power form, `((a·t + b)·t + c)·t` with c = 3·x1,
+/// b = 3·(x2 − x1) − c, a = 1 − c − b (x1, x2 in 0..1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct XCubic {
+    pub(crate) a: f64,
+    pub(crate) b: f64,
+    pub(crate) c: f64,
+}
+
+impl XCubic {
+    pub(crate) fn new(x1: f64, x2: f64) -> XCubic {
+        let c = 3.0 * x1;
+        let b = 3.0 * (x2 - x1) - c;
+        XCubic {
+            a: 1.0 - c - b,
+            b,
+            c,
         }
-        if fx > 0.0 {
-            hi = t;
-        } else {
-            lo = t;
-        }
-        let d = (3.0 * a * t + 2.0 * b) * t + c;
-        // d = 0 gives ±inf or NaN, which fails the bracket test.
-        let newton = t - fx / d;
-        let next = if newton >= lo && newton <= hi {
-            newton
-        } else {
-            0.5 * (lo + hi)
-        };
-        if (next - t).abs() < SOLVER_TOLERANCE {
-            return next;
-        }
-        t = next;
     }
-    t
+
+    /// x(t).
+    #[inline]
+    pub(crate) fn at(&self, t: f64) -> f64 {
+        ((self.a * t + self.b) * t + self.c) * t
+    }
+
+    /// x'(t).
+    #[inline]
+    pub(crate) fn slope(&self, t: f64) -> f64 {
+        (3.0 * self.a * t + 2.0 * self.b) * t + self.c
+    }
+
+    /// Finds t in [lo, hi] with x(t) = x, from `guess` (inside the bracket):
+    /// Newton steps, a step that would leave the bracket bisects instead,
+    /// and the bracket shrinks around the root as it goes (x(t) is
+    /// non-decreasing). Stops when x(t) = x to 1e-15, when a step in t is
+    /// below `tol`, or after [`SOLVER_MAX_ITERATIONS`] steps. The one
+    /// bracketed Newton of the crate: [`solve_t`] and the evaluation cache's
+    /// solver tables both use it.
+    pub(crate) fn solve_bracketed(
+        &self,
+        x: f64,
+        mut lo: f64,
+        mut hi: f64,
+        guess: f64,
+        tol: f64,
+    ) -> f64 {
+        let mut t = guess;
+        for _ in 0..SOLVER_MAX_ITERATIONS {
+            let fx = self.at(t) - x;
+            if fx.abs() <= 1e-15 {
+                return t;
+            }
+            if fx > 0.0 {
+                hi = t;
+            } else {
+                lo = t;
+            }
+            // x'(t) = 0 gives ±inf or NaN, which fails the bracket test.
+            let newton = t - fx / self.slope(t);
+            let next = if newton >= lo && newton <= hi {
+                newton
+            } else {
+                0.5 * (lo + hi)
+            };
+            if (next - t).abs() < tol {
+                return next;
+            }
+            t = next;
+        }
+        t
+    }
 }
 
 #[cfg(test)]

@@ -14,9 +14,9 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Loc {
     Empty,
-    Hold(usize),
+    Hold(u32),
     /// Strictly inside segment i (key i → key i + 1).
-    Between(usize),
+    Between(u32),
 }
 
 /// The reference: a plain binary search.
@@ -29,9 +29,9 @@ pub(super) fn locate(frames: &[u32], frame: f64) -> Loc {
     if after == 0 {
         Loc::Hold(0)
     } else if after == frames.len() || f64::from(frames[after - 1]) == frame {
-        Loc::Hold(after - 1)
+        Loc::Hold((after - 1) as u32)
     } else {
-        Loc::Between(after - 1)
+        Loc::Between((after - 1) as u32)
     }
 }
 
@@ -98,7 +98,7 @@ impl Locator {
             return Loc::Hold(0);
         }
         if frame >= last {
-            return Loc::Hold(n - 1);
+            return Loc::Hold((n - 1) as u32);
         }
         // Now n ≥ 2 and first < frame < last ≤ u32::MAX.
         let bucket = ((frame - first) as u64 >> self.shift) as usize;
@@ -124,9 +124,9 @@ impl Locator {
             }
         }
         if f64::from(frames[i]) == frame {
-            Loc::Hold(i)
+            Loc::Hold(i as u32)
         } else {
-            Loc::Between(i)
+            Loc::Between(i as u32)
         }
     }
 
@@ -139,14 +139,14 @@ impl Locator {
             i + 1 < frames.len() && f64::from(frames[i]) < frame && frame < f64::from(frames[i + 1])
         };
         let loc = if inside(i) {
-            Loc::Between(i)
+            Loc::Between(i as u32)
         } else if inside(i + 1) {
-            Loc::Between(i + 1)
+            Loc::Between(i as u32 + 1)
         } else {
             self.locate(frames, frame)
         };
         if let Loc::Between(i) | Loc::Hold(i) = loc {
-            *hint = i as u32;
+            *hint = i;
         }
         loc
     }

@@ -13,7 +13,7 @@
 //! and use the safeguarded Newton solver, bracketed by the exact t at the
 //! interval's ends.
 
-use super::super::bezier::{Curve, SOLVER_MAX_ITERATIONS};
+use super::super::bezier::{Curve, XCubic};
 
 /// Marks a linear channel (no solver).
 pub(super) const LINEAR: u16 = u16::MAX;
@@ -42,21 +42,13 @@ pub(super) struct Interval {
     /// t as a cubic in u = 32·x − k ∈ [0, 1]: `p[0] + u·(p[1] + u·(p[2] + u·p[3]))`
     /// (in a slow interval: the straight line between the exact ends).
     p: [f64; 4],
-    /// x(t) = ((a·t + b)·t + c)·t.
-    a: f64,
-    b: f64,
-    c: f64,
+    /// x(t).
+    x: XCubic,
     /// Needs the safeguarded solver.
     slow: bool,
 }
 
 impl Interval {
-    /// x'(t).
-    #[inline]
-    fn slope(&self, t: f64) -> f64 {
-        (3.0 * self.a * t + 2.0 * self.b) * t + self.c
-    }
-
     /// The cubic's t at u, then one Newton step whose 1 / x'(t) is the
     /// cubic's own dt/dx (no division; the cubic's slope is within a tiny
     /// relative error of the true one, so the step still squares the error
@@ -66,44 +58,16 @@ impl Interval {
         let p = &self.p;
         let t = p[0] + u * (p[1] + u * (p[2] + u * p[3]));
         let dt_du = p[1] + u * (2.0 * p[2] + 3.0 * u * p[3]);
-        let fx = ((self.a * t + self.b) * t + self.c) * t - x;
+        let fx = self.x.at(t) - x;
         (t - fx * dt_du * INTERVALS as f64).clamp(0.0, 1.0)
-    }
-
-    /// Newton's method kept inside the bracket [lo, hi] (a step that would
-    /// leave it bisects instead).
-    fn safeguarded(&self, x: f64, mut lo: f64, mut hi: f64, mut t: f64, tol: f64) -> f64 {
-        let (a, b, c) = (self.a, self.b, self.c);
-        for _ in 0..SOLVER_MAX_ITERATIONS {
-            let fx = ((a * t + b) * t + c) * t - x;
-            if fx.abs() <= 1e-15 {
-                return t;
-            }
-            if fx > 0.0 {
-                hi = t;
-            } else {
-                lo = t;
-            }
-            // d = 0 gives ±inf or NaN, which fails the bracket test.
-            let newton = t - fx / self.slope(t);
-            let next = if newton >= lo && newton <= hi {
-                newton
-            } else {
-                0.5 * (lo + hi)
-            };
-            if (next - t).abs() < tol {
-                return next;
-            }
-            t = next;
-        }
-        t
     }
 
     #[cold]
     #[inline(never)]
     fn slow_t(&self, nodes: &[f64; INTERVALS + 1], k: usize, u: f64, x: f64) -> f64 {
         let (lo, hi) = (nodes[k], nodes[k + 1]);
-        self.safeguarded(x, lo, hi, lo + (hi - lo) * u, SLOW_TOLERANCE)
+        self.x
+            .solve_bracketed(x, lo, hi, lo + (hi - lo) * u, SLOW_TOLERANCE)
     }
 }
 
@@ -111,14 +75,10 @@ impl Interval {
 fn make_solver(x1: u8, x2: u8) -> ([Interval; INTERVALS], [f64; INTERVALS + 1]) {
     let ux1 = f64::from(x1.min(127)) / 127.0;
     let ux2 = f64::from(x2.min(127)) / 127.0;
-    let c = 3.0 * ux1;
-    let b = 3.0 * (ux2 - ux1) - c;
-    let a = 1.0 - c - b;
+    let cubic = XCubic::new(ux1, ux2);
     let plain = Interval {
         p: [0.0; 4],
-        a,
-        b,
-        c,
+        x: cubic,
         slow: true,
     };
     // Solved from the whole of [0, 1] starting at its middle, as the raw
@@ -127,19 +87,19 @@ fn make_solver(x1: u8, x2: u8) -> ([Interval; INTERVALS], [f64; INTERVALS + 1]) 
     // t), and the two must land on the same t there.
     let mut nodes = [0.0f64; INTERVALS + 1];
     for (k, n) in nodes.iter_mut().enumerate() {
-        *n = plain.safeguarded(k as f64 / INTERVALS as f64, 0.0, 1.0, 0.5, 1e-14);
+        *n = cubic.solve_bracketed(k as f64 / INTERVALS as f64, 0.0, 1.0, 0.5, 1e-14);
     }
     let h = 1.0 / INTERVALS as f64;
     let intervals = std::array::from_fn(|k| {
         let (t0, t1) = (nodes[k], nodes[k + 1]);
-        let (s0, s1) = (plain.slope(t0), plain.slope(t1));
+        let (s0, s1) = (cubic.slope(t0), cubic.slope(t1));
         // x' = 3a·t² + 2b·t + c: its least value over [t0, t1] is at an
         // end, or at the vertex when the parabola opens upwards.
         let mut least = s0.min(s1);
-        if a > 0.0 {
-            let v = -b / (3.0 * a);
+        if cubic.a > 0.0 {
+            let v = -cubic.b / (3.0 * cubic.a);
             if v > t0 && v < t1 {
-                least = least.min(plain.slope(v));
+                least = least.min(cubic.slope(v));
             }
         }
         if least >= MIN_SLOPE {
@@ -159,7 +119,7 @@ fn make_solver(x1: u8, x2: u8) -> ([Interval; INTERVALS], [f64; INTERVALS + 1]) 
                 let x = (k as f64 + u) * h;
                 let t = fast.fast(u, x);
                 // Newton from the fast result converges at once where it is good.
-                let exact = plain.safeguarded(x, t0, t1, t.clamp(t0, t1), 1e-14);
+                let exact = cubic.solve_bracketed(x, t0, t1, t.clamp(t0, t1), 1e-14);
                 (t - exact).abs() <= FAST_CHECK
             });
             if ok {
