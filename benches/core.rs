@@ -16,8 +16,9 @@
 //! plays the frame before and the frame itself through a `Playhead` (two
 //! poses per iteration); `raw_records` evaluates the records directly.
 //!
-//! `inspect --json` whole-process time is measured with hyperfine (see the
-//! README of issue 14's report); `scripts/speed_inspect.sh` makes the file.
+//! `inspect --json` (whole process, streamed: `summary::summarize_reader`)
+//! is timed against `cat` of the same 33 MB file with hyperfine; the file
+//! and the command line come from `examples/speed_files.rs`.
 //!
 //! Corpus files come from `VMD_CORPUS` (default `../shared/corpus`).
 //! Run: `cargo bench --no-default-features --bench core`.

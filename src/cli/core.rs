@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::{CliError, CliResult, load, load_indexed, save};
 use crate::vmd::evaluate::{self, CameraState, LightState};
-use crate::vmd::summary::summarize;
+use crate::vmd::summary::summarize_reader;
 
 #[derive(Debug, Args)]
 pub struct InspectArgs {
@@ -41,8 +41,13 @@ pub struct RewriteArgs {
 }
 
 pub fn inspect(a: InspectArgs) -> CliResult {
-    let (m, idx) = load_indexed(&a.file)?;
-    let s = summarize(&m, &idx);
+    // Streamed: the bone keys are tallied as they are read, never held.
+    let cannot = |e: std::io::Error| CliError(format!("cannot read {}: {e}", a.file.display()));
+    let mut f = std::fs::File::open(&a.file).map_err(cannot)?;
+    let len = f.metadata().map_err(cannot)?.len();
+    let s = summarize_reader(&mut f, len)
+        .map_err(cannot)?
+        .map_err(|e| CliError(format!("{}: {e}", a.file.display())))?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&s)?);
     } else {

@@ -266,7 +266,7 @@ pub fn simplify(a: SimplifyArgs) -> CliResult {
         },
     };
     let m = load(&a.input)?;
-    let (out, rep) = ops::simplify(&m, &p).map_err(op_err)?;
+    let (out, rep) = simplify_showing_progress(&m, &p)?;
     save(&out, &a.output)?;
     if a.json {
         let text = serde_json::to_string_pretty(&rep)
@@ -277,6 +277,40 @@ pub fn simplify(a: SimplifyArgs) -> CliResult {
         println!("wrote {}", a.output.display());
     }
     Ok(())
+}
+
+/// Runs the simplifier on a worker thread; when stderr is a terminal, shows
+/// the share of frames done there (one line, rewritten in place) while it
+/// runs. A pipe or a log gets no progress lines.
+fn simplify_showing_progress(
+    m: &crate::vmd::Motion,
+    p: &ops::SimplifyParams,
+) -> Result<(crate::vmd::Motion, ops::SimplifyReport), CliError> {
+    use std::io::{IsTerminal, Write};
+    let progress = ops::Progress::default();
+    let show = std::io::stderr().is_terminal();
+    let done = std::thread::scope(|s| {
+        let run = s.spawn(|| ops::simplify_with_progress(m, p, &progress));
+        let mut shown = None;
+        while !run.is_finished() {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            let percent = (progress.fraction() * 100.0) as u32;
+            if show && shown != Some(percent) {
+                let mut e = std::io::stderr().lock();
+                let _ = write!(e, "\rsimplify: {percent:3}% of the frames");
+                let _ = e.flush();
+                shown = Some(percent);
+            }
+        }
+        if shown.is_some() {
+            eprintln!();
+        }
+        run.join()
+    });
+    match done {
+        Ok(r) => r.map_err(op_err),
+        Err(_) => Err(CliError("simplify stopped unexpectedly".into())),
+    }
 }
 
 pub fn bake(a: BakeArgs) -> CliResult {

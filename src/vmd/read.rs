@@ -1,6 +1,8 @@
 //! Bytes → [`Motion`]. Never panics; counts are checked against the bytes
 //! left before anything is allocated.
 
+use std::io::Read;
+
 use super::cursor::Cursor;
 use super::error::{ReadError, ReadErrorKind};
 use super::layout::{self, Section};
@@ -115,4 +117,86 @@ pub fn read(bytes: &[u8]) -> Result<Motion, ReadError> {
     }
     m.trailing = c.rest().to_vec();
     Ok(m)
+}
+
+/// Bone keys per read of [`read_streaming_bones`] (about 450 KB).
+const STREAM_KEYS: usize = 4096;
+
+/// [`read`] for a file too big to hold twice: its bone keys (the bulk of a
+/// dance) are handed to `on_bone` one at a time, in file order, out of a
+/// buffer of a few hundred kilobytes, and the motion returned has none;
+/// everything else is what [`read`] gives, errors included (same kind, same
+/// offset). `len` is how many bytes `r` yields (the file's size).
+///
+/// Only a file whose header and bone count read and whose bone keys are all
+/// there is streamed; any other input is read whole and given to [`read`]
+/// (then `on_bone` sees the bone keys of its result). The outer error is
+/// the input's (e.g. the file shrank while it was read).
+pub fn read_streaming_bones(
+    r: &mut impl Read,
+    len: u64,
+    mut on_bone: impl FnMut(&BoneKey),
+) -> std::io::Result<Result<Motion, ReadError>> {
+    // Header, the longer (v2) model name and the bone count.
+    let longest = layout::HEADER_LEN + layout::MODEL_NAME_LEN_V2 + 4;
+    let mut head = Vec::with_capacity(longest);
+    r.by_ref().take(longest as u64).read_to_end(&mut head)?;
+    let model_name_len = if head.starts_with(layout::HEADER_V1) {
+        Some(layout::MODEL_NAME_LEN_V1)
+    } else if head.starts_with(layout::HEADER_PREFIX) {
+        Some(layout::MODEL_NAME_LEN_V2)
+    } else {
+        None
+    };
+    let count_at = model_name_len.map(|n| layout::HEADER_LEN + n);
+    let count = count_at
+        .and_then(|at| head.get(at..at + 4))
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let (Some(count_at), Some(count)) = (count_at, count) else {
+        return whole(r, head, on_bone);
+    };
+    let after_count = count_at + 4;
+    let bones_len = u64::from(count) * layout::BONE_KEY_LEN as u64;
+    if bones_len > len.saturating_sub(after_count as u64) {
+        return whole(r, head, on_bone);
+    }
+    // A v1 header leaves the first bytes of the bone section in `head`.
+    let early = head.split_off(after_count);
+    let mut rest = early.as_slice().chain(r);
+    let mut buf = vec![0u8; layout::BONE_KEY_LEN * STREAM_KEYS];
+    let mut left = count as usize;
+    while left > 0 {
+        let n = left.min(STREAM_KEYS);
+        let chunk = &mut buf[..n * layout::BONE_KEY_LEN];
+        rest.read_exact(chunk)?;
+        for &raw in chunk.as_chunks::<{ layout::BONE_KEY_LEN }>().0 {
+            on_bone(&BoneKey { raw });
+        }
+        left -= n;
+    }
+    // The other sections, read as a file whose bone section is empty;
+    // offsets past it are moved back to where they are in the real file.
+    head[count_at..after_count].fill(0);
+    rest.read_to_end(&mut head)?;
+    Ok(read(&head).map_err(|mut e| {
+        if e.offset >= after_count {
+            e.offset = e.offset.saturating_add(bones_len as usize);
+        }
+        e
+    }))
+}
+
+/// The fallback of [`read_streaming_bones`]: `head` and the rest of `r`,
+/// through [`read`].
+fn whole(
+    r: &mut impl Read,
+    mut head: Vec<u8>,
+    mut on_bone: impl FnMut(&BoneKey),
+) -> std::io::Result<Result<Motion, ReadError>> {
+    r.read_to_end(&mut head)?;
+    Ok(read(&head).map(|mut m| {
+        m.bones.iter().for_each(&mut on_bone);
+        m.bones.clear();
+        m
+    }))
 }

@@ -5,9 +5,12 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use super::error::ReadError;
 use super::layout;
 use super::motion::Motion;
 use super::name::{DecodedName, NameEncoding, decode_name};
+use super::read::read_streaming_bones;
+use super::records::BoneKey;
 use super::track::TrackIndex;
 
 /// Kind of file, by the mmdbox.net thresholds.
@@ -23,12 +26,16 @@ pub enum Kind {
 
 impl Kind {
     pub fn of(m: &Motion) -> Kind {
-        let (b, mo, c, l) = (
+        Kind::of_counts(
             m.bones.len(),
             m.morphs.len(),
             m.cameras.len(),
             m.lights.len(),
-        );
+        )
+    }
+
+    /// [`Kind::of`] from the bone, morph, camera and light key counts.
+    pub fn of_counts(b: usize, mo: usize, c: usize, l: usize) -> Kind {
         if b > 10 {
             Kind::Motion
         } else if mo > 10 {
@@ -121,32 +128,171 @@ fn name_warning(where_: &str, d: &DecodedName, raw: &[u8]) -> Option<String> {
     }
 }
 
+/// One bone track as the summary sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct BoneTrackFacts {
+    name_key: Vec<u8>,
+    keys: usize,
+    /// Keys on a frame an earlier key of the track already has.
+    duplicates: usize,
+}
+
+/// What the summary needs of the bone keys: from a motion and its index
+/// ([`summarize`]), or gathered one key at a time ([`BoneTally`]) while the
+/// keys stream past ([`super::read::read_streaming_bones`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BoneFacts {
+    count: usize,
+    linear: usize,
+    physics_off: usize,
+    last_frame: Option<u32>,
+    /// In order of first appearance, as [`TrackIndex::bones`].
+    tracks: Vec<BoneTrackFacts>,
+}
+
+impl BoneFacts {
+    fn of(m: &Motion, idx: &TrackIndex) -> BoneFacts {
+        BoneFacts {
+            count: m.bones.len(),
+            linear: m.bones.iter().filter(|k| k.is_linear()).count(),
+            physics_off: m.bones.iter().filter(|k| k.physics_off()).count(),
+            last_frame: m.bones.iter().map(BoneKey::frame).max(),
+            tracks: idx
+                .bones
+                .iter()
+                .map(|t| BoneTrackFacts {
+                    name_key: t.name_key.clone(),
+                    keys: t.keys.len(),
+                    // `frames` is sorted: equal neighbours are duplicates.
+                    duplicates: t.frames.windows(2).filter(|w| w[0] == w[1]).count(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Gathers [`BoneFacts`] from bone keys given one at a time, in file order,
+/// keeping only a frame (4 bytes) per key.
+#[derive(Debug, Default)]
+pub struct BoneTally {
+    count: usize,
+    linear: usize,
+    physics_off: usize,
+    last_frame: Option<u32>,
+    names: Vec<Vec<u8>>,
+    frames: Vec<Vec<u32>>,
+    lookup: HashMap<Vec<u8>, usize>,
+    /// The track of the previous key, and per track the track whose key
+    /// came after one of its keys last time: files store a track's keys
+    /// together or (baked dances) in the same bone order every frame, so
+    /// the map is consulted about once per distinct name.
+    last: Option<usize>,
+    next: Vec<usize>,
+}
+
+impl BoneTally {
+    pub fn add(&mut self, k: &BoneKey) {
+        self.count += 1;
+        self.linear += usize::from(k.is_linear());
+        self.physics_off += usize::from(k.physics_off());
+        let frame = k.frame();
+        self.last_frame = Some(self.last_frame.map_or(frame, |f| f.max(frame)));
+        let name = k.name_key();
+        let is = |t: usize| self.names.get(t).is_some_and(|n| n.as_slice() == name);
+        let t = match self.last {
+            Some(l) if is(l) => l,
+            Some(l) if self.next.get(l).is_some_and(|&n| is(n)) => self.next[l],
+            _ => match self.lookup.get(name) {
+                Some(&t) => t,
+                None => {
+                    let t = self.names.len();
+                    self.names.push(name.to_vec());
+                    self.frames.push(Vec::new());
+                    self.next.push(usize::MAX);
+                    self.lookup.insert(name.to_vec(), t);
+                    t
+                }
+            },
+        };
+        if let Some(l) = self.last {
+            self.next[l] = t;
+        }
+        self.last = Some(t);
+        self.frames[t].push(frame);
+    }
+
+    pub fn finish(self) -> BoneFacts {
+        let tracks = self
+            .names
+            .into_iter()
+            .zip(self.frames)
+            .map(|(name_key, mut frames)| {
+                frames.sort_unstable();
+                BoneTrackFacts {
+                    name_key,
+                    keys: frames.len(),
+                    duplicates: frames.windows(2).filter(|w| w[0] == w[1]).count(),
+                }
+            })
+            .collect();
+        BoneFacts {
+            count: self.count,
+            linear: self.linear,
+            physics_off: self.physics_off,
+            last_frame: self.last_frame,
+            tracks,
+        }
+    }
+}
+
+/// The summary of the VMD file `r` yields (`len` bytes), without holding
+/// its bone keys: the same as [`summarize`] of what [`super::read`] reads
+/// from those bytes, errors included (see
+/// [`super::read::read_streaming_bones`]). What `inspect` uses: a large
+/// dance is summarized in a few hundred kilobytes of memory.
+pub fn summarize_reader(
+    r: &mut impl std::io::Read,
+    len: u64,
+) -> std::io::Result<Result<Summary, ReadError>> {
+    let mut tally = BoneTally::default();
+    let m = match read_streaming_bones(r, len, |k| tally.add(k))? {
+        Ok(m) => m,
+        Err(e) => return Ok(Err(e)),
+    };
+    let idx = TrackIndex::build(&m);
+    Ok(Ok(summarize_with(&m, &idx, &tally.finish())))
+}
+
 /// Builds the summary.
 pub fn summarize(m: &Motion, idx: &TrackIndex) -> Summary {
+    summarize_with(m, idx, &BoneFacts::of(m, idx))
+}
+
+/// The summary of a motion whose bone keys are described by `bones` (`m`
+/// and `idx` then need not hold them: see [`super::read::read_streaming_bones`]);
+/// the same as [`summarize`] of the whole motion.
+pub fn summarize_with(m: &Motion, idx: &TrackIndex, bones: &BoneFacts) -> Summary {
     let mut warnings = Vec::new();
     let model = m.model_name();
     if let Some(w) = name_warning("model name", &model, &m.model_name_field) {
         warnings.push(w);
     }
-    let track_list = |tracks: &[super::track::Track], what: &str, warnings: &mut Vec<String>| {
+    let track_list = |tracks: &[(&[u8], usize)], what: &str, warnings: &mut Vec<String>| {
         let mut out = Vec::with_capacity(tracks.len());
         let mut by_text: HashMap<String, usize> = HashMap::new();
-        for t in tracks {
-            let d = decode_name(&t.name_key);
-            if let Some(w) = name_warning(what, &d, &t.name_key) {
+        for &(name_key, keys) in tracks {
+            let d = decode_name(name_key);
+            if let Some(w) = name_warning(what, &d, name_key) {
                 warnings.push(w);
             }
             if d.cut_mid_char {
                 *by_text.entry(d.text.clone()).or_default() += 1;
             }
-            out.push(TrackSummary {
-                name: d.text,
-                keys: t.keys.len(),
-            });
+            out.push(TrackSummary { name: d.text, keys });
         }
         // Two different raw names that show the same after dropping a dangling byte.
-        for t in tracks {
-            let d = decode_name(&t.name_key);
+        for &(name_key, _) in tracks {
+            let d = decode_name(name_key);
             if !d.cut_mid_char
                 && let Some(n) = by_text.get_mut(&d.text)
             {
@@ -162,8 +308,18 @@ pub fn summarize(m: &Motion, idx: &TrackIndex) -> Summary {
         }
         out
     };
-    let bone_tracks = track_list(&idx.bones, "bone", &mut warnings);
-    let morph_tracks = track_list(&idx.morphs, "morph", &mut warnings);
+    let bone_names: Vec<(&[u8], usize)> = bones
+        .tracks
+        .iter()
+        .map(|t| (t.name_key.as_slice(), t.keys))
+        .collect();
+    let morph_names: Vec<(&[u8], usize)> = idx
+        .morphs
+        .iter()
+        .map(|t| (t.name_key.as_slice(), t.keys.len()))
+        .collect();
+    let bone_tracks = track_list(&bone_names, "bone", &mut warnings);
+    let morph_tracks = track_list(&morph_names, "morph", &mut warnings);
 
     // Duplicate (track, frame) keys. A track whose name fills the whole
     // 15-byte field and keys some frame twice is most likely two bones whose
@@ -175,27 +331,26 @@ pub fn summarize(m: &Motion, idx: &TrackIndex) -> Summary {
             .filter(|w| frame(w[0] as usize) == frame(w[1] as usize))
             .count()
     };
-    let mut collision = |what: &str, t: &super::track::Track, n: usize| {
-        if n > 0 && t.name_key.len() == layout::NAME_LEN {
+    let mut collision = |what: &str, name_key: &[u8], n: usize| {
+        if n > 0 && name_key.len() == layout::NAME_LEN {
             warnings.push(format!(
                 "{what} name \"{}\" fills all {} bytes and has {n} frames keyed more than once: \
                  probably different {what}s whose names were cut to the same bytes; \
                  they are one track here and the later key in the file is used",
-                t.name().text,
+                decode_name(name_key).text,
                 layout::NAME_LEN
             ));
         }
     };
     let mut dup_bone = 0usize;
-    for t in &idx.bones {
-        let n = dups(t, &|i| m.bones[i].frame());
-        collision("bone", t, n);
-        dup_bone += n;
+    for t in &bones.tracks {
+        collision("bone", &t.name_key, t.duplicates);
+        dup_bone += t.duplicates;
     }
     let mut dup_morph = 0usize;
     for t in &idx.morphs {
         let n = dups(t, &|i| m.morphs[i].frame());
-        collision("morph", t, n);
+        collision("morph", &t.name_key, n);
         dup_morph += n;
     }
     if dup_bone > 0 {
@@ -238,7 +393,7 @@ pub fn summarize(m: &Motion, idx: &TrackIndex) -> Summary {
             m.trailing.len()
         ));
     }
-    let kind = Kind::of(m);
+    let kind = Kind::of_counts(bones.count, m.morphs.len(), m.cameras.len(), m.lights.len());
     if !m.cameras.is_empty() && model.text != "カメラ・照明" {
         warnings.push(format!(
             "camera keys in a file whose model name is \"{}\", not カメラ・照明: MMD may load it onto a model",
@@ -246,13 +401,14 @@ pub fn summarize(m: &Motion, idx: &TrackIndex) -> Summary {
         ));
     }
     let cuts = cut_frames(m, idx);
-    let last_frame = m.last_frame();
+    // The latest frame of the other sections, and of the bone keys.
+    let last_frame = m.frames().chain(bones.last_frame).max();
     Summary {
         version: m.version.number(),
         model_name: model.text,
         kind,
         counts: Counts {
-            bones: m.bones.len(),
+            bones: bones.count,
             morphs: m.morphs.len(),
             cameras: m.cameras.len(),
             lights: m.lights.len(),
@@ -265,8 +421,8 @@ pub fn summarize(m: &Motion, idx: &TrackIndex) -> Summary {
         morph_tracks,
         camera_cuts: cuts.len(),
         cut_frames: cuts,
-        linear_bone_keys: m.bones.iter().filter(|k| k.is_linear()).count(),
-        physics_off_keys: m.bones.iter().filter(|k| k.physics_off()).count(),
+        linear_bone_keys: bones.linear,
+        physics_off_keys: bones.physics_off,
         warnings,
     }
 }
