@@ -65,6 +65,7 @@ commands! {
     SaveAs: "Save As…", "Save the active file under a new name", [CTRL_SHIFT S];
     CloseTab: "Close", "Close the active file", [CTRL W];
     LoadModel: "Load model skeleton…", "Use a PMX/PMD model's skeleton in the preview", [none];
+    MergeMotion: "Merge motion into actor…", "Load a VMD onto the selected actor's motion as MMD does (e.g. a face motion onto a dance): its keys are added from frame 0 as one undo step", [none];
     Undo: "Undo", "Undo the last edit", [CTRL Z];
     Redo: "Redo", "Redo the last undone edit", [CTRL_SHIFT Z];
     RedoAlt: "Redo", "Redo the last undone edit", [CTRL Y];

@@ -70,6 +70,7 @@ impl FileBrowser {
             Pick::OpenScene => "Open scene",
             Pick::SaveScene => "Save scene as",
             Pick::Song => "Load song",
+            Pick::Merge { .. } => "Merge motion into the actor",
         }
     }
 
@@ -81,6 +82,7 @@ impl FileBrowser {
             Pick::Model => &["pmx", "pmd"],
             Pick::OpenScene | Pick::SaveScene => &["vmdscene"],
             Pick::Song => &["wav", "mp3", "ogg", "oga", "flac"],
+            Pick::Merge { .. } => &["vmd"],
         }
     }
 
@@ -231,7 +233,13 @@ impl FileBrowser {
                     let enter = (r.lost_focus() || r.has_focus())
                         && ui.input(|i| i.key_pressed(egui::Key::Enter));
                     ui.checkbox(&mut self.all_files, "All files");
-                    let ok_text = if self.saving() { "Save" } else { "Open" };
+                    let ok_text = if self.saving() {
+                        "Save"
+                    } else if matches!(self.purpose, Pick::Merge { .. }) {
+                        "Merge"
+                    } else {
+                        "Open"
+                    };
                     let chosen = self.chosen();
                     if (ui
                         .add_enabled(chosen.is_some(), egui::Button::new(ok_text))

@@ -311,6 +311,11 @@ impl StudioApp {
             {
                 match purpose {
                     Pick::Open => self.open_paths(paths),
+                    Pick::Merge { actor } => {
+                        for p in paths {
+                            self.open_for(p, scene_ops::Intent::MergeInto(Some(actor)));
+                        }
+                    }
                     Pick::Song => {
                         if let Some(p) = paths.into_iter().next() {
                             self.load_song(p);
@@ -404,6 +409,22 @@ impl StudioApp {
             Command::LoadModel => {
                 let dir = self.start_dir();
                 self.pick_file(Pick::Model, dir);
+            }
+            Command::MergeMotion => {
+                let actor = self.scene.selected_actor.unwrap_or(0);
+                if self
+                    .scene
+                    .scene
+                    .actors
+                    .get(actor)
+                    .is_some_and(|a| a.motion.is_some())
+                {
+                    let dir = self.start_dir();
+                    self.pick_file(Pick::Merge { actor }, dir);
+                } else {
+                    self.shared
+                        .error("Select an actor that wears a motion to merge another one into it");
+                }
             }
             Command::Save => {
                 if let Some(d) = self.doc() {
@@ -714,6 +735,16 @@ impl StudioApp {
                     ui.separator();
                     if Command::LoadModel.menu_button(ui, true) {
                         self.run_command(Command::LoadModel);
+                        ui.close();
+                    }
+                    let can_merge = self
+                        .scene
+                        .selected_actor
+                        .or(Some(0))
+                        .and_then(|i| self.scene.scene.actors.get(i))
+                        .is_some_and(|a| a.motion.is_some());
+                    if Command::MergeMotion.menu_button(ui, can_merge) {
+                        self.run_command(Command::MergeMotion);
                         ui.close();
                     }
                     ui.separator();

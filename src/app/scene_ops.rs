@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::document::{Document, EditRequest};
+use super::document::{Document, Edit, EditRequest};
 use super::jobs::JobResult;
 use super::panels::model_view::ModelAsset;
 use super::panels::viewport::ViewMode;
@@ -36,6 +36,12 @@ pub enum Intent {
         light_too: bool,
     },
     Light,
+    /// Loaded onto an actor's motion as MMD loads a second VMD onto a model
+    /// (a face motion onto a dance): its bone, morph and IK keys are added
+    /// at frame 0, replacing keys of the same track on the same frame, as
+    /// one undo step of the actor's motion. `None`: the actor selected when
+    /// the file has loaded (the command line's `--merge`).
+    MergeInto(Option<usize>),
 }
 
 /// The scene and what the app keeps beside it.
@@ -241,6 +247,25 @@ impl StudioApp {
         let name = file_name(&path);
         self.remember_recent(&path);
         let role = MotionRole::of(&m);
+        let intent = match intent {
+            Intent::MergeInto(which) => {
+                let s = &self.scene.scene;
+                let i = which
+                    .or(self.scene.selected_actor)
+                    .filter(|&i| i < s.actors.len())
+                    .or(if s.actors.is_empty() { None } else { Some(0) });
+                match i.map(|i| (i, s.actors[i].motion)) {
+                    Some((i, Some(target))) if self.doc_index(target).is_some() => {
+                        self.merge_into(i, target, m, &path);
+                        return;
+                    }
+                    // An actor without a motion simply wears the file.
+                    Some((i, _)) => Intent::ActorMotion(i),
+                    None => Intent::Auto,
+                }
+            }
+            other => other,
+        };
         // Replace an open, unmodified copy of the same file (keeping its id,
         // so the scene's references stay valid).
         let id = match self
@@ -326,6 +351,68 @@ impl StudioApp {
         {
             self.active = i;
         }
+    }
+
+    /// Adds the keys of `m` (read from `path`) to the motion `target` that
+    /// actor `actor` wears, as MMD loads a second motion onto a model: at
+    /// frame 0, a key of the same track on the same frame replaced. One
+    /// undo step; the actor's file changes on disk only when saved. Camera
+    /// and light keys are not an actor's and are left out (said so).
+    fn merge_into(&mut self, actor: usize, target: u64, mut m: Motion, path: &Path) {
+        use crate::vmd::ops::{JoinParams, JoinPlacement, join};
+        let name = file_name(path);
+        let actor_name = self.scene.scene.actors[actor].name.clone();
+        if m.bones.is_empty() && m.morphs.is_empty() && m.iks.is_empty() {
+            self.shared.error(format!(
+                "{name} holds no bone or morph keys: nothing to merge into {actor_name}'s motion \
+                 (open it to use it as the scene camera or light)"
+            ));
+            return;
+        }
+        let left_out = m.cameras.len() + m.lights.len() + m.shadows.len();
+        m.cameras.clear();
+        m.lights.clear();
+        m.shadows.clear();
+        let Some(k) = self.doc_index(target) else {
+            return;
+        };
+        let doc = &self.docs[k];
+        let params = JoinParams {
+            placement: JoinPlacement::At(0),
+        };
+        let (merged, report) = match join(&doc.motion, &m, params) {
+            Ok(r) => r,
+            Err(e) => {
+                self.shared
+                    .error(format!("Could not merge {name} into {actor_name}'s motion: {e}"));
+                return;
+            }
+        };
+        let replaced = report.dropped;
+        let title = doc.title();
+        let req = EditRequest::apply(
+            Edit::ReplaceMotion {
+                motion: Box::new(merged),
+                selection: None,
+            },
+            format!("Merge {name}"),
+        );
+        self.request_on(target, vec![req]);
+        self.active = k;
+        self.scene.selected_actor = Some(actor);
+        let mut text = format!(
+            "Merged {name} into {actor_name}'s motion ({title}): {} bone, {} morph keys from frame 0",
+            m.bones.len(),
+            m.morphs.len()
+        );
+        if replaced > 0 {
+            text.push_str(&format!("; {replaced} keys on the same frame replaced"));
+        }
+        if left_out > 0 {
+            text.push_str(&format!("; its {left_out} camera/light keys left out"));
+        }
+        text.push_str(" (one undo step; save to keep)");
+        self.shared.info(text);
     }
 
     /// A model finished loading (or failed): kept by path, put on an actor.
@@ -916,6 +1003,12 @@ impl StudioApp {
                 if let Some(a) = s.actors.get_mut(i) {
                     a.offset = off;
                 }
+            }
+            Action::MergeMotion(i) => {
+                self.scene.selected_actor = Some(i);
+                let dir = self.start_dir();
+                self.pick_file(Pick::Merge { actor: i }, dir);
+                changed = false;
             }
             Action::LoadModel(i) => {
                 self.scene.selected_actor = Some(i);

@@ -84,6 +84,7 @@ pub fn run(args: Cli) -> CliResult {
         ..Default::default()
     };
     let files = args.files.clone();
+    let merge = args.merge.clone();
     let screenshot = args.screenshot.clone();
     let frame = args.frame;
     let panel = args.panel;
@@ -120,6 +121,9 @@ pub fn run(args: Cli) -> CliResult {
                 if has_model {
                     app.central = CentralView::Preview;
                 }
+            }
+            for p in &merge {
+                app.open_for(p.clone(), scene_ops::Intent::MergeInto(None));
             }
             if let Some(f) = frame {
                 app.shared.transport.frame = f.max(0.0);

@@ -55,6 +55,11 @@ pub struct Cli {
     /// `MODEL.pmx DANCE.vmd CAMERA.vmd` (a model, the motion it wears, a
     /// camera; each VMD takes its role by what it holds, in this order).
     pub files: Vec<PathBuf>,
+    /// Load this VMD onto the (last opened) actor's motion as MMD does, e.g. a
+    /// face motion onto a dance: its keys are added from frame 0 as one
+    /// undoable edit; the actor's file changes only when saved. Repeatable.
+    #[arg(long, value_name = "MOTION.vmd")]
+    pub merge: Vec<PathBuf>,
     /// Render the window once it has settled, save it as PNG and exit.
     #[arg(long, value_name = "OUT.png")]
     pub screenshot: Option<PathBuf>,

@@ -66,6 +66,10 @@ pub enum Pick {
     Song,
     /// Save the scene arrangement under a new name.
     SaveScene,
+    /// A VMD to merge into actor `actor`'s motion.
+    Merge {
+        actor: usize,
+    },
 }
 
 /// The app's own file jobs (open, save, file dialogs) on the shared
@@ -279,7 +283,11 @@ impl Jobs {
                         .add_filter("All files", &["*"])
                         .pick_files()
                         .unwrap_or_default(),
-                    Pick::Model => d
+                    Pick::Merge { .. } => d
+                    .add_filter("VMD motion", &["vmd", "VMD"])
+                    .pick_files()
+                    .unwrap_or_default(),
+                Pick::Model => d
                         .add_filter("PMX / PMD model", &["pmx", "pmd", "PMX", "PMD"])
                         .pick_file()
                         .into_iter()
