@@ -383,8 +383,9 @@ impl StudioApp {
         let (merged, report) = match join(&doc.motion, &m, params) {
             Ok(r) => r,
             Err(e) => {
-                self.shared
-                    .error(format!("Could not merge {name} into {actor_name}'s motion: {e}"));
+                self.shared.error(format!(
+                    "Could not merge {name} into {actor_name}'s motion: {e}"
+                ));
                 return;
             }
         };

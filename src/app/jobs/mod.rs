@@ -284,10 +284,10 @@ impl Jobs {
                         .pick_files()
                         .unwrap_or_default(),
                     Pick::Merge { .. } => d
-                    .add_filter("VMD motion", &["vmd", "VMD"])
-                    .pick_files()
-                    .unwrap_or_default(),
-                Pick::Model => d
+                        .add_filter("VMD motion", &["vmd", "VMD"])
+                        .pick_files()
+                        .unwrap_or_default(),
+                    Pick::Model => d
                         .add_filter("PMX / PMD model", &["pmx", "pmd", "PMX", "PMD"])
                         .pick_file()
                         .into_iter()
