@@ -1,6 +1,6 @@
 //! Merging a second motion onto an actor, as MMD loads a face motion onto a
-//! dance: driven as a user would with egui_kittest (the scene panel's
-//! "Merge…" button and the built-in file browser), then undo, redo, save.
+//! dance: driven as a user would with egui_kittest (File ▸ Merge motion into
+//! actor… and the built-in file browser), then undo, redo, save.
 //! Run with `env -u DISPLAY cargo test --test ui_merge`.
 //!
 //! The expected keys are worked out in the test from the two files alone:
@@ -79,7 +79,7 @@ fn expected_union(earlier: &Motion, later: &Motion) -> (Keys, Keys) {
 }
 
 #[test]
-fn merge_a_face_motion_onto_the_dance_from_the_scene_panel() {
+fn merge_a_face_motion_onto_the_dance_from_the_file_menu() {
     let Some(dir) = corpus() else { return };
     let tmp = temp_dir("merge-panel");
     let wait = tmp.join("wait.vmd");
@@ -106,8 +106,10 @@ fn merge_a_face_motion_onto_the_dance_from_the_scene_panel() {
     settle(&mut h);
     assert_eq!(h.state().docs.len(), 1);
 
-    // The scene panel's Merge… on the actor, then the built-in browser.
-    h.get_by_label("Merge…").click();
+    // File ▸ Merge motion into actor…, then the built-in browser.
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Merge motion into actor…").click();
     h.run_steps(3);
     h.get_by_label("Folder").click();
     h.run_steps(1);

@@ -1005,12 +1005,6 @@ impl StudioApp {
                     a.offset = off;
                 }
             }
-            Action::MergeMotion(i) => {
-                self.scene.selected_actor = Some(i);
-                let dir = self.start_dir();
-                self.pick_file(Pick::Merge { actor: i }, dir);
-                changed = false;
-            }
             Action::LoadModel(i) => {
                 self.scene.selected_actor = Some(i);
                 let dir = self.start_dir();

@@ -19,9 +19,6 @@ pub enum Action {
     SetOffset(usize, i32),
     /// Pick a PMX/PMD file for this actor.
     LoadModel(usize),
-    /// Pick a VMD whose keys are added to this actor's motion (MMD's way of
-    /// loading a face motion onto a dance).
-    MergeMotion(usize),
     /// Back to the built-in skeleton.
     BuiltinModel(usize),
     SetCamera(Option<u64>),
@@ -283,19 +280,6 @@ fn actor_ui(
                         .clicked()
                 {
                     out.push(Action::Activate(id));
-                }
-                if a.motion.is_some()
-                    && ui
-                        .small_button("Merge…")
-                        .on_hover_text(
-                            "Load another VMD onto this motion, as MMD does (e.g. a face \
-                             motion onto a dance): its bone and morph keys are added from \
-                             frame 0, replacing keys on the same frame. One undo step; the \
-                             file changes only when you save it.",
-                        )
-                        .clicked()
-                {
-                    out.push(Action::MergeMotion(i));
                 }
             });
             ui.end_row();
