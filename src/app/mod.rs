@@ -1096,6 +1096,7 @@ impl StudioApp {
                     }
                     CentralView::Preview => {
                         let mut edits = Vec::new();
+                        let picked_before = self.viewport.pose.selected.clone();
                         {
                             let view = scene_ops::scene_view(&self.docs, &self.scene);
                             panels::viewport::ui(
@@ -1110,6 +1111,12 @@ impl StudioApp {
                         // (posing) the actors' motions, each on its document.
                         for (id, e) in edits {
                             self.request_on(id, vec![e]);
+                        }
+                        // A bone clicked in the view: its row (and key) in the timeline.
+                        if self.viewport.pose.selected != picked_before
+                            && let Some(b) = self.viewport.pose.selected.clone()
+                        {
+                            self.bone_picked(b.actor, &b.name);
                         }
                     }
                 }

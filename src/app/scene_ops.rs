@@ -1105,6 +1105,30 @@ impl StudioApp {
         self.request_group(edits);
     }
 
+    /// A bone of actor `actor` was clicked in the viewport: the timeline
+    /// picks its row in the actor's motion, selects its key at the
+    /// playhead (if any) and scrolls to it; the motion becomes active.
+    pub(super) fn bone_picked(&mut self, actor: usize, name: &str) {
+        let Some(a) = self.scene.scene.actors.get(actor) else {
+            return;
+        };
+        let (Some(id), offset) = (a.motion, a.offset) else {
+            return;
+        };
+        let frame = self.shared.transport.frame;
+        if super::panels::timeline::reveal_bone(
+            &mut self.docs,
+            &mut self.dope_sheet,
+            id,
+            offset,
+            name,
+            frame,
+        ) && let Some(i) = self.doc_index(id)
+        {
+            self.active = i;
+        }
+    }
+
     /// Draws the scene timeline and applies what it returns.
     pub(super) fn timeline_ui(&mut self, ui: &mut egui::Ui) {
         let sections = self.timeline_sections();

@@ -854,3 +854,49 @@ fn paste_all(
         })
         .collect()
 }
+
+/// Shows bone `name` of document `doc_id` (an actor's motion, shifted by
+/// `offset`) as clicking its joint in the viewport asks: its row is
+/// picked and scrolled into view; its key at scene frame `frame`, if it
+/// has one, becomes the selection; every other section's selection goes.
+/// Returns false (and changes nothing) when the motion has no keys for
+/// that bone.
+pub fn reveal_bone(
+    docs: &mut [Document],
+    state: &mut State,
+    doc_id: u64,
+    offset: i32,
+    name: &str,
+    frame: f64,
+) -> bool {
+    let Some(d) = docs.iter().find(|d| d.id == doc_id) else {
+        return false;
+    };
+    let Some(track) = d.index.bone_by_text(name) else {
+        return false;
+    };
+    let t = key_edit::TrackRef::Bone(track.name_key.clone());
+    let f = (frame.floor() - f64::from(offset)).clamp(-1.0, f64::from(u32::MAX));
+    // The key in force on that frame (the last of duplicates in the file).
+    let key = (f >= 0.0)
+        .then(|| key_edit::keys_on_frame(&d.motion, &d.index, &t, f as u32).last())
+        .flatten();
+    for d in docs.iter_mut() {
+        d.view.selection.clear();
+        d.view.active = None;
+        if d.id == doc_id {
+            d.view.selection.extend(key);
+            d.view.active = key;
+        }
+    }
+    // A filter that would hide the row is cleared.
+    let needle = state.filter.trim().to_lowercase();
+    if !needle.is_empty() && !name.to_lowercase().contains(&needle) {
+        state.filter.clear();
+    }
+    state.collapsed.remove(&doc_id);
+    let st = state.sheets.entry(doc_id).or_default();
+    st.selected_tracks.clear();
+    st.reveal_track(t);
+    true
+}

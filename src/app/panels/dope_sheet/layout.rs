@@ -210,11 +210,14 @@ pub(super) fn follow_playhead(cx: &PanelCtx, state: &mut State, width: f32) {
 }
 
 /// Scrolls a key the inspector asked for into view.
+/// Shows the row of a key the inspector asked for (`DocView::reveal`) or
+/// of a track picked elsewhere (a bone clicked in the viewport): opens its
+/// group, clears a filter that hides it, picks the row and scrolls to it
+/// (as a timeline section, through [`State::reveal_row`]).
 pub(super) fn reveal(cx: &mut PanelCtx, state: &mut State) {
-    let Some(k) = cx.view.reveal.take() else {
-        return;
-    };
-    let Some(t) = track_of(&cx.doc.motion, k) else {
+    let key = cx.view.reveal.take();
+    let pending = state.pending_track.take();
+    let Some(t) = key.and_then(|k| track_of(&cx.doc.motion, k)).or(pending) else {
         return;
     };
     state.collapsed.remove(&t.group());
@@ -232,13 +235,14 @@ pub(super) fn reveal(cx: &mut PanelCtx, state: &mut State) {
         .iter()
         .position(|r| matches!(r, Row::Track { track, .. } if *track == t))
     {
+        state.reveal_row = Some(row);
         let h = state.layout.map_or(200.0, |l| l.keys.height());
         let top = row as f32 * ROW_HEIGHT;
         if top < state.scroll_y || top + ROW_HEIGHT > state.scroll_y + h {
             state.scroll_y = (top - h / 3.0).max(0.0);
         }
     }
-    if let (Some(f), Some(l)) = (cx.doc.motion.key_frame(k), state.layout) {
+    if let (Some(f), Some(l)) = (key.and_then(|k| cx.doc.motion.key_frame(k)), state.layout) {
         let (lo, hi) = l.visible_frames();
         let f = f64::from(f);
         if f < lo || f > hi {

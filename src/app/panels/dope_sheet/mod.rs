@@ -109,6 +109,11 @@ pub struct State {
     /// rubber bands and moves go to [`Self::take_events`].
     linked: bool,
     events: Vec<SectionEvent>,
+    /// A track to show on the next frame (see [`State::reveal_track`]).
+    pending_track: Option<TrackRef>,
+    /// The row a reveal asked to scroll to (the timeline's scroll area
+    /// scrolls to it when this is one of its sections).
+    reveal_row: Option<usize>,
 }
 
 impl Default for State {
@@ -134,6 +139,8 @@ impl Default for State {
             sel_bits: SelBits::default(),
             linked: false,
             events: Vec::new(),
+            pending_track: None,
+            reveal_row: None,
         }
     }
 }
@@ -160,6 +167,12 @@ impl State {
         let f = doc.motion.key_frame(key)?;
         let p = Pos2::new(l.x_of(f64::from(f)), l.row_top(row) + ROW_HEIGHT / 2.0);
         l.keys.contains(p).then_some(p)
+    }
+
+    /// Picks track `t`'s row on the next frame and scrolls it into view
+    /// (a bone clicked in the viewport).
+    pub fn reveal_track(&mut self, t: TrackRef) {
+        self.pending_track = Some(t);
     }
 
     /// What this section handed up since the last call.
@@ -302,6 +315,12 @@ pub fn section_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, id: e
     let width = ui.available_width();
     let height = (state.rows.len() as f32 * ROW_HEIGHT).max(ROW_HEIGHT);
     let (rect, _) = ui.allocate_exact_size(Vec2::new(width, height), Sense::hover());
+    if let Some(row) = state.reveal_row.take() {
+        let top = rect.top() + row as f32 * ROW_HEIGHT;
+        let row_rect =
+            Rect::from_min_size(Pos2::new(rect.left(), top), Vec2::new(width, ROW_HEIGHT));
+        ui.scroll_to_rect(row_rect, Some(egui::Align::Center));
+    }
     // Only the part inside the scroll area's view is laid out as keys:
     // `scroll_y` is how far the section's top is above the view.
     let vis = rect.intersect(ui.clip_rect());
