@@ -13,8 +13,8 @@
 
 mod common;
 use common::corpus;
+use common::ui::{drag, harness, settle};
 use std::path::Path;
-use std::time::Duration;
 
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
@@ -22,26 +22,6 @@ use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
 use vmd_studio::app::command::Command;
 use vmd_studio::app::document::KeyRef;
-
-fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .with_context_setup(vmd_studio::app::install_fonts)
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
-}
-
-/// Steps until background jobs are done (opening / saving run off the UI thread).
-fn settle(h: &mut Harness<'_, StudioApp>) {
-    for _ in 0..1000 {
-        h.step();
-        if !h.state().jobs.is_busy() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert!(!h.state().jobs.is_busy(), "background job did not finish");
-    h.run_steps(3);
-}
 
 fn open(path: &Path) -> Harness<'static, StudioApp> {
     let mut app = StudioApp::default();
@@ -72,20 +52,6 @@ fn click_at(h: &mut Harness<'_, StudioApp>, p: Pos2) {
         pressed: false,
         modifiers: Modifiers::NONE,
     });
-    h.run_steps(2);
-}
-
-/// Presses at `from`, moves in small steps to `to`, releases.
-fn drag(h: &mut Harness<'_, StudioApp>, from: Pos2, to: Pos2) {
-    h.hover_at(from);
-    h.step();
-    h.drag_at(from);
-    h.step();
-    for t in [0.25f32, 0.5, 0.75, 1.0] {
-        h.hover_at(from + (to - from) * t);
-        h.step();
-    }
-    h.drop_at(to);
     h.run_steps(2);
 }
 

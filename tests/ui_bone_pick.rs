@@ -11,19 +11,15 @@
 //! 右足ＩＫ — the last row of the bones group, below the first screenful.
 #![cfg(feature = "gui")]
 
+mod common;
+use common::ui::harness;
+
 use egui::{Modifiers, Pos2};
 use egui_kittest::Harness;
 use vmd_studio::app::document::KeyRef;
 use vmd_studio::app::panels::dope_sheet::TrackRef;
 use vmd_studio::app::panels::viewport::ViewMode;
 use vmd_studio::app::{CentralView, StudioApp};
-
-fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .with_context_setup(vmd_studio::app::install_fonts)
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
-}
 
 fn demo_at(frame: f64) -> Harness<'static, StudioApp> {
     let mut app = StudioApp::with_demo();

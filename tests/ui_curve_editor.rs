@@ -9,6 +9,9 @@
 
 #![cfg(feature = "gui")]
 
+mod common;
+use common::ui::harness_sized;
+
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -16,7 +19,7 @@ use egui::{Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::document::{Document, KeyRef};
-use vmd_studio::app::{CentralView, StudioApp, install_fonts};
+use vmd_studio::app::{CentralView, StudioApp};
 use vmd_studio::vmd;
 
 /// Copies (byte offsets in the 64-byte block) of P[j], physics bytes excluded.
@@ -36,13 +39,6 @@ fn app_with(motion: vmd::Motion, name: &str, key: u32, central: CentralView) -> 
     app.active = 0;
     app.central = central;
     app
-}
-
-fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
-    Harness::builder()
-        .with_size([1600.0, 1000.0])
-        .with_context_setup(install_fonts)
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
 }
 
 /// Screen position of (x, y) in 0..127 curve space inside a box (y up),
@@ -82,12 +78,11 @@ fn dragging_a_rotation_control_point_rewrites_its_copies_as_one_undo_step() {
     let before = block(&m, key);
     // Rotation x1 = P[3] read from row 3 (byte 48), y1 = P[7] (byte 52).
     let (x1, y1) = (before[48], before[52]);
-    let mut h = harness(app_with(
-        m,
-        "demo_dance.vmd",
-        key as u32,
-        CentralView::Curves,
-    ));
+    let mut h = harness_sized(
+        app_with(m, "demo_dance.vmd", key as u32, CentralView::Curves),
+        1600.0,
+        1000.0,
+    );
     h.run_steps(3);
     let rect = *h
         .state()
@@ -163,7 +158,7 @@ fn linked_drag_on_a_physics_off_key_keeps_63_0f_and_applies_to_the_selection() {
     app.docs[0].view.selection.insert(KeyRef::Bone(b as u32));
     app.curve_editor.link_xyz = true;
     app.curve_editor.apply_to_selection = true;
-    let mut h = harness(app);
+    let mut h = harness_sized(app, 1600.0, 1000.0);
     h.run_steps(3);
     // Drag the Y move box's second point from (107,107) to (127, 64).
     let rect = *h.state().curve_editor.boxes.get(1).expect("Y box drawn");
@@ -204,7 +199,11 @@ fn linked_drag_on_a_physics_off_key_keeps_63_0f_and_applies_to_the_selection() {
 #[test]
 fn forensics_view_renders_for_bone_and_camera_keys() {
     let m = vmd::read(vmd_studio::app::DEMO_DANCE).expect("demo reads");
-    let mut h = harness(app_with(m, "demo_dance.vmd", 1, CentralView::Forensics));
+    let mut h = harness_sized(
+        app_with(m, "demo_dance.vmd", 1, CentralView::Forensics),
+        1600.0,
+        1000.0,
+    );
     h.run_steps(3);
     h.get_by_label_contains("What a row-0 reader");
     let cam = vmd::read(vmd_studio::app::DEMO_CAMERA).expect("demo camera reads");
@@ -213,7 +212,7 @@ fn forensics_view_renders_for_bone_and_camera_keys() {
     doc.view.active = Some(KeyRef::Camera(1));
     app.docs.push(doc);
     app.central = CentralView::Forensics;
-    let mut h = harness(app);
+    let mut h = harness_sized(app, 1600.0, 1000.0);
     h.run_steps(3);
     h.get_by_label_contains("six items");
 }
@@ -223,12 +222,11 @@ fn preset_menu_and_copy_paste_write_the_curve_through_the_document() {
     let m = vmd::read(vmd_studio::app::DEMO_DANCE).expect("demo reads");
     let original_file = vmd::write(&m).expect("write");
     let key = 1usize;
-    let mut h = harness(app_with(
-        m,
-        "demo_dance.vmd",
-        key as u32,
-        CentralView::Curves,
-    ));
+    let mut h = harness_sized(
+        app_with(m, "demo_dance.vmd", key as u32, CentralView::Curves),
+        1600.0,
+        1000.0,
+    );
     h.run_steps(3);
     // The fourth "Preset" button belongs to the rotation box.
     h.get_all_by_label("Preset")

@@ -10,6 +10,9 @@
 //! its rotation at bytes 31..47).
 #![cfg(feature = "gui")]
 
+mod common;
+use common::ui::harness;
+
 use egui::{Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -21,13 +24,6 @@ use vmd_studio::vmd::{self, BoneKey, NameEncoding};
 const FIRST_BONE_RECORD: usize = 30 + 20 + 4;
 const BONE_RECORD: usize = 111;
 const ROTATION: std::ops::Range<usize> = 31..47;
-
-fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .with_context_setup(vmd_studio::app::install_fonts)
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
-}
 
 /// The demo scene in the Preview tab, free view from the front, at `frame`.
 fn demo_at(frame: f64) -> Harness<'static, StudioApp> {

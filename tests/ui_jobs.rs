@@ -7,24 +7,18 @@
 #![cfg(feature = "gui")]
 
 mod common;
+use common::ui::harness_sized;
 
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use vmd_studio::app::StudioApp;
 use vmd_studio::app::document::Document;
 use vmd_studio::app::jobs::{JobKind, JobResult};
 use vmd_studio::app::scene_ops::Intent;
-use vmd_studio::app::{StudioApp, install_fonts};
 use vmd_studio::scene::ModelRef;
 use vmd_studio::vmd::{self, BoneKey, Motion, NameEncoding};
-
-fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
-    Harness::builder()
-        .with_size([1600.0, 1000.0])
-        .with_context_setup(install_fonts)
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
-}
 
 /// `bones` bones × `frames` frames, a key on every frame, each bone
 /// swinging at its own rate (nothing to merge between neighbours, so the
@@ -67,7 +61,7 @@ fn wait_until(
 
 #[test]
 fn a_long_simplify_shows_progress_and_cancel_leaves_the_document_untouched() {
-    let mut h = harness(StudioApp::with_demo());
+    let mut h = harness_sized(StudioApp::with_demo(), 1600.0, 1000.0);
     h.run_steps(3);
     h.state_mut().docs[0] = Document::new(baked(120, 1500), None, "big.vmd");
     h.state_mut().active = 0;

@@ -10,7 +10,7 @@
 
 mod common;
 use common::corpus;
-use std::time::Duration;
+use common::ui::{harness_sized as harness, settle};
 
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
@@ -18,25 +18,6 @@ use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
 use vmd_studio::app::command::Command;
 use vmd_studio::app::document::KeyRef;
-
-fn harness(app: StudioApp, w: f32, h: f32) -> Harness<'static, StudioApp> {
-    Harness::builder()
-        .with_size(egui::vec2(w, h))
-        .with_context_setup(vmd_studio::app::install_fonts)
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
-}
-
-fn settle(h: &mut Harness<'_, StudioApp>) {
-    for _ in 0..2000 {
-        h.step();
-        if !h.state().jobs.is_busy() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert!(!h.state().jobs.is_busy(), "background job did not finish");
-    h.run_steps(3);
-}
 
 fn click_at(h: &mut Harness<'_, StudioApp>, p: Pos2) {
     h.hover_at(p);

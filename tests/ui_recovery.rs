@@ -17,6 +17,9 @@
 
 #![cfg(feature = "gui")]
 
+mod common;
+use common::ui::harness;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -31,13 +34,6 @@ use vmd_studio::scene::{ModelRef, Song};
 
 const FRAME0: usize = 69;
 const CHILD_ENV: &str = "VMD_RECOVERY_TEST_CHILD";
-
-fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .with_context_setup(vmd_studio::app::install_fonts)
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
-}
 
 /// Steps until `cond` holds (real time passes: the copies are timed).
 fn wait_for(

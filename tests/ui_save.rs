@@ -9,6 +9,9 @@
 
 #![cfg(feature = "gui")]
 
+mod common;
+use common::ui::{harness, settle};
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -21,25 +24,6 @@ use vmd_studio::app::command::Command;
 use vmd_studio::app::document::{Edit, KeyChanges};
 
 const FRAME0: usize = 69;
-
-fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .with_context_setup(vmd_studio::app::install_fonts)
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
-}
-
-fn settle(h: &mut Harness<'_, StudioApp>) {
-    for _ in 0..2000 {
-        h.step();
-        if !h.state().jobs.is_busy() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert!(!h.state().jobs.is_busy(), "background job did not finish");
-    h.run_steps(3);
-}
 
 /// A fresh copy of the bundled demo dance in its own directory.
 fn work_copy(tag: &str) -> (PathBuf, Vec<u8>) {

@@ -15,8 +15,8 @@
 
 mod common;
 use common::corpus;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use common::ui::{drag, harness_sized, settle, temp_dir};
+use std::path::Path;
 
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
@@ -24,45 +24,6 @@ use vmd_studio::app::StudioApp;
 use vmd_studio::app::document::{Document, KeyRef};
 use vmd_studio::app::panels::scene::Action;
 use vmd_studio::scene::ModelRef;
-
-fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 1000.0))
-        .with_context_setup(vmd_studio::app::install_fonts)
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
-}
-
-fn settle(h: &mut Harness<'_, StudioApp>) {
-    for _ in 0..2000 {
-        h.step();
-        if !h.state().jobs.is_busy() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert!(!h.state().jobs.is_busy(), "background job did not finish");
-    h.run_steps(3);
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vmd-studio-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-fn drag(h: &mut Harness<'_, StudioApp>, from: Pos2, to: Pos2) {
-    h.hover_at(from);
-    h.step();
-    h.drag_at(from);
-    h.step();
-    for t in [0.25f32, 0.5, 0.75, 1.0] {
-        h.hover_at(from + (to - from) * t);
-        h.step();
-    }
-    h.drop_at(to);
-    h.run_steps(2);
-}
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
@@ -150,7 +111,7 @@ fn model_dance_camera_scene_edit_both_undo_save_reopen() {
     // `vmd-studio MODEL DANCE CAMERA`: the same call the command line makes.
     let mut app = StudioApp::default();
     app.open_paths(vec![model.clone(), dance.clone(), camera.clone()]);
-    let mut h = harness(app);
+    let mut h = harness_sized(app, 1400.0, 1000.0);
     settle(&mut h);
     {
         let app = h.state();
@@ -293,7 +254,7 @@ fn model_dance_camera_scene_edit_both_undo_save_reopen() {
     // 6. Reopen the scene in a fresh app: same roles, model and offset.
     let mut app = StudioApp::default();
     app.open_paths(vec![scene_path.clone()]);
-    let mut h2 = harness(app);
+    let mut h2 = harness_sized(app, 1400.0, 1000.0);
     settle(&mut h2);
     {
         let app = h2.state();
@@ -325,7 +286,7 @@ fn model_dance_camera_scene_edit_both_undo_save_reopen() {
     std::fs::remove_file(&dance).unwrap();
     let mut app = StudioApp::default();
     app.open_paths(vec![scene_path.clone()]);
-    let mut h3 = harness(app);
+    let mut h3 = harness_sized(app, 1400.0, 1000.0);
     settle(&mut h3);
     {
         let app = h3.state();
@@ -364,7 +325,7 @@ fn first_start_is_the_demo_scene_through_its_camera() {
         app.viewport.mode,
         vmd_studio::app::panels::viewport::ViewMode::VmdCamera
     );
-    let mut h = harness(app);
+    let mut h = harness_sized(app, 1400.0, 1000.0);
     h.run_steps(3);
     // Both files on one timeline: camera first, then the dancer.
     let ids: Vec<u64> = h
@@ -393,7 +354,7 @@ fn motion_with_morphs(path: &Path, morphs: &[&str]) {
 /// Opens Mei and a motion (in that order: the model makes an actor, the
 /// motion goes to it) into an empty app.
 fn mei_wearing(corpus: &Path, motion: &Path) -> Harness<'static, StudioApp> {
-    let mut h = harness(StudioApp::default());
+    let mut h = harness_sized(StudioApp::default(), 1400.0, 1000.0);
     h.state_mut()
         .open_paths(vec![corpus.join("mei/mei.pmd"), motion.to_owned()]);
     settle(&mut h);

@@ -10,22 +10,18 @@
 
 #![cfg(feature = "gui")]
 
+mod common;
+use common::ui::harness_sized;
+
 use std::time::Duration;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use vmd_studio::app::StudioApp;
 use vmd_studio::app::command::Command;
 use vmd_studio::app::document::Document;
-use vmd_studio::app::{StudioApp, install_fonts};
 use vmd_studio::vmd::evaluate::bone_at;
 use vmd_studio::vmd::{self, BoneKey, Motion, NameEncoding, TrackIndex};
-
-fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
-    Harness::builder()
-        .with_size([1600.0, 1000.0])
-        .with_context_setup(install_fonts)
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
-}
 
 /// 2 bones × 120 frames, a key on every frame: a slow swing and a drift.
 fn baked() -> Motion {
@@ -50,7 +46,7 @@ fn baked() -> Motion {
 }
 
 fn with_baked() -> Harness<'static, StudioApp> {
-    let mut h = harness(StudioApp::with_demo());
+    let mut h = harness_sized(StudioApp::with_demo(), 1600.0, 1000.0);
     h.run_steps(3);
     h.state_mut().docs[0] = Document::new(baked(), None, "baked.vmd");
     h.state_mut().active = 0;
@@ -175,7 +171,7 @@ fn a_big_motion_previews_on_a_thread_and_changing_a_tolerance_recomputes() {
 
 #[test]
 fn bake_from_the_tools_menu_keys_every_frame_and_undoes() {
-    let mut h = harness(StudioApp::with_demo());
+    let mut h = harness_sized(StudioApp::with_demo(), 1600.0, 1000.0);
     h.run_steps(3);
     let original = h.state().docs[0].motion.clone();
     let original_bytes = bytes(&original);

@@ -7,6 +7,9 @@
 
 #![cfg(feature = "gui")]
 
+mod common;
+use common::ui::harness;
+
 mod audio_support;
 
 use std::path::PathBuf;
@@ -18,13 +21,6 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
 use vmd_studio::app::panels::waveform::WAVE_COLOR;
-
-fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .with_context_setup(vmd_studio::app::install_fonts)
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
-}
 
 fn temp(name: &str, bytes: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("vmd-ui-song-{}", std::process::id()));

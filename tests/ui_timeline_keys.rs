@@ -11,53 +11,16 @@
 
 #![cfg(feature = "gui")]
 
+mod common;
+use common::ui::{drag, harness_sized, settle, temp_dir};
+
 use std::path::PathBuf;
-use std::time::Duration;
 
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use vmd_studio::app::StudioApp;
 use vmd_studio::app::document::KeyRef;
 use vmd_studio::vmd::{self, BoneKey, CameraKey, LightKey, MorphKey, Motion, NameEncoding};
-
-fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 1000.0))
-        .with_context_setup(vmd_studio::app::install_fonts)
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
-}
-
-fn settle(h: &mut Harness<'_, StudioApp>) {
-    for _ in 0..2000 {
-        h.step();
-        if !h.state().jobs.is_busy() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    assert!(!h.state().jobs.is_busy(), "background job did not finish");
-    h.run_steps(3);
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vmd-studio-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-fn drag(h: &mut Harness<'_, StudioApp>, from: Pos2, to: Pos2) {
-    h.hover_at(from);
-    h.step();
-    h.drag_at(from);
-    h.step();
-    for t in [0.25f32, 0.5, 0.75, 1.0] {
-        h.hover_at(from + (to - from) * t);
-        h.step();
-    }
-    h.drop_at(to);
-    h.run_steps(2);
-}
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
@@ -133,7 +96,7 @@ fn open_scene(tag: &str) -> Scene {
     std::fs::write(&camera_path, &camera_bytes).expect("write");
     let mut app = StudioApp::default();
     app.open_paths(vec![dance_path.clone(), camera_path.clone()]);
-    let mut h = harness(app);
+    let mut h = harness_sized(app, 1400.0, 1000.0);
     settle(&mut h);
     {
         let app = h.state();

@@ -16,24 +16,20 @@
 
 #![cfg(feature = "gui")]
 
+mod common;
+use common::ui::harness_sized;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use vmd_studio::app::StudioApp;
 use vmd_studio::app::command::Command;
-use vmd_studio::app::{StudioApp, install_fonts};
 use vmd_studio::vmd::{self, Motion};
 
-fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
-    Harness::builder()
-        .with_size([1600.0, 1000.0])
-        .with_context_setup(install_fonts)
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
-}
-
 fn demo() -> Harness<'static, StudioApp> {
-    let mut h = harness(StudioApp::with_demo());
+    let mut h = harness_sized(StudioApp::with_demo(), 1600.0, 1000.0);
     h.run_steps(3);
     assert_eq!(h.state().docs.len(), 2, "demo dance and camera");
     assert_eq!(h.state().active, 0);

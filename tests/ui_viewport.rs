@@ -9,6 +9,9 @@
 //! 1.00 s at 30 fps); nothing is copied from the program's output.
 #![cfg(feature = "gui")]
 
+mod common;
+use common::ui::harness;
+
 use egui::{Modifiers, Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -16,13 +19,6 @@ use vmd_studio::app::document::Document;
 use vmd_studio::app::panels::viewport::ViewMode;
 use vmd_studio::app::{CentralView, StudioApp};
 use vmd_studio::vmd::{BoneKey, Motion, NameEncoding};
-
-fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .with_context_setup(vmd_studio::app::install_fonts)
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
-}
 
 fn demo_in_preview() -> Harness<'static, StudioApp> {
     let mut app = StudioApp::with_demo();

@@ -1,4 +1,10 @@
-//! Shared by the integration tests: where the real files are.
+//! Shared by the integration tests: where the real files are, and (with
+//! the `gui` feature) the kittest harness in [`ui`]. Each test crate uses
+//! only part of it.
+#![allow(dead_code)]
+
+#[cfg(feature = "gui")]
+pub mod ui;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,65 @@
+//! The egui_kittest harness and waits the GUI tests share (built only with
+//! the `gui` feature, so the core tests still build without it).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use egui::Pos2;
+use egui_kittest::Harness;
+use vmd_studio::app::StudioApp;
+
+/// The whole app in a 1400×900-point window.
+pub fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
+    harness_sized(app, 1400.0, 900.0)
+}
+
+/// The whole app in a `w`×`h`-point window, with the app's fonts
+/// (kittest panics on a glyph no font has).
+pub fn harness_sized(app: StudioApp, w: f32, h: f32) -> Harness<'static, StudioApp> {
+    Harness::builder()
+        .with_size(egui::vec2(w, h))
+        .with_context_setup(vmd_studio::app::install_fonts)
+        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
+}
+
+/// Steps frames until `done` holds (at most 4000 frames 5 ms apart), fails
+/// naming `what` if it never does, then runs 3 more frames.
+pub fn settle_until(h: &mut Harness<'_, StudioApp>, what: &str, done: impl Fn(&StudioApp) -> bool) {
+    for _ in 0..4000 {
+        h.step();
+        if done(h.state()) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(done(h.state()), "{what} did not finish");
+    h.run_steps(3);
+}
+
+/// Waits for every background job (loads, saves) to finish.
+pub fn settle(h: &mut Harness<'_, StudioApp>) {
+    settle_until(h, "background job", |app| !app.jobs.is_busy());
+}
+
+/// A primary-button drag from `from` to `to` in four moves, then a release
+/// (the cursor leaves the window).
+pub fn drag(h: &mut Harness<'_, StudioApp>, from: Pos2, to: Pos2) {
+    h.hover_at(from);
+    h.step();
+    h.drag_at(from);
+    h.step();
+    for t in [0.25f32, 0.5, 0.75, 1.0] {
+        h.hover_at(from + (to - from) * t);
+        h.step();
+    }
+    h.drop_at(to);
+    h.run_steps(2);
+}
+
+/// A fresh, empty directory for one test's files.
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("vmd-studio-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
