@@ -2,16 +2,14 @@
 //! open a corpus file through the same path the Open dialog takes, click and
 //! drag a key in the dope sheet with real pointer events, undo and redo with
 //! the keyboard shortcuts, save, and compare the saved bytes with the
-//! original. Run with `env -u DISPLAY cargo test --test ui_app`.
+//! original. Run with `env -u DISPLAY cargo test --test ui app::`.
 //!
 //! Golden numbers: byte offsets come from the VMD layout in
 //! /work/shared/spec/vmd-format.md (v2 header 30 + model name 20 + bone
 //! count 4 = 54; a bone record is 111 bytes with its frame at +15), never
 //! from the program's own output.
 
-#![cfg(feature = "gui")]
-
-mod common;
+use crate::common;
 use common::corpus;
 use common::ui::{drag, harness, settle};
 use std::path::Path;

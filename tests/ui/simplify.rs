@@ -1,16 +1,14 @@
 //! Tools ▸ Simplify and Tools ▸ Bake in the real app under egui_kittest:
 //! opened from the Tools menu, the preview shows keys before → after and
 //! changes nothing, applying is one undo step, undo gives back the original
-//! bytes. Run with `env -u DISPLAY cargo test --test ui_simplify`.
+//! bytes. Run with `env -u DISPLAY cargo test --test ui simplify::`.
 //!
 //! Golden numbers come from the construction: a motion of 2 bones × 120
 //! frames with a key on every frame (240 keys), smooth enough that default
 //! tolerances must drop most keys; the demo dance ends on frame 120
 //! (README/`inspect`).
 
-#![cfg(feature = "gui")]
-
-mod common;
+use crate::common;
 use common::ui::harness_sized;
 
 use std::time::Duration;

@@ -5,12 +5,10 @@
 //! song changes nothing, and with no sound device the transport plays
 //! silently and the status bar says why.
 
-#![cfg(feature = "gui")]
-
-mod common;
+use crate::common;
 use common::ui::harness;
 
-mod audio_support;
+use crate::audio_support;
 
 use std::path::PathBuf;
 use std::time::Duration;

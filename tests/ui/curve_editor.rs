@@ -7,9 +7,7 @@
 //! rotation curve is P[3] (x1), P[7] (y1), P[11] (x2), P[15] (y2), and row 0
 //! bytes 2–3 are the physics flag, never written by a curve edit.
 
-#![cfg(feature = "gui")]
-
-mod common;
+use crate::common;
 use common::ui::harness_sized;
 
 use std::collections::BTreeSet;

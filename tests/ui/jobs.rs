@@ -2,11 +2,9 @@
 //! toolbox run reports progress in the status bar (a bar with what it is
 //! doing), its Cancel button stops it and the document keeps its bytes; a
 //! model load replaced by another for the same actor is stale even when it
-//! finishes last. Run with `env -u DISPLAY cargo test --test ui_jobs`.
+//! finishes last. Run with `env -u DISPLAY cargo test --test ui jobs::`.
 
-#![cfg(feature = "gui")]
-
-mod common;
+use crate::common;
 use common::ui::harness_sized;
 
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! The toolbox dialogs in the real app under egui_kittest: each operation is
 //! started from the Tools menu by clicking labels, its dialog shows the
 //! result summary, the change is one undo step, and undo gives back the
-//! original bytes exactly. Run with `env -u DISPLAY cargo test --test ui_toolbox`.
+//! original bytes exactly. Run with `env -u DISPLAY cargo test --test ui toolbox::`.
 //!
 //! Golden numbers:
 //! * the bundled demo dance (assets/demo_dance.vmd) ends on frame 120 and
@@ -14,9 +14,7 @@
 //! * join with the default gap 1: the second file's frame 0 lands on the
 //!   first's last frame + 1 = 121 (issue 6, item 3).
 
-#![cfg(feature = "gui")]
-
-mod common;
+use crate::common;
 use common::ui::harness_sized;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -3,7 +3,7 @@
 //! rebuilding the scene (actor with its model and offset, camera, song); the
 //! 50th-edit trigger; the copy deleted on save and on discard; a running
 //! instance never offered its own or another live instance's copies.
-//! Run with `env -u DISPLAY cargo test --test ui_recovery`.
+//! Run with `env -u DISPLAY cargo test --test ui recovery::`.
 //!
 //! The killed process is this test binary itself, started again with
 //! `VMD_RECOVERY_TEST_CHILD` set so that only `child_process` runs: it builds
@@ -15,9 +15,7 @@
 //! bone count; a bone record's frame is at +15, so bone key 0's frame is the
 //! u32 at 30 + 20 + 4 + 15 = 69.
 
-#![cfg(feature = "gui")]
-
-mod common;
+use crate::common;
 use common::ui::harness;
 
 use std::io::{BufRead, BufReader, Write};
@@ -224,7 +222,7 @@ fn sigkill_after_edits_then_the_next_start_restores_the_same_bytes() {
     let rdir = recovery_dir(dir.path());
     let mut child = std::process::Command::new(std::env::current_exe().expect("exe"))
         .args([
-            "child_process",
+            "recovery::child_process",
             "--exact",
             "--nocapture",
             "--test-threads=1",

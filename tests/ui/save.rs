@@ -1,15 +1,13 @@
 //! Saving from the app, driven with egui_kittest: two saves of one document
 //! racing on a slow disk, and a file changed on disk by another program.
-//! Run with `env -u DISPLAY cargo test --test ui_save`.
+//! Run with `env -u DISPLAY cargo test --test ui save::`.
 //!
 //! Golden numbers come from the VMD layout in /work/shared/spec/vmd-format.md:
 //! a v2 file has a 30-byte header and a 20-byte model name, then the 4-byte
 //! bone count; a bone record's frame is at +15, so bone key 0's frame is the
 //! u32 at 30 + 20 + 4 + 15 = 69.
 
-#![cfg(feature = "gui")]
-
-mod common;
+use crate::common;
 use common::ui::{harness, settle};
 
 use std::path::{Path, PathBuf};

@@ -4,11 +4,9 @@
 //! of a drag, selecting a key moves the playhead, zoom keeps the playhead
 //! and never scrolls left of frame 0, a paused playhead is a whole frame,
 //! held → steps once per repeat. Run with
-//! `env -u DISPLAY cargo test --test ui_newuser`.
+//! `env -u DISPLAY cargo test --test ui newuser::`.
 
-#![cfg(feature = "gui")]
-
-mod common;
+use crate::common;
 use common::corpus;
 use common::ui::{harness_sized as harness, settle};
 

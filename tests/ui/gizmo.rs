@@ -1,16 +1,15 @@
 //! Posing in the viewport, driven as a user with egui_kittest (no display
 //! or GPU needed: the viewport draws skeletons): click a bone's joint, drag
 //! a gizmo ring or arrow, press Enter, and check the bytes that come out.
-//! Run with `env -u DISPLAY cargo test --test ui_gizmo`.
+//! Run with `env -u DISPLAY cargo test --test ui gizmo::`.
 //!
 //! Golden facts are independent of the program: the demo dance's keys come
 //! from examples/make_demo.rs (左腕 keyed every 20 frames, 左足ＩＫ every
 //! 15), and the byte layout from the VMD spec (header 30 + model name 20 +
 //! count 4 = 54 bytes before the first bone record; a record is 111 bytes,
 //! its rotation at bytes 31..47).
-#![cfg(feature = "gui")]
 
-mod common;
+use crate::common;
 use common::ui::harness;
 
 use egui::{Modifiers, Pos2};

@@ -2,14 +2,13 @@
 //! (a dance and its camera) plays together in the viewport, the shot list
 //! jumps the playhead, bones the skeleton lacks are listed, the free view
 //! orbits, and dragging in the VMD-camera view edits the camera key as one
-//! undo step. Run with `env -u DISPLAY cargo test --test ui_viewport`.
+//! undo step. Run with `env -u DISPLAY cargo test --test ui viewport::`.
 //!
 //! Golden numbers: the demo camera's keys come from examples/make_demo.rs
 //! (cuts 29→30, 59→60, 119→120, so shot 2 is frames 30–59: 30 frames =
 //! 1.00 s at 30 fps); nothing is copied from the program's output.
-#![cfg(feature = "gui")]
 
-mod common;
+use crate::common;
 use common::ui::harness;
 
 use egui::{Modifiers, Pos2, Rect};

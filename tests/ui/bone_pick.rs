@@ -2,16 +2,15 @@
 //! timeline (and its key at the playhead when there is one), clears the
 //! other sections' selections and scrolls the timeline to the row. Driven
 //! as a user with egui_kittest on the demo scene.
-//! Run with `env -u DISPLAY cargo test --test ui_bone_pick`.
+//! Run with `env -u DISPLAY cargo test --test ui bone_pick::`.
 //!
 //! Golden facts come from examples/make_demo.rs, not from the program: the
 //! demo dance keys 左腕 every 20 frames and 右足ＩＫ every 15 (so 右足ＩＫ
 //! has a key on frame 30, 左腕 none on 30..39), and its bone tracks appear
 //! in the order センター, 上半身, 左腕, 右腕, 左ひじ, 右ひじ, 頭, 左足ＩＫ,
 //! 右足ＩＫ — the last row of the bones group, below the first screenful.
-#![cfg(feature = "gui")]
 
-mod common;
+use crate::common;
 use common::ui::harness;
 
 use egui::{Modifiers, Pos2};

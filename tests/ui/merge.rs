@@ -1,7 +1,7 @@
 //! Merging a second motion onto an actor, as MMD loads a face motion onto a
 //! dance: driven as a user would with egui_kittest (File ▸ Merge motion into
 //! actor… and the built-in file browser), then undo, redo, save.
-//! Run with `env -u DISPLAY cargo test --test ui_merge`.
+//! Run with `env -u DISPLAY cargo test --test ui merge::`.
 //!
 //! The expected keys are worked out in the test from the two files alone:
 //! the union of (track, frame) over both, the second file's key winning
@@ -9,9 +9,7 @@
 //! counts of the inputs: mei_wait 406 bone and 142 morph keys, mei_happiness
 //! 142 and 142.
 
-#![cfg(feature = "gui")]
-
-mod common;
+use crate::common;
 use common::corpus;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -7,11 +7,9 @@
 //! its own undo step and one Ctrl+Z takes the whole move back; the saved
 //! bytes of both files are checked at the record offsets of
 //! /work/shared/spec/vmd-format.md. Then Delete and Ctrl+C / Ctrl+V across
-//! both sections. Run with `env -u DISPLAY cargo test --test ui_timeline_keys`.
+//! both sections. Run with `env -u DISPLAY cargo test --test ui timeline_keys::`.
 
-#![cfg(feature = "gui")]
-
-mod common;
+use crate::common;
 use common::ui::{drag, harness_sized, settle, temp_dir};
 
 use std::path::PathBuf;

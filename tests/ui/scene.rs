@@ -4,16 +4,14 @@
 //! takes back both (the last edit first, whichever file it was in); the
 //! scene and its VMDs are saved and the bytes checked; the scene file
 //! reopens with the same roles and offsets; a missing file is reported.
-//! Run with `env -u DISPLAY cargo test --test ui_scene`.
+//! Run with `env -u DISPLAY cargo test --test ui scene::`.
 //!
 //! Golden numbers come from the VMD layout in
 //! /work/shared/spec/vmd-format.md and /work/shared/corpus/CENSUS.txt
 //! (webmmd__GimmexGimme.vmd: v2, 0 bone, 0 morph, 1693 camera keys), never
 //! from the program's own output.
 
-#![cfg(feature = "gui")]
-
-mod common;
+use crate::common;
 use common::corpus;
 use common::ui::{drag, harness_sized, settle, temp_dir};
 use std::path::Path;

@@ -1,0 +1,26 @@
+//! Every GUI test, driven with egui_kittest, in one test binary: one module
+//! per area (each links the whole app with egui and wgpu, ~130 MB in a debug
+//! build, so one binary instead of one per file saves gigabytes of disk and
+//! minutes of linking). Run one area with `cargo test --test ui app::`.
+#![cfg(feature = "gui")]
+
+#[path = "../audio_support/mod.rs"]
+mod audio_support;
+#[path = "../common/mod.rs"]
+mod common;
+
+mod app;
+mod bone_pick;
+mod curve_editor;
+mod gizmo;
+mod jobs;
+mod merge;
+mod newuser;
+mod recovery;
+mod save;
+mod scene;
+mod simplify;
+mod song;
+mod timeline_keys;
+mod toolbox;
+mod viewport;
