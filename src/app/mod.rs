@@ -1057,9 +1057,13 @@ impl StudioApp {
                     ui.separator();
                     self.with_active(|cx, p| panels::inspector::ui(ui, cx, p.inspector));
                 });
+            // The Key panel keeps one width whether or not a key is selected
+            // (its rows wrap instead of widening it): a fifth of the window,
+            // 240–340 points, so at 1280×720 the preview keeps the room.
+            let key_w = (ctx.content_rect().width() * 0.2).clamp(240.0, 340.0);
             egui::Panel::right("key-panel")
                 .resizable(true)
-                .default_size(300.0)
+                .default_size(key_w)
                 .show(ui, |ui| {
                     egui::ScrollArea::vertical()
                         .id_salt("key-panel-scroll")

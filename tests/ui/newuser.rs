@@ -236,3 +236,52 @@ fn a_toolbox_result_with_bones_the_model_lacks_says_so() {
     // The unchanged motion needs no note.
     assert_eq!(app.bones_the_model_lacks(dance, &d.motion), None);
 }
+
+/// Left edges of the Key panel and of the preview's side panel (the 3D
+/// canvas ends there), and whether the dope sheet's toolbar is one row.
+fn layout_edges(h: &Harness<'_, StudioApp>) -> (f32, f32, bool) {
+    let key = h.get_by_label("Key").rect().left();
+    let posing = h.get_by_label("Posing").rect().left();
+    let fit = h.get_by_label("Fit all").rect();
+    let clear = h.get_by_label("Clear loop").rect();
+    (key, posing, (clear.center().y - fit.center().y).abs() < 2.0)
+}
+
+#[test]
+fn selecting_a_key_keeps_the_layout_at_1280x720() {
+    let mut app = StudioApp::with_demo();
+    app.central = vmd_studio::app::CentralView::Preview;
+    let mut h = harness(app, 1280.0, 720.0);
+    h.run_steps(4);
+    let (key0, posing0, one_row0) = layout_edges(&h);
+    // The demo dance keys 左腕 at frame 40 (examples/make_demo.rs).
+    assert!(h.state_mut().select_key("左腕@40"));
+    h.run_steps(4);
+    assert!(h.state().docs.iter().any(|d| d.view.active.is_some()));
+    let (key1, posing1, one_row1) = layout_edges(&h);
+    assert_eq!(key1, key0, "the Key panel moved: {key0} → {key1}");
+    assert_eq!(
+        posing1, posing0,
+        "the preview changed width: {posing0} → {posing1}"
+    );
+    assert!(
+        one_row0 && one_row1,
+        "the dope sheet toolbar wraps at 1280 wide"
+    );
+    // Deselecting changes nothing either.
+    for d in &mut h.state_mut().docs {
+        d.view.active = None;
+        d.view.selection.clear();
+    }
+    h.run_steps(4);
+    let (key2, posing2, _) = layout_edges(&h);
+    assert_eq!((key2, posing2), (key0, posing0));
+    // The Key panel leaves the preview most of the centre: the 3D canvas
+    // (central panel minus the preview's side panel) is at least 440 wide.
+    let canvas_left = h.get_by_label("VMD camera").rect().left();
+    assert!(
+        posing0 - canvas_left >= 440.0,
+        "canvas {}",
+        posing0 - canvas_left
+    );
+}

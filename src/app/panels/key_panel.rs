@@ -80,7 +80,7 @@ fn vec3_row(
     key: KeyRef,
 ) {
     ui.label(label);
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         for (i, axis) in ["x", "y", "z"].into_iter().enumerate() {
             let r = ui.add(
                 egui::DragValue::new(&mut v[i])
@@ -219,7 +219,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                 }
                 ui.label("Quaternion");
                 let mut q2 = q;
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     for (j, axis) in ["x", "y", "z", "w"].into_iter().enumerate() {
                         let r = ui.add(
                             egui::DragValue::new(&mut q2[j])
@@ -395,7 +395,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                 });
                 let mut c = k.color();
                 ui.label("Colour");
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     for (j, axis) in ["r", "g", "b"].into_iter().enumerate() {
                         let r = ui.add(
                             egui::DragValue::new(&mut c[j])
@@ -555,7 +555,7 @@ fn rename_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, key: KeyRe
     ui.separator();
     let label = ui.label("Track name");
     let mut go = false;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let r = ui.add(
             egui::TextEdit::singleline(&mut state.rename)
                 .desired_width(150.0)

@@ -551,7 +551,7 @@ pub fn menu(ui: &mut egui::Ui, state: &mut State) {
 pub fn ui(ui: &mut egui::Ui, state: &mut State) {
     egui::CollapsingHeader::new("Toolbox")
         .id_salt("toolbox-section")
-        .default_open(false)
+        .default_open(true)
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 for tool in Tool::ALL {

@@ -1203,6 +1203,10 @@ fn draw_frustum(c: &Canvas, cam: &ViewCamera, aspect: f32) {
     c.label(eye, "VMD camera", FRUSTUM);
 }
 
+/// The view's read-out, in the canvas's bottom-left corner on a dark
+/// backing (the model's head is at the top; the floor reads fine under
+/// it). Compact in a small canvas (≤ 3 short lines; the mouse hints are on
+/// the toolbar's tooltips), wrapped to the canvas so it is never clipped.
 fn overlay(
     painter: &egui::Painter,
     rect: Rect,
@@ -1212,27 +1216,37 @@ fn overlay(
     eval: f64,
     has_motion: bool,
 ) {
-    let font = FontId::monospace(12.0);
-    let mut lines = vec![if through_vmd && state.edit_camera {
-        "VMD camera (drag: orbit, right-drag: pan, wheel: distance of the key at the playhead)"
-            .to_owned()
-    } else if through_vmd {
-        "VMD camera".to_owned()
-    } else {
-        "Free view (drag orbit, right-drag pan, wheel zoom)".to_owned()
-    }];
-    lines.push(format!("frame {eval:.2}"));
+    let compact = rect.width() < 760.0 || rect.height() < 360.0;
+    let font = FontId::monospace(if compact { 11.0 } else { 12.0 });
+    let mut head = format!(
+        "{}  frame {eval:.2}",
+        if through_vmd {
+            "VMD camera"
+        } else {
+            "Free view"
+        }
+    );
     if let Some(cache) = &state.shots
         && let Some(i) = shots::shot_at(&cache.shots, eval)
         && let Some(s) = cache.shots.get(i)
     {
-        lines.push(format!(
-            "shot {} of {} ({}-{})",
+        head.push_str(&format!(
+            "  shot {}/{} ({}-{})",
             s.number,
             cache.shots.len(),
             s.first,
             s.last
         ));
+    }
+    let mut lines = vec![head];
+    if !compact {
+        lines.push(if through_vmd && state.edit_camera {
+            "drag: orbit, right-drag: pan, wheel: distance of the key at the playhead".to_owned()
+        } else if through_vmd {
+            "the camera's view of the scene".to_owned()
+        } else {
+            "drag orbit, right-drag pan, wheel zoom".to_owned()
+        });
     }
     let deg = view.rotation.map(f32::to_degrees);
     lines.push(format!(
@@ -1252,16 +1266,17 @@ fn overlay(
     if !has_motion {
         lines.push("rest pose (no bone keys open)".to_owned());
     }
-    // On a dark backing so it reads over a bright model or sky.
-    let galley = painter.layout_no_wrap(lines.join("\n"), font, TEXT);
-    let at = rect.left_top() + egui::vec2(8.0, 6.0);
+    let wrap = (rect.width() - 16.0).max(40.0);
+    let galley = painter.layout(lines.join("\n"), font, TEXT, wrap);
+    let size = galley.size();
+    let at = egui::pos2(
+        rect.left() + 8.0,
+        (rect.bottom() - 6.0 - size.y).max(rect.top() + 4.0),
+    );
     painter.rect_filled(
-        egui::Rect::from_min_size(
-            at - egui::vec2(4.0, 2.0),
-            galley.size() + egui::vec2(8.0, 4.0),
-        ),
+        egui::Rect::from_min_size(at - egui::vec2(4.0, 2.0), size + egui::vec2(8.0, 4.0)),
         4.0,
-        Color32::from_black_alpha(150),
+        Color32::from_black_alpha(170),
     );
     painter.galley(at, galley, TEXT);
 }
