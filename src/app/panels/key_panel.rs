@@ -217,31 +217,36 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     // Remember the angles typed, keyed by the quaternion they make.
                     state.euler = Some((key, quat_from_euler_deg(e).map(f32::to_bits), e));
                 }
-                ui.label("Quaternion");
+                // Two rows of two (x y, z w): four five-decimal fields in
+                // one row would not fit a narrow panel.
                 let mut q2 = q;
-                ui.horizontal_wrapped(|ui| {
-                    for (j, axis) in ["x", "y", "z", "w"].into_iter().enumerate() {
-                        let r = ui.add(
-                            egui::DragValue::new(&mut q2[j])
-                                .speed(0.001)
-                                .prefix(format!("{axis} "))
-                                .max_decimals(5),
-                        );
-                        let now = q2;
-                        out.watch(
-                            &r,
-                            || {
-                                let mut k = k.clone();
-                                k.set_rotation(now);
-                                bone_change(i, k)
-                            },
-                            "Edit quaternion",
-                            &format!("quat-{j}"),
-                            key,
-                        );
-                    }
-                });
-                ui.end_row();
+                for (row, pair) in [[0usize, 1], [2, 3]].into_iter().enumerate() {
+                    ui.label(if row == 0 { "Quaternion" } else { "" });
+                    ui.horizontal(|ui| {
+                        for j in pair {
+                            let axis = ["x", "y", "z", "w"][j];
+                            let r = ui.add(
+                                egui::DragValue::new(&mut q2[j])
+                                    .speed(0.001)
+                                    .prefix(format!("{axis} "))
+                                    .max_decimals(5),
+                            );
+                            let now = q2;
+                            out.watch(
+                                &r,
+                                || {
+                                    let mut k = k.clone();
+                                    k.set_rotation(now);
+                                    bone_change(i, k)
+                                },
+                                "Edit quaternion",
+                                &format!("quat-{j}"),
+                                key,
+                            );
+                        }
+                    });
+                    ui.end_row();
+                }
                 ui.label("Physics");
                 let mut off = k.physics_off();
                 if ui
