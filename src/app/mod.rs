@@ -1058,7 +1058,7 @@ impl StudioApp {
                     self.with_active(|cx, p| panels::inspector::ui(ui, cx, p.inspector));
                 });
             // The Key panel keeps one width whether or not a key is selected
-            // (its rows wrap instead of widening it): a fifth of the window,
+            // (its rows fit or wrap instead of widening it): a fifth of the window,
             // 240–340 points, so at 1280×720 the preview keeps the room.
             let key_w = (ctx.content_rect().width() * 0.2).clamp(240.0, 340.0);
             egui::Panel::right("key-panel")

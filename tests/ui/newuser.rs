@@ -277,7 +277,7 @@ fn selecting_a_key_keeps_the_layout_at_1280x720() {
     let (key2, posing2, _) = layout_edges(&h);
     assert_eq!((key2, posing2), (key0, posing0));
     // The Key panel leaves the preview most of the centre: the 3D canvas
-    // (central panel minus the preview's side panel) is at least 440 wide.
+    // (central panel minus the preview's side panel) is at least 400 wide.
     let canvas_left = h.get_by_label("VMD camera").rect().left();
     assert!(
         posing0 - canvas_left >= 440.0,

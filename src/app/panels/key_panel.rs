@@ -229,7 +229,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                                 egui::DragValue::new(&mut q2[j])
                                     .speed(0.001)
                                     .prefix(format!("{axis} "))
-                                    .max_decimals(5),
+                                    .max_decimals(4),
                             );
                             let now = q2;
                             out.watch(
@@ -250,7 +250,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                 ui.label("Physics");
                 let mut off = k.physics_off();
                 if ui
-                    .checkbox(&mut off, "physics off for this key")
+                    .checkbox(&mut off, "off for this key")
                     .on_hover_text("MMD's per-key physics flag (interpolation bytes 2-3 = 63 0F)")
                     .changed()
                 {
