@@ -238,50 +238,83 @@ fn a_toolbox_result_with_bones_the_model_lacks_says_so() {
 }
 
 /// Left edges of the Key panel and of the preview's side panel (the 3D
-/// canvas ends there), and whether the dope sheet's toolbar is one row.
-fn layout_edges(h: &Harness<'_, StudioApp>) -> (f32, f32, bool) {
+/// canvas ends there), whether the dope sheet's toolbar is one row, and
+/// the top of the time ruler (the rows under the toolbar start there).
+fn layout_edges(h: &Harness<'_, StudioApp>) -> (f32, f32, bool, f32) {
     let key = h.get_by_label("Key").rect().left();
     let posing = h.get_by_label("Posing").rect().left();
     let fit = h.get_by_label("Fit all").rect();
     let clear = h.get_by_label("Clear loop").rect();
-    (key, posing, (clear.center().y - fit.center().y).abs() < 2.0)
+    let ruler = h.get_by_label("Drag to scrub").rect().top();
+    (
+        key,
+        posing,
+        (clear.center().y - fit.center().y).abs() < 2.0,
+        ruler,
+    )
 }
 
 #[test]
 fn selecting_a_key_keeps_the_layout_at_1280x720() {
+    layout_kept_by_selecting(1280.0, 720.0);
+}
+
+#[test]
+fn selecting_a_key_keeps_the_layout_at_1400x900_and_1920x1080() {
+    // 1400×900 is the size the ui_app drags run at; there the toolbar has
+    // room for the selection read-out on its first row, and the read-out
+    // used to wrap to a second row once a key was selected.
+    layout_kept_by_selecting(1400.0, 900.0);
+    layout_kept_by_selecting(1920.0, 1080.0);
+}
+
+/// Selecting a key and deselecting it move no panel edge and no dope-sheet
+/// row at a `w`×`ht` window.
+fn layout_kept_by_selecting(w: f32, ht: f32) {
     let mut app = StudioApp::with_demo();
     app.central = vmd_studio::app::CentralView::Preview;
-    let mut h = harness(app, 1280.0, 720.0);
+    let mut h = harness(app, w, ht);
     h.run_steps(4);
-    let (key0, posing0, one_row0) = layout_edges(&h);
+    let at = format!("{w}x{ht}");
+    let (key0, posing0, one_row0, ruler0) = layout_edges(&h);
     // The demo dance keys 左腕 at frame 40 (examples/make_demo.rs).
     assert!(h.state_mut().select_key("左腕@40"));
     h.run_steps(4);
     assert!(h.state().docs.iter().any(|d| d.view.active.is_some()));
-    let (key1, posing1, one_row1) = layout_edges(&h);
-    assert_eq!(key1, key0, "the Key panel moved: {key0} → {key1}");
+    let (key1, posing1, one_row1, ruler1) = layout_edges(&h);
+    assert_eq!(key1, key0, "{at}: the Key panel moved: {key0} → {key1}");
+    // The toolbar's selection read-out ("1 selected in demo_dance.vmd") is
+    // cut with a tooltip instead of wrapping to another row, so the keys
+    // under the toolbar stay where the user clicked them.
+    assert_eq!(
+        ruler1, ruler0,
+        "{at}: the dope sheet rows moved: {ruler0} → {ruler1}"
+    );
+    let status = h.get_by_label_contains("1 selected in ");
+    assert!(
+        status.rect().right() <= key0,
+        "{at}: selection read-out runs under the Key panel: {:?}",
+        status.rect()
+    );
     assert_eq!(
         posing1, posing0,
-        "the preview changed width: {posing0} → {posing1}"
+        "{at}: the preview changed width: {posing0} → {posing1}"
     );
-    assert!(
-        one_row0 && one_row1,
-        "the dope sheet toolbar wraps at 1280 wide"
-    );
+    assert!(one_row0 && one_row1, "{at}: the dope sheet toolbar wraps");
     // Deselecting changes nothing either.
     for d in &mut h.state_mut().docs {
         d.view.active = None;
         d.view.selection.clear();
     }
     h.run_steps(4);
-    let (key2, posing2, _) = layout_edges(&h);
-    assert_eq!((key2, posing2), (key0, posing0));
+    let (key2, posing2, _, ruler2) = layout_edges(&h);
+    assert_eq!((key2, posing2, ruler2), (key0, posing0, ruler0), "{at}");
     // The Key panel leaves the preview most of the centre: the 3D canvas
-    // (central panel minus the preview's side panel) is at least 400 wide.
+    // (central panel minus the preview's side panel) is at least 440 wide.
     let canvas_left = h.get_by_label("VMD camera").rect().left();
     assert!(
         posing0 - canvas_left >= 440.0,
-        "canvas {}",
+        "{at}: canvas {}",
         posing0 - canvas_left
     );
 }

@@ -503,14 +503,28 @@ fn toolbar(
             .filter(|&n| n > 0)
             .collect();
         let n: usize = counts.iter().sum();
-        match (counts.len(), act) {
-            (0, _) => ui.weak("nothing selected"),
+        let text = match (counts.len(), act) {
+            (0, _) => "nothing selected".to_owned(),
             (1, Some(d)) if !d.view.selection.is_empty() => {
-                ui.weak(format!("{n} selected in {}", d.title()))
+                format!("{n} selected in {}", d.title())
             }
-            (files, _) => ui.weak(format!("{n} selected in {files} files")),
+            (files, _) => format!("{n} selected in {files} files"),
         };
+        selection_status(ui, text);
     });
+}
+
+/// The selection read-out at the end of the toolbar: it takes what is left
+/// of the row and is cut with "…" (the whole text on hover) rather than
+/// wrapping to a second row, so selecting a key never moves the rows below.
+fn selection_status(ui: &mut egui::Ui, text: String) {
+    let w = ui.available_size_before_wrap().x.max(80.0);
+    let h = ui.spacing().interact_size.y;
+    ui.allocate_ui_with_layout(
+        egui::vec2(w, h),
+        egui::Layout::left_to_right(egui::Align::Center),
+        |ui| ui.add(egui::Label::new(egui::RichText::new(text).weak()).truncate()),
+    );
 }
 
 /// The horizontal scrollbar: the whole scene against the visible span.
