@@ -1013,7 +1013,10 @@ impl StudioApp {
         if std::mem::take(&mut self.close_window) {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
+        // A screenshot run closes by itself once the picture is saved; its
+        // edits (e.g. a `--merge`) are not the user's work, so no guard.
         if ctx.input(|i| i.viewport().close_requested())
+            && self.screenshot.is_none()
             && let Some(d) = self.docs.iter().find(|d| d.is_modified())
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
