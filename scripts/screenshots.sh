@@ -38,7 +38,7 @@ shot preview_demo.png 1600x1000 --panel preview --view camera --frame 40 assets/
 # camera with the demo mannequin dancing the corpus dance (CLI, no window).
 shot model_mei_camera.png 1600x1000 --panel preview --view camera --frame 50 "$C/mei/mei.pmd" "$C/mmdagent__mei_wait.vmd" assets/demo_camera.vmd
 # Mei wearing the dance with the face motion merged on (as MMD loads both).
-shot model_mei_face_camera.png 1600x1000 --panel preview --view camera --frame 60 "$C/mei/mei.pmd" "$C/mmdagent__mei_wait.vmd" assets/demo_camera.vmd --merge "$C/mmdagent__mei_happiness.vmd"
+shot model_mei_face_camera.png 1600x1000 --panel preview --view camera --frame 15 "$C/mei/mei.pmd" "$C/mmdagent__mei_wait.vmd" assets/demo_camera.vmd --merge "$C/mmdagent__mei_happiness.vmd"
 shot model_free_frustum.png 1600x1000 --panel preview --view free:-15,50,-75 --frame 50 "$C/mei/mei.pmd" "$C/mmdagent__mei_wait.vmd" assets/demo_camera.vmd
 # Posing (issue 11): the rotation gizmo on Mei's selected left arm (the key
 # selected in the dope sheet selects its bone in the view).
