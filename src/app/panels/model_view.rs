@@ -355,6 +355,9 @@ struct GpuResources {
     renderer: Renderer,
     target: Option<OffscreenTarget>,
     models: HashMap<(usize, u64), GpuModel>,
+    /// Models whose upload or update failed, logged once each (the paint
+    /// callback has no status bar; a mesh that does not fit is a bug).
+    warned: std::collections::HashSet<(usize, u64)>,
     blit_pipeline: wgpu::RenderPipeline,
     blit_layout: wgpu::BindGroupLayout,
     blit_sampler: wgpu::Sampler,
@@ -463,6 +466,7 @@ impl GpuResources {
             renderer,
             target: None,
             models: HashMap::new(),
+            warned: Default::default(),
             blit_pipeline,
             blit_layout,
             blit_sampler,
@@ -541,12 +545,23 @@ impl egui_wgpu::CallbackTrait for ModelPaint {
                     Ok(m) => {
                         res.models.insert(a.key, m);
                     }
-                    Err(_) => continue,
+                    Err(e) => {
+                        if res.warned.insert(a.key) {
+                            tracing::warn!("actor {}'s model not uploaded: {e}", a.key.0 + 1);
+                        }
+                        continue;
+                    }
                 }
             }
             if let Some(m) = res.models.get_mut(&a.key) {
-                let _ = m.update_vertices(queue, &a.vertices);
-                let _ = m.update_materials(queue, &a.materials);
+                let up = m
+                    .update_vertices(queue, &a.vertices)
+                    .and_then(|()| m.update_materials(queue, &a.materials));
+                if let Err(e) = up
+                    && res.warned.insert(a.key)
+                {
+                    tracing::warn!("actor {}'s model not updated: {e}", a.key.0 + 1);
+                }
             }
         }
         let models: Vec<&GpuModel> = self
