@@ -399,3 +399,25 @@ fn a_mistyped_option_value_shows_the_possible_values_and_a_suggestion() {
         "{text}"
     );
 }
+
+/// `inspect --json F | head -c 1` must not panic: the reader closes the pipe
+/// (here before the verb writes anything), the write fails with a broken
+/// pipe, and the verb ends quietly with success as `cat` does. Before the
+/// fix `println!` panicked ("failed printing to stdout"), exit code 101.
+#[test]
+fn a_closed_stdout_pipe_ends_the_verb_quietly() {
+    let Some(c) = corpus() else { return };
+    let file = c.join("webmmd__GimmeGimme_with_emotion.vmd");
+    let mut child = bin()
+        .args(["inspect", "--json"])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start vmd-studio");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("wait");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "stderr: {err}");
+    assert_eq!(out.status.code(), Some(0), "stderr: {err}");
+}

@@ -63,16 +63,17 @@ pub fn beats(a: BeatsArgs) -> CliResult {
         channels: pcm.channels(),
     };
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        out!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        println!("bpm: {:.2}", out.bpm);
-        println!("first_beat_seconds: {:.3}", out.first_beat_seconds);
-        println!(
+        out!("bpm: {:.2}", out.bpm);
+        out!("first_beat_seconds: {:.3}", out.first_beat_seconds);
+        out!(
             "bars: {}/4, first downbeat is beat {}",
-            out.beats_per_bar, out.first_downbeat_index
+            out.beats_per_bar,
+            out.first_downbeat_index
         );
-        println!("confidence: {:.0}%", out.confidence * 100.0);
-        println!(
+        out!("confidence: {:.0}%", out.confidence * 100.0);
+        out!(
             "song: {:.2} s, {} Hz, {} channel{}",
             out.duration_seconds,
             out.sample_rate,
@@ -80,7 +81,7 @@ pub fn beats(a: BeatsArgs) -> CliResult {
             if out.channels == 1 { "" } else { "s" }
         );
         let list: Vec<String> = out.beats.iter().map(|t| format!("{t:.3}")).collect();
-        println!("beats ({}): {}", list.len(), list.join(" "));
+        out!("beats ({}): {}", list.len(), list.join(" "));
     }
     Ok(())
 }

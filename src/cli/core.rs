@@ -49,9 +49,9 @@ pub fn inspect(a: InspectArgs) -> CliResult {
         .map_err(cannot)?
         .map_err(|e| CliError(format!("{}: {e}", a.file.display())))?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&s)?);
+        out!("{}", serde_json::to_string_pretty(&s)?);
     } else {
-        print!("{}", s.to_text());
+        out_raw!("{}", s.to_text());
     }
     Ok(())
 }
@@ -138,11 +138,11 @@ pub fn sample(a: SampleArgs) -> CliResult {
         light: s.light,
     };
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        out!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        println!("frame {}", out.frame);
+        out!("frame {}", out.frame);
         for (n, b) in &out.bones {
-            println!(
+            out!(
                 "bone  {n:<16} pos ({:.4}, {:.4}, {:.4})  rot ({:.5}, {:.5}, {:.5}, {:.5})",
                 b.position[0],
                 b.position[1],
@@ -154,10 +154,10 @@ pub fn sample(a: SampleArgs) -> CliResult {
             );
         }
         for (n, w) in &out.morphs {
-            println!("morph {n:<16} {w:.4}");
+            out!("morph {n:<16} {w:.4}");
         }
         if let Some(c) = &out.camera {
-            println!(
+            out!(
                 "camera target ({:.4}, {:.4}, {:.4}) rotation ({:.5}, {:.5}, {:.5}) distance {:.4} fov {:.3} eye ({:.4}, {:.4}, {:.4}) perspective {}",
                 c.target[0],
                 c.target[1],
@@ -174,9 +174,14 @@ pub fn sample(a: SampleArgs) -> CliResult {
             );
         }
         if let Some(l) = &out.light {
-            println!(
+            out!(
                 "light color ({:.4}, {:.4}, {:.4}) direction ({:.4}, {:.4}, {:.4})",
-                l.color[0], l.color[1], l.color[2], l.direction[0], l.direction[1], l.direction[2]
+                l.color[0],
+                l.color[1],
+                l.color[2],
+                l.direction[0],
+                l.direction[1],
+                l.direction[2]
             );
         }
     }

@@ -108,7 +108,7 @@ pub fn set_curve(a: SetCurveArgs) -> CliResult {
     };
     save(&m, &a.output)?;
     let plural = if n_channels == 1 { "" } else { "s" };
-    println!(
+    out!(
         "changed {} of {} keys ({n_channels} channel{plural}) on {what}, {range}; curve {curve_text}",
         report.changed_count(),
         report.matched_count(),

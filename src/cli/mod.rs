@@ -9,6 +9,36 @@ use clap::{Parser, Subcommand};
 
 use crate::vmd::{self, Motion, TrackIndex};
 
+/// `println!` for the verbs' output, except that a closed pipe (`inspect
+/// --json F | head`) ends the process quietly with success, as `cat` and
+/// other Unix tools do, instead of panicking. Other write errors are reported
+/// and exit 1.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        $crate::cli::stdout_result(writeln!(std::io::stdout().lock(), $($arg)*))
+    }};
+}
+
+/// `print!` counterpart of [`out!`].
+macro_rules! out_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        $crate::cli::stdout_result(write!(std::io::stdout().lock(), $($arg)*))
+    }};
+}
+
+/// What [`out!`] does with a failed write to stdout.
+pub fn stdout_result(r: std::io::Result<()>) {
+    if let Err(e) = r {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write to stdout: {e}");
+        std::process::exit(1);
+    }
+}
+
 pub mod audio;
 pub mod core;
 pub mod curve;

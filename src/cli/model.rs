@@ -123,33 +123,47 @@ pub fn model_info(a: ModelInfoArgs) -> CliResult {
         motion_morphs_missing: morphs_missing,
     };
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&info)?);
+        out!("{}", serde_json::to_string_pretty(&info)?);
         return Ok(());
     }
     let c = &info.counts;
     let k = &c.morphs;
-    println!("{} \"{}\" ({})", info.format, info.name, info.name_en);
-    println!(
+    out!("{} \"{}\" ({})", info.format, info.name, info.name_en);
+    out!(
         "vertices {}  faces {}  materials {}  textures {}",
-        c.vertices, c.faces, c.materials, c.textures
+        c.vertices,
+        c.faces,
+        c.materials,
+        c.textures
     );
-    println!(
+    out!(
         "bones {}  IK chains {}  display frames {}",
-        c.bones, c.ik_chains, c.display_frames
+        c.bones,
+        c.ik_chains,
+        c.display_frames
     );
-    println!(
+    out!(
         "morphs: vertex {}  uv {}  additional uv {}  bone {}  material {}  group {}  flip {}  impulse {}",
-        k.vertex, k.uv, k.additional_uv, k.bone, k.material, k.group, k.flip, k.impulse
+        k.vertex,
+        k.uv,
+        k.additional_uv,
+        k.bone,
+        k.material,
+        k.group,
+        k.flip,
+        k.impulse
     );
-    println!(
+    out!(
         "rigid bodies {}  joints {}  soft bodies {}",
-        c.rigid_bodies, c.joints, c.soft_bodies
+        c.rigid_bodies,
+        c.joints,
+        c.soft_bodies
     );
     let list = |label: &str, v: &[String]| {
         if v.is_empty() {
-            println!("{label}: none");
+            out!("{label}: none");
         } else {
-            println!("{label} ({}): {}", v.len(), v.join(", "));
+            out!("{label} ({}): {}", v.len(), v.join(", "));
         }
     };
     list("missing textures", &info.missing_textures);
@@ -157,7 +171,7 @@ pub fn model_info(a: ModelInfoArgs) -> CliResult {
         list("broken textures", &info.broken_textures);
     }
     for w in &info.warnings {
-        println!("warning: {w}");
+        out!("warning: {w}");
     }
     if let Some(v) = &info.motion_bones_missing {
         list("motion bones not in the model", v);
@@ -234,24 +248,24 @@ pub fn pose(a: PoseArgs) -> CliResult {
         }
     }
     if a.json {
-        println!("{}", serde_json::to_string(&out)?);
+        out!("{}", serde_json::to_string(&out)?);
         return Ok(());
     }
-    println!("frame {}", out.frame);
+    out!("frame {}", out.frame);
     for (name, b) in &out.bones {
         let [x, y, z] = b.position;
         let [qx, qy, qz, qw] = b.rotation;
-        println!("{name}\tposition {x:.4} {y:.4} {z:.4}\trotation {qx:.4} {qy:.4} {qz:.4} {qw:.4}");
+        out!("{name}\tposition {x:.4} {y:.4} {z:.4}\trotation {qx:.4} {qy:.4} {qz:.4} {qw:.4}");
     }
     for (name, w) in out.morphs.iter().filter(|(_, w)| **w != 0.0) {
-        println!("morph {name}\t{w:.4}");
+        out!("morph {name}\t{w:.4}");
     }
     for (name, on) in &out.ik {
-        println!("IK {name}\t{}", if *on { "on" } else { "off" });
+        out!("IK {name}\t{}", if *on { "on" } else { "off" });
     }
     if let Some(v) = &out.vertices {
         for [x, y, z] in v {
-            println!("{x:.5} {y:.5} {z:.5}");
+            out!("{x:.5} {y:.5} {z:.5}");
         }
     }
     Ok(())

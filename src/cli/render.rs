@@ -235,7 +235,7 @@ pub fn render(a: RenderArgs) -> CliResult {
     }
     eprintln!();
     let secs = started.elapsed().as_secs_f64();
-    println!(
+    out!(
         "wrote {count} pictures ({w}x{h}, {} fps) to {} in {secs:.1} s: {:.1} pictures per second on {}",
         a.fps,
         a.out.display(),
@@ -345,8 +345,8 @@ pub fn storyboard(a: StoryboardArgs) -> CliResult {
     sheet_img
         .save_png(&a.out)
         .map_err(|e| CliError(e.to_string()))?;
-    println!("{} shots", shots.len());
-    println!("wrote {} ({sw}x{sh})", a.out.display());
+    out!("{} shots", shots.len());
+    out!("wrote {} ({sw}x{sh})", a.out.display());
     Ok(())
 }
 

@@ -153,8 +153,8 @@ fn op_err(e: OpError) -> CliError {
 
 /// Prints the report and the output path.
 fn finish(report: &Report, out: &Path) {
-    println!("{report}");
-    println!("wrote {}", out.display());
+    out!("{report}");
+    out!("wrote {}", out.display());
 }
 
 fn run_op(
@@ -271,10 +271,10 @@ pub fn simplify(a: SimplifyArgs) -> CliResult {
     if a.json {
         let text = serde_json::to_string_pretty(&rep)
             .map_err(|e| CliError(format!("cannot write the JSON report: {e}")))?;
-        println!("{text}");
+        out!("{text}");
     } else {
-        println!("{}", rep.report);
-        println!("wrote {}", a.output.display());
+        out!("{}", rep.report);
+        out!("wrote {}", a.output.display());
     }
     Ok(())
 }
