@@ -157,7 +157,7 @@ fn stage_from(files: &[PathBuf], stage: &mut Stage) -> CliResult {
     if models.len() <= 1 && motions.len() > 1 {
         let mut it = motions.into_iter();
         let first = it.next().unwrap_or_default();
-        motions = vec![it.fold(first, |acc, m| merge_motions(&acc, &m))];
+        motions = vec![it.try_fold(first, |acc, m| merge_motions(&acc, &m))?];
     }
     if motions.len() > models.len().max(1) {
         return Err(CliError(format!(
@@ -178,28 +178,17 @@ fn stage_from(files: &[PathBuf], stage: &mut Stage) -> CliResult {
     Ok(())
 }
 
-/// `later` loaded onto `earlier` as MMD does: its bone and morph keys are
-/// added, replacing keys of the same track at the same frame.
-pub fn merge_motions(earlier: &Motion, later: &Motion) -> Motion {
-    use std::collections::HashSet;
-    let mut out = earlier.clone();
-    let bones: HashSet<(&[u8], u32)> = later
-        .bones
-        .iter()
-        .map(|k| (k.name_key(), k.frame()))
-        .collect();
-    out.bones
-        .retain(|k| !bones.contains(&(k.name_key(), k.frame())));
-    out.bones.extend(later.bones.iter().cloned());
-    let morphs: HashSet<(&[u8], u32)> = later
-        .morphs
-        .iter()
-        .map(|k| (k.name_key(), k.frame()))
-        .collect();
-    out.morphs
-        .retain(|k| !morphs.contains(&(k.name_key(), k.frame())));
-    out.morphs.extend(later.morphs.iter().cloned());
-    out
+/// `later` loaded onto `earlier` as MMD does: [`join`](crate::vmd::ops::join)
+/// at frame 0 (the app's File ▸ Merge motion does the same), so each track and
+/// frame is kept once, the later file's key winning.
+pub fn merge_motions(earlier: &Motion, later: &Motion) -> Result<Motion, CliError> {
+    use crate::vmd::ops::{JoinParams, JoinPlacement, join};
+    let params = JoinParams {
+        placement: JoinPlacement::At(0),
+    };
+    join(earlier, later, params)
+        .map(|(m, _)| m)
+        .map_err(|e| CliError(format!("cannot merge the motions: {e}")))
 }
 
 fn add(stage: &mut Stage, lm: LoadedModel, motion: Option<Motion>) -> CliResult {
@@ -379,7 +368,7 @@ mod tests {
         face.bones
             .push(BoneKey::new("頭", enc, 0, [1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]).unwrap());
         face.morphs.push(MorphKey::new("あ", enc, 5, 1.0).unwrap());
-        let m = merge_motions(&dance, &face);
+        let m = merge_motions(&dance, &face).unwrap();
         let mut frames: Vec<u32> = m.bones.iter().map(|k| k.frame()).collect();
         frames.sort_unstable();
         assert_eq!(frames, vec![0, 10, 20]);
