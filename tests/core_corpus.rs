@@ -58,6 +58,11 @@ fn every_readable_corpus_file_round_trips_byte_identically() {
             panic!("{name}: first differing byte at offset {i}");
         }
         assert_eq!(m.byte_len(), bytes.len(), "{name}: byte_len");
+        // The app's reader (the file's buffer kept for the bone keys).
+        let kept = vmd::read_vec(bytes.clone()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(kept == m, "{name}: read_vec differs from read");
+        let out = vmd::write(&kept).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(out == bytes, "{name}: read_vec → write differs");
         // Also through an atomic save to disk.
         let tmp =
             std::env::temp_dir().join(format!("vmd-core-corpus-{}-{name}", std::process::id()));
@@ -76,6 +81,10 @@ fn broken_file_gives_the_count_error_at_offset_50() {
     let bytes = std::fs::read(dir.join(BROKEN)).unwrap_or_else(|e| panic!("{BROKEN}: {e}"));
     assert_eq!(bytes.len(), 74);
     let e = vmd::read(&bytes).expect_err("the broken file must not read");
+    assert_eq!(
+        vmd::read_vec(bytes.clone()).expect_err("the broken file must not read"),
+        e
+    );
     assert_eq!(e.offset, 50);
     assert_eq!(
         e.kind,

@@ -5,6 +5,12 @@
 //! * Arbitrary bytes, truncations of every corpus file and random values in
 //!   the count fields never panic, and a successful read always writes back
 //!   the input.
+//! * `read_vec` (the reader that keeps the file's buffer) gives what `read`
+//!   gives, motion or error, everywhere `read` is checked.
+//! * `TrackIndex::build` groups keys exactly like a naive grouping written
+//!   here (name = bytes before the first NUL, tracks in order of first
+//!   appearance, keys stably sorted by frame), for random interleavings and
+//!   every corpus file.
 //! * Memory stays bounded: a counting allocator checks the peak heap use of
 //!   `read` against the input size (counts are checked before allocating).
 //! * `fuzz_smoke_*` (ignored; run by hand, preferably with `--release`):
@@ -18,7 +24,8 @@ use std::cell::Cell;
 
 use proptest::prelude::*;
 use vmd_studio::vmd::{
-    self, BoneKey, CameraKey, IkKey, LightKey, MorphKey, Motion, ShadowKey, Version, layout,
+    self, BoneKey, CameraKey, IkKey, LightKey, MorphKey, Motion, ShadowKey, Track, TrackIndex,
+    Version, layout,
 };
 
 // ------------------------------------------------------------ peak-heap meter
@@ -96,6 +103,16 @@ fn read_checked(bytes: &[u8], what: &str) -> bool {
         "{what}: read of {} bytes used {peak} heap bytes",
         bytes.len()
     );
+    // The reader that keeps the file's buffer: the same motion or the
+    // same error (offset included), within the same memory bound.
+    let owned = bytes.to_vec();
+    let (r_vec, peak) = peak_heap(|| vmd::read_vec(owned));
+    assert!(
+        peak <= heap_bound(bytes.len()),
+        "{what}: read_vec of {} bytes used {peak} heap bytes beyond its input",
+        bytes.len()
+    );
+    assert!(r_vec == r, "{what}: read_vec differs from read");
     match r {
         Ok(m) => {
             let out = vmd::write(&m).unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -261,6 +278,132 @@ proptest! {
         }
         f.extend(&body[at..]);
         read_checked(&f, "header + random body");
+    }
+}
+
+// ------------------------------------------------------------ track index
+
+/// A naive track: its name and its (frame, index) pairs.
+type NaiveTrack = (Vec<u8>, Vec<(u32, u32)>);
+
+/// The naive grouping: (name before the first NUL, [(frame, index)]) per
+/// track in order of first appearance, each stably sorted by frame.
+fn naive_tracks<'a>(fields: impl Iterator<Item = (&'a [u8], u32)>) -> Vec<NaiveTrack> {
+    let mut tracks: Vec<NaiveTrack> = Vec::new();
+    for (i, (field, frame)) in fields.enumerate() {
+        let name = field.split(|&b| b == 0).next().unwrap_or(&[]).to_vec();
+        match tracks.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, keys)) => keys.push((frame, i as u32)),
+            None => tracks.push((name, vec![(frame, i as u32)])),
+        }
+    }
+    for (_, keys) in &mut tracks {
+        keys.sort_by_key(|&(f, _)| f);
+    }
+    tracks
+}
+
+fn assert_tracks_match(got: &[Track], want: &[NaiveTrack], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: track count");
+    for (t, (name, keys)) in got.iter().zip(want) {
+        assert_eq!(&t.name_key, name, "{what}: track name");
+        let ks: Vec<u32> = keys.iter().map(|k| k.1).collect();
+        let fs: Vec<u32> = keys.iter().map(|k| k.0).collect();
+        assert_eq!(t.keys, ks, "{what}: keys of {name:?}");
+        assert_eq!(t.frames, fs, "{what}: frames of {name:?}");
+    }
+}
+
+fn assert_index_is_naive(m: &Motion, what: &str) {
+    let idx = TrackIndex::build(m);
+    let bones = naive_tracks(m.bones.iter().map(|k| (k.name_field(), k.frame())));
+    let morphs = naive_tracks(m.morphs.iter().map(|k| (k.name_field(), k.frame())));
+    assert_tracks_match(&idx.bones, &bones, what);
+    assert_tracks_match(&idx.morphs, &morphs, what);
+    for (name, _) in &bones {
+        assert_eq!(
+            idx.bone(name).map(|t| &t.name_key),
+            Some(name),
+            "{what}: lookup"
+        );
+    }
+    for (name, _) in &morphs {
+        assert_eq!(
+            idx.morph(name).map(|t| &t.name_key),
+            Some(name),
+            "{what}: lookup"
+        );
+    }
+}
+
+/// Name fields from a small pool: empty, 1..15 bytes, the same name with
+/// junk after its NUL, names that are prefixes of each other, bytes ≥ 0x80.
+fn arb_name_field() -> impl Strategy<Value = [u8; 15]> {
+    let pool: [&[u8]; 9] = [
+        b"",
+        b"a",
+        b"ab",
+        b"ab\0junk",
+        b"abcdefghijklmno",
+        b"abcdefghijklmn",
+        b"\x81\x40\x80\xff",
+        b"\0a",
+        b"\x01",
+    ];
+    (0..pool.len(), any::<u8>()).prop_map(move |(i, junk)| {
+        let mut f = [0u8; 15];
+        f[..pool[i].len()].copy_from_slice(pool[i]);
+        // Junk after the NUL (never before it) keeps the name.
+        if pool[i].len() < 14 {
+            f[14] = junk;
+        }
+        f
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    /// Random names and frames, interleaved: up to 400 keys, so tracks hold
+    /// more keys than the index stages at a time.
+    #[test]
+    fn the_track_index_is_the_naive_grouping(
+        keys in proptest::collection::vec((arb_name_field(), 0u32..40), 0..400),
+        baked in any::<bool>(),
+    ) {
+        let mut m = Motion::new_v2();
+        // `baked`: every name once per frame, in the same order (MMD's layout).
+        let keys: Vec<([u8; 15], u32)> = if baked {
+            let names: Vec<[u8; 15]> = keys.iter().take(7).map(|k| k.0).collect();
+            (0..keys.len() as u32 / 7 + 1).flat_map(|f| names.iter().map(move |n| (*n, f))).collect()
+        } else {
+            keys
+        };
+        for (field, frame) in &keys {
+            let mut k = BoneKey { raw: [0; 111] };
+            k.set_name_field(field);
+            k.set_frame(*frame);
+            m.bones.push(k);
+            let mut mk = MorphKey { raw: [0; 23] };
+            mk.set_name_field(field);
+            mk.set_frame(frame ^ 5);
+            m.morphs.push(mk);
+        }
+        assert_index_is_naive(&m, "random keys");
+    }
+}
+
+#[test]
+fn the_track_index_of_every_corpus_file_is_the_naive_grouping() {
+    let mut n = 0;
+    for (name, bytes) in corpus_files() {
+        if let Ok(m) = vmd::read(&bytes) {
+            assert_index_is_naive(&m, &name);
+            n += 1;
+        }
+    }
+    if corpus().is_some() {
+        assert_eq!(n, 15, "15 readable corpus VMDs");
     }
 }
 

@@ -361,7 +361,7 @@ pub fn run(cmd: Command) -> CliResult {
 pub fn load(path: &Path) -> Result<Motion, CliError> {
     let bytes = std::fs::read(path)
         .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-    vmd::read(&bytes).map_err(|e| CliError(format!("{}: {e}", path.display())))
+    vmd::read_vec(bytes).map_err(|e| CliError(format!("{}: {e}", path.display())))
 }
 
 /// Loads and indexes.

@@ -29,7 +29,7 @@ pub use interpolation::{BoneChannel, CameraChannel};
 pub use layout::Section;
 pub use motion::{KeyRef, Motion, Version};
 pub use name::{DecodedName, NameEncoding};
-pub use read::read;
+pub use read::{read, read_vec};
 pub use records::{BoneKey, CameraKey, IkKey, LightKey, MorphKey, ShadowKey};
 pub use track::{Track, TrackIndex};
 pub use write::{save, write};

@@ -2,6 +2,9 @@
 //! left before anything is allocated.
 
 use std::io::Read;
+use std::ops::Range;
+
+use bytemuck::allocation::TransparentWrapperAlloc;
 
 use super::cursor::Cursor;
 use super::error::{ReadError, ReadErrorKind};
@@ -25,6 +28,45 @@ fn records<const N: usize, T>(
 
 /// Reads a VMD file.
 pub fn read(bytes: &[u8]) -> Result<Motion, ReadError> {
+    let (mut m, bones) = parse(bytes)?;
+    m.bones = bone_keys(&bytes[bones]);
+    Ok(m)
+}
+
+/// [`read`] of a file's bytes that the caller gives away (what the app does
+/// with a file it has just read): the bone keys, the bulk of a dance, stay
+/// in `bytes`' memory, moved to its start, instead of being copied into a
+/// new allocation. Same motion and same errors as [`read`].
+///
+/// A fresh allocation of a big file's size costs more than the copy itself
+/// (every page is faulted in on first touch), so this is what keeps a load
+/// near memory speed.
+pub fn read_vec(bytes: Vec<u8>) -> Result<Motion, ReadError> {
+    let (mut m, bones) = parse(&bytes)?;
+    let mut buf = bytes;
+    let len = bones.len();
+    buf.copy_within(bones, 0);
+    buf.truncate(len);
+    buf.shrink_to_fit();
+    // `BoneKey` is its 111 raw bytes (alignment 1), so the buffer is the
+    // records; the cast fails only if the allocator left a capacity that is
+    // not a whole number of records, and then the keys are copied.
+    m.bones = match bytemuck::allocation::try_cast_vec::<u8, [u8; layout::BONE_KEY_LEN]>(buf) {
+        Ok(raws) => BoneKey::wrap_vec(raws),
+        Err((_, buf)) => bone_keys(&buf),
+    };
+    Ok(m)
+}
+
+/// Copies whole bone records (`bytes.len()` is a multiple of their size).
+fn bone_keys(bytes: &[u8]) -> Vec<BoneKey> {
+    let (chunks, _) = bytes.as_chunks::<{ layout::BONE_KEY_LEN }>();
+    chunks.iter().map(|&raw| BoneKey { raw }).collect()
+}
+
+/// Everything but the bone keys, and where those are in `bytes` (checked:
+/// whole records, all there). Never panics.
+fn parse(bytes: &[u8]) -> Result<(Motion, Range<usize>), ReadError> {
     // Anything that does not start like a VMD header is "not a VMD file",
     // even when it is shorter than the header (a text file, an empty file
     // still reads as a truncated header below).
@@ -56,6 +98,7 @@ pub fn read(bytes: &[u8]) -> Result<Motion, ReadError> {
         sections_present: 0,
         ..Motion::new_v2()
     };
+    let mut bones = 0..0;
 
     for section in Section::ALL {
         if c.remaining() < 4 {
@@ -78,7 +121,11 @@ pub fn read(bytes: &[u8]) -> Result<Motion, ReadError> {
         }
         let n = count as usize;
         match section {
-            Section::Bone => m.bones = records(&mut c, n, "bone key", |raw| BoneKey { raw })?,
+            Section::Bone => {
+                let start = c.offset();
+                let body = c.take(n.saturating_mul(layout::BONE_KEY_LEN), "bone key")?;
+                bones = start..start + body.len();
+            }
             Section::Morph => m.morphs = records(&mut c, n, "morph key", |raw| MorphKey { raw })?,
             Section::Camera => {
                 m.cameras = records(&mut c, n, "camera key", |raw| CameraKey { raw })?
@@ -116,7 +163,7 @@ pub fn read(bytes: &[u8]) -> Result<Motion, ReadError> {
         m.sections_present += 1;
     }
     m.trailing = c.rest().to_vec();
-    Ok(m)
+    Ok((m, bones))
 }
 
 /// Bone keys per read of [`read_streaming_bones`] (about 450 KB).

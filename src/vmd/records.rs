@@ -64,7 +64,12 @@ fn set_name_field(field: &mut [u8], text: &str, enc: NameEncoding) -> Result<(),
 }
 
 /// A bone key (111 bytes).
-#[derive(Clone, PartialEq, Eq, Hash)]
+///
+/// Exactly its raw bytes (a transparent wrapper, alignment 1): a file's
+/// buffer of bone records becomes a `Vec<BoneKey>` without a copy
+/// ([`super::read::read_vec`]).
+#[derive(Clone, PartialEq, Eq, Hash, bytemuck::TransparentWrapper)]
+#[repr(transparent)]
 pub struct BoneKey {
     pub raw: [u8; BONE_KEY_LEN],
 }

@@ -11,6 +11,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::motion::Motion;
 use super::name::{DecodedName, decode_name};
+use super::records::{BoneKey, MorphKey};
 
 /// One named track: a bone or a morph.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,12 +81,72 @@ pub struct TrackIndex {
     morph_lookup: Lookup,
 }
 
-/// Groups `n` keys into named tracks (in order of first appearance), each
-/// sorted by frame, stable (equal frames keep file order).
+/// [`pack`] of a whole name field (its first 15 bytes): the name up to
+/// the first NUL, found in one 16-byte word (no byte loop, no copy of a
+/// variable length), so that grouping a million keys is cheap.
+#[inline]
+fn pack_field(field: &[u8]) -> u128 {
+    const ONES: u128 = u128::from_le_bytes([0x01; 16]);
+    const HIGHS: u128 = u128::from_le_bytes([0x80; 16]);
+    let mut b = [0u8; 16];
+    let n = field.len().min(15);
+    b[..n].copy_from_slice(&field[..n]);
+    let x = u128::from_le_bytes(b);
+    // The lowest byte of `x` that is zero has its high bit set here (bits
+    // above it may be set by the borrow, below it never); byte 15 is zero,
+    // so the name is at most 15 bytes long.
+    let zero = x.wrapping_sub(ONES) & !x & HIGHS;
+    let len = zero.trailing_zeros() / 8;
+    let name = x & ((1u128 << (8 * len)) - 1);
+    name | (u128::from(len) << 120)
+}
+
+/// Keys staged per track by [`group`]: (index, frame) pairs.
+const STAGE: usize = 16;
+
+#[derive(Clone, Copy)]
+struct Staged {
+    len: usize,
+    keys: [u32; STAGE],
+    frames: [u32; STAGE],
+}
+
+impl Default for Staged {
+    fn default() -> Self {
+        Staged {
+            len: 0,
+            keys: [0; STAGE],
+            frames: [0; STAGE],
+        }
+    }
+}
+
+impl Staged {
+    /// Stages a key; true when the block is full (flush it).
+    #[inline]
+    fn push(&mut self, key: u32, frame: u32) -> bool {
+        if let (Some(k), Some(f)) = (self.keys.get_mut(self.len), self.frames.get_mut(self.len)) {
+            *k = key;
+            *f = frame;
+            self.len += 1;
+        }
+        self.len >= STAGE
+    }
+    fn flush_into(&mut self, track: &mut Track) {
+        let n = self.len.min(STAGE);
+        track.keys.extend_from_slice(&self.keys[..n]);
+        track.frames.extend_from_slice(&self.frames[..n]);
+        self.len = 0;
+    }
+}
+
+/// Groups keys — each its packed name field ([`pack_field`]) and frame, in
+/// storage order — into named tracks (in order of first appearance), each
+/// sorted by frame, stable (equal frames keep file order). `name_of(i)` is
+/// key `i`'s name bytes (up to the NUL), asked once per track.
 fn group<'a>(
-    n: usize,
+    keys: impl Iterator<Item = (u128, u32)>,
     name_of: impl Fn(usize) -> &'a [u8],
-    frame_of: impl Fn(usize) -> u32,
 ) -> (Vec<Track>, Lookup) {
     let mut lookup = Lookup::default();
     let mut tracks: Vec<Track> = Vec::new();
@@ -95,45 +156,48 @@ fn group<'a>(
     // "the same track as the previous key" or "the track that followed it
     // last time" is almost always right: the hash map is consulted about
     // once per distinct name, not once per key.
-    let mut packed: Vec<Option<u128>> = Vec::new();
+    let mut packed: Vec<u128> = Vec::new();
     let mut next: Vec<usize> = Vec::new();
-    let mut last: Option<usize> = None;
-    for i in 0..n {
-        let name = name_of(i);
-        // Names come from 15-byte fields; a longer one cannot occur, but
-        // would get a track of its own rather than a panic.
-        let key = pack(name);
-        let known = |t: usize| key.is_some() && packed.get(t).is_some_and(|p| *p == key);
-        let t = match last {
-            Some(l) if known(l) => l,
-            Some(l) if known(next[l]) => next[l],
-            _ => {
-                let new_track = |tracks: &mut Vec<Track>,
-                                 packed: &mut Vec<Option<u128>>,
-                                 next: &mut Vec<usize>| {
-                    tracks.push(Track {
-                        name_key: name.to_vec(),
-                        keys: Vec::new(),
-                        frames: Vec::new(),
-                    });
-                    packed.push(key);
-                    next.push(usize::MAX);
-                    tracks.len() - 1
-                };
-                match key {
-                    Some(k) => *lookup
-                        .entry(k)
-                        .or_insert_with(|| new_track(&mut tracks, &mut packed, &mut next)),
-                    None => new_track(&mut tracks, &mut packed, &mut next),
-                }
-            }
+    // The previous key's track (none before the first key).
+    let mut last = usize::MAX;
+    // Each track's newest keys, staged in a small block of their own and
+    // moved to the track's vectors a cache line at a time: a baked dance
+    // interleaves hundreds of tracks, and writing each key straight to its
+    // track's vectors touched a different page per key (a TLB miss each).
+    let mut staged: Vec<Staged> = Vec::new();
+    for (i, (key, frame)) in keys.enumerate() {
+        let t = if packed.get(last) == Some(&key) {
+            last
+        } else if let Some(&n) = next.get(last)
+            && packed.get(n) == Some(&key)
+        {
+            n
+        } else {
+            *lookup.entry(key).or_insert_with(|| {
+                tracks.push(Track {
+                    name_key: name_of(i).to_vec(),
+                    keys: Vec::new(),
+                    frames: Vec::new(),
+                });
+                packed.push(key);
+                next.push(usize::MAX);
+                staged.push(Staged::default());
+                tracks.len() - 1
+            })
         };
-        if let Some(l) = last {
-            next[l] = t;
+        if let Some(n) = next.get_mut(last) {
+            *n = t;
         }
-        last = Some(t);
-        tracks[t].keys.push(i as u32);
-        tracks[t].frames.push(frame_of(i));
+        last = t;
+        if let Some(stage) = staged.get_mut(t)
+            && stage.push(i as u32, frame)
+            && let Some(track) = tracks.get_mut(t)
+        {
+            stage.flush_into(track);
+        }
+    }
+    for (stage, track) in staged.iter_mut().zip(&mut tracks) {
+        stage.flush_into(track);
     }
     for t in &mut tracks {
         if !t.frames.is_sorted() {
@@ -169,14 +233,16 @@ fn sorted(n: usize, frame: impl Fn(usize) -> u32) -> Vec<u32> {
 impl TrackIndex {
     pub fn build(m: &Motion) -> TrackIndex {
         let (bones, bone_lookup) = group(
-            m.bones.len(),
-            |i| m.bones[i].name_key(),
-            |i| m.bones[i].frame(),
+            m.bones
+                .iter()
+                .map(|k| (pack_field(k.name_field()), k.frame())),
+            |i| m.bones.get(i).map_or(&[], BoneKey::name_key),
         );
         let (morphs, morph_lookup) = group(
-            m.morphs.len(),
-            |i| m.morphs[i].name_key(),
-            |i| m.morphs[i].frame(),
+            m.morphs
+                .iter()
+                .map(|k| (pack_field(k.name_field()), k.frame())),
+            |i| m.morphs.get(i).map_or(&[], MorphKey::name_key),
         );
         TrackIndex {
             bones,
@@ -283,6 +349,34 @@ fn last_on_frame(keys: &[u32], i: usize, frame_of: &impl Fn(u32) -> u32) -> u32 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_packed_field_is_the_packed_name_before_its_nul() {
+        // Every name length 0..=15, junk after the NUL, NUL-like bytes
+        // (0x80, 0x01, 0xFF) around it: the same key as the byte loop.
+        for len in 0..=15usize {
+            for fill in [0x01u8, 0x80, 0xFF, 0x41] {
+                let mut field = [fill; 15];
+                if len < 15 {
+                    field[len] = 0;
+                }
+                let name = &field[..len];
+                assert_eq!(
+                    Some(pack_field(&field)),
+                    pack(name),
+                    "len {len} fill {fill:#x}"
+                );
+                assert_eq!(name_bytes_len(&field), len);
+            }
+        }
+        // A NUL first, then a second NUL later: the first one ends the name.
+        let field = *b"ab\0cd\0efghijklm";
+        assert_eq!(Some(pack_field(&field)), pack(b"ab"));
+    }
+
+    fn name_bytes_len(field: &[u8]) -> usize {
+        super::super::name::name_bytes(field).len()
+    }
 
     #[test]
     fn duplicate_frames_use_the_last_key_in_file_order() {

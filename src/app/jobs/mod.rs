@@ -212,7 +212,9 @@ impl Jobs {
                 },
                 Ok((bytes, stamp)) => JobResult::Motion {
                     seq,
-                    result: vmd::read(&bytes).map(Box::new).map_err(|e| e.to_string()),
+                    result: vmd::read_vec(bytes)
+                        .map(Box::new)
+                        .map_err(|e| e.to_string()),
                     stamp: Some(stamp),
                     path,
                 },

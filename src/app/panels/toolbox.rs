@@ -575,7 +575,7 @@ pub fn ui(ui: &mut egui::Ui, state: &mut State) {
 /// Reads a VMD file.
 fn load_vmd(path: &Path) -> Result<Motion, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    vmd::read(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    vmd::read_vec(bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn op_error(e: OpError) -> String {
