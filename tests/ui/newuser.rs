@@ -318,3 +318,36 @@ fn layout_kept_by_selecting(w: f32, ht: f32) {
         posing0 - canvas_left
     );
 }
+
+/// Every curve box's fields and buttons stay inside its column and the
+/// four columns inside the centre (nothing runs under the Key panel, where
+/// it would be cut off), at 1280×720 and 1920×1080.
+#[test]
+fn the_four_curve_boxes_and_their_buttons_fit_the_centre() {
+    for (w, ht) in [(1280.0, 720.0), (1400.0, 900.0), (1920.0, 1080.0)] {
+        let mut app = StudioApp::with_demo();
+        app.central = vmd_studio::app::CentralView::Curves;
+        let mut h = harness(app, w, ht);
+        h.run_steps(4);
+        assert!(h.state_mut().select_key("左腕@40"));
+        h.run_steps(4);
+        let key_left = h.get_by_label("Key").rect().left();
+        let mut rights = Vec::new();
+        for label in ["Linear", "Preset", "Copy", "Paste"] {
+            let found: Vec<_> = h
+                .query_all_by_label(label)
+                .map(|n| n.rect())
+                .filter(|r| r.right() < w - 1.0 && r.top() < ht * 0.7)
+                .collect();
+            // A bone key has four curves: X, Y, Z move and rotation.
+            assert_eq!(found.len(), 4, "{w}x{ht}: {label}: {found:?}");
+            rights.extend(found.iter().map(|r| (label, r.right())));
+        }
+        for (label, right) in rights {
+            assert!(
+                right <= key_left - 4.0,
+                "{w}x{ht}: a {label} button ends at {right}, under the Key panel (from {key_left})"
+            );
+        }
+    }
+}

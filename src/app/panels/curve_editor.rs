@@ -598,7 +598,9 @@ fn channel_box(
     );
 
     numeric_fields(ui, cx, state, target, c, curve);
-    ui.horizontal(|ui| {
+    // Wraps inside the column (at 1280 wide the four buttons do not fit
+    // next to each other) instead of running into the next box.
+    ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 4.0;
         if ui
             .small_button("Linear")
@@ -662,7 +664,8 @@ fn numeric_fields(
     let mut any_drag = false;
     let mut stopped = false;
     let mut changed = false;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 4.0;
         for (i, name) in ["x1", "y1", "x2", "y2"].iter().enumerate() {
             let resp = ui
                 .add(egui::DragValue::new(&mut v[i]).range(0..=127).speed(0.5))
