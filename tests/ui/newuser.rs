@@ -277,6 +277,15 @@ fn layout_kept_by_selecting(w: f32, ht: f32) {
     h.run_steps(4);
     let at = format!("{w}x{ht}");
     let (key0, posing0, one_row0, ruler0) = layout_edges(&h);
+    // With nothing selected the read-out is shown whole (the shown text
+    // of a cut label ends in "…").
+    let cut = h
+        .query_all(egui_kittest::kittest::By::new().predicate(|n| {
+            n.value()
+                .is_some_and(|v| v.starts_with("nothing sel") && v.contains('…'))
+        }))
+        .count();
+    assert_eq!(cut, 0, "{at}: \"nothing selected\" is cut");
     // The demo dance keys 左腕 at frame 40 (examples/make_demo.rs).
     assert!(h.state_mut().select_key("左腕@40"));
     h.run_steps(4);

@@ -514,11 +514,28 @@ fn toolbar(
     });
 }
 
-/// The selection read-out at the end of the toolbar: it takes what is left
-/// of the row and is cut with "…" (the whole text on hover) rather than
-/// wrapping to a second row, so selecting a key never moves the rows below.
+/// The selection read-out at the end of the toolbar. It stays on the row
+/// where "nothing selected" would go (this row if that fits in what is left,
+/// else the next) and is cut there with "…" (the whole text on hover), so
+/// selecting a key never adds or removes a toolbar row and never moves the
+/// rows below.
 fn selection_status(ui: &mut egui::Ui, text: String) {
-    let w = ui.available_size_before_wrap().x.max(80.0);
+    let idle = egui::WidgetText::from("nothing selected")
+        .into_galley(
+            ui,
+            Some(egui::TextWrapMode::Extend),
+            f32::INFINITY,
+            egui::TextStyle::Body,
+        )
+        .size()
+        .x;
+    let left = ui.available_size_before_wrap().x;
+    // Asking for more than is left of the row starts the next one.
+    let w = if left >= idle {
+        left
+    } else {
+        ui.available_width()
+    };
     let h = ui.spacing().interact_size.y;
     ui.allocate_ui_with_layout(
         egui::vec2(w, h),
