@@ -59,9 +59,12 @@ fn doc_combo(
         .and_then(|id| docs.iter().find(|d| d.id == id))
         .map_or("none".to_owned(), doc_label);
     let mut choice = None;
+    // A long file name is cut with "…" (the whole name on hover) rather
+    // than widening the scene panel and squeezing the preview.
     let r = egui::ComboBox::from_id_salt(id)
-        .selected_text(text)
+        .selected_text(text.clone())
         .width(150.0)
+        .truncate()
         .show_ui(ui, |ui| {
             if ui.selectable_label(current.is_none(), "none").clicked() {
                 choice = Some(None);
@@ -75,7 +78,7 @@ fn doc_combo(
                 }
             }
         });
-    r.response.labelled_by(label);
+    r.response.labelled_by(label).on_hover_text(text);
     choice
 }
 
