@@ -360,3 +360,42 @@ fn the_four_curve_boxes_and_their_buttons_fit_the_centre() {
         }
     }
 }
+
+/// A bone key with wide values (GimmeGimme's 左腕 at frame 1209: rotation
+/// 69.362, 15.5727, 6.5575 degrees): the Key panel's value fields lie inside
+/// the panel and none covers another (a wrapped line in the panel's grid
+/// used to run under the next row), at 1280×720 and 1600×1000.
+#[test]
+fn the_key_panel_fields_fit_and_never_overlap() {
+    let Some(dir) = corpus() else { return };
+    for (w, ht) in [(1280.0, 720.0), (1600.0, 1000.0)] {
+        let mut app = StudioApp::default();
+        app.open_paths(vec![dir.join("webmmd__GimmeGimme_with_emotion.vmd")]);
+        app.central = vmd_studio::app::CentralView::Curves;
+        let mut h = harness(app, w, ht);
+        settle(&mut h);
+        assert!(h.state_mut().select_key("左腕@1209"));
+        h.run_steps(4);
+        let key_left = h.get_by_label("Key").rect().left();
+        let fields: Vec<egui::Rect> = h
+            .query_all(egui_kittest::kittest::By::new().role(egui::accesskit::Role::SpinButton))
+            .map(|n| n.rect())
+            .filter(|r| r.left() >= key_left)
+            .collect();
+        // Frame, position x y z, rotation x y z, quaternion x y z w.
+        assert!(fields.len() >= 11, "{w}x{ht}: {} fields", fields.len());
+        for (a, ra) in fields.iter().enumerate() {
+            assert!(
+                ra.right() <= w - 4.0,
+                "{w}x{ht}: a field ends at {} of {w}",
+                ra.right()
+            );
+            for rb in &fields[a + 1..] {
+                assert!(
+                    !ra.shrink(1.0).intersects(rb.shrink(1.0)),
+                    "{w}x{ht}: fields overlap: {ra:?} {rb:?}"
+                );
+            }
+        }
+    }
+}

@@ -80,19 +80,68 @@ fn vec3_row(
     key: KeyRef,
 ) {
     ui.label(label);
-    ui.horizontal_wrapped(|ui| {
-        for (i, axis) in ["x", "y", "z"].into_iter().enumerate() {
-            let r = ui.add(
-                egui::DragValue::new(&mut v[i])
-                    .speed(speed)
-                    .prefix(format!("{axis} "))
-                    .max_decimals(4),
-            );
-            let now = *v;
-            out.watch(&r, || make(now), label, &format!("{salt}-{i}"), key);
-        }
+    let axes = ["x", "y", "z"];
+    let widths: Vec<f32> = (0..3)
+        .map(|i| field_width(ui, &format!("{} {:.4}", axes[i], v[i])))
+        .collect();
+    field_rows(ui, &widths, |ui, i| {
+        let r = ui.add(
+            egui::DragValue::new(&mut v[i])
+                .speed(speed)
+                .prefix(format!("{} ", axes[i]))
+                .max_decimals(4),
+        );
+        let now = *v;
+        out.watch(&r, || make(now), label, &format!("{salt}-{i}"), key);
     });
     ui.end_row();
+}
+
+/// Width a value field showing `text` takes (at least the standard
+/// interact width); an upper bound, so a row of them never overflows.
+fn field_width(ui: &egui::Ui, text: &str) -> f32 {
+    let text_w = egui::WidgetText::from(text)
+        .into_galley(
+            ui,
+            Some(egui::TextWrapMode::Extend),
+            f32::INFINITY,
+            egui::TextStyle::Button,
+        )
+        .size()
+        .x;
+    (text_w + 2.0 * ui.spacing().button_padding.x + 2.0).max(ui.spacing().interact_size.x)
+}
+
+/// Lays out fields of the given widths in a grid cell: as many on a line as
+/// fit the cell, the rest on the next lines. A vertical of horizontal lines
+/// (not a wrapped row, which a Grid does not size: the wrapped line ran
+/// under the next row), so the panel keeps its width and nothing overlaps.
+fn field_rows(ui: &mut egui::Ui, widths: &[f32], mut add: impl FnMut(&mut egui::Ui, usize)) {
+    let avail = ui.available_width();
+    let gap = ui.spacing().item_spacing.x;
+    let mut lines: Vec<Vec<usize>> = Vec::new();
+    let mut x = 0.0;
+    for (i, &w) in widths.iter().enumerate() {
+        match lines.last_mut() {
+            Some(line) if x + gap + w <= avail => {
+                line.push(i);
+                x += gap + w;
+            }
+            _ => {
+                lines.push(vec![i]);
+                x = w;
+            }
+        }
+    }
+    ui.vertical(|ui| {
+        for line in lines {
+            ui.horizontal(|ui| {
+                for i in line {
+                    add(ui, i);
+                }
+            });
+        }
+    });
 }
 
 /// Refuses a frame change that would put two keys of one track on a frame.
@@ -220,30 +269,31 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                 // Two rows of two (x y, z w): four five-decimal fields in
                 // one row would not fit a narrow panel.
                 let mut q2 = q;
+                let qaxes = ["x", "y", "z", "w"];
                 for (row, pair) in [[0usize, 1], [2, 3]].into_iter().enumerate() {
                     ui.label(if row == 0 { "Quaternion" } else { "" });
-                    ui.horizontal(|ui| {
-                        for j in pair {
-                            let axis = ["x", "y", "z", "w"][j];
-                            let r = ui.add(
-                                egui::DragValue::new(&mut q2[j])
-                                    .speed(0.001)
-                                    .prefix(format!("{axis} "))
-                                    .max_decimals(4),
-                            );
-                            let now = q2;
-                            out.watch(
-                                &r,
-                                || {
-                                    let mut k = k.clone();
-                                    k.set_rotation(now);
-                                    bone_change(i, k)
-                                },
-                                "Edit quaternion",
-                                &format!("quat-{j}"),
-                                key,
-                            );
-                        }
+                    let widths =
+                        pair.map(|j| field_width(ui, &format!("{} {:.4}", qaxes[j], q2[j])));
+                    field_rows(ui, &widths, |ui, n| {
+                        let j = pair[n];
+                        let r = ui.add(
+                            egui::DragValue::new(&mut q2[j])
+                                .speed(0.001)
+                                .prefix(format!("{} ", qaxes[j]))
+                                .max_decimals(4),
+                        );
+                        let now = q2;
+                        out.watch(
+                            &r,
+                            || {
+                                let mut k = k.clone();
+                                k.set_rotation(now);
+                                bone_change(i, k)
+                            },
+                            "Edit quaternion",
+                            &format!("quat-{j}"),
+                            key,
+                        );
                     });
                     ui.end_row();
                 }
@@ -400,36 +450,43 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                 });
                 let mut c = k.color();
                 ui.label("Colour");
-                ui.horizontal_wrapped(|ui| {
-                    for (j, axis) in ["r", "g", "b"].into_iter().enumerate() {
-                        let r = ui.add(
-                            egui::DragValue::new(&mut c[j])
-                                .speed(0.005)
-                                .range(0.0..=1.0)
-                                .prefix(format!("{axis} "))
-                                .max_decimals(3),
+                let caxes = ["r", "g", "b"];
+                let mut widths: Vec<f32> = (0..3)
+                    .map(|j| field_width(ui, &format!("{} {:.3}", caxes[j], c[j])))
+                    .collect();
+                // The swatch.
+                widths.push(16.0);
+                field_rows(ui, &widths, |ui, j| {
+                    if j == 3 {
+                        let sw = egui::Color32::from_rgb(
+                            (c[0].clamp(0.0, 1.0) * 255.0) as u8,
+                            (c[1].clamp(0.0, 1.0) * 255.0) as u8,
+                            (c[2].clamp(0.0, 1.0) * 255.0) as u8,
                         );
-                        let now = c;
-                        out.watch(
-                            &r,
-                            || {
-                                let mut k = k.clone();
-                                k.set_color(now);
-                                change(k)
-                            },
-                            "Edit light colour",
-                            &format!("light-{j}"),
-                            key,
-                        );
+                        let (rect, _) =
+                            ui.allocate_exact_size(egui::vec2(16.0, 16.0), egui::Sense::hover());
+                        ui.painter().rect_filled(rect, 2.0, sw);
+                        return;
                     }
-                    let sw = egui::Color32::from_rgb(
-                        (c[0].clamp(0.0, 1.0) * 255.0) as u8,
-                        (c[1].clamp(0.0, 1.0) * 255.0) as u8,
-                        (c[2].clamp(0.0, 1.0) * 255.0) as u8,
+                    let r = ui.add(
+                        egui::DragValue::new(&mut c[j])
+                            .speed(0.005)
+                            .range(0.0..=1.0)
+                            .prefix(format!("{} ", caxes[j]))
+                            .max_decimals(3),
                     );
-                    let (rect, _) =
-                        ui.allocate_exact_size(egui::vec2(16.0, 16.0), egui::Sense::hover());
-                    ui.painter().rect_filled(rect, 2.0, sw);
+                    let now = c;
+                    out.watch(
+                        &r,
+                        || {
+                            let mut k = k.clone();
+                            k.set_color(now);
+                            change(k)
+                        },
+                        "Edit light colour",
+                        &format!("light-{j}"),
+                        key,
+                    );
                 });
                 ui.end_row();
                 let mut d = k.direction();
