@@ -16,6 +16,7 @@ use std::path::PathBuf;
 
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
 use vmd_studio::app::document::KeyRef;
 use vmd_studio::vmd::{self, BoneKey, CameraKey, LightKey, MorphKey, Motion, NameEncoding};
@@ -401,4 +402,111 @@ fn delete_and_copy_paste_across_sections_go_to_each_file() {
     h.run_steps(2);
     assert_eq!(vmd::write(&h.state().docs[0].motion).unwrap(), dance_bytes);
     assert_eq!(vmd::write(&h.state().docs[1].motion).unwrap(), camera_bytes);
+}
+
+/// Screen position of (x, y) in 0..127 curve space inside a curve box (y
+/// up), from the box rectangle alone.
+fn curve_at(rect: egui::Rect, x: u8, y: u8) -> Pos2 {
+    Pos2::new(
+        rect.left() + f32::from(x) / 127.0 * rect.width(),
+        rect.bottom() - f32::from(y) / 127.0 * rect.height(),
+    )
+}
+
+/// Curve editing goes to the file of the key picked on the one timeline:
+/// a click on the camera row's key at frame 10 makes the camera file the
+/// curve editor's; dragging the target-X curve's first control point to
+/// (100, 30) rewrites exactly camera record 1's bytes x1 and y1 of item 0
+/// (spec: interpolation at +32, items of (x1, x2, y1, y2)). A click on the
+/// actor's センター key at frame 10 then makes the dance the editor's file;
+/// dragging the rotation curve's first point rewrites only bone record 1's
+/// 64-byte block (at 54 + 111 + 47; rotation x1 and y1 are P[3] and P[7],
+/// read from row 3 at block bytes 48 and 52, since row 0's bytes 2–3 are
+/// the physics flag). Two Ctrl+Z give back both files' bytes.
+#[test]
+fn curve_edits_from_either_section_go_to_that_file() {
+    let Scene {
+        mut h,
+        dance_bytes,
+        camera_bytes,
+        ..
+    } = open_scene("ui-timeline-curves");
+    h.get_by_label("Curves").click();
+    h.run_steps(3);
+
+    // 1. The camera key at frame 10 (camera record 1).
+    let cam = key_pos(&h, 1, KeyRef::Camera(1));
+    click_with(&mut h, cam, Modifiers::NONE);
+    h.run_steps(3);
+    assert_eq!(h.state().active, 1, "the camera file is the active one");
+    assert_eq!(h.state().docs[1].view.active, Some(KeyRef::Camera(1)));
+    let rec = 62 + 61; // camera record 1 starts at its frame field
+    let (x1, y1) = (camera_bytes[rec + 32], camera_bytes[rec + 34]);
+    let rect = *h
+        .state()
+        .curve_editor
+        .boxes
+        .first()
+        .expect("target-X box drawn");
+    drag(&mut h, curve_at(rect, x1, y1), curve_at(rect, 100, 30));
+    let now = vmd::write(&h.state().docs[1].motion).expect("camera");
+    let changed: Vec<usize> = (0..now.len())
+        .filter(|&i| now[i] != camera_bytes[i])
+        .collect();
+    let mut expected = vec![];
+    if x1 != 100 {
+        expected.push(rec + 32);
+    }
+    if y1 != 30 {
+        expected.push(rec + 34);
+    }
+    assert!(!expected.is_empty(), "the drag must move the point");
+    assert_eq!(changed, expected, "only item 0's x1 and y1 of record 1");
+    assert_eq!((now[rec + 32], now[rec + 34]), (100, 30));
+    let dance_now = vmd::write(&h.state().docs[0].motion).expect("dance");
+    assert_eq!(dance_now, dance_bytes, "the dance is untouched");
+
+    // 2. The actor's センター key at frame 10 (bone record 1).
+    let bone = key_pos(&h, 0, KeyRef::Bone(1));
+    click_with(&mut h, bone, Modifiers::NONE);
+    h.run_steps(3);
+    assert_eq!(h.state().active, 0, "the dance is the active one");
+    assert_eq!(h.state().docs[0].view.active, Some(KeyRef::Bone(1)));
+    let block = 54 + 111 + 47;
+    let (rx1, ry1) = (dance_bytes[block + 48], dance_bytes[block + 52]);
+    let rect = *h
+        .state()
+        .curve_editor
+        .boxes
+        .get(3)
+        .expect("rotation box drawn");
+    drag(&mut h, curve_at(rect, rx1, ry1), curve_at(rect, 100, 30));
+    let now = vmd::write(&h.state().docs[0].motion).expect("dance");
+    let changed: Vec<usize> = (0..now.len())
+        .filter(|&i| now[i] != dance_bytes[i])
+        .collect();
+    assert!(!changed.is_empty(), "the drag rewrote the rotation curve");
+    assert!(
+        changed.iter().all(|&i| (block..block + 64).contains(&i)),
+        "only bone record 1's curve block changed: {changed:?}"
+    );
+    assert_eq!((now[block + 48], now[block + 52]), (100, 30));
+    let cam_now = vmd::write(&h.state().docs[1].motion).expect("camera");
+    assert_eq!(
+        cam_now[rec + 32..rec + 36],
+        [100, camera_bytes[rec + 33], 30, camera_bytes[rec + 35]],
+        "the camera edit stays"
+    );
+
+    // 3. Undo both: each file gets back every byte.
+    for _ in 0..2 {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        h.run_steps(3);
+    }
+    let app = h.state();
+    assert_eq!(vmd::write(&app.docs[0].motion).expect("dance"), dance_bytes);
+    assert_eq!(
+        vmd::write(&app.docs[1].motion).expect("camera"),
+        camera_bytes
+    );
 }
