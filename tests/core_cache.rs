@@ -128,7 +128,7 @@ fn apply(m: &mut Motion, e: &Edit) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
         Edit::Insert(k) => {
             touched.push(k.name_key().to_vec());
             let at = k.frame() as usize % (n + 1);
-            m.bones.insert(at, k.clone());
+            m.bones.insert(at, *k);
         }
         Edit::Remove(i) => {
             if let Some(i) = pick(*i, m) {

@@ -52,16 +52,16 @@ fn dance() -> Motion {
 fn apply(m: &Motion, c: &KeyChanges) -> Motion {
     let mut m = m.clone();
     for (i, k) in &c.bones {
-        m.bones[*i as usize] = k.clone();
+        m.bones[*i as usize] = *k;
     }
     for (i, k) in &c.morphs {
-        m.morphs[*i as usize] = k.clone();
+        m.morphs[*i as usize] = *k;
     }
     for (i, k) in &c.cameras {
-        m.cameras[*i as usize] = k.clone();
+        m.cameras[*i as usize] = *k;
     }
     for (i, k) in &c.lights {
-        m.lights[*i as usize] = k.clone();
+        m.lights[*i as usize] = *k;
     }
     m
 }
@@ -207,12 +207,9 @@ fn deleting_a_selection_across_bones_morphs_and_camera_keeps_the_rest_in_file_or
     .into();
     let out = key_edit::delete_keys(&m, &sel);
     // Left: bones 0:a@0 2:a@20 4:b@30; morph 1:m@15; camera 1:@40.
-    assert_eq!(
-        out.bones,
-        vec![m.bones[0].clone(), m.bones[2].clone(), m.bones[4].clone()]
-    );
-    assert_eq!(out.morphs, vec![m.morphs[1].clone()]);
-    assert_eq!(out.cameras, vec![m.cameras[1].clone()]);
+    assert_eq!(out.bones, vec![m.bones[0], m.bones[2], m.bones[4]]);
+    assert_eq!(out.morphs, vec![m.morphs[1]]);
+    assert_eq!(out.cameras, vec![m.cameras[1]]);
     // 3 bones, 1 morph, 1 camera: 50 + 4 + 333 + 4 + 23 + 4 + 61 + 4 × 3
     // (light, self-shadow and IK counts of a v2 file written whole).
     let bytes = vmd::write(&out).expect("writes");
@@ -285,7 +282,7 @@ fn paste_at_the_playhead_keeps_distances_and_appends_after_each_section() {
     );
     // Two copied keys of one track landing together is a clash too.
     let mut twice = Clipboard::copy(&m, &[KeyRef::Bone(1)].into());
-    twice.bones.push(twice.bones[0].clone());
+    twice.bones.push(twice.bones[0]);
     assert_eq!(
         twice.paste(&m, &idx, 50),
         Some(Err(KeyClash {

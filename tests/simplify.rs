@@ -119,7 +119,7 @@ fn bone_tracks(m: &Motion) -> std::collections::BTreeMap<Vec<u8>, Vec<(u32, Bone
     for (i, k) in m.bones.iter().enumerate() {
         by.entry(k.name_key().to_vec())
             .or_default()
-            .push((k.frame(), i, k.clone()));
+            .push((k.frame(), i, *k));
     }
     by.into_iter().map(|(n, v)| (n, sorted_last(v))).collect()
 }
@@ -207,7 +207,7 @@ fn camera_keys(m: &Motion) -> Vec<(u32, CameraKey)> {
         m.cameras
             .iter()
             .enumerate()
-            .map(|(i, k)| (k.frame(), i, k.clone()))
+            .map(|(i, k)| (k.frame(), i, *k))
             .collect(),
     )
 }

@@ -90,7 +90,7 @@ fn mirrored_arm_pose_hand_computed() {
     let mut m = Motion::new_v2();
     let mut k = bone("左腕", 5, [1.0, 2.0, 3.0], [0.1, 0.2, 0.3, w]);
     k.set_curve(BoneChannel::Rotation, Curve::new(10, 100, 60, 127));
-    m.bones.push(k.clone());
+    m.bones.push(k);
     m.bones
         .push(bone("センター", 0, [0.5, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]));
     let (out, report) = ops::mirror(&m).unwrap();

@@ -599,7 +599,7 @@ mod tests {
     }
 
     fn moved(d: &Document, i: u32, frame: u32) -> Edit {
-        let mut k = d.motion.bones[i as usize].clone();
+        let mut k = d.motion.bones[i as usize];
         k.set_frame(frame);
         Edit::SetKeys(KeyChanges {
             bones: vec![(i, k)],

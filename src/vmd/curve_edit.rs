@@ -563,7 +563,7 @@ pub fn plan_bone_curve(
         if !seen.insert(i) {
             continue;
         }
-        let mut edited = k.clone();
+        let mut edited = *k;
         for &c in channels {
             edited.set_curve(c, curve);
         }
@@ -593,7 +593,7 @@ pub fn plan_camera_curve(
         if !seen.insert(i) {
             continue;
         }
-        let mut edited = k.clone();
+        let mut edited = *k;
         for &c in channels {
             edited.set_curve(c, curve);
         }

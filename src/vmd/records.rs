@@ -68,7 +68,7 @@ fn set_name_field(field: &mut [u8], text: &str, enc: NameEncoding) -> Result<(),
 /// Exactly its raw bytes (a transparent wrapper, alignment 1): a file's
 /// buffer of bone records becomes a `Vec<BoneKey>` without a copy
 /// ([`super::read::read_vec`]).
-#[derive(Clone, PartialEq, Eq, Hash, bytemuck::TransparentWrapper)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, bytemuck::TransparentWrapper)]
 #[repr(transparent)]
 pub struct BoneKey {
     pub raw: [u8; BONE_KEY_LEN],
@@ -179,7 +179,7 @@ impl BoneKey {
 }
 
 /// A morph (facial) key (23 bytes). Linear, no curve.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MorphKey {
     pub raw: [u8; MORPH_KEY_LEN],
 }
@@ -235,7 +235,7 @@ impl MorphKey {
 }
 
 /// A camera key (61 bytes).
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CameraKey {
     pub raw: [u8; CAMERA_KEY_LEN],
 }
@@ -339,7 +339,7 @@ impl CameraKey {
 }
 
 /// A light key (28 bytes). Linear, no curve.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct LightKey {
     pub raw: [u8; LIGHT_KEY_LEN],
 }
@@ -387,7 +387,7 @@ impl LightKey {
 }
 
 /// A self-shadow key (9 bytes). Holds until the next key.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ShadowKey {
     pub raw: [u8; SHADOW_KEY_LEN],
 }

@@ -440,8 +440,8 @@ fn a_broken_file_and_a_failed_save_lose_nothing() {
     // A key move, then a save into a directory that does not exist: the
     // error is shown, the document stays modified and keeps the edit, and
     // the file on disk is untouched.
-    let k = h.state().docs[0].motion.bones[0].clone();
-    let mut moved = k.clone();
+    let k = h.state().docs[0].motion.bones[0];
+    let mut moved = k;
     moved.set_frame(k.frame() + 1000);
     h.state_mut().docs[0].apply(
         vmd_studio::app::document::Edit::SetKeys(vmd_studio::app::document::KeyChanges {
@@ -475,8 +475,8 @@ fn close_guard_save_writes_the_file_then_closes_the_tab() {
     let work = std::env::temp_dir().join(format!("vmd-studio-guard-{}.vmd", std::process::id()));
     std::fs::write(&work, &original).expect("temp copy");
     let mut h = open(&work);
-    let k = h.state().docs[0].motion.bones[0].clone();
-    let mut moved = k.clone();
+    let k = h.state().docs[0].motion.bones[0];
+    let mut moved = k;
     moved.set_frame(k.frame() + 500);
     h.state_mut().docs[0].apply(
         vmd_studio::app::document::Edit::SetKeys(vmd_studio::app::document::KeyChanges {

@@ -196,7 +196,7 @@ fn the_undo_label_names_the_whole_drag() {
         (2, "→ 39,0,90,80"),
         (3, "→ 39,0,73,65"),
     ] {
-        let mut k = d.motion.bones[0].clone();
+        let mut k = d.motion.bones[0];
         k.set_frame(f);
         d.request(EditRequest::merge(
             Edit::SetKeys(KeyChanges {

@@ -127,7 +127,7 @@ fn open(path: &Path, rdir: &Path, interval: Duration) -> Harness<'static, Studio
 
 /// Moves bone key 0 to `frame`, as one undo step.
 fn move_key0(h: &mut Harness<'_, StudioApp>, frame: u32) {
-    let mut k = h.state().docs[0].motion.bones[0].clone();
+    let mut k = h.state().docs[0].motion.bones[0];
     k.set_frame(frame);
     h.state_mut().docs[0].apply(
         Edit::SetKeys(KeyChanges {

@@ -50,7 +50,7 @@ fn frame0(b: &[u8]) -> u32 {
 
 /// Moves bone key 0 to `frame`, as one undo step.
 fn move_key0(h: &mut Harness<'_, StudioApp>, frame: u32) {
-    let mut k = h.state().docs[0].motion.bones[0].clone();
+    let mut k = h.state().docs[0].motion.bones[0];
     k.set_frame(frame);
     h.state_mut().docs[0].apply(
         Edit::SetKeys(KeyChanges {

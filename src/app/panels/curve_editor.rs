@@ -193,7 +193,7 @@ pub fn curve_edit_for(
             .collect();
         let plan = plan_camera_curve(&doc.motion, keys, &chans, curve).ok()?;
         for ch in plan.into_iter().filter(|c| !c.is_noop()) {
-            let mut k = doc.motion.cameras[ch.key].clone();
+            let mut k = doc.motion.cameras[ch.key];
             k.set_interpolation_block(ch.after);
             changes.cameras.push((ch.key as u32, k));
         }
@@ -204,7 +204,7 @@ pub fn curve_edit_for(
             .collect();
         let plan = plan_bone_curve(&doc.motion, keys, &chans, curve).ok()?;
         for ch in plan.into_iter().filter(|c| !c.is_noop()) {
-            let mut k = doc.motion.bones[ch.key].clone();
+            let mut k = doc.motion.bones[ch.key];
             k.set_interpolation_block(ch.after);
             changes.bones.push((ch.key as u32, k));
         }
@@ -415,10 +415,10 @@ fn copy_all_to_selection(cx: &mut PanelCtx, target: Target) {
     for (c, &curve) in curves.iter().enumerate() {
         if let Some(Edit::SetKeys(k)) = curve_edit_for(&scratch, camera, &keys, &[c], curve) {
             for (i, key) in &k.bones {
-                scratch.motion.bones[*i as usize] = key.clone();
+                scratch.motion.bones[*i as usize] = *key;
             }
             for (i, key) in &k.cameras {
-                scratch.motion.cameras[*i as usize] = key.clone();
+                scratch.motion.cameras[*i as usize] = *key;
             }
             changes.bones.extend(k.bones);
             changes.cameras.extend(k.cameras);

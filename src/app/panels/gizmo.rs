@@ -709,7 +709,7 @@ fn continue_drag(
             let Some(old) = doc.motion.bones.get(k as usize) else {
                 return;
             };
-            let mut key = old.clone();
+            let mut key = *old;
             let label = match d.handle {
                 Handle::Ring(_) => {
                     key.set_rotation(q.to_array());
@@ -861,7 +861,7 @@ pub fn register_camera_key(
     });
     let edit = match existing.and_then(|i| m.cameras.get(i as usize).map(|k| (i, k))) {
         Some((i, k)) => {
-            let mut k = k.clone();
+            let mut k = *k;
             k.set_target(view.target);
             k.set_rotation(view.rotation);
             k.set_distance(view.distance);

@@ -221,7 +221,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                 ui.strong(k.name().text);
                 ui.end_row();
                 frame_row(ui, cx, key, k.frame(), &mut out, |f| {
-                    let mut k = k.clone();
+                    let mut k = *k;
                     k.set_frame(f);
                     bone_change(i, k)
                 });
@@ -233,7 +233,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     0.01,
                     &mut out,
                     |p| {
-                        let mut k = k.clone();
+                        let mut k = *k;
                         k.set_position(p);
                         bone_change(i, k)
                     },
@@ -254,7 +254,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     0.2,
                     &mut out,
                     |e| {
-                        let mut k = k.clone();
+                        let mut k = *k;
                         k.set_rotation(quat_from_euler_deg(e));
                         bone_change(i, k)
                     },
@@ -286,7 +286,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                         out.watch(
                             &r,
                             || {
-                                let mut k = k.clone();
+                                let mut k = *k;
                                 k.set_rotation(now);
                                 bone_change(i, k)
                             },
@@ -304,7 +304,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     .on_hover_text("MMD's per-key physics flag (interpolation bytes 2-3 = 63 0F)")
                     .changed()
                 {
-                    let mut k = k.clone();
+                    let mut k = *k;
                     k.set_physics_off(off);
                     out.apply = Some((bone_change(i, k), "Toggle physics".into()));
                 }
@@ -322,7 +322,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                 ui.strong(k.name().text);
                 ui.end_row();
                 frame_row(ui, cx, key, k.frame(), &mut out, |f| {
-                    let mut k = k.clone();
+                    let mut k = *k;
                     k.set_frame(f);
                     change(k)
                 });
@@ -334,7 +334,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                 out.watch(
                     &r,
                     || {
-                        let mut k = k.clone();
+                        let mut k = *k;
                         k.set_weight(w);
                         change(k)
                     },
@@ -353,7 +353,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     ..Default::default()
                 };
                 frame_row(ui, cx, key, k.frame(), &mut out, |f| {
-                    let mut k = k.clone();
+                    let mut k = *k;
                     k.set_frame(f);
                     change(k)
                 });
@@ -365,7 +365,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     0.01,
                     &mut out,
                     |t| {
-                        let mut k = k.clone();
+                        let mut k = *k;
                         k.set_target(t);
                         change(k)
                     },
@@ -380,7 +380,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     0.2,
                     &mut out,
                     |r| {
-                        let mut k = k.clone();
+                        let mut k = *k;
                         k.set_rotation(r.map(f32::to_radians));
                         change(k)
                     },
@@ -395,7 +395,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                 out.watch(
                     &resp,
                     || {
-                        let mut k = k.clone();
+                        let mut k = *k;
                         k.set_distance(d);
                         change(k)
                     },
@@ -417,7 +417,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                 out.watch(
                     &resp,
                     || {
-                        let mut k = k.clone();
+                        let mut k = *k;
                         k.set_fov(fov);
                         change(k)
                     },
@@ -429,7 +429,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                 ui.label("Perspective");
                 let mut p = k.perspective();
                 if ui.checkbox(&mut p, "perspective on").changed() {
-                    let mut k = k.clone();
+                    let mut k = *k;
                     k.set_perspective(p);
                     out.apply = Some((change(k), "Toggle perspective".into()));
                 }
@@ -444,7 +444,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     ..Default::default()
                 };
                 frame_row(ui, cx, key, k.frame(), &mut out, |f| {
-                    let mut k = k.clone();
+                    let mut k = *k;
                     k.set_frame(f);
                     change(k)
                 });
@@ -479,7 +479,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     out.watch(
                         &r,
                         || {
-                            let mut k = k.clone();
+                            let mut k = *k;
                             k.set_color(now);
                             change(k)
                         },
@@ -497,7 +497,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     0.01,
                     &mut out,
                     |d| {
-                        let mut k = k.clone();
+                        let mut k = *k;
                         k.set_direction(d);
                         change(k)
                     },
@@ -514,7 +514,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     ..Default::default()
                 };
                 frame_row(ui, cx, key, k.frame(), &mut out, |f| {
-                    let mut k = k.clone();
+                    let mut k = *k;
                     k.set_frame(f);
                     change(k)
                 });
@@ -527,7 +527,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                 out.watch(
                     &r,
                     || {
-                        let mut k = k.clone();
+                        let mut k = *k;
                         k.set_mode(mode);
                         change(k)
                     },
@@ -544,7 +544,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                 out.watch(
                     &r,
                     || {
-                        let mut k = k.clone();
+                        let mut k = *k;
                         k.set_distance(d);
                         change(k)
                     },
@@ -675,7 +675,7 @@ pub fn rename_changes(
                 let Some(k) = m.bones.get(i as usize) else {
                     continue;
                 };
-                let mut k = k.clone();
+                let mut k = *k;
                 k.set_name(text, enc).map_err(|e| e.to_string())?;
                 new_key.get_or_insert_with(|| k.name_key().to_vec());
                 c.bones.push((i, k));
@@ -694,7 +694,7 @@ pub fn rename_changes(
                 let Some(k) = m.morphs.get(i as usize) else {
                     continue;
                 };
-                let mut k = k.clone();
+                let mut k = *k;
                 k.set_name(text, enc).map_err(|e| e.to_string())?;
                 new_key.get_or_insert_with(|| k.name_key().to_vec());
                 c.morphs.push((i, k));

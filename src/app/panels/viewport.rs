@@ -1029,7 +1029,7 @@ fn interact(
         };
         // Edit the key itself (inside a cut the view may show the previous key).
         apply(&mut c);
-        let mut new = key.clone();
+        let mut new = *key;
         new.set_target(c.target);
         new.set_rotation(c.rotation);
         new.set_distance(c.distance);

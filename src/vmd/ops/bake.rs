@@ -142,7 +142,7 @@ pub fn bake(m: &Motion, p: BakeParams) -> Result<(Motion, Report), OpError> {
                 continue;
             };
             let pose = bone_at(m, t, f64::from(f));
-            let mut k = m.bones[src as usize].clone();
+            let mut k = m.bones[src as usize];
             k.set_frame(f);
             k.set_position(pose.position);
             k.set_rotation(pose.rotation);
@@ -165,7 +165,7 @@ pub fn bake(m: &Motion, p: BakeParams) -> Result<(Motion, Report), OpError> {
             let Some(src) = in_force(&t.keys, f, |i| m.morphs[i as usize].frame()) else {
                 continue;
             };
-            let mut k = m.morphs[src as usize].clone();
+            let mut k = m.morphs[src as usize];
             k.set_frame(f);
             k.set_weight(morph_at(m, t, f64::from(f)));
             out.morphs.push(k);
@@ -200,7 +200,7 @@ pub fn bake(m: &Motion, p: BakeParams) -> Result<(Motion, Report), OpError> {
             let Some(state) = camera_at(m, &idx, f64::from(f)) else {
                 continue;
             };
-            let mut k = m.cameras[src as usize].clone();
+            let mut k = m.cameras[src as usize];
             k.set_frame(f);
             k.set_target(state.target);
             k.set_rotation(state.rotation);

@@ -33,7 +33,7 @@ pub fn fill_rest(m: &Motion) -> Result<(Motion, Report), OpError> {
 
 /// A rest key at frame 0 that keeps `template`'s name field bytes.
 fn rest_key(template: &BoneKey) -> BoneKey {
-    let mut k = template.clone();
+    let mut k = *template;
     k.set_frame(0);
     k.set_position([0.0; 3]);
     k.set_rotation([0.0, 0.0, 0.0, 1.0]);

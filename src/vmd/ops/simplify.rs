@@ -747,7 +747,7 @@ fn assemble(
         .iter()
         .zip(&morph_keep)
         .filter(|(_, keep)| **keep)
-        .map(|(k, _)| k.clone())
+        .map(|(k, _)| *k)
         .collect();
     // Every other section and byte as it was (without cloning the keys
     // that are replaced).

@@ -204,7 +204,7 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
     let mut bones: Vec<Option<_>> = m
         .bones
         .iter()
-        .map(|k| inside(k.frame()).then(|| k.clone()))
+        .map(|k| inside(k.frame()).then_some(*k))
         .collect();
     let mut added_bones = Vec::new();
     for t in &idx.bones {
@@ -217,7 +217,7 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
         if let Some(tpl) = pl.add_a {
             let src = &m.bones[tpl as usize];
             let pose = bone_at(m, t, af);
-            let mut k = src.clone();
+            let mut k = *src;
             k.set_frame(a);
             k.set_position(pose.position);
             k.set_rotation(pose.rotation);
@@ -247,7 +247,7 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
         }
         if let Some(add) = pl.add_b {
             let pose = bone_at(m, t, bf);
-            let mut k = m.bones[add.template as usize].clone();
+            let mut k = m.bones[add.template as usize];
             k.set_frame(b);
             k.set_position(pose.position);
             k.set_rotation(pose.rotation);
@@ -287,7 +287,7 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
             .into_iter()
             .chain(pl.add_b.map(|x| (x.template, b)))
         {
-            let mut k = m.morphs[tpl as usize].clone();
+            let mut k = m.morphs[tpl as usize];
             k.set_frame(f);
             k.set_weight(morph_at(m, t, f64::from(f)));
             added_morphs.push(k);
@@ -313,12 +313,12 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
         let mut cams: Vec<Option<_>> = m
             .cameras
             .iter()
-            .map(|k| inside(k.frame()).then(|| k.clone()))
+            .map(|k| inside(k.frame()).then_some(*k))
             .collect();
         let mut added = Vec::new();
         if let Some(pl) = plan(&idx.camera, frame, a, b, true) {
             let state_key = |tpl: u32, f: u32| {
-                let mut k = m.cameras[tpl as usize].clone();
+                let mut k = m.cameras[tpl as usize];
                 k.set_frame(f);
                 if let Some(s) = camera_at(m, &idx, f64::from(f)) {
                     k.set_target(s.target);
@@ -422,7 +422,7 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
                 .into_iter()
                 .chain(pl.add_b.map(|x| (x.template, b)))
             {
-                let mut k = m.lights[tpl as usize].clone();
+                let mut k = m.lights[tpl as usize];
                 k.set_frame(f);
                 if let Some(s) = light_at(m, &idx, f64::from(f)) {
                     k.set_color(s.color);
