@@ -17,6 +17,7 @@ use std::ops::Range;
 
 use super::motion::Motion;
 use super::records::{BoneKey, CameraKey, IkKey, LightKey, MorphKey, ShadowKey};
+use super::track::{IndexChange, SectionChange};
 
 /// A record a diff can hold: comparable, and with a known memory cost.
 pub trait Record: Clone + PartialEq {
@@ -259,6 +260,25 @@ impl<T: Record> SectionDiff<T> {
         self.swap_changed(v);
     }
 
+    /// What the last move did in index terms: `forward` to the after state,
+    /// or back to the before state.
+    fn index_change(&self, forward: bool) -> SectionChange<'_> {
+        let changed = self.changed.iter().map(|&(i, _)| i).collect();
+        if forward {
+            SectionChange {
+                removed: &self.removed_at,
+                inserted: &self.inserted_at,
+                changed,
+            }
+        } else {
+            SectionChange {
+                removed: &self.inserted_at,
+                inserted: &self.removed_at,
+                changed,
+            }
+        }
+    }
+
     fn swap_changed(&mut self, v: &mut [T]) {
         for (i, rec) in &mut self.changed {
             if let Some(slot) = v.get_mut(*i as usize) {
@@ -349,6 +369,20 @@ impl MotionDiff {
             iks: SectionDiff::between(old.iks, &m.iks),
             frame: (!same_frame).then(|| Box::new(frame)),
             at_after: true,
+        }
+    }
+
+    /// What the last [`MotionDiff::toggle`] (or [`MotionDiff::replace`]) did,
+    /// for [`TrackIndex::update`](super::TrackIndex::update).
+    pub fn index_change(&self) -> IndexChange<'_> {
+        let f = self.at_after;
+        IndexChange {
+            bones: self.bones.index_change(f),
+            morphs: self.morphs.index_change(f),
+            cameras: self.cameras.index_change(f),
+            lights: self.lights.index_change(f),
+            shadows: self.shadows.index_change(f),
+            iks: self.iks.index_change(f),
         }
     }
 

@@ -9,6 +9,10 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+mod update;
+
+pub use update::{IndexChange, SectionChange};
+
 use super::motion::Motion;
 use super::name::{DecodedName, decode_name};
 use super::records::{BoneKey, MorphKey};
