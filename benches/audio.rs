@@ -45,6 +45,21 @@ fn envelope(c: &mut Criterion) {
     g.bench_function("fit_all", |b| {
         b.iter(|| song.columns(black_box(0.0), len / 1920.0, &mut cols))
     });
+    // The same columns through the tree walk of `Envelope::range` (what
+    // `columns` did before it read two levels): the baseline, same process.
+    let walk = |start: f64, spc: f64, cols: &mut [Option<MinMax>]| {
+        for (c, slot) in cols.iter_mut().enumerate() {
+            let x0 = (start + c as f64 * spc).floor() as usize;
+            let x1 = ((start + (c + 1) as f64 * spc).floor() as usize).max(x0 + 1);
+            *slot = song.envelope.range(&song.pcm, x0, x1);
+        }
+    };
+    g.bench_function("fit_all_tree_walk", |b| {
+        b.iter(|| walk(black_box(0.0), len / 1920.0, &mut cols))
+    });
+    g.bench_function("zoom_2px_per_frame_tree_walk", |b| {
+        b.iter(|| walk(black_box(7_200_013.0), 800.0, &mut cols))
+    });
     // Zoomed to 2 px per frame (800 samples per column), mid-song, at an
     // offset that is not block-aligned.
     g.bench_function("zoom_2px_per_frame", |b| {

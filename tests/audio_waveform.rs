@@ -102,6 +102,61 @@ fn click_train_envelope() {
     );
 }
 
+/// Columns at every zoom, from sub-sample to a whole song in a few columns,
+/// at offsets that are not block-aligned: each column is the brute-force
+/// min/max of the samples it covers (the lane reads two levels of the
+/// pyramid, not the tree walk). Columns of 256 samples or more cover their
+/// range with both ends rounded to the nearest multiple of 16 (never more
+/// than 8 samples off), plus the song's tail past its last whole 16-sample
+/// block.
+#[test]
+fn columns_match_brute_force_at_every_zoom() {
+    let len = 200_003;
+    let mut state = 777u32;
+    let samples: Vec<i16> = (0..len * 2)
+        .map(|_| {
+            state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (state >> 16) as i16
+        })
+        .collect();
+    let pcm = Pcm::new(48_000, 2, samples).unwrap();
+    let env = Envelope::build(&pcm);
+    for spc in [
+        0.5, 3.0, 17.0, 100.0, 800.0, 1_023.7, 4_410.0, 7_500.0, 50_000.0,
+    ] {
+        for start in [-333.0, 0.0, 12_345.6] {
+            let mut cols = vec![None; 64];
+            env.columns(&pcm, start, spc, &mut cols);
+            for (c, col) in cols.iter().enumerate() {
+                let x0 = (start + c as f64 * spc).floor();
+                let x1 = (start + (c + 1) as f64 * spc).floor().max(x0 + 1.0);
+                let want = if x1 <= 0.0 || x0 >= len as f64 {
+                    None
+                } else {
+                    let (a, b) = (x0.max(0.0) as usize, x1.min(len as f64) as usize);
+                    if b - a >= 256 {
+                        let near16 = |x: usize| (x + 8) / 16 * 16;
+                        let (ra, rb) = (near16(a), near16(b).min(len / 16 * 16));
+                        assert!(ra.abs_diff(a) <= 8 && (rb.abs_diff(b) <= 8 || b > len / 16 * 16));
+                        let whole = brute(&pcm, ra, rb);
+                        let tail = brute(&pcm, (len / 16 * 16).max(a), b);
+                        match (whole, tail) {
+                            (Some(w), Some(t)) => Some(MinMax {
+                                min: w.min.min(t.min),
+                                max: w.max.max(t.max),
+                            }),
+                            (w, t) => w.or(t),
+                        }
+                    } else {
+                        brute(&pcm, a, b)
+                    }
+                };
+                assert_eq!(*col, want, "spc {spc}, start {start}, column {c}");
+            }
+        }
+    }
+}
+
 #[test]
 fn any_range_matches_brute_force() {
     // Stereo noise-like signal, odd length; ranges at every scale and alignment.

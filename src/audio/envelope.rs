@@ -13,6 +13,11 @@ use super::pcm::Pcm;
 /// Samples per level-0 block.
 pub const BASE_BLOCK: usize = 16;
 
+/// A lane column this many samples wide or wider is drawn from whole
+/// blocks, its ends rounded to the nearest block boundary (see
+/// [`Envelope::columns`]).
+pub const COARSE_COLUMN: usize = 256;
+
 /// Smallest and largest sample in a range. `min <= max` always.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MinMax {
@@ -86,14 +91,7 @@ impl Envelope {
             return None;
         }
         let mut acc = MinMax::EMPTY;
-        let raw = |acc: &mut MinMax, from: usize, to: usize| {
-            for i in from..to {
-                if let Some((lo, hi)) = pcm.min_max(i) {
-                    acc.min = acc.min.min(lo);
-                    acc.max = acc.max.max(hi);
-                }
-            }
-        };
+        let raw = |acc: &mut MinMax, from: usize, to: usize| raw(pcm, acc, from, to);
         // Whole level-0 blocks inside [a, b); no stored block reaches past
         // the last whole block, so the tail beyond it is read raw.
         let stored_end = self.levels.first().map_or(0, |l| l.len()) * BASE_BLOCK;
@@ -127,8 +125,10 @@ impl Envelope {
     /// Fills one entry per pixel column: column `c` covers sample positions
     /// `[floor(start + c·spc), floor(start + (c+1)·spc))` (at least one
     /// position), where `start` is the fractional sample position at the
-    /// column's left edge and `spc` the samples per column (> 0). Columns
-    /// outside the song get `None`.
+    /// column's left edge and `spc` the samples per column (> 0): its exact
+    /// min and max, except that a column of [`COARSE_COLUMN`] samples or
+    /// more has its ends rounded to the nearest 16-sample block (≤ 8
+    /// samples, invisible at that zoom). Columns outside the song get `None`.
     pub fn columns(
         &self,
         pcm: &Pcm,
@@ -148,8 +148,74 @@ impl Envelope {
             *slot = if x1 <= 0.0 || x0 >= len {
                 None
             } else {
-                self.range(pcm, x0.max(0.0) as usize, x1.min(len) as usize)
+                self.column(pcm, x0.max(0.0) as usize, x1.min(len) as usize)
             };
+        }
+    }
+
+    /// [`Envelope::range`] as a lane's columns need it: the same exact min
+    /// and max, read from level 0 at the two ends of the whole blocks and
+    /// from one coarser level in between (a few dozen entries per column),
+    /// so that neighbouring columns read neighbouring entries and the levels
+    /// in between are not touched. At fit-all, a 5-minute song's 1920
+    /// columns each missed the cache once per level with the tree walk; here
+    /// they stream through two arrays.
+    ///
+    /// A column of [`COARSE_COLUMN`] samples or more is rounded to the
+    /// nearest block boundaries (at most `BASE_BLOCK / 2` = 8 samples at each
+    /// end, under 1/32 of the column): the raw samples at its ends are then
+    /// not read, and those reads — far apart in a long song, a cache and TLB
+    /// miss each — were most of the time at fit-all. The last column still
+    /// reads the song's tail past the last whole block.
+    fn column(&self, pcm: &Pcm, a: usize, b: usize) -> Option<MinMax> {
+        let b = b.min(pcm.len());
+        let Some(level0) = self.levels.first() else {
+            return self.range(pcm, a, b);
+        };
+        let stored_end = level0.len() * BASE_BLOCK;
+        let coarse = b.saturating_sub(a) >= COARSE_COLUMN;
+        let round = |x: usize| (x + BASE_BLOCK / 2) / BASE_BLOCK * BASE_BLOCK;
+        let (a_blk, b_blk) = if coarse {
+            (round(a), round(b).min(stored_end))
+        } else {
+            (
+                a.div_ceil(BASE_BLOCK) * BASE_BLOCK,
+                (b / BASE_BLOCK * BASE_BLOCK).min(stored_end),
+            )
+        };
+        if a >= b || a_blk >= b_blk {
+            return self.range(pcm, a, b);
+        }
+        let mut acc = MinMax::EMPTY;
+        if coarse {
+            raw(pcm, &mut acc, stored_end.max(a), b);
+        } else {
+            raw(pcm, &mut acc, a, a_blk);
+            raw(pcm, &mut acc, b_blk, b);
+        }
+        let (lo, hi) = (a_blk / BASE_BLOCK, b_blk / BASE_BLOCK);
+        // The coarse level: blocks of about 1/32 of the column.
+        let l = ((hi - lo) / 32).max(1).ilog2() as usize;
+        let l = l.min(self.levels.len() - 1);
+        let (lo_l, hi_l) = (lo.div_ceil(1 << l), hi >> l);
+        let merge = |acc: MinMax, part: &[MinMax]| part.iter().fold(acc, |m, &x| m.merge(x));
+        if l == 0 || lo_l >= hi_l {
+            acc = merge(acc, &level0[lo..hi]);
+        } else {
+            acc = merge(acc, &level0[lo..lo_l << l]);
+            acc = merge(acc, &self.levels[l][lo_l..hi_l]);
+            acc = merge(acc, &level0[hi_l << l..hi]);
+        }
+        (!acc.is_empty()).then_some(acc)
+    }
+}
+
+/// Merges the raw samples at positions `[from, to)` into `acc`.
+fn raw(pcm: &Pcm, acc: &mut MinMax, from: usize, to: usize) {
+    for i in from..to {
+        if let Some((lo, hi)) = pcm.min_max(i) {
+            acc.min = acc.min.min(lo);
+            acc.max = acc.max.max(hi);
         }
     }
 }

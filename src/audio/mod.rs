@@ -23,7 +23,7 @@ pub mod timing;
 
 pub use beats::{BeatEstimate, BeatGrid, estimate_beats, grid_from_taps};
 pub use decode::{Progress, decode_bytes, decode_file};
-pub use envelope::{Envelope, MinMax};
+pub use envelope::{BASE_BLOCK, COARSE_COLUMN, Envelope, MinMax};
 pub use error::AudioError;
 pub use pcm::Pcm;
 pub use timing::{FPS, SongTiming};
