@@ -60,13 +60,9 @@ impl TrackIndex {
                 |i| m.bones[i].frame(),
             )
         {
-            let (bones, lookup) = super::group(
-                m.bones.len(),
-                |i| m.bones[i].name_key(),
-                |i| m.bones[i].frame(),
-            );
-            self.bones = bones;
-            self.bone_lookup = lookup;
+            let full = TrackIndex::build(m);
+            self.bones = full.bones;
+            self.bone_lookup = full.bone_lookup;
             in_place = false;
         }
         if !c.morphs.is_empty()
@@ -79,13 +75,9 @@ impl TrackIndex {
                 |i| m.morphs[i].frame(),
             )
         {
-            let (morphs, lookup) = super::group(
-                m.morphs.len(),
-                |i| m.morphs[i].name_key(),
-                |i| m.morphs[i].frame(),
-            );
-            self.morphs = morphs;
-            self.morph_lookup = lookup;
+            let full = TrackIndex::build(m);
+            self.morphs = full.morphs;
+            self.morph_lookup = full.morph_lookup;
             in_place = false;
         }
         if !c.cameras.is_empty() {
