@@ -319,7 +319,9 @@ pub fn section_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, id: e
         let top = rect.top() + row as f32 * ROW_HEIGHT;
         let row_rect =
             Rect::from_min_size(Pos2::new(rect.left(), top), Vec2::new(width, ROW_HEIGHT));
-        ui.scroll_to_rect(row_rect, Some(egui::Align::Center));
+        // Only as far as needed: a row already in view stays put (a click
+        // on a key must not move the rows under the pointer).
+        ui.scroll_to_rect(row_rect, None);
     }
     // Only the part inside the scroll area's view is laid out as keys:
     // `scroll_y` is how far the section's top is above the view.
