@@ -102,6 +102,17 @@ fn click_train_envelope() {
     );
 }
 
+/// `n` noise-like samples from a linear congruential generator.
+fn noise(n: usize, seed: u32) -> Vec<i16> {
+    let mut state = seed;
+    (0..n)
+        .map(|_| {
+            state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (state >> 16) as i16
+        })
+        .collect()
+}
+
 /// Columns at every zoom, from sub-sample to a whole song in a few columns,
 /// at offsets that are not block-aligned: each column is the brute-force
 /// min/max of the samples it covers (the lane reads two levels of the
@@ -112,14 +123,7 @@ fn click_train_envelope() {
 #[test]
 fn columns_match_brute_force_at_every_zoom() {
     let len = 200_003;
-    let mut state = 777u32;
-    let samples: Vec<i16> = (0..len * 2)
-        .map(|_| {
-            state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            (state >> 16) as i16
-        })
-        .collect();
-    let pcm = Pcm::new(48_000, 2, samples).unwrap();
+    let pcm = Pcm::new(48_000, 2, noise(len * 2, 777)).unwrap();
     let env = Envelope::build(&pcm);
     for spc in [
         0.5, 3.0, 17.0, 100.0, 800.0, 1_023.7, 4_410.0, 7_500.0, 50_000.0,
@@ -161,14 +165,7 @@ fn columns_match_brute_force_at_every_zoom() {
 fn any_range_matches_brute_force() {
     // Stereo noise-like signal, odd length; ranges at every scale and alignment.
     let len = 10_007;
-    let mut state = 12345u32;
-    let samples: Vec<i16> = (0..len * 2)
-        .map(|_| {
-            state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            (state >> 16) as i16
-        })
-        .collect();
-    let pcm = Pcm::new(44_100, 2, samples).unwrap();
+    let pcm = Pcm::new(44_100, 2, noise(len * 2, 12345)).unwrap();
     let env = Envelope::build(&pcm);
     assert!(env.level_count() > 5);
     let mut a = 0usize;

@@ -49,36 +49,34 @@ impl TrackIndex {
     /// whatever it is given. Returns whether the bone and morph tracks were
     /// updated in place (`false`: one was rebuilt).
     pub fn update(&mut self, m: &Motion, c: &IndexChange<'_>) -> bool {
-        let mut in_place = true;
-        if !c.bones.is_empty()
-            && !update_tracks(
+        let bones_ok = c.bones.is_empty()
+            || update_tracks(
                 &mut self.bones,
                 &mut self.bone_lookup,
                 m.bones.len(),
                 &c.bones,
                 |i| m.bones[i].name_key(),
                 |i| m.bones[i].frame(),
-            )
-        {
-            let full = TrackIndex::build(m);
-            self.bones = full.bones;
-            self.bone_lookup = full.bone_lookup;
-            in_place = false;
-        }
-        if !c.morphs.is_empty()
-            && !update_tracks(
+            );
+        let morphs_ok = c.morphs.is_empty()
+            || update_tracks(
                 &mut self.morphs,
                 &mut self.morph_lookup,
                 m.morphs.len(),
                 &c.morphs,
                 |i| m.morphs[i].name_key(),
                 |i| m.morphs[i].frame(),
-            )
-        {
+            );
+        if !(bones_ok && morphs_ok) {
             let full = TrackIndex::build(m);
-            self.morphs = full.morphs;
-            self.morph_lookup = full.morph_lookup;
-            in_place = false;
+            if !bones_ok {
+                self.bones = full.bones;
+                self.bone_lookup = full.bone_lookup;
+            }
+            if !morphs_ok {
+                self.morphs = full.morphs;
+                self.morph_lookup = full.morph_lookup;
+            }
         }
         if !c.cameras.is_empty() {
             self.camera = sorted(m.cameras.len(), |i| m.cameras[i].frame());
@@ -92,7 +90,7 @@ impl TrackIndex {
         if !c.iks.is_empty() {
             self.ik = sorted(m.iks.len(), |i| m.iks[i].frame());
         }
-        in_place
+        bones_ok && morphs_ok
     }
 }
 
