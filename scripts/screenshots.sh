@@ -21,9 +21,9 @@ mkdir -p screenshots
 shot scene_demo_1280x720.png 1280x720
 shot scene_demo_1920x1080.png 1920x1080
 shot scene_dance_camera_1280x720.png 1280x720 --panel preview --view camera --frame 1000 \
-  "$C/mmdagent__mei.pmd" "$C/webmmd__GimmeGimme_with_emotion.vmd" "$C/webmmd__GimmexGimme.vmd"
+  "$C/mei/mei.pmd" "$C/webmmd__GimmeGimme_with_emotion.vmd" "$C/webmmd__GimmexGimme.vmd"
 shot scene_dance_camera_1920x1080.png 1920x1080 --panel preview --view camera --frame 1000 \
-  "$C/mmdagent__mei.pmd" "$C/webmmd__GimmeGimme_with_emotion.vmd" "$C/webmmd__GimmexGimme.vmd"
+  "$C/mei/mei.pmd" "$C/webmmd__GimmeGimme_with_emotion.vmd" "$C/webmmd__GimmexGimme.vmd"
 shot dance_dope_sheet.png 1600x1000 --panel curves --select "左腕@1209" "$C/webmmd__GimmeGimme_with_emotion.vmd"
 shot camera_file.png 1600x1000 --panel curves --select "camera@1000" "$C/webmmd__GimmexGimme.vmd"
 shot mei_wait.png 1600x1000 --panel curves --select "上半身@30" "$C/mmdagent__mei_wait.vmd"
