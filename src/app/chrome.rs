@@ -1,0 +1,349 @@
+//! The window's frame around the panels: the menu bar, the document tabs,
+//! the status bar and the unsaved-changes guard (drawing and what their
+//! clicks ask for; the commands themselves run in `execute`).
+
+use super::*;
+
+impl StudioApp {
+    pub(super) fn menu_bar(&mut self, ui: &mut egui::Ui) {
+        let has_doc = self.doc().is_some();
+        // Undo and redo act on the last edit made anywhere in the scene:
+        // the label names it and its file.
+        let label_of = |id: Option<u64>, undo: bool| {
+            let d = self.docs.iter().find(|d| Some(d.id) == id)?;
+            let h = d.history();
+            let l = if undo { h.undo_label() } else { h.redo_label() }?;
+            // An action across timeline sections changes several files at once.
+            match self.step_files(undo) {
+                n if n > 1 => Some(format!("{l} ({} and {} more)", d.title(), n - 1)),
+                _ => Some(format!("{l} ({})", d.title())),
+            }
+        };
+        let (undo_id, redo_id) = (self.undo_target(), self.redo_target());
+        let (can_undo, can_redo) = (undo_id.is_some(), redo_id.is_some());
+        let (undo_label, redo_label) = (label_of(undo_id, true), label_of(redo_id, false));
+        egui::MenuBar::new().ui(ui, |ui| {
+            // Clicks inside this menu do not close it (its typed-path fields
+            // must take a click); each action closes it itself.
+            let keep_open = egui::containers::menu::MenuConfig::new()
+                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+            egui::containers::menu::MenuButton::new("File")
+                .config(keep_open)
+                .ui(ui, |ui| {
+                    if Command::Open.menu_button(ui, true) {
+                        self.run_command(Command::Open);
+                        ui.close();
+                    }
+                    ui.menu_button("Open recent", |ui| {
+                        if self.recent.is_empty() {
+                            ui.weak("No recent files");
+                        }
+                        for p in self.recent.clone() {
+                            if ui.button(p.display().to_string()).clicked() {
+                                self.open_paths(vec![p]);
+                                ui.close();
+                            }
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        let l = ui.label("Path:");
+                        let r = ui
+                            .add(
+                                egui::TextEdit::singleline(&mut self.path_field)
+                                    .hint_text("/path/to/file.vmd")
+                                    .desired_width(220.0),
+                            )
+                            .labelled_by(l.id);
+                        let enter = (r.lost_focus() || r.has_focus())
+                            && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                        if (ui.button("Open").clicked() || enter)
+                            && !self.path_field.trim().is_empty()
+                        {
+                            let p = PathBuf::from(self.path_field.trim());
+                            self.open_paths(vec![p]);
+                            ui.close();
+                        }
+                    });
+                    if ui.button("Open demo").clicked() {
+                        self.open_demo();
+                        ui.close();
+                    }
+                    self.song_menu(ui);
+                    ui.separator();
+                    if ui
+                        .button("Open scene…")
+                        .on_hover_text("Open a .vmdscene file: actors, motions, camera, light")
+                        .clicked()
+                    {
+                        self.scene_action(panels::scene::Action::OpenScene);
+                        ui.close();
+                    }
+                    if ui
+                        .button("Save scene")
+                        .on_hover_text(
+                            "Save the arrangement and every motion with unsaved edits \
+                         (motions without edits are not rewritten)",
+                        )
+                        .clicked()
+                    {
+                        self.scene_action(panels::scene::Action::SaveScene);
+                        ui.close();
+                    }
+                    if ui.button("Save scene as…").clicked() {
+                        self.scene_action(panels::scene::Action::SaveSceneAs);
+                        ui.close();
+                    }
+                    ui.separator();
+                    if Command::Save.menu_button(ui, has_doc) {
+                        self.run_command(Command::Save);
+                        ui.close();
+                    }
+                    if Command::SaveAs.menu_button(ui, has_doc) {
+                        self.run_command(Command::SaveAs);
+                        ui.close();
+                    }
+                    ui.horizontal(|ui| {
+                        let l = ui.label("Save to path:");
+                        let r = ui
+                            .add(
+                                egui::TextEdit::singleline(&mut self.save_path_field)
+                                    .hint_text("/path/to/new.vmd")
+                                    .desired_width(200.0),
+                            )
+                            .labelled_by(l.id);
+                        let enter = (r.lost_focus() || r.has_focus())
+                            && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                        if (ui.add_enabled(has_doc, egui::Button::new("Save")).clicked() || enter)
+                            && !self.save_path_field.trim().is_empty()
+                            && let Some(id) = self.doc().map(|d| d.id)
+                        {
+                            let p = PathBuf::from(self.save_path_field.trim());
+                            self.save_doc_to(id, p);
+                            ui.close();
+                        }
+                    });
+                    ui.separator();
+                    if Command::LoadModel.menu_button(ui, true) {
+                        self.run_command(Command::LoadModel);
+                        ui.close();
+                    }
+                    let can_merge = self
+                        .scene
+                        .selected_actor
+                        .or(Some(0))
+                        .and_then(|i| self.scene.scene.actors.get(i))
+                        .is_some_and(|a| a.motion.is_some());
+                    if Command::MergeMotion.menu_button(ui, can_merge) {
+                        self.run_command(Command::MergeMotion);
+                        ui.close();
+                    }
+                    ui.separator();
+                    if Command::CloseTab.menu_button(ui, has_doc) {
+                        self.run_command(Command::CloseTab);
+                        ui.close();
+                    }
+                    if ui.button("Quit").clicked() {
+                        ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                        ui.close();
+                    }
+                });
+            ui.menu_button("Edit", |ui| {
+                let undo = Command::Undo.menu_button(ui, can_undo);
+                if let Some(l) = &undo_label {
+                    ui.weak(format!("  {l}"));
+                }
+                if undo {
+                    self.run_command(Command::Undo);
+                }
+                if Command::Redo.menu_button(ui, can_redo) {
+                    self.run_command(Command::Redo);
+                }
+                if let Some(l) = &redo_label {
+                    ui.weak(format!("  {l}"));
+                }
+                ui.separator();
+                for c in [
+                    Command::CopyKeys,
+                    Command::PasteKeys,
+                    Command::InsertKey,
+                    Command::DeleteKeys,
+                    Command::SelectAll,
+                    Command::SelectAtFrame,
+                ] {
+                    if c.menu_button(ui, has_doc) {
+                        self.run_command(c);
+                    }
+                }
+                ui.separator();
+                self.undo_budget_ui(ui);
+            });
+            ui.menu_button("View", |ui| {
+                for c in [
+                    Command::ShowDopeSheet,
+                    Command::ShowCurves,
+                    Command::ShowPreview,
+                    Command::ShowForensics,
+                    Command::FitAll,
+                ] {
+                    if c.menu_button(ui, true) {
+                        self.run_command(c);
+                    }
+                }
+            });
+            ui.menu_button("Playback", |ui| {
+                for c in [
+                    Command::PlayPause,
+                    Command::StepBack,
+                    Command::StepForward,
+                    Command::PrevKey,
+                    Command::NextKey,
+                    Command::Home,
+                    Command::End,
+                    Command::PrevCut,
+                    Command::NextCut,
+                ] {
+                    if c.menu_button(ui, true) {
+                        self.run_command(c);
+                    }
+                }
+                ui.separator();
+                ui.label("Preview rate");
+                for rate in [30, 60, 120] {
+                    ui.radio_value(
+                        &mut self.shared.transport.preview_rate,
+                        rate,
+                        format!("{rate} fps"),
+                    );
+                }
+            });
+            ui.menu_button("Tools", |ui| {
+                if self.docs.get(self.active).is_some() {
+                    panels::toolbox::menu(ui, &mut self.toolbox);
+                } else {
+                    ui.weak("Open a file first");
+                }
+            });
+        });
+    }
+
+    pub(super) fn tabs(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal_wrapped(|ui| {
+            let mut close = None;
+            for (i, d) in self.docs.iter().enumerate() {
+                let r = ui.selectable_label(i == self.active, d.title());
+                let r = match &d.path {
+                    Some(p) => r.on_hover_text(p.display().to_string()),
+                    None => r,
+                };
+                if r.clicked() {
+                    self.active = i;
+                }
+                if r.middle_clicked() {
+                    close = Some(i);
+                }
+            }
+            if let Some(i) = close {
+                self.active = i;
+                self.run_command(Command::CloseTab);
+            }
+            if self.jobs.is_busy() {
+                ui.separator();
+                ui.spinner();
+            }
+        });
+    }
+
+    pub(super) fn status_bar(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            let t = &self.shared.transport;
+            ui.monospace(format!(
+                "frame {:>6.1}  {:>7.2} s {}",
+                t.frame,
+                t.frame / 30.0,
+                if t.playing { "playing" } else { "paused" }
+            ));
+            ui.separator();
+            self.song_status(ui);
+            if let Some((msg, err)) = self.shared.messages.last() {
+                if *err {
+                    ui.colored_label(ui.visuals().error_fg_color, msg);
+                } else {
+                    ui.label(msg);
+                }
+                if self.shared.messages.len() > 1 {
+                    ui.menu_button(format!("({} messages)", self.shared.messages.len()), |ui| {
+                        for (m, e) in self.shared.messages.iter().rev().take(30) {
+                            if *e {
+                                ui.colored_label(ui.visuals().error_fg_color, m);
+                            } else {
+                                ui.label(m);
+                            }
+                        }
+                    });
+                }
+                if ui
+                    .small_button("Clear")
+                    .on_hover_text("Dismiss messages")
+                    .clicked()
+                {
+                    self.shared.messages.clear();
+                }
+            }
+        });
+    }
+
+    pub(super) fn close_guard_modal(&mut self, ctx: &egui::Context) {
+        let Some(guard) = self.close_guard.clone() else {
+            return;
+        };
+        let Some(doc) = self.docs.iter().find(|d| d.id == guard.doc_id) else {
+            self.close_guard = None;
+            return;
+        };
+        let title = doc.title();
+        let mut choice = None;
+        egui::Modal::new(egui::Id::unique("close-guard")).show(ctx, |ui| {
+            ui.heading("Unsaved changes");
+            ui.label(format!("{title} has edits that are not saved."));
+            ui.horizontal(|ui| {
+                if ui.button("Save").clicked() {
+                    choice = Some(0);
+                }
+                if ui.button("Discard").clicked() {
+                    choice = Some(1);
+                }
+                if ui.button("Cancel").clicked() {
+                    choice = Some(2);
+                }
+            });
+        });
+        match choice {
+            Some(0) => {
+                self.close_guard = None;
+                if let Some(i) = self.docs.iter().position(|d| d.id == guard.doc_id) {
+                    self.active = i;
+                    self.after_save = Some(guard.clone());
+                    self.run_command(Command::Save);
+                }
+            }
+            Some(1) => {
+                self.close_guard = None;
+                match guard.then {
+                    AfterClose::CloseDoc => self.close_doc(guard.doc_id),
+                    AfterClose::Quit => {
+                        // Discard this one's edits, then close again: the
+                        // guard asks about the next modified file, if any.
+                        if let Some(d) = self.docs.iter_mut().find(|d| d.id == guard.doc_id) {
+                            d.mark_saved();
+                        }
+                        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                    }
+                }
+            }
+            Some(_) => {
+                self.close_guard = None;
+            }
+            None => {}
+        }
+    }
+}
