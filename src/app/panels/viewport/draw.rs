@@ -1,0 +1,206 @@
+//! Drawing the viewport's scene: grid, axes, skeleton, camera frustum and
+//! the read-out overlay.
+
+use super::*;
+
+pub(super) fn draw_grid(c: &Canvas) {
+    const HALF: i32 = 20;
+    const STEP: f32 = 2.0;
+    let extent = HALF as f32 * STEP;
+    for i in -HALF..=HALF {
+        let v = i as f32 * STEP;
+        let colour = if i % 5 == 0 { GRID_MAJOR } else { GRID };
+        let stroke = Stroke::new(1.0, colour);
+        if i != 0 {
+            c.line(
+                Vec3::new(v, 0.0, -extent),
+                Vec3::new(v, 0.0, extent),
+                stroke,
+            );
+            c.line(
+                Vec3::new(-extent, 0.0, v),
+                Vec3::new(extent, 0.0, v),
+                stroke,
+            );
+        } else {
+            // The axes cover the positive halves.
+            c.line(Vec3::new(0.0, 0.0, -extent), Vec3::ZERO, stroke);
+            c.line(Vec3::new(-extent, 0.0, 0.0), Vec3::ZERO, stroke);
+            c.line(
+                Vec3::new(0.0, 0.0, 6.0),
+                Vec3::new(0.0, 0.0, extent),
+                stroke,
+            );
+            c.line(
+                Vec3::new(6.0, 0.0, 0.0),
+                Vec3::new(extent, 0.0, 0.0),
+                stroke,
+            );
+        }
+    }
+}
+
+pub(super) fn draw_axes(c: &Canvas) {
+    const LEN: f32 = 6.0;
+    for (dir, colour, name) in [
+        (Vec3::X, X_RED, "X"),
+        (Vec3::Y, Y_GREEN, "Y"),
+        (Vec3::Z, Z_BLUE, "Z"),
+    ] {
+        c.line(Vec3::ZERO, dir * LEN, Stroke::new(2.0, colour));
+        c.label(dir * LEN, name, colour);
+    }
+}
+
+pub(super) fn draw_skeleton(c: &Canvas, skel: &Skeleton, world: &[Mat4]) {
+    if world.len() != skel.bones.len() {
+        return;
+    }
+    let pos: Vec<Vec3> = world.iter().map(|m| m.w_axis.truncate()).collect();
+    let is_ik = |i: usize| skel.bones[i].flags.ik || skel.iks.iter().any(|ch| ch.ik_bone == i);
+    for (i, bone) in skel.bones.iter().enumerate() {
+        let colour = if is_ik(i) {
+            IK
+        } else {
+            side_colour(&bone.name)
+        };
+        if let Some(p) = bone.parent.filter(|&p| p < pos.len()) {
+            // IK bones hang off the root: a line to it would only clutter.
+            let draw = !is_ik(i) || is_ik(p);
+            if draw && (bone.flags.visible || !is_ik(i)) {
+                c.line(pos[p], pos[i], Stroke::new(2.0, colour));
+            }
+        }
+        if let Some(BoneTail::Offset(off)) = bone.tail
+            && bone.flags.visible
+            && off.length_squared() > 1e-6
+        {
+            let end = world[i].transform_point3(off);
+            c.line(pos[i], end, Stroke::new(1.0, colour.gamma_multiply(0.6)));
+        }
+    }
+    for (i, bone) in skel.bones.iter().enumerate() {
+        if is_ik(i) {
+            c.dot(pos[i], 4.5, IK);
+        } else if bone.flags.visible {
+            c.dot(pos[i], 2.5, side_colour(&bone.name));
+        }
+    }
+}
+
+pub(super) fn draw_frustum(c: &Canvas, cam: &ViewCamera, aspect: f32) {
+    let eye = cam.eye();
+    let (right, up, fwd) = cam.basis();
+    let depth = (cam.distance.abs() * 0.3).clamp(2.0, 8.0);
+    let half_h = depth * (cam.fov.to_radians() * 0.5).tan();
+    let half_w = half_h * aspect;
+    let stroke = Stroke::new(1.5, FRUSTUM);
+    let far_centre = eye + fwd * depth;
+    let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+        .map(|(x, y)| far_centre + right * (x * half_w) + up * (y * half_h));
+    let near = if cam.perspective {
+        [eye; 4]
+    } else {
+        [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+            .map(|(x, y)| eye + right * (x * half_w) + up * (y * half_h))
+    };
+    for k in 0..4 {
+        c.line(near[k], corners[k], stroke);
+        c.line(corners[k], corners[(k + 1) % 4], stroke);
+        if !cam.perspective {
+            c.line(near[k], near[(k + 1) % 4], stroke);
+        }
+    }
+    // A small triangle on the top edge shows which way is up (roll).
+    let top = far_centre + up * half_h;
+    let tip = top + up * (half_h * 0.35);
+    c.line(top - right * (half_w * 0.2), tip, stroke);
+    c.line(tip, top + right * (half_w * 0.2), stroke);
+    // Line of sight to the target, and the target itself.
+    let target = Vec3::from(cam.target);
+    c.line(eye, target, Stroke::new(1.0, FRUSTUM.gamma_multiply(0.6)));
+    let s = 0.6;
+    for d in [Vec3::X, Vec3::Y, Vec3::Z] {
+        c.line(target - d * s, target + d * s, stroke);
+    }
+    c.dot(eye, 3.0, FRUSTUM);
+    c.label(eye, "VMD camera", FRUSTUM);
+}
+
+/// The view's read-out, in the canvas's bottom-left corner on a dark
+/// backing (the model's head is at the top; the floor reads fine under
+/// it). Compact in a small canvas (≤ 3 short lines; the mouse hints are on
+/// the toolbar's tooltips), wrapped to the canvas so it is never clipped.
+pub(super) fn overlay(
+    painter: &egui::Painter,
+    rect: Rect,
+    state: &State,
+    through_vmd: bool,
+    view: &ViewCamera,
+    eval: f64,
+    has_motion: bool,
+) {
+    let compact = rect.width() < 760.0 || rect.height() < 360.0;
+    let font = FontId::monospace(if compact { 11.0 } else { 12.0 });
+    let mut head = format!(
+        "{}  frame {eval:.2}",
+        if through_vmd {
+            "VMD camera"
+        } else {
+            "Free view"
+        }
+    );
+    if let Some(cache) = &state.shots
+        && let Some(i) = shots::shot_at(&cache.shots, eval)
+        && let Some(s) = cache.shots.get(i)
+    {
+        head.push_str(&format!(
+            "  shot {}/{} ({}-{})",
+            s.number,
+            cache.shots.len(),
+            s.first,
+            s.last
+        ));
+    }
+    let mut lines = vec![head];
+    if !compact {
+        lines.push(if through_vmd && state.edit_camera {
+            "drag: orbit, right-drag: pan, wheel: distance of the key at the playhead".to_owned()
+        } else if through_vmd {
+            "the camera's view of the scene".to_owned()
+        } else {
+            "drag orbit, right-drag pan, wheel zoom".to_owned()
+        });
+    }
+    let deg = view.rotation.map(f32::to_degrees);
+    lines.push(format!(
+        "target {:.2} {:.2} {:.2}  rot {:.1} {:.1} {:.1} deg",
+        view.target[0], view.target[1], view.target[2], deg[0], deg[1], deg[2]
+    ));
+    lines.push(format!(
+        "distance {:.2}  fov {:.0}  {}",
+        view.distance,
+        view.fov,
+        if view.perspective {
+            "perspective"
+        } else {
+            "orthographic"
+        }
+    ));
+    if !has_motion {
+        lines.push("rest pose (no bone keys open)".to_owned());
+    }
+    let wrap = (rect.width() - 16.0).max(40.0);
+    let galley = painter.layout(lines.join("\n"), font, TEXT, wrap);
+    let size = galley.size();
+    let at = egui::pos2(
+        rect.left() + 8.0,
+        (rect.bottom() - 6.0 - size.y).max(rect.top() + 4.0),
+    );
+    painter.rect_filled(
+        egui::Rect::from_min_size(at - egui::vec2(4.0, 2.0), size + egui::vec2(8.0, 4.0)),
+        4.0,
+        Color32::from_black_alpha(170),
+    );
+    painter.galley(at, galley, TEXT);
+}

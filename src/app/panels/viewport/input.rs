@@ -1,0 +1,131 @@
+//! What the mouse does in the viewport: orbit, pan, zoom, picking a bone
+//! and the gizmo drags (input; returns edits, never draws the scene).
+
+use super::*;
+
+/// Orbit / pan / zoom: the free view, or (when enabled) the camera key at the playhead.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn interact(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    cam_doc: Option<&Document>,
+    through_vmd: bool,
+    edits: &mut Vec<(u64, EditRequest)>,
+    shared: &mut Shared,
+    state: &mut State,
+) {
+    let height = response.rect.height();
+    let primary = response.dragged_by(egui::PointerButton::Primary);
+    let pan = response.dragged_by(egui::PointerButton::Secondary)
+        || response.dragged_by(egui::PointerButton::Middle);
+    let delta = response.drag_delta();
+    let scroll = if response.hovered() {
+        ui.input(|i| i.smooth_scroll_delta.y)
+    } else {
+        0.0
+    };
+    let apply = |c: &mut ViewCamera| {
+        if primary {
+            c.orbit(delta.x, delta.y);
+        } else if pan {
+            c.pan(delta.x, delta.y, height);
+        }
+        if scroll != 0.0 {
+            c.zoom(scroll);
+        }
+    };
+
+    if !through_vmd {
+        if response.double_clicked() {
+            state.free = ViewCamera::FRONT;
+        }
+        apply(&mut state.free);
+        return;
+    }
+    // VMD camera view: gestures edit the key at the playhead, if allowed.
+    let moving = (primary || pan) && delta != egui::Vec2::ZERO || scroll != 0.0;
+    let ended = response.drag_stopped();
+    let Some(doc) = cam_doc else {
+        return;
+    };
+    if !state.edit_camera || shared.transport.playing {
+        if state.edit_camera && response.drag_started() {
+            shared.info("Camera editing needs playback stopped");
+        }
+        return;
+    }
+    let frame = shared.transport.frame.round().max(0.0) as u32;
+    let key_index = doc.index.camera.iter().rev().copied().find(|&i| {
+        doc.motion
+            .cameras
+            .get(i as usize)
+            .is_some_and(|k| k.frame() == frame)
+    });
+    if moving {
+        let Some(ki) = key_index else {
+            if response.drag_started() || scroll != 0.0 {
+                shared.info(format!("No camera key at frame {frame} to edit"));
+            }
+            return;
+        };
+        let Some(key) = doc.motion.cameras.get(ki as usize) else {
+            return;
+        };
+        let mut c = ViewCamera {
+            target: key.target(),
+            rotation: key.rotation(),
+            distance: key.distance(),
+            fov: key.fov() as f32,
+            perspective: key.perspective(),
+        };
+        // Edit the key itself (inside a cut the view may show the previous key).
+        apply(&mut c);
+        let mut new = *key;
+        new.set_target(c.target);
+        new.set_rotation(c.rotation);
+        new.set_distance(c.distance);
+        let id = if primary || pan {
+            match state.drag_merge {
+                Some(id) => id,
+                None => {
+                    let id = state.merge_id();
+                    state.drag_merge = Some(id);
+                    id
+                }
+            }
+        } else {
+            match state.wheel_merge {
+                Some(id) => id,
+                None => {
+                    let id = state.merge_id();
+                    state.wheel_merge = Some(id);
+                    id
+                }
+            }
+        };
+        let label = if primary {
+            "Orbit camera key"
+        } else if pan {
+            "Pan camera key"
+        } else {
+            "Zoom camera key"
+        };
+        edits.push((
+            doc.id,
+            EditRequest::merge(
+                Edit::SetKeys(KeyChanges {
+                    cameras: vec![(ki, new)],
+                    ..Default::default()
+                }),
+                label,
+                id,
+            ),
+        ));
+    }
+    if ended && state.drag_merge.take().is_some() {
+        edits.push((doc.id, EditRequest::EndMerge));
+    }
+    if scroll == 0.0 && !(primary || pan) && state.wheel_merge.take().is_some() {
+        edits.push((doc.id, EditRequest::EndMerge));
+    }
+}
