@@ -20,6 +20,8 @@ pub mod panels;
 pub mod recovery;
 pub mod saving;
 pub mod scene_ops;
+mod scene_ui;
+mod scene_undo;
 pub mod settings;
 pub mod song;
 mod song_ops;
