@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use criterion::{Criterion, criterion_group, criterion_main};
 use vmd_studio::model::LoadedModel;
 use vmd_studio::render::from_model::{ModelPosing, posed_materials, posed_vertices};
-use vmd_studio::render::{FrameParams, Light, MeshTemplate, Offscreen, ViewParams};
+use vmd_studio::render::{FrameParams, Light, MeshTemplate, Offscreen, Shadows, ViewParams};
 use vmd_studio::vmd::{self, TrackIndex};
 
 fn corpus_dir() -> PathBuf {
@@ -81,6 +81,7 @@ fn bench(c: &mut Criterion) {
                     light: Light::MMD_DEFAULT,
                     lines: &[],
                     overlay_lines: &[],
+                    shadows: Shadows::MMD_DEFAULT,
                 };
                 target.render(
                     &off.renderer,
@@ -117,6 +118,7 @@ fn bench(c: &mut Criterion) {
                     light: Light::MMD_DEFAULT,
                     lines: &[],
                     overlay_lines: &[],
+                    shadows: Shadows::MMD_DEFAULT,
                 };
                 let mut encoder = off.gpu.device.create_command_encoder(
                     &vmd_studio::render::wgpu::CommandEncoderDescriptor {
@@ -143,20 +145,33 @@ fn bench(c: &mut Criterion) {
     );
     let mut g = c.benchmark_group("gpu");
     g.sample_size(10);
-    g.bench_function("mei 1280x720 frame rendered and read back", |b| {
-        b.iter(|| {
-            let params = FrameParams {
-                view,
-                light: Light::MMD_DEFAULT,
-                lines: &[],
-                overlay_lines: &[],
-            };
-            black_box(
-                off.picture(&target, &params, &[&gpu_model], [1.0; 4])
-                    .map(|p| p.pixels.len()),
-            )
-        })
-    });
+    // With MMD's shadows (ground + self-shadow mode 1) and without.
+    for (name, shadows) in [
+        (
+            "mei 1280x720 frame rendered and read back",
+            Shadows::MMD_DEFAULT,
+        ),
+        (
+            "mei 1280x720 frame rendered and read back, no shadows",
+            Shadows::NONE,
+        ),
+    ] {
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let params = FrameParams {
+                    view,
+                    light: Light::MMD_DEFAULT,
+                    lines: &[],
+                    overlay_lines: &[],
+                    shadows,
+                };
+                black_box(
+                    off.picture(&target, &params, &[&gpu_model], [1.0; 4])
+                        .map(|p| p.pixels.len()),
+                )
+            })
+        });
+    }
     g.finish();
 }
 

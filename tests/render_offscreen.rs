@@ -467,6 +467,7 @@ fn material_updates_change_the_next_picture() {
         light: frontal_light([1.0; 3]),
         lines: &[],
         overlay_lines: &[],
+        shadows: vmd_studio::render::Shadows::NONE,
     };
     let red = o.picture(&target, &frame, &[&model], BACKGROUND).unwrap();
     assert!(close(centre(&red), [255, 0, 0, 255], 1));
@@ -526,6 +527,7 @@ fn lines_are_drawn_depth_tested_and_overlay_on_top() {
         light: frontal_light([1.0; 3]),
         lines: &behind,
         overlay_lines: &[],
+        shadows: vmd_studio::render::Shadows::NONE,
     };
     let img = o.picture(&target, &frame, &[&model], BACKGROUND).unwrap();
     assert!(
@@ -550,6 +552,7 @@ fn lines_are_drawn_depth_tested_and_overlay_on_top() {
         light: frontal_light([1.0; 3]),
         lines: &[],
         overlay_lines: &behind,
+        shadows: vmd_studio::render::Shadows::NONE,
     };
     let img = o.picture(&target, &frame, &[&model], BACKGROUND).unwrap();
     // Over the red quad: green up, red down, down the centre column.

@@ -34,6 +34,13 @@ pub struct RenderArgs {
     /// Output folder for 00000.png, 00001.png, … (created if missing).
     #[arg(short, long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Draw no ground shadow (MMD's 地面影; on by default).
+    #[arg(long)]
+    pub no_ground_shadow: bool,
+    /// Draw no self-shadow (on by default: mode and distance from the
+    /// camera file's self-shadow keys, else MMD's mode 1 at 8875).
+    #[arg(long)]
+    pub no_self_shadow: bool,
 }
 
 #[derive(Debug, Args)]
@@ -204,6 +211,8 @@ pub fn render(a: RenderArgs) -> CliResult {
         return Err(CliError(format!("--fps {}: use 30 or 60", a.fps)));
     }
     let mut stage = Stage::new(offscreen()?);
+    stage.ground_shadow = !a.no_ground_shadow;
+    stage.self_shadow = !a.no_self_shadow;
     stage_from(&a.files, &mut stage)?;
     std::fs::create_dir_all(&a.out)
         .map_err(|e| CliError(format!("cannot create {}: {e}", a.out.display())))?;

@@ -59,6 +59,9 @@ impl MeshTemplate {
                 toon,
                 double_sided: m.flags.double_sided,
                 edge: m.flags.edge,
+                ground_shadow: m.flags.ground_shadow,
+                casts_shadow: m.flags.self_shadow_map,
+                receives_shadow: m.flags.self_shadow,
                 index_count: u32::try_from(m.index_count).unwrap_or(u32::MAX),
                 ..Default::default()
             };

@@ -8,6 +8,8 @@
 
 use glam::{Mat4, Vec3, Vec4};
 
+pub use crate::scene::shadow::{SelfShadow, SelfShadowMode};
+
 /// One vertex as the GPU gets it: already morphed and skinned.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RenderVertex {
@@ -97,6 +99,13 @@ pub struct RenderMaterial {
     pub toon_tint: TextureTint,
     /// Number of indices (3 × triangles) this material draws.
     pub index_count: u32,
+    /// Flattened onto the floor as the ground shadow (PMX flag 0x02; PMD:
+    /// always). Off by default for generated meshes.
+    pub ground_shadow: bool,
+    /// Drawn into the self-shadow map: casts self-shadow (PMX 0x04).
+    pub casts_shadow: bool,
+    /// Darkened where the self-shadow map says it is in shadow (PMX 0x08).
+    pub receives_shadow: bool,
 }
 
 impl Default for RenderMaterial {
@@ -118,6 +127,9 @@ impl Default for RenderMaterial {
             sphere_tint: TextureTint::default(),
             toon_tint: TextureTint::default(),
             index_count: 0,
+            ground_shadow: false,
+            casts_shadow: false,
+            receives_shadow: false,
         }
     }
 }
@@ -214,6 +226,41 @@ impl Light {
 }
 
 impl Default for Light {
+    fn default() -> Self {
+        Self::MMD_DEFAULT
+    }
+}
+
+/// Which of MMD's shadows a frame draws (see [`crate::scene::shadow`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shadows {
+    /// Ground shadow (地面影) of materials with the ground-shadow flag, in
+    /// the light's colour on the floor y = 0.
+    pub ground: bool,
+    /// MMD's "translucent ground shadow": alpha 0.5 instead of opaque.
+    pub ground_translucent: bool,
+    /// Self-shadow mode and distance (from the camera's self-shadow track;
+    /// [`SelfShadow::OFF`] for none).
+    pub self_shadow: SelfShadow,
+}
+
+impl Shadows {
+    /// No shadows at all (the plain toon shading).
+    pub const NONE: Shadows = Shadows {
+        ground: false,
+        ground_translucent: false,
+        self_shadow: SelfShadow::OFF,
+    };
+    /// MMD's start-up look: opaque ground shadow, self-shadow mode 1 at
+    /// distance 8875.
+    pub const MMD_DEFAULT: Shadows = Shadows {
+        ground: true,
+        ground_translucent: false,
+        self_shadow: SelfShadow::MMD_DEFAULT,
+    };
+}
+
+impl Default for Shadows {
     fn default() -> Self {
         Self::MMD_DEFAULT
     }

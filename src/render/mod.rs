@@ -8,11 +8,16 @@
 //! the model layer; the renderer uploads the result (Mei: 8,983 vertices ×
 //! 36 bytes ≈ 323 KB per frame) and draws it.
 //!
-//! Drawing order per frame, as MMD: depth-tested lines (grid, axes), every
-//! material in file order (alpha-blended, depth-tested and depth-written,
-//! back faces culled unless double-sided), then the edges of every material
-//! that has one (back faces pushed out along the screen-space normal), then
-//! overlay lines.
+//! Drawing order per frame, as MMD: with self-shadow on, first a depth-only
+//! pass from the light into the shadow map (materials that cast); then
+//! depth-tested lines (grid, axes), every material in file order
+//! (alpha-blended, depth-tested and depth-written, back faces culled unless
+//! double-sided; receivers darkened where the map says), the ground shadows
+//! (each model flattened onto y = 0, stencilled so a pixel darkens once,
+//! pulled a hair towards the eye so a floor at y = 0 does not fight it),
+//! then the edges of every material that has one (back faces pushed out
+//! along the screen-space normal), then overlay lines. The shadow math lives
+//! in [`crate::scene::shadow`].
 
 pub mod from_model;
 mod gpu;
@@ -26,8 +31,8 @@ mod target;
 pub use from_model::MeshTemplate;
 pub use gpu::{Gpu, msaa_samples};
 pub use input::{
-    Light, LineVertex, RenderMaterial, RenderMesh, RenderVertex, SphereMode, TextureRgba,
-    TextureTint, ViewParams,
+    Light, LineVertex, RenderMaterial, RenderMesh, RenderVertex, SelfShadow, SelfShadowMode,
+    Shadows, SphereMode, TextureRgba, TextureTint, ViewParams,
 };
 pub use model::GpuModel;
 pub use renderer::{FrameParams, Renderer};
@@ -36,8 +41,11 @@ pub use target::{OffscreenTarget, padded_bytes_per_row};
 /// The wgpu this renderer is built on (the one egui-wgpu 0.37 uses).
 pub use wgpu;
 
-/// The depth buffer's format.
-pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+/// The depth buffer's format (with stencil: the ground shadow darkens each
+/// pixel once however many of its triangles overlap there).
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth24PlusStencil8;
+/// The self-shadow map's format (single-sampled, read back by the shader).
+pub const SHADOW_MAP_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 /// Colour format of offscreen pictures: plain (gamma-space) RGBA8, as MMD.
 pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 /// Format of model textures on the GPU (not sRGB: MMD does not linearise).

@@ -8,7 +8,7 @@ use super::input::{RenderMaterial, RenderMesh, RenderVertex, SphereMode, Texture
 use super::renderer::Renderer;
 
 /// Floats in one material uniform (see `Material` in shader.wgsl).
-pub(crate) const MATERIAL_FLOATS: usize = 44;
+pub(crate) const MATERIAL_FLOATS: usize = 48;
 
 /// A material's draw: its index range and the flags that pick pipelines.
 #[derive(Clone, Copy, Debug)]
@@ -18,6 +18,10 @@ struct Draw {
     double_sided: bool,
     edge: bool,
     visible: bool,
+    /// Flattened onto the floor (ground shadow).
+    ground: bool,
+    /// Drawn into the self-shadow map.
+    casts: bool,
 }
 
 /// Which of a material's texture slots hold a real texture (the bind group
@@ -156,6 +160,7 @@ fn material_uniform(m: &RenderMaterial, slots: Slots) -> [f32; MATERIAL_FLOATS] 
     put(&mut u, 32, &m.sphere_tint.add);
     put(&mut u, 36, &m.toon_tint.mul);
     put(&mut u, 40, &m.toon_tint.add);
+    u[44] = if m.receives_shadow { 1.0 } else { 0.0 };
     u
 }
 
@@ -167,6 +172,8 @@ fn draw_of(m: &RenderMaterial, first: u32, count: u32) -> Draw {
         double_sided: m.double_sided,
         edge: m.edge && m.edge_size > 0.0 && m.edge_color[3] > 0.0 && visible,
         visible,
+        ground: m.ground_shadow && visible,
+        casts: m.casts_shadow && visible,
     }
 }
 
@@ -414,6 +421,48 @@ impl GpuModel {
             pass.set_pipeline(if d.double_sided { double } else { culled });
             pass.set_bind_group(1, bind, &[]);
             pass.draw_indexed(d.first..d.first + d.count, 0, 0..1);
+        }
+    }
+
+    /// The ground shadow of every material with the flag (pipeline: both
+    /// faces, stencilled).
+    pub(crate) fn draw_ground_shadows(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        ground: &wgpu::RenderPipeline,
+    ) {
+        if self.vertex_count == 0 || !self.draws.iter().any(|d| d.ground) {
+            return;
+        }
+        pass.set_pipeline(ground);
+        pass.set_vertex_buffer(0, self.vertex_buffer.slice(..));
+        pass.set_index_buffer(self.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+        for (d, bind) in self.draws.iter().zip(&self.binds) {
+            if d.ground {
+                pass.set_bind_group(1, bind, &[]);
+                pass.draw_indexed(d.first..d.first + d.count, 0, 0..1);
+            }
+        }
+    }
+
+    /// The casting materials' depth into the self-shadow map.
+    pub(crate) fn draw_casters(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        culled: &wgpu::RenderPipeline,
+        double: &wgpu::RenderPipeline,
+    ) {
+        if self.vertex_count == 0 || !self.draws.iter().any(|d| d.casts) {
+            return;
+        }
+        pass.set_vertex_buffer(0, self.vertex_buffer.slice(..));
+        pass.set_index_buffer(self.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+        for (d, bind) in self.draws.iter().zip(&self.binds) {
+            if d.casts {
+                pass.set_pipeline(if d.double_sided { double } else { culled });
+                pass.set_bind_group(1, bind, &[]);
+                pass.draw_indexed(d.first..d.first + d.count, 0, 0..1);
+            }
         }
     }
 

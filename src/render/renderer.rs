@@ -2,19 +2,25 @@
 //! device, the colour format and the sample count. One `Renderer` draws any
 //! number of models into any number of targets of that format.
 
-use super::DEPTH_FORMAT;
-use super::input::{Light, LineVertex, RenderVertex, ViewParams};
+use super::input::{Light, LineVertex, RenderVertex, Shadows, ViewParams};
 use super::model::GpuModel;
+use super::{DEPTH_FORMAT, SHADOW_MAP_FORMAT};
+use crate::scene::shadow;
 
 /// Floats in the frame uniform (see `Frame` in shader.wgsl).
-pub(crate) const FRAME_FLOATS: usize = 48;
+pub(crate) const FRAME_FLOATS: usize = 88;
 
 pub struct Renderer {
     pub(crate) format: wgpu::TextureFormat,
     pub(crate) samples: u32,
     pub(crate) frame_layout: wgpu::BindGroupLayout,
     pub(crate) material_layout: wgpu::BindGroupLayout,
+    /// Group 2 of the model pipelines: the self-shadow map.
+    pub(crate) shadow_layout: wgpu::BindGroupLayout,
     model_culled: wgpu::RenderPipeline,
+    zplot_culled: wgpu::RenderPipeline,
+    zplot_double: wgpu::RenderPipeline,
+    ground: wgpu::RenderPipeline,
     model_double: wgpu::RenderPipeline,
     edge: wgpu::RenderPipeline,
     line_depth: wgpu::RenderPipeline,
@@ -37,6 +43,8 @@ pub struct FrameParams<'a> {
     pub lines: &'a [LineVertex],
     /// Drawn over everything, no depth test (skeleton overlay).
     pub overlay_lines: &'a [LineVertex],
+    /// Ground shadow and self-shadow.
+    pub shadows: Shadows,
 }
 
 impl FrameParams<'_> {
@@ -61,7 +69,42 @@ impl FrameParams<'_> {
         u[44] = width.max(1) as f32;
         u[45] = height.max(1) as f32;
         u[46] = height as f32 / 720.0;
+        let ground = self
+            .shadows
+            .ground
+            .then(|| shadow::ground_shadow_matrix(d.to_array()))
+            .flatten();
+        u[48..64].copy_from_slice(&ground.unwrap_or(glam::Mat4::ZERO).to_cols_array());
+        let self_shadow = self.shadows.self_shadow;
+        let on = self_shadow.is_on() && self.view.view.is_finite();
+        if on {
+            // The camera's forward direction: view space +Z back in the world.
+            let forward = self.view.view.inverse().transform_vector3(glam::Vec3::Z);
+            let m = shadow::shadow_map_matrix(self_shadow, self.view.eye, forward, d);
+            if m.is_finite() {
+                u[64..80].copy_from_slice(&m.to_cols_array());
+            }
+        }
+        u[80..84].copy_from_slice(&shadow::ground_shadow_colour(
+            c,
+            self.shadows.ground_translucent,
+        ));
+        u[84] = if on { self_shadow.mode.code() } else { 0.0 };
+        u[85] = shadow::SHADOW_MAP_SIZE as f32;
+        u[86] = if ground.is_some() { 1.0 } else { 0.0 };
         u
+    }
+
+    /// Whether this frame runs the shadow-map pass.
+    pub(crate) fn self_shadow_on(&self) -> bool {
+        self.shadows.self_shadow.is_on()
+    }
+
+    /// Whether this frame draws ground shadows.
+    pub(crate) fn ground_on(&self) -> bool {
+        self.shadows.ground
+            && shadow::ground_shadow_matrix(self.light.direction).is_some()
+            && self.light.direction.iter().all(|x| x.is_finite())
     }
 }
 
@@ -135,8 +178,30 @@ impl Renderer {
                 sampler_entry(5),
             ],
         });
+        let shadow_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("shadow map"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Depth,
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            }],
+        });
         let model_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("model"),
+            bind_group_layouts: &[
+                Some(&frame_layout),
+                Some(&material_layout),
+                Some(&shadow_layout),
+            ],
+            immediate_size: 0,
+        });
+        let material_only_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("zplot / ground shadow"),
             bind_group_layouts: &[Some(&frame_layout), Some(&material_layout)],
             immediate_size: 0,
         });
@@ -216,6 +281,87 @@ impl Renderer {
         );
         let model_double = mesh_pipeline("model (double-sided)", "vs_model", "fs_model", None);
         let edge = mesh_pipeline("edge", "vs_edge", "fs_edge", Some(wgpu::Face::Front));
+        // The self-shadow map: depth only, from the light, single-sampled.
+        let zplot_pipeline = |label, cull| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&material_only_layout),
+                vertex: wgpu::VertexState {
+                    module: &shader,
+                    entry_point: Some("vs_zplot"),
+                    buffers: &[Some(vertex_layout.clone())],
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    front_face: wgpu::FrontFace::Cw,
+                    cull_mode: cull,
+                    ..Default::default()
+                },
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: SHADOW_MAP_FORMAT,
+                    depth_write_enabled: Some(true),
+                    depth_compare: Some(wgpu::CompareFunction::Less),
+                    stencil: wgpu::StencilState::default(),
+                    bias: wgpu::DepthBiasState::default(),
+                }),
+                multisample: wgpu::MultisampleState::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &shader,
+                    entry_point: Some("fs_zplot"),
+                    targets: &[],
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let zplot_culled = zplot_pipeline("shadow map (culled)", Some(wgpu::Face::Back));
+        let zplot_double = zplot_pipeline("shadow map (double-sided)", None);
+        // The ground shadow: both faces, depth-tested but not written, each
+        // pixel once (stencil 0 → 1).
+        let once = wgpu::StencilFaceState {
+            compare: wgpu::CompareFunction::Equal,
+            fail_op: wgpu::StencilOperation::Keep,
+            depth_fail_op: wgpu::StencilOperation::Keep,
+            pass_op: wgpu::StencilOperation::IncrementClamp,
+        };
+        let ground = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("ground shadow"),
+            layout: Some(&material_only_layout),
+            vertex: wgpu::VertexState {
+                module: &shader,
+                entry_point: Some("vs_ground"),
+                buffers: &[Some(vertex_layout.clone())],
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+            },
+            primitive: wgpu::PrimitiveState {
+                topology: wgpu::PrimitiveTopology::TriangleList,
+                cull_mode: None,
+                ..Default::default()
+            },
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: DEPTH_FORMAT,
+                depth_write_enabled: Some(false),
+                depth_compare: Some(wgpu::CompareFunction::LessEqual),
+                stencil: wgpu::StencilState {
+                    front: once,
+                    back: once,
+                    read_mask: 0xff,
+                    write_mask: 0xff,
+                },
+                bias: wgpu::DepthBiasState::default(),
+            }),
+            multisample,
+            fragment: Some(wgpu::FragmentState {
+                module: &shader,
+                entry_point: Some("fs_ground"),
+                targets: &targets,
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
         let line_pipeline = |label, write, compare| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
@@ -285,7 +431,11 @@ impl Renderer {
             samples: samples.max(1),
             frame_layout,
             material_layout,
+            shadow_layout,
             model_culled,
+            zplot_culled,
+            zplot_double,
+            ground,
             model_double,
             edge,
             line_depth,
@@ -306,18 +456,37 @@ impl Renderer {
         self.samples
     }
 
+    /// Records the shadow-map pass: every casting material's depth from the
+    /// light (`frame_bind` holds the frame uniform with the light's matrix).
+    pub(crate) fn draw_shadow_map(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        frame_bind: &wgpu::BindGroup,
+        models: &[&GpuModel],
+    ) {
+        pass.set_bind_group(0, frame_bind, &[]);
+        for model in models {
+            model.draw_casters(pass, &self.zplot_culled, &self.zplot_double);
+        }
+    }
+
     /// Records the draws of one frame into `pass`: depth-tested lines, then
-    /// every model's materials in order, then their edges, then the overlay
-    /// lines. `frame_bind` holds the frame uniform (see [`super::FrameTarget`]).
+    /// every model's materials in order, the ground shadows (when
+    /// `ground`), then their edges, then the overlay lines. `frame_bind`
+    /// holds the frame uniform, `shadow_bind` the self-shadow map.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn draw<'p>(
         &self,
         pass: &mut wgpu::RenderPass<'p>,
         frame_bind: &wgpu::BindGroup,
+        shadow_bind: &wgpu::BindGroup,
         models: &[&GpuModel],
         lines: Option<(&wgpu::Buffer, u32)>,
         overlay: Option<(&wgpu::Buffer, u32)>,
+        ground: bool,
     ) {
         pass.set_bind_group(0, frame_bind, &[]);
+        pass.set_bind_group(2, shadow_bind, &[]);
         if let Some((buffer, count)) = lines {
             pass.set_pipeline(&self.line_depth);
             pass.set_vertex_buffer(0, buffer.slice(..));
@@ -325,6 +494,12 @@ impl Renderer {
         }
         for model in models {
             model.draw_materials(pass, &self.model_culled, &self.model_double);
+        }
+        if ground {
+            pass.set_stencil_reference(0);
+            for model in models {
+                model.draw_ground_shadows(pass, &self.ground);
+            }
         }
         for model in models {
             model.draw_edges(pass, &self.edge);

@@ -14,6 +14,14 @@ struct Frame {
     light_color: vec4<f32>,
     // x, y: target size in pixels; z: edge pixels per edge-size unit.
     viewport: vec4<f32>,
+    // Flattens a point onto the floor y = 0 along the light (ground shadow).
+    ground: mat4x4<f32>,
+    // World → self-shadow map clip space (depth already MMD's 0..1).
+    light_view_proj: mat4x4<f32>,
+    // Ground shadow RGBA (the light's colour; alpha 1 or 0.5).
+    ground_color: vec4<f32>,
+    // x: self-shadow mode (0 off, 1, 2); y: map size in texels; z: ground on.
+    shadow: vec4<f32>,
 };
 
 struct Material {
@@ -31,6 +39,8 @@ struct Material {
     sphere_add: vec4<f32>,
     toon_mul: vec4<f32>,
     toon_add: vec4<f32>,
+    // x: receives self-shadow.
+    shadow: vec4<f32>,
 };
 
 @group(0) @binding(0) var<uniform> frame: Frame;
@@ -41,6 +51,8 @@ struct Material {
 @group(1) @binding(3) var t_toon: texture_2d<f32>;
 @group(1) @binding(4) var s_wrap: sampler;
 @group(1) @binding(5) var s_clamp: sampler;
+
+@group(2) @binding(0) var t_shadow: texture_depth_2d;
 
 struct VertexIn {
     @location(0) position: vec3<f32>,
@@ -55,6 +67,7 @@ struct VertexOut {
     @location(1) uv: vec2<f32>,
     @location(2) to_eye: vec3<f32>,
     @location(3) sphere_uv: vec2<f32>,
+    @location(4) shadow_pos: vec4<f32>,
 };
 
 @vertex
@@ -67,6 +80,7 @@ fn vs_model(v: VertexIn) -> VertexOut {
     let nv = (frame.view * vec4<f32>(v.normal, 0.0)).xyz;
     let nvn = nv / max(length(nv), 1e-6);
     o.sphere_uv = vec2<f32>(nvn.x * 0.5 + 0.5, nvn.y * -0.5 + 0.5);
+    o.shadow_pos = frame.light_view_proj * vec4<f32>(v.position, 1.0);
     return o;
 }
 
@@ -85,6 +99,8 @@ fn fs_model(i: VertexOut) -> @location(0) vec4<f32> {
     let tex = textureSample(t_diffuse, s_wrap, i.uv);
     let sph = textureSample(t_sphere, s_clamp, i.sphere_uv);
     let toon = textureSample(t_toon, s_clamp, vec2<f32>(0.0, 0.5 - lambert * 0.5));
+    // The ramp's dark end: a self-shadowed part's toon colour.
+    let toon_dark = textureSample(t_toon, s_clamp, vec2<f32>(0.0, 1.0));
 
     var color = vec4<f32>(
         clamp(material.diffuse.rgb * frame.light_color.rgb + material.ambient.rgb, vec3<f32>(0.0), vec3<f32>(1.0)),
@@ -99,7 +115,30 @@ fn fs_model(i: VertexOut) -> @location(0) vec4<f32> {
     } else if mode > 0.5 {
         color = vec4<f32>(color.rgb * tint(sph, material.sphere_mul, material.sphere_add, 1.0), color.a);
     }
-    if material.params.w > 0.5 {
+    let self_mode = frame.shadow.x;
+    if self_mode > 0.5 && material.shadow.x > 0.5 {
+        // MMD's self-shadow (nanoem model_color.hlsl, MME full.fx): inside
+        // the map, lerp(colour × toon's dark end, colour, coverage), the
+        // coverage also cut by N·L × 3; outside the map, no toon at all.
+        let sp = in_shadow_map(i.shadow_pos);
+        if sp.w > 0.5 {
+            var dark = color;
+            if material.params.w > 0.5 {
+                dark = vec4<f32>(color.rgb * tint(toon_dark, material.toon_mul, material.toon_add, 1.0), color.a);
+            }
+            let size = frame.shadow.y;
+            let texel = vec2<i32>(clamp(sp.xy * size, vec2<f32>(0.0), vec2<f32>(size - 1.0)));
+            let map = textureLoad(t_shadow, texel, 0);
+            let diff = clamp(sp.z - map, 0.0, 1.0);
+            var k = 1500.0;
+            if self_mode > 1.5 {
+                k = 8000.0 * sp.y;
+            }
+            var lit = 1.0 - clamp(diff * k - 0.3, 0.0, 1.0);
+            lit = min(clamp(lambert * 3.0, 0.0, 1.0), lit);
+            color = mix(dark, color, lit);
+        }
+    } else if material.params.w > 0.5 {
         color = vec4<f32>(color.rgb * tint(toon, material.toon_mul, material.toon_add, 1.0), color.a);
     }
     // Blinn specular, only for a positive power (as saba's MMD shader; MMD
@@ -114,6 +153,78 @@ fn fs_model(i: VertexOut) -> @location(0) vec4<f32> {
         discard;
     }
     return clamp(color, vec4<f32>(0.0), vec4<f32>(1.0));
+}
+
+// A point's place in the self-shadow map: (u, v, depth, 1) with u, v in
+// 0..1 (v down), or w = 0 outside the map or behind the light's eye.
+fn in_shadow_map(p: vec4<f32>) -> vec4<f32> {
+    if p.w <= 1e-6 {
+        return vec4<f32>(0.0);
+    }
+    let ndc = p.xyz / p.w;
+    let uv = vec2<f32>(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
+    if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) {
+        return vec4<f32>(0.0);
+    }
+    return vec4<f32>(uv, ndc.z, 1.0);
+}
+
+// The self-shadow map: casting materials' depth seen from the light.
+struct ZplotOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+};
+
+@vertex
+fn vs_zplot(v: VertexIn) -> ZplotOut {
+    var o: ZplotOut;
+    o.clip = frame.light_view_proj * vec4<f32>(v.position, 1.0);
+    o.uv = v.uv;
+    return o;
+}
+
+@fragment
+fn fs_zplot(i: ZplotOut) {
+    var a = material.diffuse.a;
+    let tex = textureSample(t_diffuse, s_wrap, i.uv);
+    if material.params.z > 0.5 {
+        a = a * tex.a;
+    }
+    if a < 0.002 {
+        discard;
+    }
+}
+
+// The ground shadow: the model flattened onto y = 0 along the light, in the
+// light's colour (× the texture's alpha, as nanoem), pulled a hair towards
+// the eye so it wins over a floor drawn at y = 0.
+struct GroundOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+};
+
+@vertex
+fn vs_ground(v: VertexIn) -> GroundOut {
+    var o: GroundOut;
+    let flat_pos = frame.ground * vec4<f32>(v.position, 1.0);
+    var clip = frame.proj * frame.view * flat_pos;
+    clip.z = clip.z - 2e-6 * clip.w;
+    o.clip = clip;
+    o.uv = v.uv;
+    return o;
+}
+
+@fragment
+fn fs_ground(i: GroundOut) -> @location(0) vec4<f32> {
+    var c = frame.ground_color;
+    let tex = textureSample(t_diffuse, s_wrap, i.uv);
+    if material.params.z > 0.5 {
+        c.a = c.a * tex.a;
+    }
+    if c.a < 0.002 || frame.shadow.z < 0.5 {
+        discard;
+    }
+    return c;
 }
 
 // The edge (outline): back faces pushed out along the screen-space normal by

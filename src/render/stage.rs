@@ -7,7 +7,9 @@ use crate::model::{LoadedModel, Model, TextureSet, decode_texture};
 use crate::vmd::{Motion, TrackIndex, evaluate};
 
 use super::from_model::{ModelPosing, posed_materials, posed_vertices};
-use super::input::{Light, RenderMaterial, RenderVertex, TextureRgba, ViewParams};
+use super::input::{
+    Light, RenderMaterial, RenderVertex, SelfShadow, Shadows, TextureRgba, ViewParams,
+};
 use super::{FrameParams, GpuModel, MeshTemplate, Offscreen, OffscreenTarget, RenderError};
 
 /// The bundled demo mannequin (our own model, see `examples/make_demo.rs`).
@@ -106,6 +108,12 @@ pub struct Stage {
     pub light: Option<IndexedMotion>,
     /// Background colour, RGBA 0..1 (MMD's default: white).
     pub background: [f32; 4],
+    /// Draw ground shadows (MMD: on).
+    pub ground_shadow: bool,
+    /// Allow the self-shadow (its mode and distance come from the camera
+    /// motion's self-shadow track, else the light motion's, else MMD's
+    /// default mode 1); `false` forces it off.
+    pub self_shadow: bool,
 }
 
 impl Stage {
@@ -116,6 +124,8 @@ impl Stage {
             camera: None,
             light: None,
             background: [1.0, 1.0, 1.0, 1.0],
+            ground_shadow: true,
+            self_shadow: true,
         }
     }
 
@@ -161,6 +171,23 @@ impl Stage {
             })
     }
 
+    /// The shadows drawn at `frame`.
+    pub fn shadows_at(&self, frame: f64) -> Shadows {
+        fn track(m: &Option<IndexedMotion>) -> Option<(&crate::vmd::Motion, &TrackIndex)> {
+            m.as_ref().map(|m| (&m.motion, &m.index))
+        }
+        let self_shadow = if self.self_shadow {
+            crate::scene::shadow::scene_self_shadow(track(&self.camera), track(&self.light), frame)
+        } else {
+            SelfShadow::OFF
+        };
+        Shadows {
+            ground: self.ground_shadow,
+            ground_translucent: false,
+            self_shadow,
+        }
+    }
+
     pub fn target(&self, width: u32, height: u32) -> Result<OffscreenTarget, RenderError> {
         self.off.target(width, height)
     }
@@ -181,6 +208,7 @@ impl Stage {
             light: self.light_at(frame),
             lines: &[],
             overlay_lines: &[],
+            shadows: self.shadows_at(frame),
         };
         let models: Vec<&GpuModel> = self.actors.iter().map(|a| &a.gpu).collect();
         self.off.picture(target, &params, &models, self.background)

@@ -6,7 +6,8 @@ use wgpu::util::DeviceExt;
 use super::input::{LineVertex, TextureRgba};
 use super::model::GpuModel;
 use super::renderer::{FRAME_FLOATS, FrameParams, Renderer};
-use super::{DEPTH_FORMAT, RenderError};
+use super::{DEPTH_FORMAT, RenderError, SHADOW_MAP_FORMAT};
+use crate::scene::shadow::SHADOW_MAP_SIZE;
 
 /// A picture `width`×`height` the renderer draws into. The resolved colour
 /// texture can be read back ([`OffscreenTarget::read_rgba`]) or shown by the
@@ -21,6 +22,9 @@ pub struct OffscreenTarget {
     depth_view: wgpu::TextureView,
     frame_buffer: wgpu::Buffer,
     frame_bind: wgpu::BindGroup,
+    /// The self-shadow map (depth from the light) and its bind group.
+    shadow_view: wgpu::TextureView,
+    shadow_bind: wgpu::BindGroup,
 }
 
 /// Bytes per row of a texture-to-buffer copy: 4 per pixel, padded to 256.
@@ -105,6 +109,32 @@ impl OffscreenTarget {
                 resource: frame_buffer.as_entire_binding(),
             }],
         });
+        let side = SHADOW_MAP_SIZE.min(max).max(1);
+        let shadow_view = device
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("self-shadow map"),
+                size: wgpu::Extent3d {
+                    width: side,
+                    height: side,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: SHADOW_MAP_FORMAT,
+                usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                    | wgpu::TextureUsages::TEXTURE_BINDING,
+                view_formats: &[],
+            })
+            .create_view(&Default::default());
+        let shadow_bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("self-shadow map"),
+            layout: &renderer.shadow_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&shadow_view),
+            }],
+        });
         Ok(OffscreenTarget {
             width,
             height,
@@ -114,6 +144,8 @@ impl OffscreenTarget {
             depth_view,
             frame_buffer,
             frame_bind,
+            shadow_view,
+            shadow_bind,
         })
     }
 
@@ -130,8 +162,9 @@ impl OffscreenTarget {
         &self.color
     }
 
-    /// Draws one frame: clears to `clear` (RGBA 0..1), then lines, models,
-    /// edges and overlay lines; submits the work.
+    /// Draws one frame: the self-shadow map when on, then clears to `clear`
+    /// (RGBA 0..1) and draws lines, models, ground shadows, edges and
+    /// overlay lines; submits the work.
     pub fn render(
         &self,
         renderer: &Renderer,
@@ -161,8 +194,28 @@ impl OffscreenTarget {
         models: &[&GpuModel],
         clear: [f32; 4],
     ) {
-        let uniform = frame.uniform(self.width, self.height);
+        let mut uniform = frame.uniform(self.width, self.height);
+        // The map may be smaller than MMD's on a small device.
+        uniform[85] = uniform[85].min(self.shadow_view.texture().width() as f32);
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::cast_slice(&uniform));
+        if frame.self_shadow_on() {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("self-shadow map pass"),
+                color_attachments: &[],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.shadow_view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            renderer.draw_shadow_map(&mut pass, &self.frame_bind, models);
+        }
         let lines = line_buffer(device, frame.lines);
         let overlay = line_buffer(device, frame.overlay_lines);
         let (view, resolve) = match &self.msaa_view {
@@ -195,7 +248,10 @@ impl OffscreenTarget {
                     load: wgpu::LoadOp::Clear(1.0),
                     store: wgpu::StoreOp::Discard,
                 }),
-                stencil_ops: None,
+                stencil_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(0),
+                    store: wgpu::StoreOp::Discard,
+                }),
             }),
             timestamp_writes: None,
             occlusion_query_set: None,
@@ -204,9 +260,11 @@ impl OffscreenTarget {
         renderer.draw(
             &mut pass,
             &self.frame_bind,
+            &self.shadow_bind,
             models,
             lines.as_ref().map(|(b, n)| (b, *n)),
             overlay.as_ref().map(|(b, n)| (b, *n)),
+            frame.ground_on(),
         );
     }
 

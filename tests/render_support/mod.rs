@@ -6,8 +6,8 @@ use std::sync::OnceLock;
 
 use glam::Vec3;
 use vmd_studio::render::{
-    FrameParams, GpuModel, Light, Offscreen, RenderMaterial, RenderMesh, RenderVertex, TextureRgba,
-    ViewParams,
+    FrameParams, GpuModel, Light, Offscreen, RenderMaterial, RenderMesh, RenderVertex, Shadows,
+    TextureRgba, ViewParams,
 };
 
 /// The shared headless renderer, or `None` (test skipped) when the machine
@@ -74,6 +74,22 @@ pub fn picture_on(
     h: u32,
     clear: [f32; 4],
 ) -> TextureRgba {
+    picture_with(o, meshes, view, light, w, h, clear, Shadows::NONE)
+}
+
+/// Like [`picture_on`] with MMD's shadows as given (the other helpers draw
+/// none, so their pictures are the plain shading).
+#[allow(clippy::too_many_arguments)]
+pub fn picture_with(
+    o: &Offscreen,
+    meshes: &[&RenderMesh],
+    view: ViewParams,
+    light: Light,
+    w: u32,
+    h: u32,
+    clear: [f32; 4],
+    shadows: Shadows,
+) -> TextureRgba {
     let models: Vec<GpuModel> = meshes
         .iter()
         .map(|m| o.upload(m).expect("test mesh uploads"))
@@ -85,6 +101,7 @@ pub fn picture_on(
         light,
         lines: &[],
         overlay_lines: &[],
+        shadows,
     };
     o.picture(&target, &frame, &refs, clear).expect("readback")
 }

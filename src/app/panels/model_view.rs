@@ -21,7 +21,7 @@ use crate::render::from_model::{ModelPosing, posed_materials, posed_vertices};
 use crate::render::stage::demo_model;
 use crate::render::{
     COLOR_FORMAT, FrameParams, GpuModel, Light, LineVertex, MeshTemplate, OffscreenTarget,
-    RenderMaterial, RenderVertex, Renderer, ViewParams, msaa_samples,
+    RenderMaterial, RenderVertex, Renderer, Shadows, ViewParams, msaa_samples,
 };
 use crate::vmd::{Motion, TrackIndex};
 
@@ -202,6 +202,8 @@ pub struct Shot {
     pub grid: bool,
     /// RGBA 0..1.
     pub background: [f32; 4],
+    /// MMD's ground shadow and self-shadow.
+    pub shadows: Shadows,
 }
 
 /// Poses every actor and queues the picture into `rect` of `painter`.
@@ -217,6 +219,7 @@ pub fn draw(
         light,
         grid,
         background,
+        shadows,
     } = shot;
     let mut out = Outcome::default();
     if !matches!(status(ui.ctx()), Status::Ready(_)) {
@@ -296,6 +299,7 @@ pub fn draw(
             rect,
             view,
             light,
+            shadows,
             background,
             actors: frames,
             lines,
@@ -513,6 +517,7 @@ struct ModelPaint {
     rect: egui::Rect,
     view: ViewParams,
     light: Light,
+    shadows: Shadows,
     background: [f32; 4],
     actors: Vec<ActorFrame>,
     lines: Vec<LineVertex>,
@@ -574,6 +579,7 @@ impl egui_wgpu::CallbackTrait for ModelPaint {
             light: self.light,
             lines: &self.lines,
             overlay_lines: &[],
+            shadows: self.shadows,
         };
         if let Some(target) = &res.target {
             target.encode(
@@ -755,6 +761,11 @@ pub struct Settings {
     pub guides: bool,
     /// Draw the skeleton over the rendered model.
     pub skeleton_overlay: bool,
+    /// MMD's ground shadow (地面影).
+    pub ground_shadow: bool,
+    /// MMD's self-shadow (セルフ影), driven by the camera's self-shadow
+    /// track (MMD's mode 1 without one); off forces it off.
+    pub self_shadow: bool,
 }
 
 impl Default for Settings {
@@ -764,6 +775,8 @@ impl Default for Settings {
             custom: (1920, 1080),
             guides: false,
             skeleton_overlay: false,
+            ground_shadow: true,
+            self_shadow: true,
         }
     }
 }
@@ -835,6 +848,13 @@ pub fn settings_ui(ui: &mut egui::Ui) {
         Status::Ready(_) => {
             ui.checkbox(&mut s.skeleton_overlay, "Skeleton")
                 .on_hover_text("Draw the bones over the rendered model");
+            ui.checkbox(&mut s.ground_shadow, "Ground shadow")
+                .on_hover_text("MMD's ground shadow: each model flattened onto the floor along the light, in the light's colour");
+            ui.checkbox(&mut s.self_shadow, "Self-shadow")
+                .on_hover_text(
+                    "MMD's self-shadow from a shadow map: mode and distance from the camera's \
+                 self-shadow keys (mode 1 at 8875 without any)",
+                );
         }
         Status::Unavailable(why) => {
             ui.weak("skeleton view").on_hover_text(why);
@@ -866,12 +886,14 @@ pub fn draw_scene(
     actors: &[HookActor<'_>],
     camera: (&[f32; 3], &[f32; 3], f32, f32, bool),
     light: Option<&crate::app::document::Document>,
+    camera_motion: Option<&crate::app::document::Document>,
     eval: f64,
     grid: bool,
 ) -> Outcome {
     let (target, rotation, distance, fov, perspective) = camera;
     let aspect = pic_rect.width() / pic_rect.height().max(1.0);
     let view = ViewParams::mmd_camera(*target, *rotation, distance, fov, perspective, aspect);
+    let light_motion = light;
     let light = light
         .and_then(|d| crate::vmd::evaluate::light_at(&d.motion, &d.index, eval))
         .map_or(Light::MMD_DEFAULT, |l| Light {
@@ -890,6 +912,21 @@ pub fn draw_scene(
         .collect();
     // The viewport's background, in gamma-space 0..1 (24, 26, 30).
     let background = [24.0 / 255.0, 26.0 / 255.0, 30.0 / 255.0, 1.0];
+    let look = settings(ui.ctx());
+    let self_shadow = if look.self_shadow {
+        crate::scene::shadow::scene_self_shadow(
+            camera_motion.map(|d| (&d.motion, &d.index)),
+            light_motion.map(|d| (&d.motion, &d.index)),
+            eval,
+        )
+    } else {
+        crate::render::SelfShadow::OFF
+    };
+    let shadows = Shadows {
+        ground: look.ground_shadow,
+        ground_translucent: false,
+        self_shadow,
+    };
     draw(
         ui,
         painter,
@@ -900,6 +937,7 @@ pub fn draw_scene(
             light,
             grid,
             background,
+            shadows,
         },
     )
 }

@@ -597,6 +597,7 @@ pub fn ui(
             view.perspective,
         ),
         scene.light,
+        scene.camera,
         eval,
         state.show_grid,
     );
