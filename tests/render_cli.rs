@@ -160,3 +160,53 @@ fn bad_arguments_exit_1_with_one_line() {
         assert_eq!(lines.len(), 1, "{args:?}: {stderr}");
     }
 }
+
+/// `render` draws MMD's ground shadow (opaque, the default light's colour
+/// 154/255 on the white background) unless `--no-ground-shadow`, and the
+/// self-shadow changes the picture unless `--no-self-shadow`.
+#[test]
+fn render_shadow_flags_turn_the_shadows_off() {
+    let Some(_) = render_support::offscreen() else {
+        return;
+    };
+    let picture = |tag: &str, flags: &[&str]| {
+        let dir = scratch(tag);
+        let mut args = vec![
+            "render",
+            "--frames",
+            "0..0",
+            "--size",
+            "160x120",
+            "-o",
+            dir.to_str().unwrap(),
+        ];
+        args.extend_from_slice(flags);
+        let model = asset("demo_model.pmx");
+        args.push(&model);
+        ok(&run(&args));
+        let img = image::open(dir.join("00000.png"))
+            .unwrap_or_else(|e| panic!("{tag}: {e}"))
+            .to_rgba8();
+        let _ = std::fs::remove_dir_all(&dir);
+        img
+    };
+    let grey = |img: &image::RgbaImage| {
+        img.pixels()
+            .filter(|p| p.0[..3].iter().all(|c| c.abs_diff(154) <= 2))
+            .count()
+    };
+    let both = picture("shadows-on", &[]);
+    let no_ground = picture("no-ground", &["--no-ground-shadow"]);
+    let no_self = picture("no-self", &["--no-self-shadow"]);
+    let (g_on, g_off) = (grey(&both), grey(&no_ground));
+    eprintln!("shadow-grey pixels: {g_on} with the ground shadow, {g_off} without");
+    assert!(g_on > 40, "{g_on}");
+    assert!(g_off < g_on / 10, "{g_off} vs {g_on}");
+    let changed = both
+        .pixels()
+        .zip(no_self.pixels())
+        .filter(|(a, b)| a.0.iter().zip(b.0).any(|(x, y)| x.abs_diff(y) > 8))
+        .count();
+    eprintln!("self-shadow changes {changed} pixels");
+    assert!(changed > 20, "{changed}");
+}

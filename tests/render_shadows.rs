@@ -192,7 +192,10 @@ fn ground_shadow_lands_where_the_light_projects_the_box() {
         count(&got),
         count(&want)
     );
-    assert!(count(&want) > 300, "the test's shadow is too small to judge");
+    assert!(
+        count(&want) > 300,
+        "the test's shadow is too small to judge"
+    );
     assert!(score > 0.93, "IoU {score}");
     // Every expected pixel away from the outline is the shadow colour.
     let core = eroded(&want, W, H);
@@ -305,7 +308,13 @@ fn plate_scene() -> (RenderMesh, RenderMesh, Light, ViewParams) {
 /// From the eye at (0, 30, −30) the line to a plate point (x, 0, z) crosses
 /// y = 5 at (5x/6, 5, −5 + 5z/6), outside the caster (|x|, |z| < 2) for
 /// every point listed: all are seen.
-const INSIDE: [[f32; 2]; 5] = [[0.0, 0.0], [1.5, 1.5], [-1.5, 1.5], [1.5, -1.5], [-1.5, -1.5]];
+const INSIDE: [[f32; 2]; 5] = [
+    [0.0, 0.0],
+    [1.5, 1.5],
+    [-1.5, 1.5],
+    [1.5, -1.5],
+    [-1.5, -1.5],
+];
 const OUTSIDE: [[f32; 2]; 5] = [[6.0, 6.0], [5.0, 0.0], [-5.0, 0.0], [3.0, 0.0], [0.0, -4.0]];
 
 fn plate_pixels(img: &TextureRgba, view: &ViewParams, points: &[[f32; 2]]) -> Vec<[u8; 4]> {
@@ -327,7 +336,16 @@ fn self_shadow_picture(self_shadow: SelfShadow) -> Option<(TextureRgba, ViewPara
         self_shadow,
     };
     Some((
-        picture_with(o, &[&floor, &caster], view, light, W, H, BACKGROUND, shadows),
+        picture_with(
+            o,
+            &[&floor, &caster],
+            view,
+            light,
+            W,
+            H,
+            BACKGROUND,
+            shadows,
+        ),
         view,
     ))
 }
