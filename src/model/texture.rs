@@ -173,18 +173,41 @@ pub fn decode_texture(bytes: &[u8], path: &Path) -> Result<Texture, String> {
 
 /// Finds the file `name` (as a model names it) under `dir`: `\` and `/`
 /// both separate, each component matches exactly or else case-insensitively
-/// (or as Shift_JIS bytes on Unix). `None` when no file matches.
+/// (or as Shift_JIS bytes on Unix), as a Windows file system would find it.
+/// An absolute name keeps its drive (`C:\…` on Windows); one that names no
+/// file here — an author's `C:\Users\…\tex.png`, which is not even
+/// absolute on Linux — is looked up by its file name in `dir`, where the
+/// texture usually travelled with the model. `None` when no file matches.
 pub fn resolve_texture_path(dir: &Path, name: &str) -> Option<PathBuf> {
     let normal = name.trim().replace('\\', "/");
     if normal.is_empty() {
         return None;
     }
-    let mut current = if Path::new(&normal).is_absolute() {
-        PathBuf::from("/")
+    let named = Path::new(&normal);
+    let found = if named.is_absolute() {
+        walk_components(PathBuf::new(), named, true)
     } else {
-        dir.to_owned()
+        walk_components(dir.to_owned(), named, false)
     };
-    for comp in Path::new(&normal).components() {
+    if found.is_some() || !looks_absolute(&normal) {
+        return found;
+    }
+    let file = named.file_name()?.to_str()?;
+    walk_components(dir.to_owned(), Path::new(file), false)
+}
+
+/// Whether a model's texture name (with `/` separators) is absolute on
+/// some system: a leading separator, or a Windows drive (`C:`).
+fn looks_absolute(normal: &str) -> bool {
+    let b = normal.as_bytes();
+    normal.starts_with('/') || (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
+}
+
+/// Follows `named` from `current` component by component (exact match,
+/// else case-insensitive). `absolute`: the drive and root of `named` are
+/// kept; otherwise they are ignored (a leading `\` stays inside `dir`).
+fn walk_components(mut current: PathBuf, named: &Path, absolute: bool) -> Option<PathBuf> {
+    for comp in named.components() {
         match comp {
             Component::Normal(part) => {
                 let part = part.to_str()?;
@@ -197,6 +220,9 @@ pub fn resolve_texture_path(dir: &Path, name: &str) -> Option<PathBuf> {
             }
             Component::ParentDir => {
                 current.pop();
+            }
+            Component::Prefix(_) | Component::RootDir if absolute => {
+                current.push(comp.as_os_str());
             }
             Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
         }
@@ -282,5 +308,78 @@ pub fn builtin_toon(index: u8) -> Texture {
         rgba,
         path: PathBuf::from(format!("builtin:toon{:02}", usize::from(index.min(9)) + 1)),
         has_alpha: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn touch(path: &Path) {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("mkdir");
+        }
+        std::fs::write(path, b"x").expect("write");
+    }
+
+    #[test]
+    fn an_authors_absolute_windows_path_finds_the_texture_beside_the_model() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path();
+        touch(&dir.join("tex.png"));
+        // PMX files keep the author's path, `\` separated, any case.
+        assert_eq!(
+            resolve_texture_path(dir, "C:\\Users\\作者\\Desktop\\ミク\\Tex.PNG"),
+            Some(dir.join("tex.png"))
+        );
+        assert_eq!(
+            resolve_texture_path(dir, "d:/MMD/tex.png"),
+            Some(dir.join("tex.png"))
+        );
+        // A leading separator stays inside the model's folder too.
+        assert_eq!(
+            resolve_texture_path(dir, "\\TEX.png"),
+            Some(dir.join("tex.png"))
+        );
+        // Only the file name is looked up: nothing else is guessed.
+        assert_eq!(
+            resolve_texture_path(dir, "C:\\Users\\作者\\other.png"),
+            None
+        );
+    }
+
+    #[test]
+    fn an_absolute_path_here_written_with_backslashes_and_other_case_resolves() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path();
+        let want = dir.join("sub").join("body.png");
+        touch(&want);
+        // The folder as Windows would write it: every `/` a `\`.
+        let written = format!("{}\\SUB\\Body.PNG", dir.display()).replace('/', "\\");
+        // Found at its own place, not by the file-name fallback: the model
+        // folder given here holds no body.png.
+        let elsewhere = tempfile::tempdir().expect("temp dir");
+        assert_eq!(resolve_texture_path(elsewhere.path(), &written), Some(want));
+    }
+
+    #[test]
+    fn shared_folders_above_the_model_and_full_width_names_match_like_windows() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let root = tmp.path();
+        let model_dir = root.join("Model");
+        std::fs::create_dir_all(&model_dir).expect("mkdir");
+        let shared = root.join("shared").join("toon_髪.bmp");
+        touch(&shared);
+        assert_eq!(
+            resolve_texture_path(&model_dir, "..\\Shared\\TOON_髪.BMP"),
+            Some(shared)
+        );
+        // NTFS folds full-width Latin letters too: `Ｔ` (U+FF34) is `ｔ` (U+FF54).
+        let wide = model_dir.join("ｔｅｘ_顔.png");
+        touch(&wide);
+        assert_eq!(
+            resolve_texture_path(&model_dir, "ＴＥＸ_顔.PNG"),
+            Some(wide)
+        );
     }
 }
