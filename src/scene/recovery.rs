@@ -431,10 +431,13 @@ impl Session {
                 }
             };
             // The sidecar names its bytes; never follow it out of the folder.
-            if meta.vmd_file.contains(['/', '\\']) || meta.vmd_file.starts_with('.') {
+            if let Some(bad) = [&meta.vmd_file, &meta.session]
+                .into_iter()
+                .find(|n| !is_plain_name(n))
+            {
                 errors.push(RecoveryError::Damaged {
                     path: path.display().to_string(),
-                    reason: format!("bad file name {:?}", meta.vmd_file),
+                    reason: format!("bad file name {bad:?}"),
                 });
                 continue;
             }
@@ -494,7 +497,7 @@ impl Session {
         if self.claimed.contains_key(session) {
             return true;
         }
-        if session.contains(['/', '\\']) {
+        if !is_plain_name(session) {
             return false;
         }
         let path = self.writer.dir.join(format!("{session}.lock"));
@@ -524,6 +527,19 @@ impl Session {
             drop(f);
         }
     }
+}
+
+/// Whether a name read from a sidecar can only mean a file inside the
+/// recovery folder, on every system: not empty, not hidden, no separator
+/// (`/`, `\`), and nothing Windows reads as a drive or a stream (`C:x`,
+/// `x:stream`) or refuses in a name (`<>"|?*`, control characters) —
+/// `Path::join` on Windows leaves the folder for `C:evil.vmd`.
+fn is_plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && !name.chars().any(|c| {
+            matches!(c, '/' | '\\' | ':' | '<' | '>' | '"' | '|' | '?' | '*') || c.is_control()
+        })
 }
 
 /// Whether `dir` holds copies (sidecars or bytes) of `session`.
@@ -739,6 +755,75 @@ mod tests {
         assert_eq!(errors.len(), 2, "{errors:?}");
         let err = found[0].read().expect_err("cut short");
         assert!(err.to_string().contains("sidecar says"), "{err}");
+    }
+
+    #[test]
+    fn sidecars_naming_a_drive_or_stream_are_refused_on_every_system() {
+        let dir = temp_dir("names");
+        {
+            let s = Session::start(dir.path()).expect("session");
+            let e = s.writer().write(&info(1, 1), &vmd_bytes(1)).expect("w");
+            // On Windows `dir.join("C:evil.vmd")` is a file in the current
+            // folder of drive C, and `x.vmd:s` an alternate data stream; on
+            // Linux all three are plain names, so make them exist there: only
+            // the check keeps them from being offered.
+            for (i, bad) in ["C:evil.vmd", "copy.vmd:stream", "a|b.vmd"]
+                .iter()
+                .enumerate()
+            {
+                // (Never created on Windows: there they are not names.)
+                if cfg!(unix) {
+                    std::fs::copy(&e.vmd, dir.path().join(bad)).expect("copy");
+                }
+                let mut m = e.meta.clone();
+                m.session = format!("s0-0-{i}");
+                m.vmd_file = (*bad).to_owned();
+                std::fs::write(
+                    dir.path().join(format!("bad{i}.json")),
+                    serde_json::to_vec(&m).expect("json"),
+                )
+                .expect("sidecar");
+            }
+            // A session name that would put its lock file on another drive.
+            let mut m = e.meta.clone();
+            m.session = "D:s1".into();
+            std::fs::write(
+                dir.path().join("bad-session.json"),
+                serde_json::to_vec(&m).expect("json"),
+            )
+            .expect("sidecar");
+        }
+        let mut s = Session::start(dir.path()).expect("session");
+        let (found, errors) = s.orphans();
+        // Only the good copy (its session is dead) is offered.
+        let offered: Vec<&str> = found.iter().map(|e| e.meta.vmd_file.as_str()).collect();
+        assert_eq!(found.len(), 1, "{offered:?}");
+        assert!(offered[0].ends_with(".vmd") && !offered[0].contains(':'));
+        let bad: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        assert_eq!(bad.len(), 4, "{bad:?}");
+        for name in ["C:evil.vmd", "copy.vmd:stream", "a|b.vmd", "D:s1"] {
+            assert!(bad.iter().any(|m| m.contains(name)), "{name}: {bad:?}");
+        }
+    }
+
+    #[test]
+    fn plain_names_are_told_from_paths() {
+        for good in ["s12-1700000000000-0-doc3-g7.vmd", "s1-2-3", "ダンス.vmd"] {
+            assert!(is_plain_name(good), "{good}");
+        }
+        for bad in [
+            "",
+            ".hidden.vmd",
+            "..",
+            "../x.vmd",
+            "a\\b.vmd",
+            "C:x.vmd",
+            "x.vmd:s",
+            "a*b",
+            "a\nb",
+        ] {
+            assert!(!is_plain_name(bad), "{bad:?}");
+        }
     }
 
     #[test]
