@@ -36,12 +36,16 @@ pub use model as skeleton;
 pub mod vmd;
 
 /// The app's data directory (recovery copies, logs): `$VMD_STUDIO_DATA_DIR`,
-/// else the platform's (e.g. `~/.local/share/vmd-studio` on Linux).
+/// else the platform's local one: `~/.local/share/vmd-studio` on Linux
+/// (`$XDG_DATA_HOME/vmd-studio`), `%LOCALAPPDATA%\vmd-studio\data` on
+/// Windows, `~/Library/Application Support/vmd-studio` on macOS. Local, not
+/// Windows' roaming `%APPDATA%`: crash copies, their session locks and logs
+/// belong to this machine, and a roaming profile would copy them around.
 pub fn data_dir() -> Option<std::path::PathBuf> {
     if let Some(d) = std::env::var_os(DATA_DIR_ENV).filter(|d| !d.is_empty()) {
         return Some(std::path::PathBuf::from(d));
     }
-    directories::ProjectDirs::from("", "", "vmd-studio").map(|p| p.data_dir().to_path_buf())
+    directories::ProjectDirs::from("", "", "vmd-studio").map(|p| p.data_local_dir().to_path_buf())
 }
 
 /// Environment variable that overrides [`data_dir`] (tests, portable use).
@@ -49,3 +53,21 @@ pub const DATA_DIR_ENV: &str = "VMD_STUDIO_DATA_DIR";
 
 #[cfg(feature = "gui")]
 pub mod app;
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    /// The folder the README names for Linux, from the XDG base directory
+    /// rules: `$XDG_DATA_HOME` when set to an absolute path, else
+    /// `$HOME/.local/share`; then the app's folder `vmd-studio`.
+    #[test]
+    fn the_linux_data_dir_is_the_xdg_one() {
+        if std::env::var_os(super::DATA_DIR_ENV).is_some() {
+            return;
+        }
+        let base = std::env::var_os("XDG_DATA_HOME")
+            .map(std::path::PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .or_else(|| std::env::home_dir().map(|h| h.join(".local/share")));
+        assert_eq!(super::data_dir(), base.map(|b| b.join("vmd-studio")));
+    }
+}
