@@ -39,6 +39,22 @@ pub struct FileBrowser {
     listed: Option<PathBuf>,
 }
 
+/// `dir` with `.` and `..` worked out, as the user would write it. On
+/// Windows `std::fs::canonicalize` gives `\\?\C:\…` (a verbatim path the
+/// user never typed, which then reaches titles, recent files and scene
+/// files), so there the path is made absolute by the system's own rules
+/// (`GetFullPathNameW`, which also folds `..`) instead.
+fn tidy_folder(dir: &Path) -> std::io::Result<PathBuf> {
+    #[cfg(windows)]
+    {
+        std::path::absolute(dir)
+    }
+    #[cfg(not(windows))]
+    {
+        std::fs::canonicalize(dir)
+    }
+}
+
 impl FileBrowser {
     /// A browser for `purpose`, starting in `start` (or the current folder).
     pub fn new(purpose: Pick, start: Option<PathBuf>) -> Self {
@@ -102,7 +118,7 @@ impl FileBrowser {
             self.dir.join(dir)
         };
         if target.is_dir() {
-            self.dir = std::fs::canonicalize(&target).unwrap_or(target);
+            self.dir = tidy_folder(&target).unwrap_or(target);
             self.dir_field = self.dir.display().to_string();
             self.listed = None;
             self.error = None;
@@ -276,5 +292,30 @@ impl FileBrowser {
             self.go(&d);
         }
         outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn going_up_and_into_folders_gives_a_plain_folder_path() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let models = tmp.path().join("モデル");
+        std::fs::create_dir_all(models.join("ミク")).expect("mkdir");
+        let mut b = FileBrowser::new(Pick::Model, Some(models.join("ミク")));
+        b.go(Path::new(".."));
+        // `..` is gone and no verbatim prefix appears (on any system).
+        let shown = b.dir_field.clone();
+        assert!(!shown.contains("..") && !shown.starts_with(r"\\?\"), "{shown}");
+        assert_eq!(
+            b.dir.file_name().and_then(|n| n.to_str()),
+            Some("モデル"),
+            "{shown}"
+        );
+        assert!(b.dir.is_dir());
+        b.go(Path::new("ミク"));
+        assert_eq!(b.dir.file_name().and_then(|n| n.to_str()), Some("ミク"));
     }
 }

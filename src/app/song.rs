@@ -455,6 +455,14 @@ impl SongState {
             .last_sync
             .map_or(0.0, |l| now.saturating_duration_since(l).as_secs_f64());
         self.last_sync = Some(now);
+        // A stream that stopped (device unplugged; on Windows the default
+        // device changed) is reopened, or the transport goes on silently.
+        if let Some(sound) = &mut self.sound
+            && let Some(msg) = sound.recover(now)
+        {
+            let silent = !sound.is_live();
+            self.messages.push((msg, silent));
+        }
         let (Some(timing), Some(sound)) = (self.timing(), &self.sound) else {
             self.last_frame = t.frame;
             self.last_playing = t.playing;

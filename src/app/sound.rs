@@ -5,9 +5,17 @@
 //! Without the feature, or without a device (a headless machine), the
 //! transport runs silently on the system clock and [`SoundOutput::status`]
 //! says why there is no sound.
+//!
+//! A stream can stop while the app runs: the device is unplugged, or (on
+//! Windows) the default device changes — WASAPI never moves a stream to the
+//! new device, cpal reports it invalidated. The device's error callback
+//! records that ([`SoundOutput::report_lost`]); from then on the output is
+//! not live (the transport goes back to the system clock instead of
+//! freezing on the last heard sample) until [`SoundOutput::recover`]
+//! reopens the default device.
 
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::audio::Pcm;
 use crate::audio::playback::Mixer;
@@ -25,6 +33,11 @@ pub enum SoundStatus {
 pub struct SoundOutput {
     mixer: Arc<Mutex<Mixer>>,
     status: SoundStatus,
+    /// Why the stream stopped, set by the device's error callback.
+    lost: Arc<Mutex<Option<String>>>,
+    /// When the device was last reopened after a loss: one that fails again
+    /// within [`REOPEN_GAP`] is given up (no reopening every frame).
+    reopened_at: Option<Instant>,
     #[cfg(any(feature = "sound", windows, target_os = "macos"))]
     _stream: Option<cpal::Stream>,
 }
@@ -41,6 +54,8 @@ impl SoundOutput {
         SoundOutput {
             mixer: Arc::new(Mutex::new(Mixer::new())),
             status: SoundStatus::Silent(reason.to_owned()),
+            lost: Arc::new(Mutex::new(None)),
+            reopened_at: None,
             #[cfg(any(feature = "sound", windows, target_os = "macos"))]
             _stream: None,
         }
@@ -48,28 +63,82 @@ impl SoundOutput {
 
     /// Opens the default output device, or explains why not.
     pub fn open() -> SoundOutput {
+        let mut out = SoundOutput::silent("no sound output opened");
+        out.open_device();
+        out
+    }
+
+    /// (Re)opens the default device on this output's mixer; sets `status`.
+    fn open_device(&mut self) {
         #[cfg(any(feature = "sound", windows, target_os = "macos"))]
         {
-            let mixer = Arc::new(Mutex::new(Mixer::new()));
-            match device::open(Arc::clone(&mixer)) {
-                Ok((stream, name)) => SoundOutput {
-                    mixer,
-                    status: SoundStatus::Ready { device: name },
-                    _stream: Some(stream),
-                },
-                Err(reason) => SoundOutput {
-                    mixer,
-                    status: SoundStatus::Silent(reason),
-                    _stream: None,
-                },
+            // The old stream is dropped (its thread joined) first; the new
+            // one reports into a fresh slot, so nothing the old one said
+            // late can count against it.
+            self._stream = None;
+            self.lost = Arc::new(Mutex::new(None));
+            match device::open(Arc::clone(&self.mixer), Arc::clone(&self.lost)) {
+                Ok((stream, name)) => {
+                    self.status = SoundStatus::Ready { device: name };
+                    self._stream = Some(stream);
+                }
+                Err(reason) => self.status = SoundStatus::Silent(reason),
             }
         }
         #[cfg(not(any(feature = "sound", windows, target_os = "macos")))]
         {
-            SoundOutput::silent(
-                "this build has no sound output (build with `--features sound`; on Linux install libasound2-dev first)",
-            )
+            self.status = SoundStatus::Silent(
+                "this build has no sound output (build with `--features sound`; on Linux install libasound2-dev first)".to_owned(),
+            );
         }
+    }
+
+    /// Records that the stream stopped (called from the device's error
+    /// callback; the first reason is kept).
+    pub fn report_lost(&self, reason: &str) {
+        lost_slot(&self.lost, reason);
+    }
+
+    /// After the stream stopped: reopens the default device (the one the
+    /// system now plays through), or falls silent with the reason when that
+    /// fails or the device was lost again within [`REOPEN_GAP`] of the last
+    /// reopening. Returns a line for the user when something changed. Call
+    /// once a frame; cheap when nothing happened.
+    pub fn recover(&mut self, now: Instant) -> Option<String> {
+        let reason = match self.lost.lock() {
+            Ok(mut l) => l.take(),
+            Err(poisoned) => poisoned.into_inner().take(),
+        }?;
+        if !matches!(self.status, SoundStatus::Ready { .. }) {
+            return None;
+        }
+        let again = self
+            .reopened_at
+            .is_some_and(|t| now.saturating_duration_since(t) < REOPEN_GAP);
+        if again {
+            #[cfg(any(feature = "sound", windows, target_os = "macos"))]
+            {
+                self._stream = None;
+            }
+            self.status =
+                SoundStatus::Silent(format!("the sound device keeps stopping ({reason})"));
+            return Some(format!(
+                "No sound: the sound device keeps stopping ({reason})"
+            ));
+        }
+        self.reopened_at = Some(now);
+        self.with_mixer(|m| m.stop());
+        self.open_device();
+        Some(match &self.status {
+            SoundStatus::Ready { device } => {
+                format!("The sound device stopped ({reason}); now playing through {device}")
+            }
+            SoundStatus::Silent(why) => {
+                format!(
+                    "No sound: the sound device stopped ({reason}) and reopening it failed: {why}"
+                )
+            }
+        })
     }
 
     pub fn status(&self) -> &SoundStatus {
@@ -80,6 +149,7 @@ impl SoundOutput {
     /// follows the device clock).
     pub fn is_live(&self) -> bool {
         matches!(self.status, SoundStatus::Ready { .. })
+            && self.lost.lock().map_or(true, |l| l.is_none())
     }
 
     /// Runs `f` on the mixer (held briefly; the device callback waits).
@@ -105,6 +175,18 @@ impl SoundOutput {
     }
 }
 
+/// A device lost again this soon after being reopened is given up.
+pub const REOPEN_GAP: Duration = Duration::from_secs(2);
+
+/// Keeps the first reason a stream stopped.
+fn lost_slot(lost: &Mutex<Option<String>>, reason: &str) {
+    let mut l = match lost.lock() {
+        Ok(l) => l,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    l.get_or_insert_with(|| reason.to_owned());
+}
+
 #[cfg(any(feature = "sound", windows, target_os = "macos"))]
 mod device {
     use std::sync::{Arc, Mutex};
@@ -115,7 +197,22 @@ mod device {
 
     use crate::audio::playback::Mixer;
 
-    pub fn open(mixer: Arc<Mutex<Mixer>>) -> Result<(cpal::Stream, String), String> {
+    /// Errors after which the stream plays no more (and must be rebuilt):
+    /// all but glitches, a refused real-time priority, and a route change
+    /// the backend already followed.
+    fn stops_the_stream(kind: cpal::ErrorKind) -> bool {
+        !matches!(
+            kind,
+            cpal::ErrorKind::Xrun
+                | cpal::ErrorKind::RealtimeDenied
+                | cpal::ErrorKind::DeviceChanged
+        )
+    }
+
+    pub fn open(
+        mixer: Arc<Mutex<Mixer>>,
+        lost: Arc<Mutex<Option<String>>>,
+    ) -> Result<(cpal::Stream, String), String> {
         let host = cpal::default_host();
         let device = host
             .default_output_device()
@@ -130,10 +227,10 @@ mod device {
         let format = supported.sample_format();
         let config: StreamConfig = supported.into();
         let stream = match format {
-            SampleFormat::F32 => build::<f32>(&device, config, mixer),
-            SampleFormat::I16 => build::<i16>(&device, config, mixer),
-            SampleFormat::U16 => build::<u16>(&device, config, mixer),
-            SampleFormat::I32 => build::<i32>(&device, config, mixer),
+            SampleFormat::F32 => build::<f32>(&device, config, mixer, lost),
+            SampleFormat::I16 => build::<i16>(&device, config, mixer, lost),
+            SampleFormat::U16 => build::<u16>(&device, config, mixer, lost),
+            SampleFormat::I32 => build::<i32>(&device, config, mixer, lost),
             other => {
                 return Err(format!(
                     "the audio device wants {other} samples, which this app does not write"
@@ -151,6 +248,7 @@ mod device {
         device: &cpal::Device,
         config: StreamConfig,
         mixer: Arc<Mutex<Mixer>>,
+        lost: Arc<Mutex<Option<String>>>,
     ) -> Result<cpal::Stream, cpal::Error>
     where
         T: SizedSample + FromSample<f32>,
@@ -172,8 +270,87 @@ mod device {
                     *d = T::from_sample(*s);
                 }
             },
-            |err| eprintln!("sound output: {err}"),
+            move |err: cpal::Error| {
+                if stops_the_stream(err.kind()) {
+                    tracing::warn!("sound output stopped: {err}");
+                    super::lost_slot(&lost, &err.to_string());
+                } else {
+                    tracing::debug!("sound output: {err}");
+                }
+            },
             Some(Duration::from_secs(2)),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An output that says it plays through `device`, with no real stream
+    /// (the state a working device leaves; no sound hardware needed).
+    fn ready(device: &str) -> SoundOutput {
+        let mut out = SoundOutput::silent("test");
+        out.status = SoundStatus::Ready {
+            device: device.to_owned(),
+        };
+        out
+    }
+
+    #[test]
+    fn a_lost_stream_stops_leading_the_transport_until_reopened() {
+        let mut out = ready("Speakers");
+        let now = Instant::now();
+        assert!(out.is_live());
+        assert_eq!(out.recover(now), None, "nothing happened");
+        out.with_mixer(|m| m.play_from(0.0));
+        // The error callback reports the stream gone (headphones plugged
+        // in on Windows: WASAPI does not move the stream).
+        out.report_lost("stream invalidated");
+        out.report_lost("a later error");
+        // Not live: the transport runs on the system clock instead of
+        // following a device clock that no longer moves.
+        assert!(!out.is_live());
+        assert_eq!(out.heard_position(), None);
+        let msg = out.recover(now).expect("a line for the user");
+        // The first reason is the one told.
+        assert!(msg.contains("stream invalidated"), "{msg}");
+        assert!(!msg.contains("a later error"), "{msg}");
+        // Reopened on the default device if this machine has one and the
+        // build has sound, else silent with both reasons.
+        match out.status() {
+            SoundStatus::Ready { device } => {
+                assert!(
+                    msg.contains(&format!("now playing through {device}")),
+                    "{msg}"
+                );
+            }
+            SoundStatus::Silent(why) => {
+                assert!(
+                    msg.starts_with("No sound:") && msg.contains(why.as_str()),
+                    "{msg}"
+                );
+                assert!(!out.is_live());
+            }
+        }
+        // Reported once: the next frame says nothing more.
+        assert_eq!(out.recover(now), None);
+    }
+
+    #[test]
+    fn a_device_lost_again_right_after_reopening_is_given_up() {
+        let mut out = ready("USB headset");
+        let t0 = Instant::now();
+        out.reopened_at = Some(t0);
+        out.report_lost("device not available");
+        let msg = out
+            .recover(t0 + Duration::from_secs(1))
+            .expect("a line for the user");
+        assert!(msg.contains("keeps stopping"), "{msg}");
+        assert!(matches!(out.status(), SoundStatus::Silent(_)));
+        assert!(!out.is_live());
+        // Silent now: no more reopening, however often it is asked.
+        out.report_lost("again");
+        assert_eq!(out.recover(t0 + Duration::from_secs(9)), None);
     }
 }
