@@ -308,7 +308,10 @@ mod tests {
         b.go(Path::new(".."));
         // `..` is gone and no verbatim prefix appears (on any system).
         let shown = b.dir_field.clone();
-        assert!(!shown.contains("..") && !shown.starts_with(r"\\?\"), "{shown}");
+        assert!(
+            !shown.contains("..") && !shown.starts_with(r"\\?\"),
+            "{shown}"
+        );
         assert_eq!(
             b.dir.file_name().and_then(|n| n.to_str()),
             Some("モデル"),
