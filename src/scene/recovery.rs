@@ -85,6 +85,77 @@ fn io_err(path: &Path, source: std::io::Error) -> RecoveryError {
     }
 }
 
+/// Paths in a sidecar. A path that is text (always on Windows) is a JSON
+/// string, as before; on Unix a name that is not UTF-8 — a Japanese MMD
+/// archive unzipped with its Shift_JIS names as raw bytes — is written as
+/// `{"os_bytes": [..]}`, so its copy is still written and restores to the
+/// same file (serde's own `PathBuf` refuses such a path, and the copy was
+/// lost).
+mod os_path {
+    use std::path::{Path, PathBuf};
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Stored {
+        Text(String),
+        Bytes { os_bytes: Vec<u8> },
+    }
+
+    fn stored(p: &Path) -> Stored {
+        if let Some(text) = p.to_str() {
+            return Stored::Text(text.to_owned());
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            Stored::Bytes {
+                os_bytes: p.as_os_str().as_bytes().to_vec(),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            Stored::Text(p.to_string_lossy().into_owned())
+        }
+    }
+
+    fn path(s: Stored) -> PathBuf {
+        match s {
+            Stored::Text(t) => PathBuf::from(t),
+            #[cfg(unix)]
+            Stored::Bytes { os_bytes } => {
+                use std::os::unix::ffi::OsStringExt;
+                PathBuf::from(std::ffi::OsString::from_vec(os_bytes))
+            }
+            #[cfg(not(unix))]
+            Stored::Bytes { os_bytes } => {
+                PathBuf::from(String::from_utf8_lossy(&os_bytes).into_owned())
+            }
+        }
+    }
+
+    pub fn serialize<S: Serializer>(p: &Path, s: S) -> Result<S::Ok, S::Error> {
+        stored(p).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PathBuf, D::Error> {
+        Stored::deserialize(d).map(path)
+    }
+
+    pub mod opt {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(p: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
+            p.as_deref().map(stored).serialize(s)
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<PathBuf>, D::Error> {
+            Option::<Stored>::deserialize(d).map(|o| o.map(path))
+        }
+    }
+}
+
 /// What the recovered document was in the scene.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
@@ -102,7 +173,9 @@ pub enum Role {
 pub struct ActorRecord {
     pub name: String,
     /// `None`: the built-in skeleton.
+    #[serde(default, with = "os_path::opt")]
     pub model: Option<PathBuf>,
+    #[serde(default, with = "os_path::opt")]
     pub motion: Option<PathBuf>,
     pub offset: i32,
 }
@@ -110,6 +183,7 @@ pub struct ActorRecord {
 /// The scene's song when the copy was written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SongRecord {
+    #[serde(with = "os_path")]
     pub path: PathBuf,
     /// Scene frame at which the song's first sample plays.
     pub offset: i32,
@@ -120,9 +194,12 @@ pub struct SongRecord {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SceneRecord {
     /// The `.vmdscene` file, if the scene came from or went to one.
+    #[serde(default, with = "os_path::opt")]
     pub scene_file: Option<PathBuf>,
     pub actors: Vec<ActorRecord>,
+    #[serde(default, with = "os_path::opt")]
     pub camera: Option<PathBuf>,
+    #[serde(default, with = "os_path::opt")]
     pub light: Option<PathBuf>,
     /// The song (absent in sidecars written before it was recorded).
     #[serde(default)]
@@ -142,6 +219,7 @@ pub struct Meta {
     /// The document id inside that session.
     pub doc_id: u64,
     /// The file the document saves to (`None`: never saved, e.g. the demo).
+    #[serde(default, with = "os_path::opt")]
     pub original: Option<PathBuf>,
     /// The name shown for it.
     pub name: String,
@@ -804,6 +882,44 @@ mod tests {
         for name in ["C:evil.vmd", "copy.vmd:stream", "a|b.vmd", "D:s1"] {
             assert!(bad.iter().any(|m| m.contains(name)), "{name}: {bad:?}");
         }
+    }
+
+    /// An MMD archive unzipped on Linux keeps its Shift_JIS names as raw
+    /// bytes: such paths are no UTF-8, and the copy must still be written
+    /// and point back at the same files.
+    #[cfg(unix)]
+    #[test]
+    fn paths_that_are_not_utf8_are_kept_byte_for_byte() {
+        use std::os::unix::ffi::OsStrExt;
+        // 83 5F 83 93 83 58 is ダンス in Shift_JIS (not UTF-8).
+        let sjis: &[u8] = b"\x83\x5f\x83\x93\x83\x58";
+        let (text, _, bad) = encoding_rs::SHIFT_JIS.decode(sjis);
+        assert!(!bad && text == "ダンス");
+        let mut raw = b"/mmd/".to_vec();
+        raw.extend_from_slice(sjis);
+        let folder = PathBuf::from(std::ffi::OsStr::from_bytes(&raw));
+        assert!(folder.to_str().is_none(), "not UTF-8");
+        let mut doc = info(4, 2);
+        doc.original = Some(folder.join("dance.vmd"));
+        if let Some(scene) = &mut doc.scene {
+            scene.actors[0].model = Some(folder.join("model.pmx"));
+            scene.scene_file = Some(folder.join("show.vmdscene"));
+        }
+        let dir = temp_dir("sjis");
+        {
+            let s = Session::start(dir.path()).expect("session");
+            let e = s.writer().write(&doc, &vmd_bytes(3)).expect("written");
+            let json = std::fs::read_to_string(&e.json).expect("sidecar");
+            // UTF-8 paths stay plain strings; the others are their bytes.
+            assert!(json.contains("\"/music/song.wav\""), "{json}");
+            assert!(json.contains("os_bytes"), "{json}");
+        }
+        let mut next = Session::start(dir.path()).expect("session");
+        let (found, errors) = next.orphans();
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].meta.original, doc.original);
+        assert_eq!(found[0].meta.scene, doc.scene);
     }
 
     #[test]
