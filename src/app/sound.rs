@@ -149,7 +149,10 @@ impl SoundOutput {
     /// follows the device clock).
     pub fn is_live(&self) -> bool {
         matches!(self.status, SoundStatus::Ready { .. })
-            && self.lost.lock().map_or(true, |l| l.is_none())
+            && match self.lost.lock() {
+                Ok(l) => l.is_none(),
+                Err(poisoned) => poisoned.into_inner().is_none(),
+            }
     }
 
     /// Runs `f` on the mixer (held briefly; the device callback waits).
