@@ -201,15 +201,17 @@ mod device {
     use crate::audio::playback::Mixer;
 
     /// Errors after which the stream plays no more (and must be rebuilt):
-    /// all but glitches, a refused real-time priority, and a route change
-    /// the backend already followed.
+    /// the device gone or the stream invalidated (WASAPI, when the default
+    /// device changes), never glitches, a refused real-time priority or a
+    /// route change the backend followed. Anything else ends WASAPI's loop,
+    /// while ALSA's goes on after it.
     fn stops_the_stream(kind: cpal::ErrorKind) -> bool {
-        !matches!(
-            kind,
-            cpal::ErrorKind::Xrun
-                | cpal::ErrorKind::RealtimeDenied
-                | cpal::ErrorKind::DeviceChanged
-        )
+        use cpal::ErrorKind as K;
+        match kind {
+            K::DeviceNotAvailable | K::StreamInvalidated => true,
+            K::Xrun | K::RealtimeDenied | K::DeviceChanged => false,
+            _ => cfg!(windows),
+        }
     }
 
     pub fn open(
