@@ -31,6 +31,7 @@ pub mod model;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod scene;
+pub mod video;
 /// The model layer's former name; kept so older paths keep compiling.
 pub use model as skeleton;
 pub mod vmd;

@@ -9,9 +9,11 @@ use clap::Args;
 
 use super::{CliError, CliResult};
 use crate::model::LoadedModel;
+use crate::render::sequence;
 use crate::render::sheet::{self, SheetLayout};
 use crate::render::stage::{IndexedMotion, Stage, demo_model};
 use crate::render::{Offscreen, TextureRgba};
+use crate::video::{self, PictureTimes, SongInput, VideoSpec, VideoWriter};
 use crate::vmd::summary::cut_frames;
 use crate::vmd::{Motion, TrackIndex};
 
@@ -32,8 +34,14 @@ pub struct RenderArgs {
     #[arg(long, default_value_t = 30)]
     pub fps: u32,
     /// Output folder for 00000.png, 00001.png, … (created if missing).
-    #[arg(short, long, value_name = "DIR")]
-    pub out: PathBuf,
+    #[arg(
+        short,
+        long,
+        value_name = "DIR",
+        required_unless_present = "video",
+        conflicts_with = "video"
+    )]
+    pub out: Option<PathBuf>,
     /// Draw no ground shadow (MMD's 地面影; on by default).
     #[arg(long)]
     pub no_ground_shadow: bool,
@@ -41,6 +49,33 @@ pub struct RenderArgs {
     /// camera file's self-shadow keys, else MMD's mode 1 at 8875).
     #[arg(long)]
     pub no_self_shadow: bool,
+    #[command(flatten)]
+    pub video: VideoArgs,
+}
+
+/// `render --video`: an MP4 instead of PNGs.
+#[derive(Debug, Args)]
+pub struct VideoArgs {
+    /// Write one MP4 (H.264 yuv420p, with the song as AAC) instead of a PNG
+    /// sequence. Needs ffmpeg (on PATH, or --ffmpeg).
+    #[arg(long, value_name = "OUT.mp4")]
+    pub video: Option<PathBuf>,
+    /// The song under the video (WAV, MP3, OGG, FLAC: what ffmpeg reads).
+    #[arg(long, value_name = "FILE", requires = "video")]
+    pub song: Option<PathBuf>,
+    /// Scene frame at which the song's first sample plays (a scene's song
+    /// offset; may be negative).
+    #[arg(
+        long,
+        value_name = "FRAME",
+        default_value_t = 0,
+        allow_hyphen_values = true,
+        requires = "song"
+    )]
+    pub song_offset: i32,
+    /// The ffmpeg program (default: `ffmpeg` on PATH).
+    #[arg(long, value_name = "PATH", requires = "video")]
+    pub ffmpeg: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -210,37 +245,74 @@ pub fn render(a: RenderArgs) -> CliResult {
     if a.fps != 30 && a.fps != 60 {
         return Err(CliError(format!("--fps {}: use 30 or 60", a.fps)));
     }
+    let times = PictureTimes::new(first, last, a.fps).map_err(CliError)?;
+    // A video's ffmpeg, size and folder are checked before anything loads.
+    let video = match &a.video.video {
+        Some(out) => Some(video_start(&a.video, out, w, h, times)?),
+        None => None,
+    };
     let mut stage = Stage::new(offscreen()?);
     stage.ground_shadow = !a.no_ground_shadow;
     stage.self_shadow = !a.no_self_shadow;
     stage_from(&a.files, &mut stage)?;
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| CliError(format!("cannot create {}: {e}", a.out.display())))?;
     let target = stage.target(w, h).map_err(|e| CliError(e.to_string()))?;
-    let per_frame = u64::from(a.fps / 30);
-    let count = u64::from(last - first) * per_frame + 1;
     let started = Instant::now();
-    for i in 0..count {
-        let frame = f64::from(first) + i as f64 / per_frame as f64;
-        let img = stage
-            .picture(&target, frame)
-            .map_err(|e| CliError(e.to_string()))?;
-        let path = a.out.join(format!("{i:05}.png"));
-        img.save_png(&path).map_err(|e| CliError(e.to_string()))?;
-        if i % 10 == 9 || i + 1 == count {
-            eprint!("\rrendered {} of {count} pictures (frame {frame})", i + 1);
+    let count = times.count();
+    let show = |done: u64, total: u64| {
+        if done % 10 == 0 || done == total {
+            eprint!("\rrendered {done} of {total} pictures");
         }
-    }
-    eprintln!();
+    };
+    let wrote = match (video, &a.out) {
+        (Some(writer), _) => {
+            let out = sequence::write_video(&mut stage, &target, &times, writer, &|| false, show)
+                .map_err(|e| CliError(e.to_string()));
+            eprintln!();
+            out?.display().to_string()
+        }
+        (None, Some(dir)) => {
+            sequence::write_pngs(&mut stage, &target, &times, dir, &|| false, show)
+                .map_err(CliError)?;
+            eprintln!();
+            dir.display().to_string()
+        }
+        (None, None) => return Err(CliError("give -o DIR or --video OUT.mp4".into())),
+    };
     let secs = started.elapsed().as_secs_f64();
+    let what = if a.video.video.is_some() {
+        "a video of "
+    } else {
+        ""
+    };
     out!(
-        "wrote {count} pictures ({w}x{h}, {} fps) to {} in {secs:.1} s: {:.1} pictures per second on {}",
+        "wrote {what}{count} pictures ({w}x{h}, {} fps) to {wrote} in {secs:.1} s: {:.1} pictures per second on {}",
         a.fps,
-        a.out.display(),
         count as f64 / secs.max(1e-9),
         stage.off.gpu.describe()
     );
     Ok(())
+}
+
+/// Finds ffmpeg and starts it for `render --video` (its song, if any, at
+/// `--song-offset`).
+fn video_start(
+    v: &VideoArgs,
+    out: &Path,
+    width: u32,
+    height: u32,
+    times: PictureTimes,
+) -> Result<VideoWriter, CliError> {
+    let ffmpeg = video::locate_ffmpeg(v.ffmpeg.as_deref()).map_err(|e| CliError(e.to_string()))?;
+    let spec = VideoSpec {
+        width,
+        height,
+        times,
+        song: v.song.as_ref().map(|p| SongInput {
+            path: p.clone(),
+            offset: v.song_offset,
+        }),
+    };
+    VideoWriter::start(&ffmpeg, &spec, out).map_err(|e| CliError(e.to_string()))
 }
 
 /// One shot of a camera: MMD frames `first..=last`.

@@ -24,6 +24,7 @@ mod gpu;
 pub mod input;
 mod model;
 mod renderer;
+pub mod sequence;
 pub mod sheet;
 pub mod stage;
 mod target;
