@@ -244,7 +244,7 @@ impl std::error::Error for FfmpegMissing {}
 pub const HOW_TO_GET_FFMPEG: &str = "Video export needs ffmpeg: on Debian/Ubuntu \
 `sudo apt install ffmpeg`, on Fedora `sudo dnf install ffmpeg`, on macOS \
 `brew install ffmpeg`; on Windows download a build from https://ffmpeg.org/download.html \
-and name its ffmpeg.exe (--ffmpeg PATH, or the ffmpeg field of File ▸ Export video…). \
+and name its ffmpeg.exe (--ffmpeg PATH, or the ffmpeg field of File > Export video…). \
 A PNG sequence needs no ffmpeg (render … -o FOLDER).";
 
 fn is_program(p: &Path) -> bool {

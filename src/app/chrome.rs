@@ -93,6 +93,17 @@ impl StudioApp {
                         self.scene_action(panels::scene::Action::SaveSceneAs);
                         ui.close();
                     }
+                    if ui
+                        .button("Export video…")
+                        .on_hover_text(
+                            "The scene through its camera as an MP4 with the song (needs \
+                             ffmpeg), or as a PNG sequence",
+                        )
+                        .clicked()
+                    {
+                        self.open_export_video();
+                        ui.close();
+                    }
                     ui.separator();
                     if Command::Save.menu_button(ui, has_doc) {
                         self.run_command(Command::Save);

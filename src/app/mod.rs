@@ -14,6 +14,7 @@ use crate::vmd;
 mod chrome;
 pub mod command;
 pub mod document;
+pub mod export_video;
 pub mod file_browser;
 pub mod jobs;
 pub mod panels;
@@ -132,6 +133,8 @@ pub struct StudioApp {
     pub disk_conflict: Option<saving::DiskConflict>,
     /// Crash recovery copies (off until [`StudioApp::start_recovery`]).
     pub recovery: recovery::Recovery,
+    /// File ▸ Export video… and the export in flight.
+    pub export_video: export_video::State,
 }
 
 impl Default for StudioApp {
@@ -171,6 +174,7 @@ impl Default for StudioApp {
             saves: Default::default(),
             disk_conflict: None,
             recovery: Default::default(),
+            export_video: Default::default(),
         }
     }
 }
@@ -799,6 +803,7 @@ impl StudioApp {
         );
         self.close_guard_modal(&ctx);
         self.file_browser_ui(&ctx);
+        self.export_video_ui(&ctx);
         self.disk_conflict_modal(&ctx);
         self.recovery_window(&ctx);
         self.run_pending();

@@ -12,6 +12,7 @@ mod common;
 mod app;
 mod bone_pick;
 mod curve_editor;
+mod export_video;
 mod gizmo;
 mod jobs;
 mod merge;

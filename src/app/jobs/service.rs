@@ -38,6 +38,8 @@ pub enum JobKind {
     Preview,
     /// Decoding a song and finding its beats.
     Song,
+    /// Rendering the scene to a video or a PNG sequence.
+    Export,
 }
 
 /// A finished job's result, tagged with its id.

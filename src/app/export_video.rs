@@ -1,0 +1,682 @@
+//! File ▸ Export video…: the scene as an MP4 (H.264 + the scene's song as
+//! AAC, through ffmpeg) or, without ffmpeg, as a PNG sequence. The export
+//! runs as a cancellable job of the job service: it draws the scene on its
+//! own headless GPU through the same loop as the CLI's `render`
+//! ([`crate::render::sequence`]) while ffmpeg encodes; the dialog shows
+//! frames done, time left and Cancel. What an export does with files
+//! (temporary MP4 beside the target, renamed on success) is in
+//! [`crate::video`].
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use super::StudioApp;
+use super::jobs::{JobKind, JobService, Lane, Polled};
+use crate::model::LoadedModel;
+use crate::render::Offscreen;
+use crate::render::sequence;
+use crate::render::stage::{IndexedMotion, Stage, demo_model};
+use crate::scene::ModelRef;
+use crate::video::{
+    self, FfmpegMissing, PictureTimes, SongInput, VideoError, VideoSpec, VideoWriter,
+};
+use crate::vmd::Motion;
+
+/// The output frame's shape: free, or the height follows the width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Aspect {
+    Free,
+    Wide,
+    Classic,
+    Square,
+    Vertical,
+}
+
+impl Aspect {
+    pub const ALL: [Aspect; 5] = [
+        Aspect::Wide,
+        Aspect::Classic,
+        Aspect::Square,
+        Aspect::Vertical,
+        Aspect::Free,
+    ];
+
+    /// Width : height, `None` when free.
+    pub fn ratio(self) -> Option<(u32, u32)> {
+        match self {
+            Aspect::Free => None,
+            Aspect::Wide => Some((16, 9)),
+            Aspect::Classic => Some((4, 3)),
+            Aspect::Square => Some((1, 1)),
+            Aspect::Vertical => Some((9, 16)),
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Aspect::Free => "free",
+            Aspect::Wide => "16:9",
+            Aspect::Classic => "4:3",
+            Aspect::Square => "1:1",
+            Aspect::Vertical => "9:16 (vertical)",
+        }
+    }
+
+    /// The height for `width` (even, as H.264 yuv420p needs), or `None`
+    /// when free.
+    pub fn height_for(self, width: u32) -> Option<u32> {
+        let (w, h) = self.ratio()?;
+        let exact = f64::from(width) * f64::from(h) / f64::from(w);
+        Some(((exact / 2.0).round() as u32 * 2).max(2))
+    }
+}
+
+/// What the export makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    Video,
+    Pngs,
+}
+
+/// The result of an export job.
+#[derive(Debug)]
+pub enum Exported {
+    Video {
+        path: PathBuf,
+        pictures: u64,
+        secs: f64,
+    },
+    Pngs {
+        dir: PathBuf,
+        pictures: u64,
+        secs: f64,
+        complete: bool,
+    },
+    Failed(VideoError),
+}
+
+/// An export in flight.
+#[derive(Debug)]
+pub struct Running {
+    pub output: Output,
+    pub started: Instant,
+    pub total: u64,
+    pub done: Arc<AtomicU64>,
+}
+
+/// The dialog's state (kept while the app runs).
+#[derive(Debug)]
+pub struct State {
+    pub open: bool,
+    /// The MP4 to write.
+    pub path: String,
+    /// The PNG folder (offered without ffmpeg).
+    pub png_dir: String,
+    pub first: u32,
+    pub last: u32,
+    pub width: u32,
+    pub height: u32,
+    pub fps: u32,
+    pub aspect: Aspect,
+    /// Lay the scene's song under the video.
+    pub with_song: bool,
+    /// ffmpeg to use; empty: `ffmpeg` on PATH.
+    pub ffmpeg: String,
+    /// `ffmpeg` field value → where ffmpeg is (looked up when it changes).
+    found: Option<(String, Result<PathBuf, FfmpegMissing>)>,
+    lane: Lane<Exported>,
+    pub running: Option<Running>,
+    /// The last export's outcome, in words (error: true).
+    pub outcome: Option<(String, bool)>,
+    /// Set once the range was filled from the scene.
+    range_set: bool,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State {
+            open: false,
+            path: String::new(),
+            png_dir: String::new(),
+            first: 0,
+            last: 0,
+            width: 1920,
+            height: 1080,
+            fps: 30,
+            aspect: Aspect::Wide,
+            with_song: true,
+            ffmpeg: String::new(),
+            found: None,
+            lane: Lane::default(),
+            running: None,
+            outcome: None,
+            range_set: false,
+        }
+    }
+}
+
+impl State {
+    /// Where ffmpeg is, for the current field (cached per value).
+    pub fn ffmpeg(&mut self) -> Result<PathBuf, FfmpegMissing> {
+        let key = self.ffmpeg.trim().to_owned();
+        match &self.found {
+            Some((k, r)) if *k == key => r.clone(),
+            _ => {
+                let named = (!key.is_empty()).then(|| PathBuf::from(&key));
+                let r = video::locate_ffmpeg(named.as_deref());
+                self.found = Some((key, r.clone()));
+                r
+            }
+        }
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// "frame 12 of 60 — 0:05 left" while an export runs.
+    pub fn progress_text(&self) -> Option<(f32, String)> {
+        let r = self.running.as_ref()?;
+        let done = r.done.load(Ordering::Relaxed);
+        let left = video::time_left(done, r.total, r.started.elapsed())
+            .map_or_else(String::new, |d| format!(" — {} left", video::clock(d)));
+        let f = done as f32 / r.total.max(1) as f32;
+        Some((f, format!("picture {done} of {}{left}", r.total)))
+    }
+
+    /// Asks the running export to stop (it deletes its partial file).
+    pub fn cancel(&mut self, jobs: &JobService) {
+        if let Some(id) = self.lane.current() {
+            jobs.cancel(id);
+        }
+    }
+}
+
+/// One actor as the export draws it.
+struct ExportActor {
+    model: LoadedModel,
+    motion: Option<Motion>,
+    offset: f64,
+}
+
+/// What the export job takes: copies, so editing may go on meanwhile.
+struct ExportScene {
+    actors: Vec<ExportActor>,
+    camera: Option<Motion>,
+    light: Option<Motion>,
+}
+
+impl ExportScene {
+    fn stage(self) -> Result<Stage, String> {
+        let off = Offscreen::new().map_err(|e| e.to_string())?;
+        let mut stage = Stage::new(off);
+        for a in self.actors {
+            stage
+                .add_actor(a.model, a.motion.map(IndexedMotion::new), a.offset)
+                .map_err(|e| e.to_string())?;
+        }
+        stage.camera = self.camera.map(IndexedMotion::new);
+        stage.light = self.light.map(IndexedMotion::new);
+        Ok(stage)
+    }
+}
+
+impl StudioApp {
+    /// The scene's copy for an export, or why there is none yet.
+    fn export_scene(&self) -> Result<ExportScene, String> {
+        let sc = &self.scene;
+        let motion = |id: Option<u64>| {
+            id.and_then(|id| self.docs.iter().find(|d| d.id == id))
+                .map(|d| d.motion.clone())
+        };
+        let mut actors = Vec::new();
+        for a in &sc.scene.actors {
+            let model = match &a.model {
+                ModelRef::File(p) => match sc.models.get(p) {
+                    Some(m) => m.loaded.clone(),
+                    None => {
+                        return Err(format!(
+                            "{}'s model {} is not loaded (yet)",
+                            a.name,
+                            p.display()
+                        ));
+                    }
+                },
+                ModelRef::Builtin => demo_model()?,
+            };
+            actors.push(ExportActor {
+                model,
+                motion: motion(a.motion),
+                offset: f64::from(a.offset),
+            });
+        }
+        if actors.is_empty() {
+            return Err("the scene has no actor to draw".into());
+        }
+        Ok(ExportScene {
+            actors,
+            camera: motion(sc.scene.camera),
+            light: motion(sc.scene.light),
+        })
+    }
+
+    /// The last frame with a key anywhere in the scene (actors shifted by
+    /// their offsets), for the default range.
+    fn scene_last_frame(&self) -> u32 {
+        let last = |id: Option<u64>| {
+            id.and_then(|id| self.docs.iter().find(|d| d.id == id))
+                .and_then(|d| d.motion.last_frame())
+        };
+        let actors = self.scene.scene.actors.iter().filter_map(|a| {
+            last(a.motion).map(|f| (i64::from(f) + i64::from(a.offset)).max(0) as u32)
+        });
+        actors
+            .chain(last(self.scene.scene.camera))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Opens the dialog (File ▸ Export video…).
+    pub fn open_export_video(&mut self) {
+        let last = self.scene_last_frame();
+        let base = self
+            .scene
+            .path
+            .as_ref()
+            .or_else(|| self.doc().and_then(|d| d.path.as_ref()))
+            .map_or_else(|| PathBuf::from("video.vmd"), Clone::clone);
+        let st = &mut self.export_video;
+        st.open = true;
+        if !st.range_set {
+            st.range_set = true;
+            st.first = 0;
+            st.last = last;
+        }
+        if st.path.is_empty() {
+            st.path = base.with_extension("mp4").display().to_string();
+        }
+        if st.png_dir.is_empty() {
+            let p = PathBuf::from(&st.path);
+            let stem = p
+                .file_stem()
+                .map_or_else(|| "video".into(), |s| s.to_string_lossy().into_owned());
+            st.png_dir = p
+                .with_file_name(format!("{stem}_frames"))
+                .display()
+                .to_string();
+        }
+    }
+
+    /// Starts exporting `output` with the dialog's settings.
+    pub fn start_export(&mut self, output: Output) {
+        if self.export_video.is_running() {
+            return;
+        }
+        match self.try_start_export(output) {
+            Ok(()) => self.export_video.outcome = None,
+            Err(e) => {
+                self.export_video.outcome = Some((e.clone(), true));
+                self.shared.error(format!("Export: {e}"));
+            }
+        }
+    }
+
+    fn try_start_export(&mut self, output: Output) -> Result<(), String> {
+        let st = &mut self.export_video;
+        let times = PictureTimes::new(st.first, st.last, st.fps)?;
+        let (w, h) = (st.width, st.height);
+        if !(2..=8192).contains(&w) || !(2..=8192).contains(&h) {
+            return Err(format!("size {w}x{h} is out of range (2..8192 per side)"));
+        }
+        let writer = match output {
+            Output::Video => {
+                let target = PathBuf::from(st.path.trim());
+                if target.as_os_str().is_empty() {
+                    return Err("give the video a file name".into());
+                }
+                let ffmpeg = st.ffmpeg().map_err(|e| e.to_string())?;
+                let song = self.scene.scene.song.as_ref().filter(|_| st.with_song);
+                let spec = VideoSpec {
+                    width: w,
+                    height: h,
+                    times,
+                    song: song.map(|s| SongInput {
+                        path: s.path.clone(),
+                        offset: s.offset,
+                    }),
+                };
+                Some(VideoWriter::start(&ffmpeg, &spec, &target).map_err(|e| e.to_string())?)
+            }
+            Output::Pngs => None,
+        };
+        let png_dir = PathBuf::from(self.export_video.png_dir.trim());
+        if output == Output::Pngs && png_dir.as_os_str().is_empty() {
+            return Err("give the pictures a folder".into());
+        }
+        let scene = self.export_scene()?;
+        let done = Arc::new(AtomicU64::new(0));
+        let total = times.count();
+        let label = match output {
+            Output::Video => format!(
+                "Exporting {}",
+                file_name(Path::new(&self.export_video.path))
+            ),
+            Output::Pngs => format!("Exporting {} pictures", total),
+        };
+        let counter = Arc::clone(&done);
+        let st = &mut self.export_video;
+        let started = Instant::now();
+        st.lane.start(
+            &self.shared.jobs,
+            JobKind::Export,
+            label,
+            true,
+            move |ctx| {
+                let t0 = Instant::now();
+                ctx.progress(0.0, "preparing the models");
+                let mut stage = match scene.stage() {
+                    Ok(s) => s,
+                    Err(e) => return Exported::Failed(VideoError::Failed(e)),
+                };
+                let target = match stage.target(w, h) {
+                    Ok(t) => t,
+                    Err(e) => return Exported::Failed(VideoError::Failed(e.to_string())),
+                };
+                let cancelled = || ctx.cancelled();
+                let progress = |n: u64, total: u64| {
+                    counter.store(n, Ordering::Relaxed);
+                    let left = video::time_left(n, total, t0.elapsed())
+                        .map_or_else(String::new, |d| format!(", {} left", video::clock(d)));
+                    ctx.progress(
+                        n as f32 / total.max(1) as f32,
+                        &format!("picture {n} of {total}{left}"),
+                    );
+                };
+                match writer {
+                    Some(writer) => {
+                        match sequence::write_video(
+                            &mut stage, &target, &times, writer, &cancelled, progress,
+                        ) {
+                            Ok(path) => Exported::Video {
+                                path,
+                                pictures: times.count(),
+                                secs: t0.elapsed().as_secs_f64(),
+                            },
+                            Err(e) => Exported::Failed(e),
+                        }
+                    }
+                    None => {
+                        match sequence::write_pngs(
+                            &mut stage, &target, &times, &png_dir, &cancelled, progress,
+                        ) {
+                            Ok(n) => Exported::Pngs {
+                                dir: png_dir,
+                                pictures: n,
+                                secs: t0.elapsed().as_secs_f64(),
+                                complete: n == times.count(),
+                            },
+                            Err(e) => Exported::Failed(VideoError::Failed(e)),
+                        }
+                    }
+                }
+            },
+        );
+        st.running = Some(Running {
+            output,
+            started,
+            total,
+            done,
+        });
+        Ok(())
+    }
+
+    /// Takes a finished export's result (each frame).
+    pub fn poll_export(&mut self) {
+        let jobs = self.shared.jobs.clone();
+        let Some(p) = self.export_video.lane.poll(&jobs) else {
+            return;
+        };
+        self.export_video.running = None;
+        let (text, error) = match p {
+            Polled::Done(f) => match f.value {
+                Exported::Video {
+                    path,
+                    pictures,
+                    secs,
+                } => (
+                    format!(
+                        "Exported {} ({pictures} pictures in {secs:.1} s)",
+                        path.display()
+                    ),
+                    false,
+                ),
+                Exported::Pngs {
+                    dir,
+                    pictures,
+                    secs,
+                    complete,
+                } => (
+                    format!(
+                        "{} {pictures} pictures to {} in {secs:.1} s",
+                        if complete { "Wrote" } else { "Cancelled after" },
+                        dir.display()
+                    ),
+                    !complete,
+                ),
+                Exported::Failed(VideoError::Cancelled) => {
+                    ("Export cancelled; no file was written".to_owned(), true)
+                }
+                Exported::Failed(e) => (format!("Export failed: {e}"), true),
+            },
+            Polled::Lost(_) => ("Export failed: the export job stopped".to_owned(), true),
+        };
+        if error {
+            self.shared.error(text.clone());
+        } else {
+            self.shared.info(text.clone());
+        }
+        self.export_video.outcome = Some((text, error));
+    }
+
+    /// The dialog window (while open) and the running export's result.
+    pub fn export_video_ui(&mut self, ctx: &egui::Context) {
+        self.poll_export();
+        if !self.export_video.open {
+            return;
+        }
+        let mut open = true;
+        let mut start = None;
+        let mut cancel = false;
+        let song = self.scene.scene.song.clone();
+        egui::Window::new("Export video")
+            .open(&mut open)
+            .resizable(false)
+            .collapsible(false)
+            .show(ctx, |ui| {
+                let st = &mut self.export_video;
+                let running = st.is_running();
+                ui.add_enabled_ui(!running, |ui| {
+                    egui::Grid::new("export-video-grid")
+                        .num_columns(2)
+                        .show(ui, |ui| form(ui, st, song.as_ref()));
+                });
+                ui.separator();
+                let found = st.ffmpeg();
+                match &found {
+                    Ok(p) => {
+                        ui.weak(format!("ffmpeg: {}", p.display()));
+                    }
+                    Err(e) => {
+                        ui.colored_label(ui.visuals().warn_fg_color, e.to_string());
+                        ui.horizontal(|ui| {
+                            let l = ui.label("PNG folder:");
+                            ui.add(
+                                egui::TextEdit::singleline(&mut st.png_dir).desired_width(260.0),
+                            )
+                            .labelled_by(l.id);
+                        });
+                        if ui
+                            .add_enabled(!running, egui::Button::new("Export PNG sequence instead"))
+                            .on_hover_text(
+                                "00000.png, 00001.png, … in the folder; no ffmpeg needed",
+                            )
+                            .clicked()
+                        {
+                            start = Some(Output::Pngs);
+                        }
+                    }
+                }
+                if let Some((f, text)) = st.progress_text() {
+                    ui.add(egui::ProgressBar::new(f).text(text).desired_width(340.0));
+                    if ui.button("Cancel export").clicked() {
+                        cancel = true;
+                    }
+                    ui.ctx().request_repaint_after(Duration::from_millis(100));
+                } else if ui
+                    .add_enabled(found.is_ok(), egui::Button::new("Export"))
+                    .on_hover_text("Write the MP4 (H.264 + AAC) through ffmpeg")
+                    .clicked()
+                {
+                    start = Some(Output::Video);
+                }
+                if let Some((text, error)) = &st.outcome {
+                    if *error {
+                        ui.colored_label(ui.visuals().error_fg_color, text);
+                    } else {
+                        ui.label(text);
+                    }
+                }
+            });
+        if cancel {
+            let jobs = self.shared.jobs.clone();
+            self.export_video.cancel(&jobs);
+        }
+        if let Some(o) = start {
+            self.start_export(o);
+        }
+        if !open {
+            self.export_video.open = false;
+        }
+    }
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name().map_or_else(
+        || p.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// The settings grid: file, frames, size and aspect, rate, song, ffmpeg.
+fn form(ui: &mut egui::Ui, st: &mut State, song: Option<&crate::scene::Song>) {
+    let l = ui.label("File:");
+    ui.add(
+        egui::TextEdit::singleline(&mut st.path)
+            .hint_text("/path/to/video.mp4")
+            .desired_width(260.0),
+    )
+    .labelled_by(l.id);
+    ui.end_row();
+
+    ui.label("Frames:");
+    ui.horizontal(|ui| {
+        ui.add(egui::DragValue::new(&mut st.first).range(0..=u32::MAX / 2))
+            .on_hover_text("First frame");
+        ui.label("to");
+        ui.add(egui::DragValue::new(&mut st.last).range(0..=u32::MAX / 2))
+            .on_hover_text("Last frame (inclusive)");
+        if st.last < st.first {
+            st.last = st.first;
+        }
+    });
+    ui.end_row();
+
+    ui.label("Aspect:");
+    egui::ComboBox::from_id_salt("export-aspect")
+        .selected_text(st.aspect.label())
+        .show_ui(ui, |ui| {
+            for a in Aspect::ALL {
+                ui.selectable_value(&mut st.aspect, a, a.label());
+            }
+        });
+    ui.end_row();
+
+    ui.label("Size:");
+    ui.horizontal(|ui| {
+        let w = ui.add(
+            egui::DragValue::new(&mut st.width)
+                .range(2..=8192)
+                .suffix(" w"),
+        );
+        let free = st.aspect == Aspect::Free;
+        ui.add_enabled(
+            free,
+            egui::DragValue::new(&mut st.height)
+                .range(2..=8192)
+                .suffix(" h"),
+        );
+        // H.264 yuv420p wants even sides.
+        st.width += st.width % 2;
+        st.height += st.height % 2;
+        if let Some(h) = st.aspect.height_for(st.width) {
+            st.height = h.min(8192);
+        }
+        let _ = w;
+        for (pw, ph) in [(1920, 1080), (1280, 720), (640, 360)] {
+            if ui.small_button(format!("{pw}×{ph}")).clicked() {
+                st.aspect = Aspect::Wide;
+                st.width = pw;
+                st.height = ph;
+            }
+        }
+    });
+    ui.end_row();
+
+    ui.label("Rate:");
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut st.fps, 30, "30 fps");
+        ui.radio_value(&mut st.fps, 60, "60 fps");
+    });
+    ui.end_row();
+
+    ui.label("Song:");
+    match song {
+        Some(s) => {
+            ui.checkbox(
+                &mut st.with_song,
+                format!("{} (starts at frame {})", file_name(&s.path), s.offset),
+            );
+        }
+        None => {
+            ui.weak("none in the scene (File > Load song…)");
+        }
+    }
+    ui.end_row();
+
+    let l = ui.label("ffmpeg:");
+    ui.add(
+        egui::TextEdit::singleline(&mut st.ffmpeg)
+            .hint_text("ffmpeg on PATH")
+            .desired_width(260.0),
+    )
+    .labelled_by(l.id);
+    ui.end_row();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_aspect_sets_an_even_height() {
+        assert_eq!(Aspect::Wide.height_for(1920), Some(1080));
+        assert_eq!(Aspect::Wide.height_for(320), Some(180));
+        // 16:9 of 100 is 56.25 → 56.
+        assert_eq!(Aspect::Wide.height_for(100), Some(56));
+        assert_eq!(Aspect::Classic.height_for(640), Some(480));
+        assert_eq!(Aspect::Vertical.height_for(1080), Some(1920));
+        assert_eq!(Aspect::Free.height_for(1080), None);
+    }
+}

@@ -1,0 +1,160 @@
+//! File ▸ Export video…: the dialog exports the demo scene as an MP4 (a
+//! job with progress), Cancel leaves no file, and without ffmpeg it says
+//! how to get it and offers the PNG sequence instead.
+
+use std::path::Path;
+
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::{NodeT, Queryable};
+use vmd_studio::app::StudioApp;
+use vmd_studio::video::locate_ffmpeg;
+
+use crate::common::ui::{harness, settle, settle_until, temp_dir};
+
+/// A headless GPU for the export's renderer (lavapipe in CI), or `None`
+/// with a note.
+fn gpu() -> bool {
+    match vmd_studio::render::Offscreen::new() {
+        Ok(_) => true,
+        Err(e) => {
+            if std::env::var("CI").as_deref() == Ok("true") {
+                panic!("CI=true needs a GPU adapter (mesa-vulkan-drivers): {e}");
+            }
+            eprintln!("SKIPPED: the export needs a GPU adapter: {e}");
+            false
+        }
+    }
+}
+
+fn ffmpeg_present() -> bool {
+    let ok = locate_ffmpeg(None).is_ok();
+    if !ok {
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!("CI=true needs ffmpeg on PATH (apt-get install ffmpeg)");
+        }
+        eprintln!("SKIPPED: this test needs ffmpeg on PATH");
+    }
+    ok
+}
+
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+fn open_dialog(h: &mut egui_kittest::Harness<'static, StudioApp>) {
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Export video…").click();
+    h.run_steps(3);
+    assert!(h.state().export_video.open);
+}
+
+/// Replaces the text of the field labelled `label`.
+fn type_into(h: &mut egui_kittest::Harness<'static, StudioApp>, label: &str, text: &str) {
+    h.get_by_label(label).click();
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label(label).type_text(text);
+    h.run_steps(2);
+}
+
+#[test]
+fn the_dialog_exports_an_mp4_and_cancel_leaves_nothing() {
+    if !ffmpeg_present() || !gpu() {
+        return;
+    }
+    let dir = temp_dir("export-video");
+    let mp4 = dir.join("demo.mp4");
+    let mut h = harness(StudioApp::with_demo());
+    settle(&mut h);
+    open_dialog(&mut h);
+    // The range defaults to the whole scene (the demo's last key is past 0).
+    assert!(h.state().export_video.last > 0);
+    type_into(&mut h, "File:", &mp4.display().to_string());
+    {
+        let st = &mut h.state_mut().export_video;
+        st.first = 0;
+        st.last = 9;
+        st.width = 64;
+        st.height = 36;
+    }
+    h.run_steps(1);
+    h.get_by_label("Export").click();
+    h.run_steps(1);
+    assert!(
+        h.state().export_video.is_running(),
+        "{:?}",
+        h.state().export_video.outcome
+    );
+    settle_until(&mut h, "the export", |a| !a.export_video.is_running());
+    let outcome = h.state().export_video.outcome.clone();
+    assert!(
+        matches!(&outcome, Some((t, false)) if t.contains("10 pictures")),
+        "{outcome:?}"
+    );
+    assert_eq!(names_in(&dir), ["demo.mp4"]);
+    let len = std::fs::metadata(&mp4).unwrap().len();
+    assert!(len > 1000, "an MP4 of {len} bytes");
+
+    // A long export, cancelled from the dialog once a picture is done.
+    let long = dir.join("long.mp4");
+    type_into(&mut h, "File:", &long.display().to_string());
+    h.state_mut().export_video.last = 3000;
+    h.get_by_label("Export").click();
+    settle_until(&mut h, "the first pictures", |a| {
+        a.export_video.progress_text().is_some_and(|(f, _)| f > 0.0)
+    });
+    let (_, text) = h.state().export_video.progress_text().unwrap();
+    assert!(text.contains("of 3001") && text.contains("left"), "{text}");
+    h.get_by_label("Cancel export").click();
+    settle_until(&mut h, "the cancel", |a| !a.export_video.is_running());
+    let outcome = h.state().export_video.outcome.clone();
+    assert!(
+        matches!(&outcome, Some((t, true)) if t.contains("cancelled")),
+        "{outcome:?}"
+    );
+    assert_eq!(names_in(&dir), ["demo.mp4"], "no part file, no long.mp4");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn without_ffmpeg_the_dialog_says_how_to_get_it_and_offers_pngs() {
+    let dir = temp_dir("export-no-ffmpeg");
+    let mut h = harness(StudioApp::with_demo());
+    settle(&mut h);
+    open_dialog(&mut h);
+    type_into(&mut h, "ffmpeg:", "/nonexistent/ffmpeg");
+    // The message and the way out are on screen; Export is off.
+    h.get_by_label_contains("sudo apt install ffmpeg");
+    h.get_by_label_contains("ffmpeg.org");
+    assert!(h.get_by_label("Export").accesskit_node().is_disabled());
+    let frames = dir.join("frames");
+    type_into(&mut h, "PNG folder:", &frames.display().to_string());
+    {
+        let st = &mut h.state_mut().export_video;
+        st.first = 0;
+        st.last = 2;
+        st.width = 32;
+        st.height = 18;
+    }
+    h.get_by_label("Export PNG sequence instead").click();
+    h.run_steps(1);
+    settle_until(&mut h, "the PNG export", |a| !a.export_video.is_running());
+    let outcome = h.state().export_video.outcome.clone();
+    if vmd_studio::render::Offscreen::new().is_err() {
+        // No GPU here: the job says so instead of crashing.
+        assert!(matches!(&outcome, Some((_, true))), "{outcome:?}");
+        return;
+    }
+    assert!(
+        matches!(&outcome, Some((t, false)) if t.contains("Wrote 3 pictures")),
+        "{outcome:?}"
+    );
+    assert_eq!(names_in(&frames), ["00000.png", "00001.png", "00002.png"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
