@@ -337,3 +337,52 @@ fn a_missing_ffmpeg_gives_the_message_and_no_file() {
     ]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_during_an_export_stops_ffmpeg_and_leaves_nothing() {
+    let (Some(_), Some(_)) = (render_support::offscreen(), tools()) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mp4 = dir.path().join("long.mp4");
+    let child = Command::new(env!("CARGO_BIN_EXE_vmd-studio"))
+        .args([
+            "render",
+            &format!("{}/assets/demo_dance.vmd", env!("CARGO_MANIFEST_DIR")),
+            "--frames",
+            "0..9000",
+            "--size",
+            "64x36",
+            "--video",
+            mp4.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the part file (the export is under way).
+    let t = std::time::Instant::now();
+    while names_in(dir.path()).is_empty() {
+        assert!(t.elapsed().as_secs() < 60, "the export never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cancelled; no file was written"),
+        "{stderr}"
+    );
+    assert!(
+        names_in(dir.path()).is_empty(),
+        "{:?}",
+        names_in(dir.path())
+    );
+}

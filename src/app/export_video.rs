@@ -186,6 +186,19 @@ impl State {
         Some((f, format!("picture {done} of {}{left}", r.total)))
     }
 
+    /// Cancels a running export and waits (at most 10 s) until it has
+    /// stopped ffmpeg and deleted its partial file: for quitting the app.
+    pub fn stop_and_wait(&mut self, jobs: &JobService) {
+        let Some(id) = self.lane.current() else {
+            return;
+        };
+        jobs.cancel(id);
+        let t = Instant::now();
+        while jobs.is_running(id) && t.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
     /// Asks the running export to stop (it deletes its partial file).
     pub fn cancel(&mut self, jobs: &JobService) {
         if let Some(id) = self.lane.current() {

@@ -896,4 +896,9 @@ impl eframe::App for StudioApp {
         eframe::set_value(storage, RECENT_KEY, &list);
         settings::save_undo_budget(storage);
     }
+
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        // An export in flight stops and deletes its partial file.
+        self.export_video.stop_and_wait(&self.shared.jobs);
+    }
 }

@@ -247,6 +247,8 @@ pub fn render(a: RenderArgs) -> CliResult {
     }
     let times = PictureTimes::new(first, last, a.fps).map_err(CliError)?;
     // A video's ffmpeg, size and folder are checked before anything loads.
+    // Ctrl+C from here on cancels (the partial file appears next).
+    let stop = interrupted();
     let video = match &a.video.video {
         Some(out) => Some(video_start(&a.video, out, w, h, times)?),
         None => None,
@@ -265,7 +267,8 @@ pub fn render(a: RenderArgs) -> CliResult {
     };
     let wrote = match (video, &a.out) {
         (Some(writer), _) => {
-            let out = sequence::write_video(&mut stage, &target, &times, writer, &|| false, show)
+            let cancelled = || stop.load(std::sync::atomic::Ordering::Relaxed);
+            let out = sequence::write_video(&mut stage, &target, &times, writer, &cancelled, show)
                 .map_err(|e| CliError(e.to_string()));
             eprintln!();
             out?.display().to_string()
@@ -291,6 +294,24 @@ pub fn render(a: RenderArgs) -> CliResult {
         stage.off.gpu.describe()
     );
     Ok(())
+}
+
+/// Set by Ctrl+C (SIGINT) once the handler is installed: the
+/// video export then stops ffmpeg and deletes its partial file instead of
+/// the process dying with the file half-written.
+fn interrupted() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, OnceLock};
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = Arc::clone(&flag);
+        if let Err(e) = ctrlc::set_handler(move || f.store(true, Ordering::Relaxed)) {
+            eprintln!("warning: Ctrl+C will not clean up: {e}");
+        }
+        flag
+    })
+    .clone()
 }
 
 /// Finds ffmpeg and starts it for `render --video` (its song, if any, at
