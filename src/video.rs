@@ -131,13 +131,17 @@ impl VideoSpec {
 
     /// H.264 in yuv420p halves the chroma both ways: both sides must be even.
     pub fn check(&self) -> Result<(), String> {
-        if self.width == 0 || self.height == 0 || self.width % 2 == 1 || self.height % 2 == 1 {
+        if self.width == 0
+            || self.height == 0
+            || !self.width.is_multiple_of(2)
+            || !self.height.is_multiple_of(2)
+        {
             return Err(format!(
                 "video size {}x{}: H.264 (yuv420p) needs an even width and height, e.g. {}x{}",
                 self.width,
                 self.height,
-                (self.width.max(1) + 1) / 2 * 2,
-                (self.height.max(1) + 1) / 2 * 2
+                self.width.max(1).div_ceil(2) * 2,
+                self.height.max(1).div_ceil(2) * 2
             ));
         }
         Ok(())

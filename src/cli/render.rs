@@ -261,7 +261,7 @@ pub fn render(a: RenderArgs) -> CliResult {
     let started = Instant::now();
     let count = times.count();
     let show = |done: u64, total: u64| {
-        if done % 10 == 0 || done == total {
+        if done.is_multiple_of(10) || done == total {
             eprint!("\rrendered {done} of {total} pictures");
         }
     };
