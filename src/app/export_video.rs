@@ -132,6 +132,11 @@ pub struct State {
     pub outcome: Option<(String, bool)>,
     /// Set once the range was filled from the scene.
     range_set: bool,
+    /// Set once the aspect and size were taken from the preview's output frame.
+    seeded: bool,
+    /// The preview's shadow switches (the video shows what the preview shows).
+    pub ground_shadow: bool,
+    pub self_shadow: bool,
 }
 
 impl Default for State {
@@ -153,6 +158,9 @@ impl Default for State {
             running: None,
             outcome: None,
             range_set: false,
+            seeded: false,
+            ground_shadow: true,
+            self_shadow: true,
         }
     }
 }
@@ -219,6 +227,8 @@ struct ExportScene {
     actors: Vec<ExportActor>,
     camera: Option<Motion>,
     light: Option<Motion>,
+    ground_shadow: bool,
+    self_shadow: bool,
 }
 
 impl ExportScene {
@@ -232,6 +242,8 @@ impl ExportScene {
         }
         stage.camera = self.camera.map(IndexedMotion::new);
         stage.light = self.light.map(IndexedMotion::new);
+        stage.ground_shadow = self.ground_shadow;
+        stage.self_shadow = self.self_shadow;
         Ok(stage)
     }
 }
@@ -272,6 +284,8 @@ impl StudioApp {
             actors,
             camera: motion(sc.scene.camera),
             light: motion(sc.scene.light),
+            ground_shadow: self.export_video.ground_shadow,
+            self_shadow: self.export_video.self_shadow,
         })
     }
 
@@ -499,6 +513,28 @@ impl StudioApp {
         if !self.export_video.open {
             return;
         }
+        // The preview's output frame and shadows are what the video shows.
+        let look = super::panels::model_view::settings(ctx);
+        let st = &mut self.export_video;
+        st.ground_shadow = look.ground_shadow;
+        st.self_shadow = look.self_shadow;
+        if !st.seeded {
+            st.seeded = true;
+            st.aspect = match look.aspect {
+                0 => Aspect::Wide,
+                1 => Aspect::Classic,
+                2 => Aspect::Square,
+                3 => Aspect::Vertical,
+                _ => {
+                    st.width = look.custom.0.clamp(2, 8192) / 2 * 2;
+                    st.height = look.custom.1.clamp(2, 8192) / 2 * 2;
+                    Aspect::Free
+                }
+            };
+            if st.aspect == Aspect::Vertical {
+                (st.width, st.height) = (1080, 1920);
+            }
+        }
         let mut open = true;
         let mut start = None;
         let mut cancel = false;
@@ -515,6 +551,11 @@ impl StudioApp {
                         .num_columns(2)
                         .show(ui, |ui| form(ui, st, song.as_ref()));
                 });
+                ui.weak(format!(
+                    "As in the preview: ground shadow {}, self-shadow {} (Preview settings)",
+                    if st.ground_shadow { "on" } else { "off" },
+                    if st.self_shadow { "on" } else { "off" }
+                ));
                 ui.separator();
                 let found = st.ffmpeg();
                 match &found {
