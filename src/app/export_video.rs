@@ -659,7 +659,7 @@ fn form(ui: &mut egui::Ui, st: &mut State, song: Option<&crate::scene::Song>) {
 
     ui.label("Size:");
     ui.horizontal(|ui| {
-        let w = ui.add(
+        ui.add(
             egui::DragValue::new(&mut st.width)
                 .range(2..=8192)
                 .suffix(" w"),
@@ -677,7 +677,6 @@ fn form(ui: &mut egui::Ui, st: &mut State, song: Option<&crate::scene::Song>) {
         if let Some(h) = st.aspect.height_for(st.width) {
             st.height = h.min(8192);
         }
-        let _ = w;
         for (pw, ph) in [(1920, 1080), (1280, 720), (640, 360)] {
             if ui.small_button(format!("{pw}×{ph}")).clicked() {
                 st.aspect = Aspect::Wide;
