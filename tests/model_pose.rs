@@ -284,7 +284,7 @@ fn the_knee_never_bends_backwards() {
     for goal in [
         Vec3::new(0.0, 2.0, 3.0),
         Vec3::new(0.0, 5.0, 4.0),
-        Vec3::new(0.0, -3.0, 0.0),
+        Vec3::new(0.0, -3.0, 0.1),
         Vec3::new(1.0, 4.0, 1.0),
     ] {
         let out = pose(&m, |i| i.translations[3] = goal);
@@ -309,6 +309,17 @@ fn the_knee_never_bends_backwards() {
             "goal {goal}: knee {knee} behind"
         );
     }
+}
+
+#[test]
+fn a_straight_leg_with_the_goal_on_its_line_stays_straight() {
+    // MMD's CCD turns a link about the cross product of its two directions;
+    // with the goal straight below a straight leg both are parallel for every
+    // link, so nothing turns (and the knee's limits are never applied).
+    let m = leg();
+    let out = pose(&m, |i| i.translations[3] = Vec3::new(0.0, -3.0, 0.0));
+    assert_close(out.bone_position(2).unwrap(), Vec3::ZERO, "ankle stays");
+    assert!(out.local_rotations[1].angle_between(Quat::IDENTITY) < 1e-6);
 }
 
 #[test]

@@ -1,14 +1,38 @@
-//! One CCD step of MMD-style IK for one link, shared by the full pose rules
-//! ([`super::posing`]) and the skeleton preview ([`super::pose`]).
+//! MMD's IK rule for one link (CCD), used by the pose rules
+//! ([`super::posing`]), and the older hinge step still used by the skeleton
+//! preview ([`super::pose`]).
 //!
+//! # MMD's CCD rule ([`LinkPlan`], [`step_axis`], [`limit_rotation`])
+//! Written from `../shared/reference/README.md` and babylon-mmd's
+//! `ikSolver.ts` (itself after saba's `MMDIkSolver.cpp`). For each loop,
+//! for each link from the effector's end to the root:
+//! - the two unit vectors from the link's head to the effector and to the
+//!   IK bone give the step: angle `acos(dot)` capped at the chain's unit
+//!   angle × (link index + 1), axis their cross product, expressed in the
+//!   link's parent's frame; the link's gathered IK rotation becomes
+//!   `turn · ik`;
+//! - a link whose limits are all zero is skipped; during the first half of
+//!   the loops a link limited about one axis only turns about that axis
+//!   alone, its sign from which way the step axis points along the
+//!   parent's axis;
+//! - for a limited link, `ik · animated` is split into Euler angles (order
+//!   YXZ when the X limits lie strictly inside ±90°, else ZYX when the Y
+//!   limits do, else XZY; the middle angle held within ±88°), each clamped
+//!   (reflected, `2·limit − angle`, in the first half when that stays in
+//!   range) and rebuilt; `ik = rebuilt · animated⁻¹`.
+//!
+//! Angles are radians; rotations are glam quaternions on MMD's left-handed
+//! coordinates taken as they are (the same numbers babylon-mmd uses).
+//!
+//! # The older hinge step ([`ccd_step`])
 //! The link's local rotation `current` is the variable. The effector `e`
 //! and goal `g` are given in the link's own frame (after `current`), so the
 //! turn `delta` that brings `e` towards `g` composes on the right:
-//! `current · delta`. Angles are radians.
+//! `current · delta`.
 
 use std::f32::consts::PI;
 
-use glam::{EulerRot, Quat, Vec3};
+use glam::{EulerRot, Mat3, Quat, Vec3};
 
 /// The new local rotation of a link after one CCD step, or `None` when
 /// nothing (well defined) changes. `limit` caps the turn of this step;
@@ -106,4 +130,179 @@ pub(crate) fn clamp_euler(q: Quat, min: Vec3, max: Vec3) -> Quat {
     let (x, y, z) = q.to_euler(EulerRot::XYZ);
     let v = Vec3::new(x, y, z).clamp(min, max);
     Quat::from_euler(EulerRot::XYZ, v.x, v.y, v.z)
+}
+
+/// The Euler order a limited link's rotation is split in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EulerOrder {
+    /// `R = Ry · Rx · Rz`, X in the middle.
+    Yxz,
+    /// `R = Rz · Ry · Rx`, Y in the middle.
+    Zyx,
+    /// `R = Rx · Rz · Ry`, Z in the middle.
+    Xzy,
+}
+
+/// Which way a link may turn during the first half of the loops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SolveAxis {
+    /// Limits all zero: the link never turns.
+    Fixed,
+    /// Any axis.
+    Free,
+    /// About this parent-frame axis only (0 = X, 1 = Y, 2 = Z).
+    Single(usize),
+}
+
+/// What MMD's rule needs to know about one IK link, computed once per model.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct LinkPlan {
+    /// `(min, max)` per axis with `min ≤ max`, or `None` when unlimited.
+    pub limits: Option<(Vec3, Vec3)>,
+    pub order: EulerOrder,
+    pub axis: SolveAxis,
+}
+
+/// The middle Euler angle is held within ±88°.
+const MIDDLE_HOLD: f32 = 88.0 * PI / 180.0;
+
+impl LinkPlan {
+    /// The plan for a link with these limits (any order of min and max;
+    /// non-finite limits count as unlimited on that axis: ±π).
+    pub(crate) fn new(limits: Option<(Vec3, Vec3)>) -> LinkPlan {
+        let Some((a, b)) = limits else {
+            return LinkPlan {
+                limits: None,
+                order: EulerOrder::Xzy,
+                axis: SolveAxis::Free,
+            };
+        };
+        let fin = |v: Vec3, d: f32| {
+            Vec3::new(
+                if v.x.is_finite() { v.x } else { d },
+                if v.y.is_finite() { v.y } else { d },
+                if v.z.is_finite() { v.z } else { d },
+            )
+        };
+        let (a, b) = (fin(a, -PI), fin(b, PI));
+        let (min, max) = (a.min(b), a.max(b));
+        let half = PI * 0.5;
+        let order = if -half < min.x && max.x < half {
+            EulerOrder::Yxz
+        } else if -half < min.y && max.y < half {
+            EulerOrder::Zyx
+        } else {
+            EulerOrder::Xzy
+        };
+        let zero = |k: usize| min[k] == 0.0 && max[k] == 0.0;
+        let axis = match (zero(0), zero(1), zero(2)) {
+            (true, true, true) => SolveAxis::Fixed,
+            (false, true, true) => SolveAxis::Single(0),
+            (true, false, true) => SolveAxis::Single(1),
+            (true, true, false) => SolveAxis::Single(2),
+            _ => SolveAxis::Free,
+        };
+        LinkPlan {
+            limits: Some((min, max)),
+            order,
+            axis,
+        }
+    }
+}
+
+/// The step's axis in the link's parent frame, or `None` when the two
+/// directions are (nearly) parallel. `to_effector` and `to_goal` are unit
+/// vectors in model space from the link's head; `parent` is the parent's
+/// world rotation; `first_half` is whether this loop is in the first half.
+pub(crate) fn step_axis(
+    plan: &LinkPlan,
+    to_effector: Vec3,
+    to_goal: Vec3,
+    parent: Mat3,
+    first_half: bool,
+) -> Option<Vec3> {
+    let cross = to_effector.cross(to_goal);
+    if cross.length_squared() < 1e-8 {
+        return None;
+    }
+    if plan.limits.is_some()
+        && first_half
+        && let SolveAxis::Single(k) = plan.axis
+    {
+        let sign = if cross.dot(parent.col(k)) >= 0.0 {
+            1.0
+        } else {
+            -1.0
+        };
+        let mut axis = Vec3::ZERO;
+        axis[k] = sign;
+        return Some(axis);
+    }
+    (parent.transpose() * cross).try_normalize()
+}
+
+/// `angle` kept within `[min, max]`: reflected back (`2·limit − angle`)
+/// when `reflect` and that lands in range, else clamped.
+pub(crate) fn limit_angle(angle: f32, min: f32, max: f32, reflect: bool) -> f32 {
+    if angle < min {
+        let r = 2.0 * min - angle;
+        if reflect && r <= max { r } else { min }
+    } else if angle > max {
+        let r = 2.0 * max - angle;
+        if reflect && r >= min { r } else { max }
+    } else {
+        angle
+    }
+}
+
+/// `q` split into Euler angles `(x, y, z)` in `order` (middle angle held
+/// within ±88°).
+pub(crate) fn to_euler(q: Quat, order: EulerOrder) -> Vec3 {
+    // `m(c, r)`: row r of column c of the rotation matrix.
+    let m = Mat3::from_quat(q);
+    let at = |c: usize, r: usize| m.col(c)[r];
+    let hold = |s: f32| s.clamp(-1.0, 1.0).asin().clamp(-MIDDLE_HOLD, MIDDLE_HOLD);
+    match order {
+        EulerOrder::Yxz => {
+            let x = hold(-at(2, 1));
+            Vec3::new(x, at(2, 0).atan2(at(2, 2)), at(0, 1).atan2(at(1, 1)))
+        }
+        EulerOrder::Zyx => {
+            let y = hold(-at(0, 2));
+            Vec3::new(at(1, 2).atan2(at(2, 2)), y, at(0, 1).atan2(at(0, 0)))
+        }
+        EulerOrder::Xzy => {
+            let z = hold(-at(1, 0));
+            Vec3::new(at(1, 2).atan2(at(1, 1)), at(2, 0).atan2(at(0, 0)), z)
+        }
+    }
+}
+
+/// The rotation with Euler angles `e` in `order` (inverse of [`to_euler`]).
+pub(crate) fn from_euler(e: Vec3, order: EulerOrder) -> Quat {
+    let (x, y, z) = (
+        Quat::from_rotation_x(e.x),
+        Quat::from_rotation_y(e.y),
+        Quat::from_rotation_z(e.z),
+    );
+    match order {
+        EulerOrder::Yxz => y * x * z,
+        EulerOrder::Zyx => z * y * x,
+        EulerOrder::Xzy => x * z * y,
+    }
+}
+
+/// A limited link's whole rotation `ik · animated` (`total`) with its Euler
+/// angles limited; `first_half` allows reflection.
+pub(crate) fn limit_rotation(plan: &LinkPlan, total: Quat, first_half: bool) -> Quat {
+    let Some((min, max)) = plan.limits else {
+        return total;
+    };
+    let e = to_euler(total, plan.order);
+    let limited = Vec3::new(
+        limit_angle(e.x, min.x, max.x, first_half),
+        limit_angle(e.y, min.y, max.y, first_half),
+        limit_angle(e.z, min.z, max.z, first_half),
+    );
+    from_euler(limited, plan.order)
 }

@@ -7,7 +7,11 @@
 //!    member (through nested groups, multiplying); a flip morph with weight
 //!    `w > 0` applies one member, number `clamp(⌊(n + 1)·w⌋ − 1, 0, n − 1)`,
 //!    at that member's ratio (nanoem's reading of PMX 2.1).
-//! 2. **Bone morphs** add to the motion's local values: translation
+//! 2. **Fixed axes** (軸制限): a bone with a fixed axis turns the motion's
+//!    rotation onto it (its axis-angle angle, negated when its axis points
+//!    away from the fixed axis, about the fixed axis; a zero axis means no
+//!    rotation), before anything else uses it.
+//!    **Bone morphs** add to the motion's local values: translation
 //!    `+= w · t`, rotation `= rotation · slerp(1, r, w)`.
 //! 3. **Bones** are posed in deform order: by after-physics flag, then
 //!    layer, then parents (and append sources) first. A bone's local
@@ -20,21 +24,25 @@
 //!    World = parent world · translate(rest − parent rest + translation) ·
 //!    rotate(rotation).
 //! 4. **IK** (CCD) runs for a PMX IK bone right after that bone is posed;
-//!    for PMD after all bones, in the file's IK order. Links are solved from
-//!    the effector's end to the root, `loops` times, each turn at most the
-//!    chain's unit angle, per-link Euler limits applied (PMD knees: X only,
-//!    0.5°–180°). A chain switched off by the motion's IK key is skipped.
-//!    Bones already posed below the chain are posed again.
+//!    for PMD after all bones, in the file's IK order. MMD's rule (see
+//!    [`super::ik`]): links from the effector's end to the root, at most
+//!    256 loops, stopping within 1e-4 units of the goal; each turn at most
+//!    the chain's unit angle × (link index + 1), about the cross product in
+//!    the parent's frame; single-axis links turn about that axis alone and
+//!    limits reflect in the first half of the loops; Euler limits in the
+//!    parent's frame (PMD knees: X only, 0.5°–180°). A chain switched off by
+//!    the motion's IK key is skipped. Bones already posed below the chain
+//!    are posed again.
 //! 5. **Vertex, UV and material morphs** apply; then **skinning**
 //!    ([`super::skin`]).
 //!
 //! There is no physics: bones driven by rigid bodies keep their animated
 //! pose.
 
-use glam::{Mat4, Quat, Vec3, Vec4};
+use glam::{Mat3, Mat4, Quat, Vec3, Vec4};
 
 use super::data::{MaterialOp, Model, MorphKind};
-use super::ik::ccd_step;
+use super::ik::{LinkPlan, SolveAxis, limit_rotation, step_axis};
 use super::skin::SkinPlan;
 
 /// Upper bound on CCD iterations per chain, whatever the model says.
@@ -174,6 +182,11 @@ pub struct Poser {
     chain_first: Vec<usize>,
     /// Whether each bone is a link of some chain.
     is_link: Vec<bool>,
+    /// Per IK chain, per link: its limits, Euler order and solve axis.
+    link_plans: Vec<Vec<LinkPlan>>,
+    /// Bones with a fixed axis (軸制限) and that axis, unit length, or zero
+    /// for "no rotation".
+    fixed_axes: Vec<(usize, Vec3)>,
     skin: SkinPlan,
     // Per-frame scratch.
     anim_t: Vec<Vec3>,
@@ -239,6 +252,26 @@ impl Poser {
             chain_paths.push(path);
             chain_first.push(first);
         }
+        let link_plans = skel
+            .iks
+            .iter()
+            .map(|chain| {
+                chain
+                    .links
+                    .iter()
+                    .map(|l| LinkPlan::new(l.limits))
+                    .collect()
+            })
+            .collect();
+        let fixed_axes = skel
+            .bones
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                let axis = b.fixed_axis.filter(|a| a.is_finite())?;
+                Some((i, axis.try_normalize().unwrap_or(Vec3::ZERO)))
+            })
+            .collect();
         Poser {
             input: PoseInput::rest(model),
             schedule,
@@ -247,6 +280,8 @@ impl Poser {
             chain_paths,
             chain_first,
             is_link,
+            link_plans,
+            fixed_axes,
             skin: SkinPlan::new(model),
             anim_t: Vec::new(),
             anim_r: Vec::new(),
@@ -311,6 +346,9 @@ impl Poser {
         self.anim_r.clear();
         self.anim_r
             .extend(self.input.rotations.iter().map(|q| safe_normalize(*q)));
+        for &(b, axis) in &self.fixed_axes {
+            self.anim_r[b] = onto_fixed_axis(self.anim_r[b], axis);
+        }
         for (m, morph) in model.morphs.iter().enumerate() {
             let w = out.applied_morphs[m];
             if w == 0.0 {
@@ -425,51 +463,100 @@ impl Poser {
         out.bone_world[b] = pw * Mat4::from_rotation_translation(out.local_rotations[b], offset);
     }
 
-    /// CCD for chain `c`, MMD style.
+    /// CCD for chain `c` by MMD's rule (see [`super::ik`]): the links'
+    /// IK rotations start from identity, each step turns one link towards
+    /// the IK bone, and the loops stop once the effector is within 1e-4
+    /// units of it.
     fn solve_chain(&mut self, model: &Model, c: usize, out: &mut Posed) {
         let chain = &model.skeleton.iks[c];
+        let target = chain.target;
+        if chain.links.is_empty() || target >= out.bone_world.len() {
+            return;
+        }
+        for link in &chain.links {
+            self.ik_r[link.bone] = Quat::IDENTITY;
+        }
+        // The chain may come before its links in the deform order (an IK
+        // bone listed before the leg): pose its path fully (motion and
+        // append) first.
+        for k in 0..self.chain_paths[c].len() {
+            let x = self.chain_paths[c][k];
+            self.pose_bone(model, x, out);
+        }
         let goal = out.bone_world[chain.ik_bone].w_axis.truncate();
-        let limit = if chain.limit_angle.is_finite() && chain.limit_angle > 0.0 {
+        let reached = |out: &Posed| {
+            out.bone_world[target]
+                .w_axis
+                .truncate()
+                .distance_squared(goal)
+                < 1e-8
+        };
+        if reached(out) {
+            return;
+        }
+        let unit = if chain.limit_angle.is_finite() && chain.limit_angle > 0.0 {
             chain.limit_angle
         } else {
             std::f32::consts::PI
         };
         let work = (chain.links.len() * self.chain_paths[c].len()).max(1);
         let loops = (chain.loops.min(MAX_LOOPS) as usize).min(MAX_IK_WORK / work);
-        for _ in 0..loops {
-            if out.bone_world[chain.target]
-                .w_axis
-                .truncate()
-                .distance(goal)
-                < 1e-5
-            {
-                break;
-            }
-            for link in &chain.links {
+        let half = loops / 2;
+        for i in 0..loops {
+            let first_half = i < half;
+            for (li, link) in chain.links.iter().enumerate() {
+                let plan = self.link_plans[c][li];
                 let lb = link.bone;
-                if lb == chain.target || lb == chain.ik_bone {
+                if plan.axis == SolveAxis::Fixed || lb == target || lb == chain.ik_bone {
                     continue;
                 }
-                let effector = out.bone_world[chain.target].w_axis.truncate();
-                let to_local = out.bone_world[lb].inverse();
-                let e = to_local.transform_point3(effector);
-                let g = to_local.transform_point3(goal);
-                let Some(new) = ccd_step(out.local_rotations[lb], link.limits, e, g, limit) else {
+                let head = out.bone_world[lb].w_axis.truncate();
+                let effector = out.bone_world[target].w_axis.truncate();
+                let to_effector = (effector - head).normalize_or_zero();
+                let to_goal = (goal - head).normalize_or_zero();
+                let parent = model.skeleton.bones[lb]
+                    .parent
+                    .filter(|&p| p < out.bone_world.len() && p != lb)
+                    .map_or(Mat3::IDENTITY, |p| Mat3::from_mat4(out.bone_world[p]));
+                let Some(axis) = step_axis(&plan, to_effector, to_goal, parent, first_half) else {
                     continue;
                 };
-                out.local_rotations[lb] = new;
-                self.ik_r[lb] = (new * self.append_r[lb].inverse()).normalize();
-                // Re-pose the path from this link down to the effector.
-                let from = self.rank[lb];
-                for k in 0..self.chain_paths[c].len() {
-                    let x = self.chain_paths[c][k];
-                    if self.rank[x] >= from {
-                        if x != lb {
-                            out.local_rotations[x] = (self.ik_r[x] * self.append_r[x]).normalize();
-                        }
-                        self.update_world(model, x, out);
-                    }
+                let cap = unit * (li + 1) as f32;
+                // atan2(|a×b|, a·b) rather than acos(a·b): in f32, acos
+                // loses small angles near convergence (the reference
+                // computes in f64), which drifts a nearly straight knee by
+                // up to 0.3 units over 50 loops.
+                let angle = to_effector
+                    .cross(to_goal)
+                    .length()
+                    .atan2(to_effector.dot(to_goal))
+                    .min(cap);
+                let mut ik = (Quat::from_axis_angle(axis, angle) * self.ik_r[lb]).normalize();
+                if plan.limits.is_some() {
+                    let animated = self.append_r[lb];
+                    let total = limit_rotation(&plan, ik * animated, first_half);
+                    ik = (total * animated.inverse()).normalize();
                 }
+                if !ik.is_finite() {
+                    continue;
+                }
+                self.ik_r[lb] = ik;
+                self.repose_path(model, c, self.rank[lb], out);
+            }
+            if reached(out) {
+                break;
+            }
+        }
+    }
+
+    /// World matrices again for the bones of chain `c`'s path (top link
+    /// down to the effector) from order position `from` on.
+    fn repose_path(&mut self, model: &Model, c: usize, from: usize, out: &mut Posed) {
+        for k in 0..self.chain_paths[c].len() {
+            let x = self.chain_paths[c][k];
+            if self.rank[x] >= from {
+                out.local_rotations[x] = (self.ik_r[x] * self.append_r[x]).normalize();
+                self.update_world(model, x, out);
             }
         }
     }
@@ -708,6 +795,21 @@ pub(crate) fn scale_rotation(q: Quat, t: f32) -> Quat {
         return Quat::IDENTITY;
     }
     Quat::from_axis_angle(axis, angle * t)
+}
+
+/// A motion's rotation on a bone with a fixed axis, by MMD's rule: the
+/// rotation's axis-angle angle (negated when its axis points away from the
+/// fixed axis) about the fixed `axis` (unit length; zero means no rotation).
+/// Not a swing–twist split: the whole angle is kept.
+pub(crate) fn onto_fixed_axis(q: Quat, axis: Vec3) -> Quat {
+    let v = q.xyz();
+    let len = v.length();
+    if axis == Vec3::ZERO || len < 1e-8 || !len.is_finite() {
+        return Quat::IDENTITY;
+    }
+    let angle = 2.0 * len.atan2(q.w);
+    let angle = if v.dot(axis) < 0.0 { -angle } else { angle };
+    Quat::from_axis_angle(axis, angle)
 }
 
 fn safe_normalize(q: Quat) -> Quat {
