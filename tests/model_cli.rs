@@ -148,6 +148,78 @@ fn pose_gives_bones_morphs_ik_and_vertices() {
 }
 
 #[test]
+fn pose_frames_gives_one_json_line_per_frame() {
+    let Some(dir) = corpus() else { return };
+    let mei = dir.join("mei/mei.pmd");
+    let wait = dir.join("mmdagent__mei_wait.vmd");
+    let (mei, wait) = (mei.to_str().unwrap(), wait.to_str().unwrap());
+    let out = run(&["pose", mei, wait, "--frames", "28..31", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "frames 28, 29, 30, 31");
+    for (k, line) in lines.iter().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
+        assert_eq!(v["frame"], 28.0 + k as f64);
+        // The same keys as one --frame.
+        let keys: Vec<&String> = v.as_object().expect("object").keys().collect();
+        assert_eq!(keys, ["bones", "frame", "ik", "morphs"]);
+        assert_eq!(v["bones"].as_object().expect("bones").len(), 142);
+    }
+    // Each line is what --frame gives for that frame, byte for byte.
+    for (k, f) in ["28", "31"].iter().enumerate() {
+        let one = run(&["pose", mei, wait, "--frame", f, "--json"]);
+        assert_eq!(
+            String::from_utf8_lossy(&one.stdout).trim_end(),
+            lines[k * 3],
+            "frame {f}"
+        );
+    }
+    // Frames differ: the motion moves.
+    assert_ne!(lines[0], lines[3]);
+    // --vertices rides along.
+    let out = run(&[
+        "pose",
+        mei,
+        wait,
+        "--frames",
+        "0..1",
+        "--json",
+        "--vertices",
+    ]);
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    assert_eq!(text.lines().count(), 2);
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("JSON");
+        assert_eq!(v["vertices"].as_array().expect("vertices").len(), 8983);
+    }
+    // Bad ranges, both or neither of --frame/--frames: one line, exit 1.
+    for args in [
+        vec!["pose", mei, wait, "--frames", "5..3"],
+        vec!["pose", mei, wait, "--frames", "a..b"],
+        vec!["pose", mei, wait, "--frames", "7"],
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    for args in [
+        vec!["pose", mei, wait, "--frames", "0..1", "--frame", "3"],
+        vec!["pose", mei, wait],
+    ] {
+        let out = run(&args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
 fn model_verbs_fail_with_one_line() {
     let dir = std::env::temp_dir().join(format!("vmd-model-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");

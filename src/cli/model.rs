@@ -29,8 +29,17 @@ pub struct PoseArgs {
     /// The VMD motion.
     pub motion: PathBuf,
     /// Frame to pose (30 fps; fractional allowed).
-    #[arg(long, allow_negative_numbers = true)]
-    pub frame: f64,
+    #[arg(
+        long,
+        allow_negative_numbers = true,
+        required_unless_present = "frames",
+        conflicts_with = "frames"
+    )]
+    pub frame: Option<f64>,
+    /// Pose every frame of an inclusive range `A..B` in one run (one JSON
+    /// line per frame with `--json`, the same keys as `--frame`).
+    #[arg(long, value_name = "A..B")]
+    pub frames: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -200,27 +209,65 @@ struct PoseOut {
     vertices: Option<Vec<[f32; 3]>>,
 }
 
-pub fn pose(a: PoseArgs) -> CliResult {
-    if !a.frame.is_finite() {
-        return Err(CliError(format!("frame {} is not a number", a.frame)));
+/// Parses `A..B` (inclusive, `A ≤ B`, frames 0..=u32::MAX).
+pub fn parse_frame_range(s: &str) -> Result<(u32, u32), CliError> {
+    let bad = || CliError(format!("frames \"{s}\" is not A..B (e.g. 0..299)"));
+    let (a, b) = s.split_once("..").ok_or_else(bad)?;
+    let a: u32 = a.trim().parse().map_err(|_| bad())?;
+    let b: u32 = b
+        .trim()
+        .trim_start_matches('=')
+        .trim()
+        .parse()
+        .map_err(|_| bad())?;
+    if b < a {
+        return Err(CliError(format!(
+            "frames {a}..{b}: the end is before the start"
+        )));
     }
+    Ok((a, b))
+}
+
+pub fn pose(a: PoseArgs) -> CliResult {
+    // One frame, or every frame of a range.
+    let (first, last, single) = match (&a.frames, a.frame) {
+        (Some(range), _) => {
+            let (x, y) = parse_frame_range(range)?;
+            (f64::from(x), f64::from(y), false)
+        }
+        (None, Some(f)) if f.is_finite() => (f, f, true),
+        (None, Some(f)) => return Err(CliError(format!("frame {f} is not a number"))),
+        (None, None) => return Err(CliError("give --frame F or --frames A..B".to_owned())),
+    };
     let model = open_model(&a.model)?;
     let (motion, index) = load_indexed(&a.motion)?;
     let binding = MotionBinding::new(&model, &index);
     let mut poser = Poser::new(&model);
-    binding.sample(&model, &motion, &index, a.frame, poser.input_mut());
-    if a.no_ik {
-        poser.input_mut().ik.iter_mut().for_each(|on| *on = false);
-    }
     let mut posed = Posed::default();
-    if a.vertices {
-        poser.evaluate(&model, &mut posed);
-    } else {
-        poser.pose_bones(&model, &mut posed);
+    let mut frame = first;
+    loop {
+        binding.sample(&model, &motion, &index, frame, poser.input_mut());
+        if a.no_ik {
+            poser.input_mut().ik.iter_mut().for_each(|on| *on = false);
+        }
+        if a.vertices {
+            poser.evaluate(&model, &mut posed);
+        } else {
+            poser.pose_bones(&model, &mut posed);
+        }
+        print_pose(&a, &model, &poser, &posed, frame)?;
+        if single || frame >= last {
+            return Ok(());
+        }
+        frame += 1.0;
     }
+}
+
+/// Prints one posed frame, as one JSON line or as text.
+fn print_pose(a: &PoseArgs, model: &Model, poser: &Poser, posed: &Posed, frame: f64) -> CliResult {
     let bones = &model.skeleton.bones;
     let mut out = PoseOut {
-        frame: a.frame,
+        frame,
         bones: BTreeMap::new(),
         morphs: BTreeMap::new(),
         ik: BTreeMap::new(),
