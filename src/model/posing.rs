@@ -342,7 +342,13 @@ impl Poser {
         expand_morphs(model, &self.input.morphs, &mut out.applied_morphs);
 
         self.anim_t.clear();
-        self.anim_t.extend_from_slice(&self.input.translations);
+        // A non-finite motion value (a broken file) counts as rest.
+        self.anim_t.extend(
+            self.input
+                .translations
+                .iter()
+                .map(|t| if t.is_finite() { *t } else { Vec3::ZERO }),
+        );
         self.anim_r.clear();
         self.anim_r
             .extend(self.input.rotations.iter().map(|q| safe_normalize(*q)));
