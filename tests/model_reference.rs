@@ -84,7 +84,8 @@ fn compare(file: &str, model: &str, motion: &str) -> Option<Agreement> {
             };
             let got = posed.bone_position(i).unwrap_or(Vec3::NAN);
             let d = got.distance(want);
-            if !(d <= out.max.0) {
+            // NaN counts as the largest.
+            if d.is_nan() || d > out.max.0 {
                 out.max = (d, frame, name.clone());
             }
             if d <= TOLERANCE {
