@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::vmd::diff::MotionDiff;
-use crate::vmd::{Motion, TrackIndex};
+use crate::vmd::{EvalCache, Motion, MotionRef, TrackIndex};
 
 /// The default undo memory budget per document: 256 MiB.
 pub const DEFAULT_UNDO_BUDGET: usize = 256 * 1024 * 1024;
@@ -247,6 +247,11 @@ pub struct Document {
     pub id: u64,
     pub motion: Motion,
     pub index: TrackIndex,
+    /// The motion decoded for evaluation: built on load, updated in place
+    /// (only the tracks an edit touched) on every edit, undo and redo, so it
+    /// always equals `EvalCache::build(&motion, &index)`. Every pose the
+    /// app shows reads it (through [`Document::source`]).
+    pub cache: EvalCache,
     pub path: Option<PathBuf>,
     /// Shown in tabs and the title when there is no path (e.g. the demo).
     pub name: String,
@@ -269,10 +274,12 @@ impl Document {
     pub fn new(motion: Motion, path: Option<PathBuf>, name: impl Into<String>) -> Self {
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let index = TrackIndex::build(&motion);
+        let cache = EvalCache::build(&motion, &index);
         Document {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             motion,
             index,
+            cache,
             path,
             name: name.into(),
             view: DocView::default(),
@@ -285,6 +292,16 @@ impl Document {
 
     pub fn history(&self) -> &History {
         &self.history
+    }
+
+    /// The motion, its index and its evaluation cache: what every pose of
+    /// this document is computed from.
+    pub fn source(&self) -> MotionRef<'_> {
+        MotionRef {
+            motion: &self.motion,
+            index: &self.index,
+            cache: &self.cache,
+        }
     }
 
     /// Sets this document's undo memory budget (bytes); drops the oldest
@@ -341,10 +358,13 @@ impl Document {
             Edit::SetKeys(c) => {
                 let mut inv = KeyChanges::default();
                 let mut reindex = false;
+                let mut touched = Touched::default();
                 for (i, k) in c.bones {
                     let (f, n) = (k.frame(), k.name_key().to_vec());
                     if let Some(old) = set_at(&mut m.bones, i, k) {
                         reindex |= old.frame() != f || old.name_key() != n.as_slice();
+                        touched.bones.insert(old.name_key().to_vec());
+                        touched.bones.insert(n);
                         inv.bones.push((i, old));
                     }
                 }
@@ -352,6 +372,8 @@ impl Document {
                     let (f, n) = (k.frame(), k.name_key().to_vec());
                     if let Some(old) = set_at(&mut m.morphs, i, k) {
                         reindex |= old.frame() != f || old.name_key() != n.as_slice();
+                        touched.morphs.insert(old.name_key().to_vec());
+                        touched.morphs.insert(n);
                         inv.morphs.push((i, old));
                     }
                 }
@@ -396,11 +418,13 @@ impl Document {
                 if reindex {
                     self.index = TrackIndex::build(&self.motion);
                 }
+                touched.update(&mut self.cache, &self.motion, &self.index);
                 Edit::SetKeys(inv)
             }
             Edit::ReplaceMotion { motion, selection } => {
                 let diff = MotionDiff::replace(m, *motion);
                 self.index.update(&self.motion, &diff.index_change());
+                Touched::by(&diff, &self.motion).update(&mut self.cache, &self.motion, &self.index);
                 let selection = self.swap_selection(selection);
                 Edit::Diff {
                     diff: Box::new(diff),
@@ -416,6 +440,9 @@ impl Document {
                 // of a Delete on a 1M-key dance: ~4 ms instead of a ~35 ms
                 // rebuild; see benches/undo.rs).
                 self.index.update(&self.motion, &diff.index_change());
+                // Likewise the cache: only the tracks the step touched are
+                // decoded again.
+                Touched::by(&diff, &self.motion).update(&mut self.cache, &self.motion, &self.index);
                 let selection = self.swap_selection(selection);
                 Edit::Diff { diff, selection }
             }
@@ -544,6 +571,52 @@ impl Document {
         self.history.undo.push_back(step);
         self.history.enforce_budget();
         true
+    }
+}
+
+/// The bone and morph tracks (name bytes) an edit touched: what the
+/// evaluation cache decodes again.
+#[derive(Debug, Default)]
+struct Touched {
+    bones: BTreeSet<Vec<u8>>,
+    morphs: BTreeSet<Vec<u8>>,
+}
+
+impl Touched {
+    /// The tracks of every record `diff`'s last move removed, inserted or
+    /// changed (old and new names), with `m` in the state after that move.
+    fn by(diff: &MotionDiff, m: &Motion) -> Touched {
+        let ic = diff.index_change();
+        let mut t = Touched::default();
+        let now = |at: &[u32], changed: &[u32], name: &dyn Fn(usize) -> Option<Vec<u8>>| {
+            at.iter()
+                .chain(changed)
+                .filter_map(|&i| name(i as usize))
+                .collect::<Vec<_>>()
+        };
+        t.bones
+            .extend(now(ic.bones.inserted, &ic.bones.changed, &|i| {
+                m.bones.get(i).map(|k| k.name_key().to_vec())
+            }));
+        t.morphs
+            .extend(now(ic.morphs.inserted, &ic.morphs.changed, &|i| {
+                m.morphs.get(i).map(|k| k.name_key().to_vec())
+            }));
+        t.bones
+            .extend(diff.held_bones().map(|k| k.name_key().to_vec()));
+        t.morphs
+            .extend(diff.held_morphs().map(|k| k.name_key().to_vec()));
+        t
+    }
+
+    /// Brings `cache` in line with `m` and its up-to-date `index`.
+    fn update(&self, cache: &mut EvalCache, m: &Motion, index: &TrackIndex) {
+        if self.bones.is_empty() && self.morphs.is_empty() {
+            return;
+        }
+        let bones: Vec<&[u8]> = self.bones.iter().map(Vec::as_slice).collect();
+        let morphs: Vec<&[u8]> = self.morphs.iter().map(Vec::as_slice).collect();
+        cache.update(m, index, &bones, &morphs);
     }
 }
 
@@ -710,6 +783,179 @@ mod tests {
         // Not the file's state: still modified (the mark must not lie).
         assert!(d.is_modified());
         assert_ne!(crate::vmd::write(&d.motion).unwrap(), original);
+    }
+
+    /// The cache's values against the independent reference evaluator
+    /// (`evaluate::bone_at` / `morph_at` on the raw records) at sampled
+    /// frames, and against a cache built from scratch.
+    fn assert_cache_fresh(d: &Document, step: &str) {
+        use crate::vmd::evaluate;
+        assert_eq!(d.cache.bones().len(), d.index.bones.len(), "{step}");
+        assert_eq!(d.cache.morphs().len(), d.index.morphs.len(), "{step}");
+        let frames: Vec<f64> = (-2..=130).map(|k| f64::from(k) * 0.37).collect();
+        for (ti, t) in d.index.bones.iter().enumerate() {
+            for &f in &frames {
+                let (got, want) = (d.cache.bone_at(ti, f), evaluate::bone_at(&d.motion, t, f));
+                for a in 0..3 {
+                    let (g, w) = (got.position[a], want.position[a]);
+                    assert!(
+                        (g - w).abs() <= 1e-4,
+                        "{step}: bone track {ti} frame {f} axis {a}: cache {g}, records {w}"
+                    );
+                }
+                // q and −q are the same rotation.
+                let dot: f32 = (0..4).map(|c| got.rotation[c] * want.rotation[c]).sum();
+                assert!(
+                    dot.abs() >= 1.0 - 1e-5,
+                    "{step}: bone track {ti} frame {f}: {:?} vs {:?}",
+                    got.rotation,
+                    want.rotation
+                );
+            }
+        }
+        for (ti, t) in d.index.morphs.iter().enumerate() {
+            for &f in &frames {
+                let (g, w) = (d.cache.morph_at(ti, f), evaluate::morph_at(&d.motion, t, f));
+                assert!(
+                    (g - w).abs() <= 1e-6,
+                    "{step}: morph {ti} frame {f}: {g} vs {w}"
+                );
+            }
+        }
+        assert!(d.cache.agrees_with(&d.motion, &d.index), "{step}");
+    }
+
+    #[test]
+    fn the_evaluation_cache_is_never_stale_after_edits_undo_and_redo() {
+        use crate::vmd::MorphKey;
+        let names = ["センター", "左腕", "右ひじ", "頭"];
+        let morphs = ["あ", "まばたき"];
+        let mut m = Motion::new_v2();
+        for (b, name) in names.iter().take(3).enumerate() {
+            for f in [0u32, 10, 25] {
+                let v = (b * 10) as f32 + f as f32 * 0.1;
+                let q = glam::Quat::from_rotation_y(v * 0.05).to_array();
+                m.bones
+                    .push(BoneKey::new(name, NameEncoding::ShiftJis, f, [v, -v, 0.5], q).unwrap());
+            }
+        }
+        for f in [5u32, 15] {
+            m.morphs
+                .push(MorphKey::new(morphs[0], NameEncoding::ShiftJis, f, 0.25).unwrap());
+        }
+        let mut d = Document::new(m, None, "cache");
+        assert_cache_fresh(&d, "load");
+        // A fixed pseudo-random sequence (LCG) of every kind of edit.
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) as usize) % n.max(1)
+        };
+        for step in 0..160 {
+            let kind = next(8);
+            let nb = d.motion.bones.len();
+            let label = format!("step {step} kind {kind}");
+            match kind {
+                // Move a key to another frame (the index is rebuilt).
+                0 if nb > 0 => {
+                    let i = next(nb) as u32;
+                    d.apply(moved(&d, i, next(40) as u32), &label);
+                }
+                // New values (a drag: merged steps).
+                1 if nb > 0 => {
+                    let i = next(nb);
+                    let mut k = d.motion.bones[i];
+                    k.set_position([next(100) as f32 * 0.1, 1.0, -2.0]);
+                    k.set_rotation(glam::Quat::from_rotation_x(next(60) as f32 * 0.05).to_array());
+                    let e = Edit::SetKeys(KeyChanges {
+                        bones: vec![(i as u32, k)],
+                        ..Default::default()
+                    });
+                    d.request(EditRequest::merge(e, &label, 9));
+                    if next(2) == 0 {
+                        d.request(EditRequest::EndMerge);
+                    }
+                }
+                // Rename a key onto another (or a new) track.
+                2 if nb > 0 => {
+                    let i = next(nb);
+                    let mut k = d.motion.bones[i];
+                    k.set_name(names[next(names.len())], NameEncoding::ShiftJis)
+                        .unwrap();
+                    d.apply(
+                        Edit::SetKeys(KeyChanges {
+                            bones: vec![(i as u32, k)],
+                            ..Default::default()
+                        }),
+                        &label,
+                    );
+                }
+                // Insert keys (a whole-motion edit, stored as a diff).
+                3 => {
+                    let mut new = d.motion.clone();
+                    let at = next(new.bones.len() + 1);
+                    let name = names[next(names.len())];
+                    let q = glam::Quat::from_rotation_z(next(30) as f32 * 0.1).to_array();
+                    let key = BoneKey::new(
+                        name,
+                        NameEncoding::ShiftJis,
+                        next(50) as u32,
+                        [1.0, 2.0, 3.0],
+                        q,
+                    )
+                    .unwrap();
+                    new.bones.insert(at, key);
+                    let mk = MorphKey::new(
+                        morphs[next(2)],
+                        NameEncoding::ShiftJis,
+                        next(50) as u32,
+                        next(10) as f32 * 0.1,
+                    )
+                    .unwrap();
+                    let at = next(new.morphs.len() + 1);
+                    new.morphs.insert(at, mk);
+                    d.apply(
+                        Edit::ReplaceMotion {
+                            motion: Box::new(new),
+                            selection: None,
+                        },
+                        &label,
+                    );
+                }
+                // Delete keys.
+                4 if nb > 1 => {
+                    let e = delete_every(&d, 2 + next(4), next(2));
+                    d.apply(e, &label);
+                }
+                // Change a morph weight in place.
+                5 if !d.motion.morphs.is_empty() => {
+                    let i = next(d.motion.morphs.len());
+                    let mut k = d.motion.morphs[i];
+                    k.set_weight(next(10) as f32 * 0.1);
+                    d.apply(
+                        Edit::SetKeys(KeyChanges {
+                            morphs: vec![(i as u32, k)],
+                            ..Default::default()
+                        }),
+                        &label,
+                    );
+                }
+                6 => {
+                    d.undo();
+                }
+                _ => {
+                    d.redo();
+                }
+            }
+            assert_cache_fresh(&d, &label);
+        }
+        // Everything undone: the cache is the loaded motion's again.
+        while d.undo() {}
+        assert_cache_fresh(&d, "all undone");
+        while d.redo() {}
+        assert_cache_fresh(&d, "all redone");
     }
 
     #[test]

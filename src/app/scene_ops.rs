@@ -16,8 +16,8 @@ use super::jobs::JobResult;
 use super::panels::model_view::ModelAsset;
 use super::panels::viewport::ViewMode;
 use super::{CentralView, StudioApp};
+use crate::model::{Model, Skeleton};
 use crate::scene::{self, ModelRef, MotionRole, Placed, Scene};
-use crate::skeleton::{self, Skeleton};
 use crate::vmd::{self, Motion};
 
 /// What an open request is for.
@@ -59,8 +59,9 @@ pub struct SceneState {
     /// The current model load of each actor (by open sequence number): a
     /// load the user replaced by another is stale and dropped.
     pub model_loads: HashMap<usize, u64>,
-    /// The built-in standard skeleton (actors without a model file).
-    pub builtin: Skeleton,
+    /// The built-in standard skeleton, a model with no mesh (actors
+    /// without a model file, or while theirs loads).
+    pub builtin: Model,
     /// The arrangement changed since it was last saved or opened.
     pub modified: bool,
     /// Documents the scene has placed (others are adopted by their kind).
@@ -89,7 +90,7 @@ impl Default for SceneState {
             models: HashMap::new(),
             model_morphs: HashMap::new(),
             model_loads: HashMap::new(),
-            builtin: skeleton::standard_skeleton(),
+            builtin: crate::model::standard_model(),
             modified: false,
             known: HashSet::new(),
             intents: HashMap::new(),
@@ -106,11 +107,17 @@ impl SceneState {
     /// The skeleton actor `i` shows: its model's, or the built-in one
     /// (also while the model is loading or when it failed).
     pub fn skeleton_of(&self, i: usize) -> &Skeleton {
+        &self.rig_of(i).skeleton
+    }
+
+    /// The model actor `i` is posed with: its file's, or the built-in
+    /// skeleton (also while the model is loading or when it failed).
+    pub fn rig_of(&self, i: usize) -> &Model {
         match self.scene.actors.get(i).map(|a| &a.model) {
             Some(ModelRef::File(p)) => self
                 .models
                 .get(p)
-                .map_or(&self.builtin, |m| &m.loaded.model.skeleton),
+                .map_or(&self.builtin, |m| &m.loaded.model),
             _ => &self.builtin,
         }
     }
@@ -742,7 +749,7 @@ pub fn scene_view<'a>(
                         crate::scene::ModelRef::File(p) => sc.models.get(p),
                         crate::scene::ModelRef::Builtin => None,
                     },
-                    skeleton: sc.skeleton_of(i),
+                    rig: sc.rig_of(i),
                     motion: doc(a.motion),
                     offset: a.offset,
                 })
@@ -767,31 +774,22 @@ impl StudioApp {
             .iter()
             .position(|a| a.motion == Some(doc_id))?;
         let doc = self.docs.iter().find(|d| d.id == doc_id)?;
-        let old: HashSet<String> = doc.index.bones.iter().map(|t| t.name().text).collect();
+        // What the new motion uses that the model lacks (the pose engine's
+        // rule), less what the document already used: only new tracks.
         let idx = crate::vmd::TrackIndex::build(new);
-        let added: Vec<String> = idx
-            .bones
-            .iter()
-            .map(|t| t.name().text)
-            .filter(|n| !old.contains(n))
-            .collect();
-        let skel = self.scene.skeleton_of(i);
-        let missing = skeleton::unknown_bones(skel, added.iter().map(String::as_str));
-        let old_morphs: HashSet<String> = doc.index.morphs.iter().map(|t| t.name().text).collect();
-        let missing_morphs: Vec<String> = match self.scene.morphs_of(i) {
-            Some(have) => {
-                let have: HashSet<&str> = have.iter().map(String::as_str).collect();
-                let mut seen = HashSet::new();
-                idx.morphs
-                    .iter()
-                    .map(|t| t.name().text)
-                    .filter(|n| {
-                        !old_morphs.contains(n)
-                            && !have.contains(n.as_str())
-                            && seen.insert(n.clone())
-                    })
-                    .collect()
-            }
+        let rig = self.scene.rig_of(i);
+        let now = crate::model::missing_names(rig, &idx);
+        let before = crate::model::missing_names(rig, &doc.index);
+        let fresh = |now: Vec<String>, before: &[String]| -> Vec<String> {
+            let before: HashSet<&str> = before.iter().map(String::as_str).collect();
+            now.into_iter()
+                .filter(|n| !before.contains(n.as_str()))
+                .collect()
+        };
+        let missing = fresh(now.bones, &before.bones);
+        // Morphs are checked when the model's morph list is known.
+        let missing_morphs = match self.scene.morphs_of(i) {
+            Some(_) => fresh(now.morphs, &before.morphs),
             None => Vec::new(),
         };
         if missing.is_empty() && missing_morphs.is_empty() {

@@ -8,7 +8,10 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{CliError, CliResult, load_indexed};
-use crate::model::{LoadedModel, Model, MorphCounts, MotionBinding, Posed, Poser, TextureProblem};
+use crate::model::{
+    LoadedModel, Model, MorphCounts, PoseEngine, PoseInput, TextureProblem, missing_names,
+};
+use crate::vmd::IndexedMotion;
 
 #[derive(Debug, Args)]
 pub struct ModelInfoArgs {
@@ -100,8 +103,8 @@ pub fn model_info(a: ModelInfoArgs) -> CliResult {
     let (bones_missing, morphs_missing) = match &a.motion {
         Some(path) => {
             let (_, index) = load_indexed(path)?;
-            let b = MotionBinding::new(m, &index);
-            (Some(b.unknown_bones), Some(b.unknown_morphs))
+            let missing = missing_names(m, &index);
+            (Some(missing.bones), Some(missing.morphs))
         }
         None => (None, None),
     };
@@ -240,22 +243,22 @@ pub fn pose(a: PoseArgs) -> CliResult {
         (None, None) => return Err(CliError("give --frame F or --frames A..B".to_owned())),
     };
     let model = open_model(&a.model)?;
-    let (motion, index) = load_indexed(&a.motion)?;
-    let binding = MotionBinding::new(&model, &index);
-    let mut poser = Poser::new(&model);
-    let mut posed = Posed::default();
+    let motion = IndexedMotion::new(super::load(&a.motion)?);
+    let mut engine = PoseEngine::new(&model);
+    engine.bind(&model, Some(&motion.index));
     let mut frame = first;
     loop {
-        binding.sample(&model, &motion, &index, frame, poser.input_mut());
-        if a.no_ik {
-            poser.input_mut().ik.iter_mut().for_each(|on| *on = false);
-        }
+        let no_ik = |input: &mut PoseInput| {
+            if a.no_ik {
+                input.ik.iter_mut().for_each(|on| *on = false);
+            }
+        };
         if a.vertices {
-            poser.evaluate(&model, &mut posed);
+            engine.pose_adjusted(&model, Some(motion.as_ref()), frame, no_ik);
         } else {
-            poser.pose_bones(&model, &mut posed);
+            engine.pose_bones(&model, Some(motion.as_ref()), frame, no_ik);
         }
-        print_pose(&a, &model, &poser, &posed, frame)?;
+        print_pose(&a, &model, &engine, frame)?;
         if single || frame >= last {
             return Ok(());
         }
@@ -264,7 +267,8 @@ pub fn pose(a: PoseArgs) -> CliResult {
 }
 
 /// Prints one posed frame, as one JSON line or as text.
-fn print_pose(a: &PoseArgs, model: &Model, poser: &Poser, posed: &Posed, frame: f64) -> CliResult {
+fn print_pose(a: &PoseArgs, model: &Model, engine: &PoseEngine, frame: f64) -> CliResult {
+    let posed = &engine.posed;
     let bones = &model.skeleton.bones;
     let mut out = PoseOut {
         frame,
@@ -285,7 +289,7 @@ fn print_pose(a: &PoseArgs, model: &Model, poser: &Poser, posed: &Posed, frame: 
         });
     }
     for (m, morph) in model.morphs.iter().enumerate() {
-        let w = poser.input().morphs.get(m).copied().unwrap_or(0.0);
+        let w = engine.input().morphs.get(m).copied().unwrap_or(0.0);
         out.morphs.entry(morph.name.clone()).or_insert(w);
     }
     for (c, chain) in model.skeleton.iks.iter().enumerate() {

@@ -9,10 +9,9 @@ use std::collections::{HashMap, HashSet};
 
 use glam::{Quat, Vec3};
 
-use super::data::Model;
+use super::data::{Format, Model};
 use super::posing::PoseInput;
-use crate::vmd::evaluate::{bone_at, ik_at, morph_at};
-use crate::vmd::{Motion, TrackIndex};
+use crate::vmd::{MotionRef, Playhead, TrackIndex};
 
 /// Bone/morph field length in VMD.
 const NAME_FIELD: usize = 15;
@@ -30,38 +29,106 @@ fn cut(bytes: &[u8], len: usize) -> &[u8] {
     &bytes[..bytes.len().min(len)]
 }
 
+/// The bone and morph tracks of a motion that a model has nothing for, by
+/// MMD's name rule (Shift_JIS bytes, model names cut to the 15-byte VMD
+/// field). Decoded names, each once, in the index's order (first
+/// appearance in the file).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MissingNames {
+    pub bones: Vec<String>,
+    pub morphs: Vec<String>,
+}
+
+impl MissingNames {
+    pub fn is_empty(&self) -> bool {
+        self.bones.is_empty() && self.morphs.is_empty()
+    }
+}
+
+/// The 15-byte VMD keys of a model's bones and morphs.
+fn model_keys(model: &Model) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+    let bones = model
+        .skeleton
+        .bones
+        .iter()
+        .map(|b| cut(&sjis(&b.name), NAME_FIELD).to_vec())
+        .collect();
+    let morphs = model
+        .morphs
+        .iter()
+        .map(|m| cut(&sjis(&m.name), NAME_FIELD).to_vec())
+        .collect();
+    (bones, morphs)
+}
+
+/// Which bone and morph tracks of `index` the model lacks — the one rule
+/// the viewport's list, the toolbox's warning, `model --motion` and the
+/// binding all use. A PMD model's base skin (`base` keys MMD writes) is
+/// not missing: it is folded into the mesh.
+pub fn missing_names(model: &Model, index: &TrackIndex) -> MissingNames {
+    let (bone_keys, morph_keys) = model_keys(model);
+    missing_from(model, index, &bone_keys, &morph_keys)
+}
+
+fn missing_from(
+    model: &Model,
+    index: &TrackIndex,
+    bone_keys: &[Vec<u8>],
+    morph_keys: &[Vec<u8>],
+) -> MissingNames {
+    let known_bones: HashSet<&[u8]> = bone_keys.iter().map(Vec::as_slice).collect();
+    let mut known_morphs: HashSet<&[u8]> = morph_keys.iter().map(Vec::as_slice).collect();
+    if matches!(model.format, Format::Pmd) {
+        known_morphs.insert(b"base");
+    }
+    MissingNames {
+        bones: index
+            .bones
+            .iter()
+            .filter(|t| !known_bones.contains(t.name_key.as_slice()))
+            .map(|t| t.name().text)
+            .collect(),
+        morphs: index
+            .morphs
+            .iter()
+            .filter(|t| !known_morphs.contains(t.name_key.as_slice()))
+            .map(|t| t.name().text)
+            .collect(),
+    }
+}
+
+/// The bone track of `index` that drives a model bone called `name`, by
+/// MMD's name rule (what [`MotionBinding`] binds it to).
+pub fn bone_track(index: &TrackIndex, name: &str) -> Option<usize> {
+    let key = sjis(name);
+    let key = cut(&key, NAME_FIELD);
+    index
+        .bones
+        .iter()
+        .position(|t| t.name_key.as_slice() == key)
+}
+
 /// Which track drives which bone and morph, and how IK keys map to chains.
-/// Build once per (model, motion) pair; [`MotionBinding::sample`] then fills
-/// a [`PoseInput`] per frame.
+/// Build once per (model, track index) pair — again when the index's
+/// tracks change; [`MotionBinding::sample`] then fills a [`PoseInput`] per
+/// frame from the motion's evaluation cache.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MotionBinding {
-    /// Per model bone, the index of its track in `TrackIndex::bones`.
-    bone_tracks: Vec<Option<usize>>,
-    /// Per model morph, the index of its track in `TrackIndex::morphs`.
-    morph_tracks: Vec<Option<usize>>,
+    /// (model bone, its track in `TrackIndex::bones`), for bones with a track.
+    bone_tracks: Vec<(u32, u32)>,
+    /// (model morph, its track in `TrackIndex::morphs`), for morphs with a track.
+    morph_tracks: Vec<(u32, u32)>,
     /// Per IK chain, its IK bone's name as an IK-key entry holds it.
     ik_names: Vec<Vec<u8>>,
-    /// Motion bone tracks the model has no bone for (decoded names).
-    pub unknown_bones: Vec<String>,
-    /// Motion morph tracks the model has no morph for.
-    pub unknown_morphs: Vec<String>,
+    /// What the motion uses that the model lacks ([`missing_names`]).
+    pub missing: MissingNames,
 }
 
 impl MotionBinding {
     /// Matches the model's bones, morphs and IK bones with the motion's
     /// tracks by name.
     pub fn new(model: &Model, index: &TrackIndex) -> MotionBinding {
-        let bone_keys: Vec<Vec<u8>> = model
-            .skeleton
-            .bones
-            .iter()
-            .map(|b| cut(&sjis(&b.name), NAME_FIELD).to_vec())
-            .collect();
-        let morph_keys: Vec<Vec<u8>> = model
-            .morphs
-            .iter()
-            .map(|m| cut(&sjis(&m.name), NAME_FIELD).to_vec())
-            .collect();
+        let (bone_keys, morph_keys) = model_keys(model);
         let bone_pos: HashMap<&[u8], usize> = index
             .bones
             .iter()
@@ -74,33 +141,18 @@ impl MotionBinding {
             .enumerate()
             .map(|(i, t)| (t.name_key.as_slice(), i))
             .collect();
-        let bone_tracks = bone_keys
-            .iter()
-            .map(|k| bone_pos.get(k.as_slice()).copied())
-            .collect();
-        let morph_tracks = morph_keys
-            .iter()
-            .map(|k| morph_pos.get(k.as_slice()).copied())
-            .collect();
-        let known_bones: HashSet<&[u8]> = bone_keys.iter().map(Vec::as_slice).collect();
-        let mut known_morphs: HashSet<&[u8]> = morph_keys.iter().map(Vec::as_slice).collect();
-        // PMD's base skin is folded into the mesh, not a morph; MMD writes
-        // "base" keys for it, which are not missing.
-        if matches!(model.format, super::data::Format::Pmd) {
-            known_morphs.insert(b"base");
-        }
-        let unknown_bones = index
-            .bones
-            .iter()
-            .filter(|t| !known_bones.contains(t.name_key.as_slice()))
-            .map(|t| t.name().text)
-            .collect();
-        let unknown_morphs = index
-            .morphs
-            .iter()
-            .filter(|t| !known_morphs.contains(t.name_key.as_slice()))
-            .map(|t| t.name().text)
-            .collect();
+        let pairs = |keys: &[Vec<u8>], pos: &HashMap<&[u8], usize>| -> Vec<(u32, u32)> {
+            keys.iter()
+                .enumerate()
+                .filter_map(|(b, k)| {
+                    let t = *pos.get(k.as_slice())?;
+                    Some((u32::try_from(b).ok()?, u32::try_from(t).ok()?))
+                })
+                .collect()
+        };
+        let bone_tracks = pairs(&bone_keys, &bone_pos);
+        let morph_tracks = pairs(&morph_keys, &morph_pos);
+        let missing = missing_from(model, index, &bone_keys, &morph_keys);
         let ik_names = model
             .skeleton
             .iks
@@ -119,45 +171,73 @@ impl MotionBinding {
             bone_tracks,
             morph_tracks,
             ik_names,
-            unknown_bones,
-            unknown_morphs,
+            missing,
         }
     }
 
+    /// How many model bones a track drives.
+    pub fn bound_bones(&self) -> usize {
+        self.bone_tracks.len()
+    }
+
+    /// The bone track driving model bone `bone`, if any.
+    pub fn bone_track(&self, bone: usize) -> Option<usize> {
+        let b = u32::try_from(bone).ok()?;
+        self.bone_tracks
+            .iter()
+            .find(|&&(x, _)| x == b)
+            .map(|&(_, t)| t as usize)
+    }
+
     /// Fills `input` with the motion's values at `frame` (fractional frames
-    /// allowed): bone offsets and rotations, morph weights, IK switches.
-    /// Bones and morphs without a track rest; an IK chain the IK key does
-    /// not mention stays on.
-    pub fn sample(
+    /// allowed): bone offsets and rotations and morph weights from the
+    /// evaluation cache, IK switches from the IK/show key in force. Bones
+    /// and morphs without a track rest; an IK chain the IK key does not
+    /// mention stays on.
+    pub fn sample(&self, model: &Model, src: MotionRef<'_>, frame: f64, input: &mut PoseInput) {
+        self.fill(model, src, frame, input, |t| src.cache.bone_at(t, frame));
+    }
+
+    /// [`Self::sample`] for playback: `head` remembers each track's
+    /// segment, so consecutive frames need no search (same values).
+    pub fn sample_playing(
         &self,
         model: &Model,
-        motion: &Motion,
-        index: &TrackIndex,
+        src: MotionRef<'_>,
+        head: &mut Playhead,
         frame: f64,
         input: &mut PoseInput,
     ) {
+        self.fill(model, src, frame, input, |t| {
+            src.cache.bone_playing(head, t, frame)
+        });
+    }
+
+    fn fill(
+        &self,
+        model: &Model,
+        src: MotionRef<'_>,
+        frame: f64,
+        input: &mut PoseInput,
+        mut bone: impl FnMut(usize) -> crate::vmd::evaluate::BonePose,
+    ) {
         input.reset(model);
-        for (b, track) in self.bone_tracks.iter().enumerate() {
-            let Some(t) = track.and_then(|t| index.bones.get(t)) else {
-                continue;
-            };
-            let pose = bone_at(motion, t, frame);
-            if let (Some(tr), Some(rot)) =
-                (input.translations.get_mut(b), input.rotations.get_mut(b))
-            {
+        for &(b, t) in &self.bone_tracks {
+            let pose = bone(t as usize);
+            if let (Some(tr), Some(rot)) = (
+                input.translations.get_mut(b as usize),
+                input.rotations.get_mut(b as usize),
+            ) {
                 *tr = Vec3::from(pose.position);
                 *rot = Quat::from_array(pose.rotation);
             }
         }
-        for (m, track) in self.morph_tracks.iter().enumerate() {
-            let Some(t) = track.and_then(|t| index.morphs.get(t)) else {
-                continue;
-            };
-            if let Some(w) = input.morphs.get_mut(m) {
-                *w = morph_at(motion, t, frame);
+        for &(m, t) in &self.morph_tracks {
+            if let Some(w) = input.morphs.get_mut(m as usize) {
+                *w = src.cache.morph_at(t as usize, frame);
             }
         }
-        if let Some(key) = ik_at(motion, index, frame) {
+        if let Some(key) = src.ik_at(frame) {
             for e in 0..key.entry_count() {
                 let name = key.entry_name_key(e);
                 for (c, want) in self.ik_names.iter().enumerate() {

@@ -1,5 +1,6 @@
 //! The built-in standard MMD skeleton, used to preview a motion when no model
-//! is loaded.
+//! is loaded: a [`Model`] with bones and IK chains and no mesh, posed by the
+//! same engine as any model ([`super::PoseEngine`]).
 //!
 //! The data lives in `assets/standard_skeleton.json` (VMD Studio's own,
 //! hand-made: about 20 units tall, MMD left-handed Y-up coordinates, facing
@@ -8,6 +9,7 @@
 use glam::Vec3;
 use serde::Deserialize;
 
+use super::data::{Format, Model};
 use super::skeleton::{Bone, BoneFlags, BoneTail, IkChain, IkLink, Inherit, Skeleton};
 
 /// The asset text, compiled into the binary.
@@ -151,4 +153,13 @@ pub fn standard_skeleton() -> Skeleton {
     // The asset is compiled in and checked by the tests; should it ever be
     // broken, an empty skeleton is a safe fallback for a preview.
     parse_skeleton_json(STANDARD_SKELETON_JSON).unwrap_or_default()
+}
+
+/// The standard skeleton as a model with no mesh and no morphs (a PMX 2.0,
+/// so IK chains solve in deform order as PMX models do).
+pub fn standard_model() -> Model {
+    let mut m = Model::empty(Format::Pmx { version: 2.0 });
+    m.name = "Standard skeleton".into();
+    m.skeleton = standard_skeleton();
+    m
 }

@@ -29,15 +29,17 @@
 //!
 //! # Posing (per frame)
 //! ```text
-//! let mut poser = Poser::new(&model);                 // once per model
-//! let binding = MotionBinding::new(&model, &index);   // once per motion
-//! let mut posed = Posed::default();                   // buffers, reused
+//! let motion = IndexedMotion::new(motion);            // index + evaluation cache
+//! let mut engine = PoseEngine::new(&model);           // once per model
+//! engine.bind(&model, Some(&motion.index));           // once per track index
 //! // per frame:
-//! binding.sample(&model, &motion, &index, frame, poser.input_mut());
-//! poser.evaluate(&model, &mut posed);
-//! // posed.bone_world, posed.skinning, posed.positions, posed.normals,
-//! // posed.materials, posed.uv_offsets … (see [`Posed`])
+//! engine.pose(&model, Some(motion.as_ref()), frame);
+//! // engine.posed.bone_world, .skinning, .positions, .normals,
+//! // .materials, .uv_offsets … (see [`Posed`])
 //! ```
+//! [`PoseEngine`] is the one path every pose takes (see [`engine`]): the
+//! motion's values come from its [`EvalCache`](crate::vmd::EvalCache), the
+//! [`MotionBinding`] matches names as MMD does, [`Poser`] applies the rules.
 //! [`PoseInput`] can also be filled by hand (an editor's live pose). The
 //! rules are written out in [`posing`] and [`skin`](self#posing-per-frame).
 //! They follow MMD: motion keys → bone morphs → append (付与)
@@ -46,41 +48,38 @@
 //! with loop count, per-step limit, per-link limits and PMD's knee rule,
 //! switched by the motion's IK keys → vertex/UV/material/group/flip morphs →
 //! skinning (BDEF1/2/4, SDEF, QDEF) with vertex morphs applied first.
-//!
-//! The older [`PoseSolver`] (FK + IK for a bare [`Skeleton`]) stays for the
-//! stick-figure preview.
+//! [`missing_names`] says which bone and morph tracks of a motion a model
+//! lacks. The built-in skeleton is a model with no mesh
+//! ([`standard_model`]) and is posed the same way.
 
 mod binding;
 pub mod builtin;
 mod check;
 mod cursor;
 pub mod data;
+pub mod engine;
 pub mod error;
 pub mod gizmo;
 mod ik;
 mod load;
 mod pmd;
 mod pmx;
-pub mod pose;
 pub mod posing;
 pub mod skeleton;
 mod skin;
 pub mod texture;
 
-pub use binding::MotionBinding;
-pub use builtin::{STANDARD_SKELETON_JSON, parse_skeleton_json, standard_skeleton};
+pub use binding::{MissingNames, MotionBinding, bone_track, missing_names};
+pub use builtin::{STANDARD_SKELETON_JSON, parse_skeleton_json, standard_model, standard_skeleton};
 pub use data::{
     BoneOffset, Deform, DisplayFrame, DisplayItem, Format, Impulse, Joint, Material, MaterialFlags,
     MaterialOffset, MaterialOp, Model, Morph, MorphCounts, MorphKind, MorphRef, PhysicsMode,
     RigidBody, Shape, SoftBody, SphereMode, Toon, UvOffset, VertexOffset,
 };
+pub use engine::{PoseEngine, replace_bone};
 pub use error::{ModelError, Warning};
 pub use load::{LoadedModel, load_model};
 pub use pmd::{KNEE_MIN_BEND, PMD_IK_LIMIT_TO_RADIANS, knee_limits};
-pub use pose::{
-    BonePose, MAX_IK_LOOPS, PoseResult, PoseSolver, forward_kinematics, solve_pose, unknown_bones,
-    world_positions,
-};
 pub use posing::{MaterialState, PoseInput, Posed, Poser};
 pub use skeleton::{Bone, BoneFlags, BoneTail, IkChain, IkLink, Inherit, Skeleton};
 pub use texture::{

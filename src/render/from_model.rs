@@ -3,8 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::model::{self, Model, MotionBinding, PoseInput, Posed, Poser, TextureSet, Toon};
-use crate::vmd::{Motion, TrackIndex};
+use crate::model::{self, Model, Posed, TextureSet, Toon};
 
 use super::input::{
     RenderMaterial, RenderMesh, RenderVertex, SphereMode, TextureRgba, TextureTint,
@@ -162,61 +161,6 @@ pub fn posed_materials(template: &[RenderMaterial], posed: &Posed, out: &mut Vec
     }
 }
 
-/// Posing state for one model wearing (or not) one motion: the model
-/// layer's poser, its output buffers and the name binding of the motion.
-pub struct ModelPosing {
-    poser: Poser,
-    pub posed: Posed,
-    binding: Option<MotionBinding>,
-}
-
-impl ModelPosing {
-    pub fn new(model: &Model) -> ModelPosing {
-        ModelPosing {
-            poser: Poser::new(model),
-            posed: Posed::default(),
-            binding: None,
-        }
-    }
-
-    /// Binds a motion's tracks to the model's bones and morphs by name
-    /// (again after the motion's tracks change); `None` unbinds.
-    pub fn bind(&mut self, model: &Model, index: Option<&TrackIndex>) {
-        self.binding = index.map(|i| MotionBinding::new(model, i));
-    }
-
-    /// Poses the model at motion frame `frame` (the rest pose without a
-    /// bound motion) and skins it into [`ModelPosing::posed`].
-    pub fn pose(&mut self, model: &Model, motion: Option<(&Motion, &TrackIndex)>, frame: f64) {
-        match (&self.binding, motion) {
-            (Some(b), Some((m, i))) => b.sample(model, m, i, frame, self.poser.input_mut()),
-            _ => self.poser.input_mut().reset(model),
-        }
-        self.poser.evaluate(model, &mut self.posed);
-    }
-
-    /// Like [`pose`](Self::pose), with `adjust` changing the sampled input
-    /// before evaluation (the viewport's unregistered pose of a bone).
-    pub fn pose_adjusted(
-        &mut self,
-        model: &Model,
-        motion: Option<(&Motion, &TrackIndex)>,
-        frame: f64,
-        adjust: impl FnOnce(&mut PoseInput),
-    ) {
-        match (&self.binding, motion) {
-            (Some(b), Some((m, i))) => b.sample(model, m, i, frame, self.poser.input_mut()),
-            _ => self.poser.input_mut().reset(model),
-        }
-        adjust(self.poser.input_mut());
-        self.poser.evaluate(model, &mut self.posed);
-    }
-
-    /// Poses with an explicit input (morph weights, bone values) instead of
-    /// a motion: for tests and the viewport's posing tools.
-    pub fn pose_input(&mut self, model: &Model, f: impl FnOnce(&mut PoseInput)) {
-        self.poser.input_mut().reset(model);
-        f(self.poser.input_mut());
-        self.poser.evaluate(model, &mut self.posed);
-    }
-}
+/// Posing state for one model wearing (or not) one motion: the program's
+/// one pose engine (see [`crate::model::engine`]).
+pub use crate::model::PoseEngine as ModelPosing;

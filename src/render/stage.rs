@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use crate::model::{LoadedModel, Model, TextureSet, decode_texture};
-use crate::vmd::{Motion, TrackIndex, evaluate};
+pub use crate::vmd::IndexedMotion;
+use crate::vmd::evaluate;
 
 use super::from_model::{ModelPosing, posed_materials, posed_vertices};
 use super::input::{
@@ -30,19 +31,6 @@ pub fn demo_model() -> Result<LoadedModel, String> {
         model,
         textures,
     })
-}
-
-/// A motion with its track index.
-pub struct IndexedMotion {
-    pub motion: Motion,
-    pub index: TrackIndex,
-}
-
-impl IndexedMotion {
-    pub fn new(motion: Motion) -> Self {
-        let index = TrackIndex::build(&motion);
-        Self { motion, index }
-    }
 }
 
 /// One model on the stage, on the GPU, with the motion it wears.
@@ -85,7 +73,7 @@ impl StageActor {
     /// CPU) and uploads vertices and materials.
     fn pose(&mut self, off: &Offscreen, frame: f64) -> Result<(), RenderError> {
         let model = &self.model.model;
-        let motion = self.motion.as_ref().map(|m| (&m.motion, &m.index));
+        let motion = self.motion.as_ref().map(IndexedMotion::as_ref);
         self.posing.pose(model, motion, frame - self.offset);
         posed_vertices(model, &self.posing.posed, &mut self.vertices);
         posed_materials(

@@ -10,7 +10,6 @@
 //! `offset` shifts its motion on the scene timeline: the motion's frame `f`
 //! plays at scene frame `f + offset` (see [`Actor::motion_frame`]).
 
-use std::collections::HashSet;
 use std::path::PathBuf;
 
 use crate::vmd::Motion;
@@ -314,39 +313,14 @@ impl<H: Clone + PartialEq> Scene<H> {
     }
 }
 
-/// Names a motion uses that its model lacks.
+/// Names a motion uses that its model lacks, as the scene panel lists them
+/// (computed by [`crate::model::missing_names`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MissingNames {
     pub bones: Vec<String>,
     /// `None` when the model's morph list is not known (the built-in
     /// skeleton has no morphs to compare with).
     pub morphs: Option<Vec<String>>,
-}
-
-/// The bone and morph names of a motion (`motion_*`, in track order) that
-/// the model (`model_*`) does not have, each once, in the motion's order.
-pub fn missing_names<'a>(
-    model_bones: impl IntoIterator<Item = &'a str>,
-    model_morphs: Option<&[String]>,
-    motion_bones: &[String],
-    motion_morphs: &[String],
-) -> MissingNames {
-    fn missing(have: &HashSet<&str>, wanted: &[String]) -> Vec<String> {
-        let mut seen = HashSet::new();
-        wanted
-            .iter()
-            .filter(|n| !have.contains(n.as_str()) && seen.insert(n.as_str()))
-            .cloned()
-            .collect()
-    }
-    let bones: HashSet<&str> = model_bones.into_iter().collect();
-    MissingNames {
-        bones: missing(&bones, motion_bones),
-        morphs: model_morphs.map(|list| {
-            let have: HashSet<&str> = list.iter().map(String::as_str).collect();
-            missing(&have, motion_morphs)
-        }),
-    }
 }
 
 #[cfg(test)]
@@ -463,23 +437,5 @@ mod tests {
         assert_eq!(a.scene_frame(0.0), 15.0);
         a.offset = -10;
         assert_eq!(a.motion_frame(0.0), 10.0);
-    }
-
-    #[test]
-    fn missing_names_are_listed_once_in_motion_order() {
-        let model = ["センター", "上半身"];
-        let motion = vec![
-            "右目".to_owned(),
-            "センター".to_owned(),
-            "左目".to_owned(),
-            "右目".to_owned(),
-        ];
-        let morphs = vec!["まばたき".to_owned(), "あ".to_owned()];
-        let have_morphs = vec!["あ".to_owned()];
-        let m = missing_names(model, Some(&have_morphs), &motion, &morphs);
-        assert_eq!(m.bones, vec!["右目", "左目"]);
-        assert_eq!(m.morphs, Some(vec!["まばたき".to_owned()]));
-        let m = missing_names(model, None, &motion, &morphs);
-        assert_eq!(m.morphs, None);
     }
 }

@@ -386,6 +386,25 @@ impl MotionDiff {
         }
     }
 
+    /// The bone records the diff holds now: the ones the last move removed
+    /// and the values its changed records had before. With the records now
+    /// at the last move's inserted and changed indices, these are every
+    /// bone record that move touched (what an evaluation cache decodes again).
+    pub fn held_bones(&self) -> impl Iterator<Item = &BoneKey> {
+        self.bones
+            .held
+            .iter()
+            .chain(self.bones.changed.iter().map(|(_, r)| r))
+    }
+
+    /// [`Self::held_bones`] for morph records.
+    pub fn held_morphs(&self) -> impl Iterator<Item = &MorphKey> {
+        self.morphs
+            .held
+            .iter()
+            .chain(self.morphs.changed.iter().map(|(_, r)| r))
+    }
+
     /// Moves `m` to the other state (after → before, or before → after).
     /// `m` must be in the state this diff was left in.
     pub fn toggle(&mut self, m: &mut Motion) {

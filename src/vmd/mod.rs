@@ -23,7 +23,7 @@ pub mod track;
 pub mod write;
 
 pub use bezier::Curve;
-pub use cache::{EvalCache, Playhead};
+pub use cache::{EvalCache, IndexedMotion, MotionRef, Playhead};
 pub use error::{NameError, ReadError, ReadErrorKind, WriteError};
 pub use interpolation::{BoneChannel, CameraChannel};
 pub use layout::Section;

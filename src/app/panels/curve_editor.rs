@@ -22,7 +22,7 @@ use egui_plot::{Legend, Line, LineStyle, Plot, Points, VLine};
 use super::PanelCtx;
 use crate::app::document::{Document, Edit, EditRequest, KeyChanges, KeyRef};
 use crate::vmd::curve_edit::{self, plan_bone_curve, plan_camera_curve, presets};
-use crate::vmd::evaluate::{self, bone_at, camera_at};
+use crate::vmd::evaluate::{self, camera_at};
 use crate::vmd::{BoneChannel, CameraChannel, Curve};
 
 /// Side of a curve box in points: it scales with the space, between these.
@@ -893,7 +893,20 @@ fn bone_series(
     let prev = pos.checked_sub(1).map(|p| &m.bones[track.keys[p] as usize]);
     let seg = prev.map(|a| (f64::from(a.frame()), f64::from(key.frame())));
     let samples = frames_with_keys(lo, hi, &frames);
-    let poses: Vec<_> = samples.iter().map(|&f| (f, bone_at(m, track, f))).collect();
+    // The values the poses use: the document's evaluation cache.
+    let Some(ti) = cx
+        .doc
+        .index
+        .bones
+        .iter()
+        .position(|t| std::ptr::eq(t, track))
+    else {
+        return (Vec::new(), Vec::new(), None);
+    };
+    let poses: Vec<_> = samples
+        .iter()
+        .map(|&f| (f, cx.doc.cache.bone_at(ti, f)))
+        .collect();
     // The pose the rotation angle is measured from: key A (or B itself).
     let q_ref = prev.map_or(key.rotation(), |a| a.rotation());
 

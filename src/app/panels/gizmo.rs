@@ -27,7 +27,7 @@ use super::viewport::{SceneView, ViewCamera};
 use crate::app::document::{Document, Edit, EditRequest, KeyChanges, KeyRef};
 use crate::model::gizmo::{self as gm, Screen, Space};
 use crate::skeleton::Skeleton;
-use crate::vmd::{BoneKey, CameraKey, evaluate};
+use crate::vmd::{BoneKey, CameraKey};
 
 /// Ring radius on screen, pixels.
 const RING_PX: f32 = 70.0;
@@ -184,7 +184,10 @@ pub fn motion_frame(scene_frame: f64, offset: i32) -> Option<u32> {
 
 /// The bone record of track `name` on frame `frame`, if any.
 pub fn bone_key_at(doc: &Document, name: &str, frame: u32) -> Option<u32> {
-    let track = doc.index.bone_by_text(name)?;
+    let track = doc
+        .index
+        .bones
+        .get(crate::model::bone_track(&doc.index, name)?)?;
     let m = &doc.motion;
     let fr = |k: u32| m.bones.get(k as usize).map_or(0, |b| b.frame());
     let s = track.keys.partition_point(|&k| fr(k) < frame);
@@ -262,7 +265,7 @@ impl PoseTool {
         }
         if let Some(s) = &self.selected
             && scene.actors.get(s.actor).is_none_or(|a| {
-                a.skeleton
+                a.skeleton()
                     .bones
                     .get(s.bone)
                     .is_none_or(|b| b.name != s.name)
@@ -282,7 +285,7 @@ impl PoseTool {
             self.seen_active = Some((doc.id, k));
             if let Some(key) = doc.motion.bones.get(ki as usize) {
                 let name = key.name().text;
-                if let Some(b) = a.skeleton.find(&name) {
+                if let Some(b) = a.skeleton().find(&name) {
                     self.selected = Some(Selected {
                         actor: i,
                         bone: b,
@@ -391,7 +394,7 @@ fn shape(tool: &PoseTool, f: &Frame) -> Option<GizmoShape> {
     let a = f.scene.actors.get(s.actor)?;
     let world = f.worlds.get(s.actor)?;
     let w = world.get(s.bone)?;
-    let bone = a.skeleton.bones.get(s.bone)?;
+    let bone = a.skeleton().bones.get(s.bone)?;
     let centre = w.w_axis.truncate();
     let (right, _, _) = f.view.basis();
     let upp = f.screen.units_per_pixel(centre, right)?;
@@ -400,7 +403,7 @@ fn shape(tool: &PoseTool, f: &Frame) -> Option<GizmoShape> {
         .and_then(|p| world.get(p))
         .map_or(Quat::IDENTITY, rotation_of);
     let frame = gm::axis_frame(tool.space, rotation_of(w), bone.local_axes);
-    let turns = bone.flags.rotatable && !is_ik(a.skeleton, s.bone);
+    let turns = bone.flags.rotatable && !is_ik(a.skeleton(), s.bone);
     let (ring_axes, ring_count) = match bone.fixed_axis {
         _ if !turns => (frame, 0),
         // A twist bone turns about its fixed axis only (model space at rest,
@@ -415,7 +418,7 @@ fn shape(tool: &PoseTool, f: &Frame) -> Option<GizmoShape> {
         ring_axes,
         ring_count,
         arrow_axes: frame,
-        arrows: movable(a.skeleton, s.bone),
+        arrows: movable(a.skeleton(), s.bone),
         ring_radius: RING_PX * upp,
         arrow_length: ARROW_PX * upp,
     })
@@ -458,9 +461,11 @@ fn current_local(
     {
         return (p.translation, p.rotation, None);
     }
-    match doc.index.bone_by_text(name) {
+    // The value the engine poses the bone with: its bound track, from the
+    // document's evaluation cache.
+    match crate::model::bone_track(&doc.index, name) {
         Some(track) => {
-            let p = evaluate::bone_at(&doc.motion, track, f64::from(frame));
+            let p = doc.cache.bone_at(track, f64::from(frame));
             (
                 Vec3::from(p.position),
                 Quat::from_array(p.rotation).normalize(),
@@ -533,7 +538,7 @@ pub fn interact(
                 .scene
                 .actors
                 .get(actor)?
-                .skeleton
+                .skeleton()
                 .bones
                 .get(bone)?
                 .name
@@ -549,9 +554,9 @@ pub fn interact(
 fn joints(f: &Frame) -> Vec<(usize, usize, Vec2)> {
     let mut out = Vec::new();
     for (ai, (a, world)) in f.scene.actors.iter().zip(f.worlds).enumerate() {
-        for (bi, (b, m)) in a.skeleton.bones.iter().zip(world).enumerate() {
-            if !(b.flags.visible || is_ik(a.skeleton, bi))
-                || !b.flags.operable && !is_ik(a.skeleton, bi)
+        for (bi, (b, m)) in a.skeleton().bones.iter().zip(world).enumerate() {
+            if !(b.flags.visible || is_ik(a.skeleton(), bi))
+                || !b.flags.operable && !is_ik(a.skeleton(), bi)
             {
                 continue;
             }
@@ -598,7 +603,7 @@ fn start_drag(
         return;
     };
     let parent = a
-        .skeleton
+        .skeleton()
         .bones
         .get(s.bone)
         .and_then(|b| b.parent)
@@ -905,7 +910,12 @@ pub fn draw(painter: &egui::Painter, f: &Frame, tool: &mut PoseTool) {
         && let Some(&(_, _, p)) = joints.iter().find(|j| j.0 == a && j.1 == b)
     {
         painter.circle_stroke(p2(p), 6.0, Stroke::new(1.5, Color32::from_white_alpha(200)));
-        if let Some(bone) = f.scene.actors.get(a).and_then(|x| x.skeleton.bones.get(b)) {
+        if let Some(bone) = f
+            .scene
+            .actors
+            .get(a)
+            .and_then(|x| x.skeleton().bones.get(b))
+        {
             label(painter, p2(p) + egui::vec2(8.0, -8.0), &bone.name);
         }
     }
@@ -983,7 +993,7 @@ pub fn draw(painter: &egui::Painter, f: &Frame, tool: &mut PoseTool) {
                 f.scene
                     .actors
                     .get(a)
-                    .and_then(|x| x.skeleton.bones.get(b))
+                    .and_then(|x| x.skeleton().bones.get(b))
                     .map_or(String::new(), |b| b.name.clone())
             })
             .collect(),

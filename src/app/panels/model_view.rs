@@ -23,7 +23,7 @@ use crate::render::{
     COLOR_FORMAT, FrameParams, GpuModel, Light, LineVertex, MeshTemplate, OffscreenTarget,
     RenderMaterial, RenderVertex, Renderer, Shadows, ViewParams, msaa_samples,
 };
-use crate::vmd::{Motion, TrackIndex};
+use crate::vmd::MotionRef;
 
 /// Whether the model renderer can draw, and if not, why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -163,9 +163,9 @@ pub struct ModelActor<'a> {
     pub model_path: Option<&'a Path>,
     /// The model file, once loaded.
     pub model: Option<&'a Arc<ModelAsset>>,
-    /// The motion it wears: the motion, its index, and (document id, revision)
-    /// so the bone/morph binding is rebuilt after edits.
-    pub motion: Option<(&'a Motion, &'a TrackIndex, (u64, u64))>,
+    /// The motion it wears (records, index, evaluation cache), and
+    /// (document id, revision) so the bone/morph binding is rebuilt after edits.
+    pub motion: Option<(MotionRef<'a>, (u64, u64))>,
     /// Motion frame to show (scene frame − offset).
     pub frame: f64,
     /// A bone's local pose to show instead of the motion's (the posing
@@ -250,9 +250,9 @@ pub fn draw(
             });
         }
         let Some(actor) = slot.as_mut() else { continue };
-        let key = a.motion.map(|(_, _, k)| k);
+        let key = a.motion.map(|(_, k)| k);
         if actor.bound != key {
-            actor.posing.bind(model, a.motion.map(|(_, idx, _)| idx));
+            actor.posing.bind(model, a.motion.map(|(src, _)| src.index));
             actor.bound = key;
         }
         let replace = a
@@ -260,18 +260,9 @@ pub fn draw(
             .and_then(|(name, t, q)| Some((model.skeleton.find(name)?, t, q)));
         actor.posing.pose_adjusted(
             model,
-            a.motion.map(|(m, idx, _)| (m, idx)),
+            a.motion.map(|(src, _)| src),
             a.frame,
-            |input| {
-                if let Some((b, t, q)) = replace {
-                    if let Some(slot) = input.translations.get_mut(b) {
-                        *slot = t;
-                    }
-                    if let Some(slot) = input.rotations.get_mut(b) {
-                        *slot = q;
-                    }
-                }
-            },
+            crate::model::replace_bone(replace),
         );
         let mut vertices = Vec::new();
         posed_vertices(model, &actor.posing.posed, &mut vertices);
@@ -905,7 +896,7 @@ pub fn draw_scene(
         .map(|a| ModelActor {
             model_path: a.model_path,
             model: a.model,
-            motion: a.motion.map(|d| (&d.motion, &d.index, (d.id, d.revision))),
+            motion: a.motion.map(|d| (d.source(), (d.id, d.revision))),
             frame: eval - f64::from(a.offset),
             pose_override: a.pose_override,
         })

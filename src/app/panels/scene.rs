@@ -303,26 +303,25 @@ fn actor_ui(
         });
     // Names the motion uses that the model lacks.
     if let Some(doc) = a.motion.and_then(|id| docs.iter().find(|d| d.id == id)) {
-        let skel = sc.skeleton_of(i);
+        let rig = sc.rig_of(i);
         let model_morphs = sc.morphs_of(i);
         let key = (
             doc.id,
             doc.revision,
-            skel.bones.as_ptr() as usize,
-            skel.bones.len(),
+            std::ptr::from_ref(rig) as usize,
+            rig.skeleton.bones.len(),
             model_morphs.map_or(0, |m| m.as_ptr() as usize),
             model_morphs.map_or(0, <[String]>::len),
         );
         let fresh = state.missing.get(&i).is_some_and(|(k, _)| *k == key);
         if !fresh {
-            let bones: Vec<String> = doc.index.bones.iter().map(|t| t.name().text).collect();
-            let morphs: Vec<String> = doc.index.morphs.iter().map(|t| t.name().text).collect();
-            let m = scene::missing_names(
-                skel.bones.iter().map(|b| b.name.as_str()),
-                model_morphs,
-                &bones,
-                &morphs,
-            );
+            // MMD's name rule, as the pose engine binds the motion; morphs
+            // only once the model's morph list is known.
+            let m = crate::model::missing_names(rig, &doc.index);
+            let m = MissingNames {
+                bones: m.bones,
+                morphs: model_morphs.map(|_| m.morphs),
+            };
             state.missing.insert(i, (key, m));
         }
         if let Some((_, m)) = state.missing.get(&i) {

@@ -13,8 +13,6 @@
 //! and +Y up. Seen from the front (eye at −Z looking towards +Z) the model's
 //! left hand (+X) is therefore on the viewer's right, as in MMD.
 
-use std::collections::HashMap;
-
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, pos2};
 use glam::{Mat4, Quat, Vec3, Vec4};
 
@@ -23,10 +21,10 @@ use super::gizmo::{self, PoseTool};
 use super::model_view;
 use super::shots::{self, NearCut, Shot};
 use crate::app::document::{Document, Edit, EditRequest, KeyChanges};
-use crate::skeleton::{self, BoneTail, PoseSolver, Skeleton};
+use crate::model::{Model, PoseEngine, replace_bone};
+use crate::skeleton::{BoneTail, Skeleton};
+use crate::vmd::camera;
 use crate::vmd::evaluate::{self, CameraState};
-use crate::vmd::name::{NameEncoding, encode_name, name_bytes};
-use crate::vmd::{Motion, TrackIndex, camera};
 
 mod draw;
 mod input;
@@ -196,12 +194,21 @@ pub struct ActorView<'a> {
     pub model_path: Option<&'a std::path::Path>,
     /// The model file, once loaded (models load in the background).
     pub model: Option<&'a std::sync::Arc<model_view::ModelAsset>>,
-    /// The actor's model skeleton (the built-in one when it has no model).
-    pub skeleton: &'a Skeleton,
+    /// The model the actor is posed with: its file's once loaded, else the
+    /// built-in skeleton (a model with no mesh). Skeleton, joints and gizmo
+    /// come from its pose.
+    pub rig: &'a Model,
     /// The motion it wears (none: rest pose).
     pub motion: Option<&'a Document>,
     /// Scene frame − offset = the motion's frame.
     pub offset: i32,
+}
+
+impl<'a> ActorView<'a> {
+    /// The bones of [`ActorView::rig`].
+    pub fn skeleton(&self) -> &'a Skeleton {
+        &self.rig.skeleton
+    }
 }
 
 /// What the viewport shows: which actors, which camera; the frame comes
@@ -218,83 +225,16 @@ pub struct SceneView<'a> {
 
 // ---------------------------------------------------------------- posing
 
-/// For each skeleton bone, the index of the motion's track with its name.
-pub fn bone_tracks(skel: &Skeleton, idx: &TrackIndex) -> Vec<Option<usize>> {
-    let by_name: HashMap<String, usize> = idx
-        .bones
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.name().text, i))
-        .collect();
-    skel.bones
-        .iter()
-        .map(|b| by_name.get(&b.name).copied())
-        .collect()
-}
-
-/// Bone world matrices (MMD model space) at `frame`: each bone's key pose
-/// by forward kinematics, then the IK chains that the IK/show key in force
-/// at `frame` leaves on (bones it does not list are on). `tracks` comes from
-/// [`bone_tracks`].
-pub fn posed_world(
-    skel: &Skeleton,
-    m: &Motion,
-    idx: &TrackIndex,
-    tracks: &[Option<usize>],
-    frame: f64,
-) -> Vec<Mat4> {
-    posed_world_with(skel, m, idx, tracks, frame, None)
-}
-
-/// [`posed_world`] with one bone's local pose replaced (an unregistered
-/// pose of the posing tool): (bone index, translation, rotation).
-pub fn posed_world_with(
-    skel: &Skeleton,
-    m: &Motion,
-    idx: &TrackIndex,
-    tracks: &[Option<usize>],
-    frame: f64,
-    replace: Option<(usize, Vec3, Quat)>,
-) -> Vec<Mat4> {
-    let mut local: Vec<skeleton::BonePose> = (0..skel.bones.len())
-        .map(|i| {
-            match tracks
-                .get(i)
-                .copied()
-                .flatten()
-                .and_then(|t| idx.bones.get(t))
-            {
-                Some(track) => {
-                    let p = evaluate::bone_at(m, track, frame);
-                    skeleton::BonePose::new(Vec3::from(p.position), Quat::from_array(p.rotation))
-                }
-                None => skeleton::BonePose::IDENTITY,
-            }
-        })
-        .collect();
-    if let Some((b, t, q)) = replace
-        && let Some(slot) = local.get_mut(b)
-    {
-        *slot = skeleton::BonePose::new(t, q);
-    }
-    let ik_key = evaluate::ik_at(m, idx, frame);
-    let ik_enabled = |name: &str| -> bool {
-        let Some(key) = ik_key else {
-            return true;
-        };
-        if let Ok(field) = encode_name(name, 20, NameEncoding::ShiftJis)
-            && let Some(on) = key.enabled_for(name_bytes(&field))
-        {
-            return on;
-        }
-        // Names that do not encode (or were written in another encoding):
-        // compare the decoded text.
-        (0..key.entry_count())
-            .find(|&i| key.entry_name(i).text == name)
-            .map(|i| key.entry_enabled(i))
-            .unwrap_or(true)
-    };
-    PoseSolver::new(skel).solve(&local, &ik_enabled).world
+/// Bone world matrices (MMD model space) of `rig` wearing `doc` (rest pose
+/// without one) at motion frame `frame`, through the one pose engine: the
+/// document's evaluation cache, MMD's name binding, the poser (bone morphs,
+/// append, IK switched by the motion's IK keys). The viewport keeps an
+/// engine per actor; this builds one for a single look (tests, tools).
+pub fn posed_world(rig: &Model, doc: Option<&Document>, frame: f64) -> Vec<Mat4> {
+    let mut engine = PoseEngine::new(rig);
+    engine.bind(rig, doc.map(|d| &d.index));
+    engine.pose_bones(rig, doc.map(Document::source), frame, |_| {});
+    std::mem::take(&mut engine.posed.bone_world)
 }
 
 // ----------------------------------------------------------------- state
@@ -309,17 +249,21 @@ pub enum ViewMode {
     Free,
 }
 
-/// Skeleton ↔ motion binding, rebuilt when the document or skeleton changes.
+/// A bone's local values replaced by the posing tool: (bone, translation, rotation).
+type Override = Option<(usize, Vec3, Quat)>;
+
+/// One actor's pose engine, made again for a new model and rebound when
+/// its document changes.
 #[derive(Debug)]
-struct Binding {
-    doc_id: u64,
-    revision: u64,
-    /// The skeleton's bone storage address and length: a new model is a new binding.
-    skel_sig: (usize, usize),
-    tracks: Vec<Option<usize>>,
-    unknown: Vec<String>,
-    /// Last pose: (frame, world matrices).
-    pose: Option<(f64, Vec<Mat4>)>,
+struct ActorPose {
+    /// The model's address: a new model is a new engine.
+    rig: usize,
+    engine: PoseEngine,
+    /// The document (id, revision) the engine is bound to.
+    bound: Option<(u64, u64)>,
+    /// The last pose's frame and override (its matrices are
+    /// `engine.posed.bone_world`).
+    last: Option<(f64, Override)>,
 }
 
 /// Cached shots of the camera document.
@@ -341,8 +285,8 @@ pub struct State {
     /// In VMD-camera view, dragging edits the camera key at the playhead.
     pub edit_camera: bool,
     pub show_grid: bool,
-    /// One binding per actor, by actor index.
-    bindings: Vec<Option<Binding>>,
+    /// One pose engine per actor, by actor index.
+    poses: Vec<Option<ActorPose>>,
     shots: Option<ShotCache>,
     /// Merge id of the camera-key drag in progress.
     drag_merge: Option<u64>,
@@ -370,7 +314,7 @@ impl Default for State {
             free: ViewCamera::FRONT,
             edit_camera: false,
             show_grid: true,
-            bindings: Vec::new(),
+            poses: Vec::new(),
             shots: None,
             drag_merge: None,
             wheel_merge: None,
@@ -471,10 +415,10 @@ pub fn ui(
 
     toolbar(ui, scene, vmd_cam.is_some(), edits, shared, state);
 
-    // Skeleton bindings, one per actor.
-    state.bindings.resize_with(scene.actors.len(), || None);
-    for (slot, a) in state.bindings.iter_mut().zip(&scene.actors) {
-        refresh_binding(slot, a);
+    // Pose engines, one per actor.
+    state.poses.resize_with(scene.actors.len(), || None);
+    for (slot, a) in state.poses.iter_mut().zip(&scene.actors) {
+        refresh_engine(slot, a);
     }
     let playhead = shared.transport.frame;
     state.pose.sync(scene, playhead);
@@ -489,22 +433,20 @@ pub fn ui(
     let worlds: Vec<Vec<Mat4>> = scene
         .actors
         .iter()
-        .zip(state.bindings.iter_mut())
+        .zip(state.poses.iter_mut())
         .enumerate()
-        .map(|(i, (a, b))| {
+        .map(|(i, (a, slot))| {
             let frame = eval - f64::from(a.offset);
             let replace = a.motion.and_then(|d| {
                 let (name, t, q) =
                     state
                         .pose
                         .override_for(i, d, gizmo::motion_frame(playhead, a.offset))?;
-                Some((a.skeleton.find(name)?, t, q))
+                Some((a.skeleton().find(name)?, t, q))
             });
-            match (replace, a.motion, b.as_ref()) {
-                (Some(r), Some(d), Some(b)) => {
-                    posed_world_with(a.skeleton, &d.motion, &d.index, &b.tracks, frame, Some(r))
-                }
-                _ => pose(a, b.as_mut(), frame),
+            match slot {
+                Some(p) => pose(p, a, frame, replace).to_vec(),
+                None => Vec::new(),
             }
         })
         .collect();
@@ -613,7 +555,7 @@ pub fn ui(
     draw_axes(&canvas);
     if !rendered.drawn || look.skeleton_overlay {
         for (a, world) in scene.actors.iter().zip(&worlds) {
-            draw_skeleton(&canvas, a.skeleton, world);
+            draw_skeleton(&canvas, a.skeleton(), world);
         }
     }
     if !through_vmd && let Some(c) = vmd_cam {
@@ -681,52 +623,40 @@ fn apply_view_override(state: &mut State, spec: &str) {
     }
 }
 
-fn skel_signature(skel: &Skeleton) -> (usize, usize) {
-    (skel.bones.as_ptr() as usize, skel.bones.len())
+/// A new engine for a new model; rebinds after the document changed.
+fn refresh_engine(slot: &mut Option<ActorPose>, actor: &ActorView) {
+    let rig = std::ptr::from_ref(actor.rig) as usize;
+    if slot.as_ref().is_none_or(|p| p.rig != rig) {
+        *slot = Some(ActorPose {
+            rig,
+            engine: PoseEngine::new(actor.rig),
+            bound: None,
+            last: None,
+        });
+    }
+    let Some(p) = slot.as_mut() else { return };
+    let want = actor.motion.map(|d| (d.id, d.revision));
+    if p.bound != want || (want.is_none() && p.engine.binding().is_some()) {
+        p.engine.bind(actor.rig, actor.motion.map(|d| &d.index));
+        p.bound = want;
+        p.last = None;
+    }
 }
 
-fn refresh_binding(slot: &mut Option<Binding>, actor: &ActorView) {
-    let sig = skel_signature(actor.skeleton);
-    let Some(doc) = actor.motion else {
-        *slot = None;
-        return;
-    };
-    let fresh = slot
-        .as_ref()
-        .is_some_and(|b| b.doc_id == doc.id && b.revision == doc.revision && b.skel_sig == sig);
-    if fresh {
-        return;
+/// An actor's bone world matrices at motion frame `frame` (rest pose
+/// without a motion), with the posing tool's override; the last pose is
+/// reused while nothing changed.
+fn pose<'p>(p: &'p mut ActorPose, actor: &ActorView, frame: f64, replace: Override) -> &'p [Mat4] {
+    if p.last != Some((frame, replace)) || p.engine.posed.bone_world.is_empty() {
+        p.engine.pose_bones(
+            actor.rig,
+            actor.motion.map(Document::source),
+            frame,
+            replace_bone(replace),
+        );
+        p.last = Some((frame, replace));
     }
-    let skel = actor.skeleton;
-    let tracks = bone_tracks(skel, &doc.index);
-    let names: Vec<String> = doc.index.bones.iter().map(|t| t.name().text).collect();
-    let unknown = skeleton::unknown_bones(skel, names.iter().map(String::as_str));
-    *slot = Some(Binding {
-        doc_id: doc.id,
-        revision: doc.revision,
-        skel_sig: sig,
-        tracks,
-        unknown,
-        pose: None,
-    });
-}
-
-/// World matrices of an actor's skeleton at its motion's `frame` (rest pose without a motion).
-fn pose(actor: &ActorView, binding: Option<&mut Binding>, frame: f64) -> Vec<Mat4> {
-    let skel = actor.skeleton;
-    match (actor.motion, binding) {
-        (Some(doc), Some(b)) => {
-            if let Some((f, w)) = &b.pose
-                && *f == frame
-            {
-                return w.clone();
-            }
-            let w = posed_world(skel, &doc.motion, &doc.index, &b.tracks, frame);
-            b.pose = Some((frame, w.clone()));
-            w
-        }
-        _ => PoseSolver::new(skel).forward(&[]).world,
-    }
+    &p.engine.posed.bone_world
 }
 
 fn refresh_shots(state: &mut State, doc: Option<&Document>) {
@@ -835,7 +765,7 @@ fn toolbar(
             ui.weak(format!(
                 "{}: {motion} on {} bones{offset}",
                 a.name,
-                a.skeleton.bones.len()
+                a.skeleton().bones.len()
             ));
         }
         match scene.camera {
@@ -926,28 +856,26 @@ fn side_panel(
             if scene.actors.is_empty() {
                 ui.weak("No actors in the scene.");
             }
-            for (i, (a, b)) in scene.actors.iter().zip(&state.bindings).enumerate() {
+            for (i, (a, p)) in scene.actors.iter().zip(&state.poses).enumerate() {
                 if scene.actors.len() > 1 {
                     ui.strong(a.name);
                 }
-                match b {
+                match p.as_ref().and_then(|p| p.engine.binding()) {
                     Some(b) => {
-                        let mapped = b.tracks.iter().filter(|t| t.is_some()).count();
+                        let mapped = b.bound_bones();
+                        let unknown = &b.missing.bones;
                         ui.weak(format!("{mapped} skeleton bones driven by the motion"));
-                        egui::CollapsingHeader::new(format!(
-                            "Not in skeleton ({})",
-                            b.unknown.len()
-                        ))
-                        .id_salt(("viewport-unknown-bones", i))
-                        .default_open(false)
-                        .show(ui, |ui| {
-                            if b.unknown.is_empty() {
-                                ui.weak("Every bone of the motion is in the skeleton.");
-                            }
-                            for n in &b.unknown {
-                                ui.label(n);
-                            }
-                        });
+                        egui::CollapsingHeader::new(format!("Not in skeleton ({})", unknown.len()))
+                            .id_salt(("viewport-unknown-bones", i))
+                            .default_open(false)
+                            .show(ui, |ui| {
+                                if unknown.is_empty() {
+                                    ui.weak("Every bone of the motion is in the skeleton.");
+                                }
+                                for n in unknown {
+                                    ui.label(n);
+                                }
+                            });
                     }
                     None => {
                         ui.weak("No motion: the skeleton shows its rest pose.");

@@ -387,6 +387,55 @@ pub struct Playhead {
 /// Bones located before any is evaluated (see [`EvalCache::pose_into`]).
 const CHUNK: usize = 32;
 
+/// A motion ready to evaluate: its records, their track index and the
+/// evaluation cache built from both. Whoever owns the three keeps them in
+/// step (a document updates index and cache on every edit and undo); every
+/// pose the program computes reads bone and morph values from `cache`,
+/// and the IK/show keys from `motion` through `index`.
+#[derive(Debug, Clone, Copy)]
+pub struct MotionRef<'a> {
+    pub motion: &'a Motion,
+    pub index: &'a TrackIndex,
+    pub cache: &'a EvalCache,
+}
+
+impl<'a> MotionRef<'a> {
+    /// The IK/show key in force at `frame` (the last at or before it).
+    pub fn ik_at(&self, frame: f64) -> Option<&'a super::records::IkKey> {
+        super::evaluate::ik_at(self.motion, self.index, frame)
+    }
+}
+
+/// A motion with its index and cache, owned together (the CLI, benches and
+/// tests; the app's documents keep theirs in step with edits).
+#[derive(Debug, Clone)]
+pub struct IndexedMotion {
+    pub motion: Motion,
+    pub index: TrackIndex,
+    pub cache: EvalCache,
+}
+
+impl IndexedMotion {
+    /// Indexes `motion` and builds its cache.
+    pub fn new(motion: Motion) -> IndexedMotion {
+        let index = TrackIndex::build(&motion);
+        let cache = EvalCache::build(&motion, &index);
+        IndexedMotion {
+            motion,
+            index,
+            cache,
+        }
+    }
+
+    pub fn as_ref(&self) -> MotionRef<'_> {
+        MotionRef {
+            motion: &self.motion,
+            index: &self.index,
+            cache: &self.cache,
+        }
+    }
+}
+
 impl EvalCache {
     /// Decodes every bone and morph track of `idx` (built from `m`).
     pub fn build(m: &Motion, idx: &TrackIndex) -> EvalCache {
@@ -499,6 +548,26 @@ impl EvalCache {
         match self.bones.get(track) {
             Some(t) => t.at(&self.solvers, t.locator.locate(&t.frames, frame), frame),
             None => BonePose::default(),
+        }
+    }
+
+    /// [`Self::bone_at`] for playback: `head` remembers each track's segment
+    /// (sized to the tracks on first use), so the next frame usually needs
+    /// no search. Gives exactly what [`Self::bone_at`] gives, for any
+    /// frame order.
+    #[inline]
+    pub fn bone_playing(&self, head: &mut Playhead, track: usize, frame: f64) -> BonePose {
+        if head.segments.len() != self.bones.len() {
+            head.segments.clear();
+            head.segments.resize(self.bones.len(), 0);
+        }
+        match (self.bones.get(track), head.segments.get_mut(track)) {
+            (Some(t), Some(h)) => t.at(
+                &self.solvers,
+                t.locator.locate_from(&t.frames, frame, h),
+                frame,
+            ),
+            _ => BonePose::default(),
         }
     }
 

@@ -15,12 +15,11 @@ use egui_plot::{HLine, Legend, Line, Plot, Points};
 
 use crate::app::document::Document;
 use crate::app::jobs::{JobKind, JobService, Lane, Polled};
-use crate::vmd::Motion;
-use crate::vmd::evaluate::{bone_at, morph_at};
 use crate::vmd::ops::simplify::{SimplifyReport, TrackKind};
 use crate::vmd::ops::simplify_track::rotation_between;
 use crate::vmd::ops::{self, BakeParams, Progress, SimplifyParams};
 use crate::vmd::track::TrackIndex;
+use crate::vmd::{EvalCache, Motion, MotionRef};
 
 /// A computed simplification: the result and its report.
 #[derive(Debug, Clone)]
@@ -317,7 +316,7 @@ fn graph_ui(ui: &mut egui::Ui, doc: &Document, p: &SimplifyPreview, f: &mut Simp
         });
     f.graph_track = Some(pick);
     if f.graph.as_ref().is_none_or(|g| g.track != pick) {
-        f.graph = Some(track_graph(&doc.motion, p, pick));
+        f.graph = Some(track_graph(doc.source(), p, pick));
     }
     let Some(g) = &f.graph else { return };
     ui.label("Error per frame as a fraction of the tolerance (1 = the tolerance):");
@@ -345,21 +344,31 @@ fn graph_ui(ui: &mut egui::Ui, doc: &Document, p: &SimplifyPreview, f: &mut Simp
         });
 }
 
-/// Evaluates the original and the preview of one track at every frame.
-pub fn track_graph(orig: &Motion, p: &SimplifyPreview, track: usize) -> TrackGraph {
-    let t = &p.report.tracks[track];
+/// Evaluates the original (the document's evaluation cache) and the
+/// preview (a cache built for it) of one track at every frame.
+pub fn track_graph(orig: MotionRef<'_>, p: &SimplifyPreview, track: usize) -> TrackGraph {
+    let Some(t) = p.report.tracks.get(track) else {
+        return TrackGraph::default();
+    };
     let res = &*p.motion;
-    let (io, ir) = (TrackIndex::build(orig), TrackIndex::build(res));
+    let ir = TrackIndex::build(res);
+    let res_cache = EvalCache::build(res, &ir);
     let mut g = TrackGraph {
         track,
         ..TrackGraph::default()
     };
     let find = |idx: &TrackIndex, bone: bool| {
         let list = if bone { &idx.bones } else { &idx.morphs };
-        list.iter().find(|tr| tr.name().text == t.name).cloned()
+        list.iter().position(|tr| tr.name().text == t.name)
     };
     let bone = t.kind == TrackKind::Bone;
-    let (Some(a), Some(b)) = (find(&io, bone), find(&ir, bone)) else {
+    let (Some(ai), Some(bi)) = (find(orig.index, bone), find(&ir, bone)) else {
+        return g;
+    };
+    fn list(idx: &TrackIndex, bone: bool) -> &[crate::vmd::Track] {
+        if bone { &idx.bones } else { &idx.morphs }
+    }
+    let (Some(a), Some(b)) = (list(orig.index, bone).get(ai), list(&ir, bone).get(bi)) else {
         return g;
     };
     let (Some(&f0), Some(&f1)) = (a.frames.first(), a.frames.last()) else {
@@ -372,7 +381,7 @@ pub fn track_graph(orig: &Motion, p: &SimplifyPreview, track: usize) -> TrackGra
         let (mut pos, mut rot) = (Vec::new(), Vec::new());
         for f in f0..=f1 {
             let x = f64::from(f);
-            let (pa, pb) = (bone_at(orig, &a, x), bone_at(res, &b, x));
+            let (pa, pb) = (orig.cache.bone_at(ai, x), res_cache.bone_at(bi, x));
             let dp = (0..3)
                 .map(|i| (f64::from(pa.position[i]) - f64::from(pb.position[i])).abs())
                 .fold(0.0, f64::max);
@@ -385,7 +394,8 @@ pub fn track_graph(orig: &Motion, p: &SimplifyPreview, track: usize) -> TrackGra
         let mut w = Vec::new();
         for f in f0..=f1 {
             let x = f64::from(f);
-            let d = (f64::from(morph_at(orig, &a, x)) - f64::from(morph_at(res, &b, x))).abs();
+            let d = (f64::from(orig.cache.morph_at(ai, x)) - f64::from(res_cache.morph_at(bi, x)))
+                .abs();
             w.push([x, d / prm.morph_tol.max(1e-12)]);
         }
         g.series = vec![("weight".into(), w)];
