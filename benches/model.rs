@@ -6,7 +6,15 @@
 //! * a generated model with 300,000 vertices (BDEF4 and SDEF mixed), 500
 //!   bones and 200 vertex morphs, every bone turned and 20 morphs active:
 //!   ≤ 8 ms per frame (threads allowed);
-//! * loading Mei with her textures (read + decode 15 PNGs): ≤ 50 ms.
+//! * loading Mei with her textures (read + decode 15 PNGs): ≤ 50 ms;
+//! * issue 22: the full pose (bones, morph weights, append, fixed axes, IK;
+//!   no skinning) of the MMT test model wearing
+//!   `webmmd__GimmeGimme_with_emotion.vmd` at a random frame and during
+//!   playback: ≤ 15 µs per frame.
+//!
+//! Every row runs the product's own path: [`PoseEngine`] (evaluation cache
+//! → binding → poser → skinning), what the viewport, `pose` and `render`
+//! call.
 //!
 //! Run: `cargo bench --no-default-features --bench model`.
 
@@ -16,10 +24,10 @@ use std::path::PathBuf;
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::{Quat, Vec2, Vec3};
 use vmd_studio::model::{
-    Bone, Deform, Format, LoadedModel, Model, Morph, MorphKind, MotionBinding, Posed, Poser,
+    Bone, Deform, Format, LoadedModel, Model, Morph, MorphKind, PoseEngine, Posed, Poser,
     VertexOffset,
 };
-use vmd_studio::vmd::{self, TrackIndex};
+use vmd_studio::vmd::{self, IndexedMotion};
 
 fn corpus_dir() -> PathBuf {
     std::env::var_os("VMD_CORPUS")
@@ -40,23 +48,69 @@ fn bench_mei(c: &mut Criterion) {
         let Ok(motion) = vmd::read(&bytes) else {
             continue;
         };
-        let index = TrackIndex::build(&motion);
-        let binding = MotionBinding::new(&model, &index);
-        let mut poser = Poser::new(&model);
-        let mut posed = Posed::default();
+        let motion = IndexedMotion::new(motion);
+        let mut engine = PoseEngine::new(&model);
+        engine.bind(&model, Some(&motion.index));
         let mut frame = 0.0f64;
         c.bench_function(&format!("mei full evaluation ({name})"), |b| {
             b.iter(|| {
                 frame = (frame + 0.5) % 120.0;
-                binding.sample(&model, &motion, &index, frame, poser.input_mut());
-                poser.evaluate(&model, &mut posed);
-                black_box(&posed.positions);
+                engine.pose(&model, Some(motion.as_ref()), frame);
+                black_box(&engine.posed.positions);
             })
         });
     }
     let path = dir.join("mei/mei.pmd");
     c.bench_function("load mei with textures", |b| {
         b.iter(|| black_box(LoadedModel::open(&path).map(|m| m.textures.textures.len())))
+    });
+}
+
+/// Frames spread over `0..last` in a fixed pseudo-random order.
+fn random_frames(last: u32, n: usize) -> Vec<f64> {
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % (u64::from(last.max(1)) * 8)) as f64 / 8.0
+        })
+        .collect()
+}
+
+fn bench_mmt_full_pose(c: &mut Criterion) {
+    let dir = corpus_dir();
+    let (Ok(model), Ok(bytes)) = (
+        Model::open(&dir.join("unitymmdloader__mmt_test_model.pmx")),
+        std::fs::read(dir.join("webmmd__GimmeGimme_with_emotion.vmd")),
+    ) else {
+        eprintln!("corpus missing: skipping the MMT full-pose benchmarks");
+        return;
+    };
+    let Ok(motion) = vmd::read(&bytes) else {
+        return;
+    };
+    let last = motion.bones.iter().map(|k| k.frame()).max().unwrap_or(0);
+    let motion = IndexedMotion::new(motion);
+    let mut engine = PoseEngine::new(&model);
+    engine.bind(&model, Some(&motion.index));
+    let frames = random_frames(last, 4096);
+    let mut k = 0usize;
+    c.bench_function("mmt + GimmeGimme full pose, random frame", |b| {
+        b.iter(|| {
+            k = (k + 1) % frames.len();
+            engine.pose_bones(&model, Some(motion.as_ref()), frames[k], |_| {});
+            black_box(&engine.posed.bone_world);
+        })
+    });
+    let mut frame = 0.0f64;
+    c.bench_function("mmt + GimmeGimme full pose, playback", |b| {
+        b.iter(|| {
+            frame = (frame + 0.5) % f64::from(last.max(1));
+            engine.pose_bones(&model, Some(motion.as_ref()), frame, |_| {});
+            black_box(&engine.posed.bone_world);
+        })
     });
 }
 
@@ -150,5 +204,5 @@ fn bench_generated(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, bench_mei, bench_generated);
+criterion_group!(benches, bench_mei, bench_mmt_full_pose, bench_generated);
 criterion_main!(benches);

@@ -13,7 +13,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use vmd_studio::model::LoadedModel;
 use vmd_studio::render::from_model::{ModelPosing, posed_materials, posed_vertices};
 use vmd_studio::render::{FrameParams, Light, MeshTemplate, Offscreen, Shadows, ViewParams};
-use vmd_studio::vmd::{self, TrackIndex};
+use vmd_studio::vmd::{self, IndexedMotion};
 
 fn corpus_dir() -> PathBuf {
     std::env::var_os("VMD_CORPUS")
@@ -33,18 +33,18 @@ fn bench(c: &mut Criterion) {
     else {
         return;
     };
-    let index = TrackIndex::build(&motion);
+    let motion = IndexedMotion::new(motion);
     let model = &lm.model;
     let template = MeshTemplate::new(model, &lm.textures);
     let mut posing = ModelPosing::new(model);
-    posing.bind(model, Some(&index));
+    posing.bind(model, Some(&motion.index));
     let mut vertices = Vec::new();
     let mut materials = Vec::new();
     let mut frame = 0.0f64;
     c.bench_function("mei pose + skin + convert (CPU)", |b| {
         b.iter(|| {
             frame = (frame + 0.5) % 120.0;
-            posing.pose(model, Some((&motion, &index)), frame);
+            posing.pose(model, Some(motion.as_ref()), frame);
             posed_vertices(model, &posing.posed, &mut vertices);
             posed_materials(&template.mesh.materials, &posing.posed, &mut materials);
             black_box(vertices.len());
@@ -71,7 +71,7 @@ fn bench(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 frame = (frame + 0.5) % 120.0;
-                posing.pose(model, Some((&motion, &index)), frame);
+                posing.pose(model, Some(motion.as_ref()), frame);
                 posed_vertices(model, &posing.posed, &mut vertices);
                 posed_materials(&template.mesh.materials, &posing.posed, &mut materials);
                 let _ = gpu_model.update_vertices(&off.gpu.queue, &vertices);
@@ -108,7 +108,7 @@ fn bench(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 frame = (frame + 0.5) % 120.0;
-                posing.pose(model, Some((&motion, &index)), frame);
+                posing.pose(model, Some(motion.as_ref()), frame);
                 posed_vertices(model, &posing.posed, &mut vertices);
                 posed_materials(&template.mesh.materials, &posing.posed, &mut materials);
                 let _ = gpu_model.update_vertices(&off.gpu.queue, &vertices);

@@ -20,9 +20,8 @@ fn demo_dance_is_a_motion_on_the_standard_skeleton() {
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
     // The demo is 4 seconds at 30 fps.
     assert_eq!(s.last_frame, Some(120));
-    let skel = vmd_studio::skeleton::standard_skeleton();
-    let names: Vec<String> = idx.bones.iter().map(|t| t.name().text).collect();
-    let missing = vmd_studio::skeleton::unknown_bones(&skel, names.iter().map(String::as_str));
+    let rig = vmd_studio::model::standard_model();
+    let missing = vmd_studio::model::missing_names(&rig, &idx).bones;
     assert!(
         missing.is_empty(),
         "bones missing from the built-in skeleton: {missing:?}"

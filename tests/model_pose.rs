@@ -10,9 +10,10 @@ use std::f32::consts::{FRAC_1_SQRT_2, FRAC_PI_2, FRAC_PI_4, FRAC_PI_6, PI};
 use glam::{Quat, Vec3, Vec4};
 use vmd_studio::model::{
     Bone, Deform, Format, IkChain, IkLink, Inherit, Material, MaterialOffset, MaterialOp, Model,
-    Morph, MorphKind, MorphRef, MotionBinding, Posed, Poser, VertexOffset, knee_limits,
-    standard_skeleton,
+    Morph, MorphKind, MorphRef, MotionBinding, PoseEngine, Posed, Poser, VertexOffset, knee_limits,
+    standard_model,
 };
+use vmd_studio::vmd::IndexedMotion;
 
 fn close(a: Vec3, b: Vec3, tol: f32) -> bool {
     a.distance(b) < tol
@@ -757,22 +758,12 @@ fn mei_posed_by_her_motions() {
     }
     for name in ["mmdagent__mei_wait.vmd", "mmdagent__mei_happiness.vmd"] {
         let bytes = std::fs::read(dir.join(name)).expect("motion");
-        let motion = vmd_studio::vmd::read(&bytes).expect("reads");
-        let index = vmd_studio::vmd::TrackIndex::build(&motion);
-        let binding = MotionBinding::new(&model, &index);
+        let motion = IndexedMotion::new(vmd_studio::vmd::read(&bytes).expect("reads"));
+        let binding = MotionBinding::new(&model, &motion.index);
         // Every track of Mei's own motions has a bone or morph in Mei.
-        assert!(
-            binding.unknown_bones.is_empty(),
-            "{name}: {:?}",
-            binding.unknown_bones
-        );
-        assert!(
-            binding.unknown_morphs.is_empty(),
-            "{name}: {:?}",
-            binding.unknown_morphs
-        );
+        assert!(binding.missing.is_empty(), "{name}: {:?}", binding.missing);
         for frame in [0.0, 30.0, 45.5, 80.0] {
-            binding.sample(&model, &motion, &index, frame, poser.input_mut());
+            binding.sample(&model, motion.as_ref(), frame, poser.input_mut());
             poser.evaluate(&model, &mut out);
             assert!(out.positions.iter().all(|p| p.is_finite()));
             assert!(out.normals.iter().all(|n| n.is_finite()));
@@ -792,23 +783,28 @@ fn mei_posed_by_her_motions() {
 }
 
 #[test]
-fn builtin_skeleton_poses_like_the_preview_solver() {
-    // The stick-figure preview (PoseSolver) and the full rules agree on a
-    // model without appends: same bone positions for a leg IK pose.
-    let skel = standard_skeleton();
-    let mut m = Model::empty(Format::Pmd);
-    m.skeleton = skel.clone();
+fn builtin_skeleton_is_a_model_the_engine_poses_with_ik() {
+    // The built-in skeleton goes through the same engine as any model: the
+    // leg IK, moved up 3 and forward 2 (within reach: hip to goal ≈ 6.35 <
+    // thigh 4.41 + shin 4.74), puts the ankle on the IK bone.
+    let m = standard_model();
+    assert!(m.positions.is_empty() && m.morphs.is_empty());
+    let skel = &m.skeleton;
     let ik = skel.find("左足ＩＫ").expect("ik");
-    let out = pose(&m, |i| i.translations[ik] = Vec3::new(0.0, 3.0, -2.0));
-    let mut local = vec![vmd_studio::model::BonePose::IDENTITY; skel.bones.len()];
-    local[ik].translation = Vec3::new(0.0, 3.0, -2.0);
-    let old = vmd_studio::model::PoseSolver::new(&skel).solve(&local, &|_| true);
     let ankle = skel.find("左足首").expect("ankle");
-    assert!(
-        out.bone_position(ankle)
-            .unwrap()
-            .distance(old.positions()[ankle])
-            < 2e-2
+    let goal = skel.bones[ik].rest_position + Vec3::new(0.0, 3.0, -2.0);
+    let mut engine = PoseEngine::new(&m);
+    engine.pose_input(&m, |i| i.translations[ik] = Vec3::new(0.0, 3.0, -2.0));
+    let out = &engine.posed;
+    assert_close(out.bone_position(ik).unwrap(), goal, "IK bone");
+    let d = out.bone_position(ankle).unwrap().distance(goal);
+    assert!(d < 1e-2, "ankle {d} from the goal");
+    // The other leg stays at rest.
+    let r = skel.find("右足首").expect("ankle");
+    assert_close(
+        out.bone_position(r).unwrap(),
+        skel.bones[r].rest_position,
+        "右足首",
     );
 }
 
@@ -819,14 +815,13 @@ fn corpus_pmx_model_with_its_motion() {
     let model = Model::open(&dir.join("unitymmdloader__mmt_test_model.pmx")).expect("model");
     let bytes =
         std::fs::read(dir.join("unitymmdloader__mmt_test_model_test_motion.vmd")).expect("vmd");
-    let motion = vmd_studio::vmd::read(&bytes).expect("reads");
-    let index = vmd_studio::vmd::TrackIndex::build(&motion);
-    let binding = MotionBinding::new(&model, &index);
+    let motion = IndexedMotion::new(vmd_studio::vmd::read(&bytes).expect("reads"));
+    let binding = MotionBinding::new(&model, &motion.index);
     let mut poser = Poser::new(&model);
     let mut out = Posed::default();
     let mut moved = false;
     for frame in [0.0, 1.0, 2.5, 5.0] {
-        binding.sample(&model, &motion, &index, frame, poser.input_mut());
+        binding.sample(&model, motion.as_ref(), frame, poser.input_mut());
         poser.evaluate(&model, &mut out);
         assert!(out.positions.iter().all(|p| p.is_finite()), "frame {frame}");
         assert!(

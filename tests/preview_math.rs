@@ -16,12 +16,12 @@ use glam::{Mat4, Vec3};
 use vmd_studio::app::panels::Transport;
 use vmd_studio::app::panels::shots::{NearCut, Shot, near_cuts, shot_at, shots};
 use vmd_studio::app::panels::viewport::{
-    ViewCamera, bone_tracks, pick_source, posed_world, project_point, project_segment,
+    ViewCamera, pick_source, posed_world, project_point, project_segment,
 };
-use vmd_studio::skeleton::standard_skeleton;
+use vmd_studio::model::standard_model;
 use vmd_studio::vmd::evaluate::camera_at;
 use vmd_studio::vmd::summary::cut_frames;
-use vmd_studio::vmd::{BoneKey, CameraKey, IkKey, Motion, NameEncoding, TrackIndex};
+use vmd_studio::vmd::{BoneKey, CameraKey, IkKey, IndexedMotion, Motion, NameEncoding, TrackIndex};
 
 // ---------------------------------------------------------------- helpers
 
@@ -90,11 +90,10 @@ fn standard_skeleton_left_wrist_on_the_right_of_the_screen() {
     // Same check on the skeleton the viewport draws: 左手首 (left wrist, rest
     // x = +5.5 in assets/standard_skeleton.json) right of centre, 右手首
     // (x = −5.5) left of centre; 頭 (head) above センター (centre).
-    let skel = standard_skeleton();
-    let m = Motion::new_v2();
-    let idx = TrackIndex::build(&m);
-    let tracks = bone_tracks(&skel, &idx);
-    let world = posed_world(&skel, &m, &idx, &tracks, 0.0);
+    let rig = standard_model();
+    let skel = &rig.skeleton;
+    let m = IndexedMotion::new(Motion::new_v2());
+    let world = posed_world(&rig, Some(m.as_ref()), 0.0);
     let vp = ViewCamera::FRONT.view_proj(1.0);
     let at = |name: &str| {
         let i = skel.find(name).unwrap_or_else(|| panic!("no bone {name}"));
@@ -344,7 +343,6 @@ fn skeleton_and_camera_sources() {
 
 #[test]
 fn bone_keys_drive_the_skeleton_and_ik_keys_switch_ik() {
-    let skel = standard_skeleton();
     let sj = NameEncoding::ShiftJis;
     let mut m = Motion::new_v2();
     // Centre lowered by 1: by FK every bone below it moves with it.
@@ -367,11 +365,13 @@ fn bone_keys_drive_the_skeleton_and_ik_keys_switch_ik() {
     ik_off.push_entry("左足ＩＫ", sj, false).expect("entry");
     m.iks.push(ik_on);
     m.iks.push(ik_off);
-    let idx = TrackIndex::build(&m);
-    let tracks = bone_tracks(&skel, &idx);
+    let rig = standard_model();
+    let m = IndexedMotion::new(m);
     let pos = |frame: f64, name: &str| {
-        let world = posed_world(&skel, &m, &idx, &tracks, frame);
-        world[skel.find(name).expect("bone")].w_axis.truncate()
+        let world = posed_world(&rig, Some(m.as_ref()), frame);
+        world[rig.skeleton.find(name).expect("bone")]
+            .w_axis
+            .truncate()
     };
     // 頭 rest (0, 16.9, 0.2) + centre offset (0, −1, 0).
     assert!(pos(0.0, "頭").distance(Vec3::new(0.0, 15.9, 0.2)) < 1e-4);

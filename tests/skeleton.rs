@@ -13,12 +13,87 @@ mod common;
 use common::corpus;
 use std::f32::consts::{FRAC_PI_2, PI};
 
-use glam::{Quat, Vec3};
+use glam::{Mat4, Quat, Vec3};
+use vmd_studio::model::{Format, Model, PoseEngine, missing_names, standard_model};
 use vmd_studio::skeleton::{
-    Bone, BonePose, BoneTail, IkChain, IkLink, ModelError, PoseSolver, STANDARD_SKELETON_JSON,
-    Skeleton, forward_kinematics, knee_limits, load_model, parse_skeleton_json, solve_pose,
-    standard_skeleton, unknown_bones, world_positions,
+    Bone, BoneTail, IkChain, IkLink, ModelError, STANDARD_SKELETON_JSON, Skeleton, knee_limits,
+    load_model, parse_skeleton_json, standard_skeleton,
 };
+use vmd_studio::vmd::{BoneKey, Motion, NameEncoding, TrackIndex};
+
+// ------------------------------------------- posing through the pose engine
+
+/// A bone's local values, as a motion key gives them.
+#[derive(Debug, Clone, Copy)]
+struct BonePose {
+    translation: Vec3,
+    rotation: Quat,
+}
+
+impl BonePose {
+    const IDENTITY: BonePose = BonePose {
+        translation: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+    };
+
+    fn new(translation: Vec3, rotation: Quat) -> Self {
+        BonePose {
+            translation,
+            rotation,
+        }
+    }
+}
+
+/// A bare skeleton as a model with no mesh (PMX, as the built-in one).
+fn rig(skel: &Skeleton) -> Model {
+    let mut m = Model::empty(Format::Pmx { version: 2.0 });
+    m.skeleton = skel.clone();
+    m
+}
+
+/// World matrices and final local rotations.
+struct Solved {
+    world: Vec<Mat4>,
+    rotations: Vec<Quat>,
+}
+
+impl Solved {
+    fn positions(&self) -> Vec<Vec3> {
+        world_positions(&self.world)
+    }
+}
+
+/// Poses `model` through the program's pose engine with `local` values
+/// (missing ones rest) and the IK chains `ik_enabled` leaves on.
+fn solve_model(model: &Model, local: &[BonePose], ik_enabled: &dyn Fn(&str) -> bool) -> Solved {
+    let mut engine = PoseEngine::new(model);
+    engine.pose_input(model, |input| {
+        for (i, p) in local.iter().enumerate().take(input.rotations.len()) {
+            input.translations[i] = p.translation;
+            input.rotations[i] = p.rotation;
+        }
+        for (c, chain) in model.skeleton.iks.iter().enumerate() {
+            input.ik[c] = ik_enabled(&model.skeleton.bones[chain.ik_bone].name);
+        }
+    });
+    Solved {
+        world: engine.posed.bone_world.clone(),
+        rotations: engine.posed.local_rotations.clone(),
+    }
+}
+
+fn solve_pose(skel: &Skeleton, local: &[BonePose], ik_enabled: &dyn Fn(&str) -> bool) -> Vec<Mat4> {
+    solve_model(&rig(skel), local, ik_enabled).world
+}
+
+/// IK off everywhere.
+fn forward_kinematics(skel: &Skeleton, local: &[BonePose]) -> Vec<Mat4> {
+    solve_pose(skel, local, &|_| false)
+}
+
+fn world_positions(world: &[Mat4]) -> Vec<Vec3> {
+    world.iter().map(|m| m.w_axis.truncate()).collect()
+}
 
 // ---------------------------------------------------------------- helpers
 
@@ -475,10 +550,15 @@ fn topological_order_survives_cycles() {
 /// Solves with 左足ＩＫ moved by `offset` and checks reach and knee.
 /// Returns (hip, knee, ankle, goal) world positions.
 fn solve_left_leg(skel: &Skeleton, offset: Vec3) -> (Vec3, Vec3, Vec3, Vec3, f32) {
+    solve_left_leg_of(&rig(skel), offset)
+}
+
+fn solve_left_leg_of(model: &Model, offset: Vec3) -> (Vec3, Vec3, Vec3, Vec3, f32) {
+    let skel = &model.skeleton;
     let mut pose = vec![BonePose::IDENTITY; skel.bones.len()];
     let ik = idx(skel, "左足ＩＫ");
     pose[ik].translation = offset;
-    let result = PoseSolver::new(skel).solve(&pose, &|_| true);
+    let result = solve_model(model, &pose, &|_| true);
     let p = result.positions();
     let knee = idx(skel, "左ひざ");
     let angle = x_angle(result.rotations[knee]);
@@ -614,10 +694,11 @@ fn ik_free_chain_reaches_target() {
 
 #[test]
 fn ik_on_mei_reaches_target() {
-    let Some((_, skel)) = load_corpus("mmdagent__mei.pmd") else {
+    let Some((bytes, _)) = load_corpus("mmdagent__mei.pmd") else {
         return;
     };
-    let (hip, knee, ankle, goal, angle) = solve_left_leg(&skel, Vec3::new(0.0, 3.0, -2.0));
+    let model = Model::read(&bytes).expect("Mei reads");
+    let (hip, knee, ankle, goal, angle) = solve_left_leg_of(&model, Vec3::new(0.0, 3.0, -2.0));
     assert!(ankle.distance(goal) < 1e-2, "ankle {ankle} goal {goal}");
     assert!(knee.z < line_z_at(hip, ankle, knee), "knee {knee}");
     assert!(angle <= -0.5f32.to_radians() + 1e-6, "knee angle {angle}");
@@ -726,10 +807,21 @@ fn builtin_skeleton_is_complete() {
 }
 
 #[test]
-fn unknown_bones_lists_each_missing_name_once() {
-    let skel = standard_skeleton();
-    let missing = unknown_bones(&skel, ["センター", "謎", "左足", "謎", "右髪1"]);
-    assert_eq!(missing, ["謎", "右髪1"]);
+fn missing_bones_are_listed_once_in_motion_order() {
+    let mut m = Motion::new_v2();
+    for (f, name) in ["センター", "謎", "左足", "謎", "右髪1"].iter().enumerate() {
+        let key = BoneKey::new(
+            name,
+            NameEncoding::ShiftJis,
+            f as u32,
+            [0.0; 3],
+            [0.0, 0.0, 0.0, 1.0],
+        );
+        m.bones.push(key.expect("encodes"));
+    }
+    let missing = missing_names(&standard_model(), &TrackIndex::build(&m));
+    assert_eq!(missing.bones, ["謎", "右髪1"]);
+    assert!(missing.morphs.is_empty());
 }
 
 #[test]

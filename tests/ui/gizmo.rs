@@ -227,14 +227,11 @@ fn dragging_the_ik_target_up_moves_its_key_and_the_leg_follows() {
     let k = key_index(&h, "左足ＩＫ", 15).expect("keyed on 15");
     let before = h.state().docs[0].motion.bones[k].position();
     select_bone(&mut h, "左足ＩＫ");
-    let skel = vmd_studio::model::standard_skeleton();
-    let ankle = skel.find("左足首").expect("ankle");
+    let rig = vmd_studio::model::standard_model();
+    let ankle = rig.skeleton.find("左足首").expect("ankle");
     let ankle_y = |h: &Harness<'_, StudioApp>| {
         let d = &h.state().docs[0];
-        let tracks = vmd_studio::app::panels::viewport::bone_tracks(&skel, &d.index);
-        let w = vmd_studio::app::panels::viewport::posed_world(
-            &skel, &d.motion, &d.index, &tracks, 15.0,
-        );
+        let w = vmd_studio::app::panels::viewport::posed_world(&rig, Some(d.source()), 15.0);
         w[ankle].w_axis.y
     };
     let ankle_before = ankle_y(&h);
@@ -324,14 +321,11 @@ fn a_global_ring_turns_the_bone_about_the_models_axis() {
     select_bone(&mut h, "左腕");
     h.get_by_label("Global").click();
     h.run_steps(2);
-    let skel = vmd_studio::model::standard_skeleton();
-    let arm = skel.find("左腕").expect("arm");
+    let rig = vmd_studio::model::standard_model();
+    let arm = rig.skeleton.find("左腕").expect("arm");
     let world_rot = |h: &Harness<'_, StudioApp>| {
         let d = &h.state().docs[0];
-        let tracks = vmd_studio::app::panels::viewport::bone_tracks(&skel, &d.index);
-        let w = vmd_studio::app::panels::viewport::posed_world(
-            &skel, &d.motion, &d.index, &tracks, 20.0,
-        );
+        let w = vmd_studio::app::panels::viewport::posed_world(&rig, Some(d.source()), 20.0);
         w[arm].to_scale_rotation_translation().1
     };
     let before = world_rot(&h);

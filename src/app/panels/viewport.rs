@@ -23,8 +23,8 @@ use super::shots::{self, NearCut, Shot};
 use crate::app::document::{Document, Edit, EditRequest, KeyChanges};
 use crate::model::{Model, PoseEngine, replace_bone};
 use crate::skeleton::{BoneTail, Skeleton};
-use crate::vmd::camera;
 use crate::vmd::evaluate::{self, CameraState};
+use crate::vmd::{MotionRef, camera};
 
 mod draw;
 mod input;
@@ -225,15 +225,15 @@ pub struct SceneView<'a> {
 
 // ---------------------------------------------------------------- posing
 
-/// Bone world matrices (MMD model space) of `rig` wearing `doc` (rest pose
-/// without one) at motion frame `frame`, through the one pose engine: the
+/// Bone world matrices (MMD model space) of `rig` wearing `motion` (rest
+/// pose without one; a document's is [`Document::source`]) at motion frame `frame`, through the one pose engine: the
 /// document's evaluation cache, MMD's name binding, the poser (bone morphs,
 /// append, IK switched by the motion's IK keys). The viewport keeps an
 /// engine per actor; this builds one for a single look (tests, tools).
-pub fn posed_world(rig: &Model, doc: Option<&Document>, frame: f64) -> Vec<Mat4> {
+pub fn posed_world(rig: &Model, motion: Option<MotionRef<'_>>, frame: f64) -> Vec<Mat4> {
     let mut engine = PoseEngine::new(rig);
-    engine.bind(rig, doc.map(|d| &d.index));
-    engine.pose_bones(rig, doc.map(Document::source), frame, |_| {});
+    engine.bind(rig, motion.map(|m| m.index));
+    engine.pose_bones(rig, motion, frame, |_| {});
     std::mem::take(&mut engine.posed.bone_world)
 }
 
