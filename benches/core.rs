@@ -22,6 +22,16 @@
 //! plays the frame before and the frame itself through a `Playhead` (two
 //! poses per iteration); `raw_records` evaluates the records directly.
 //!
+//! `cache_per_track/<dance>` is the product's path (issue 22): what the
+//! pose engine's binding calls for every bound bone, `EvalCache::bone_playing`
+//! (a playhead remembering each track's segment), here over every bone
+//! track of the dance at a fresh pseudo-random frame per iteration, so the
+//! remembered segment rarely helps. Throughput is in tracks: the time per
+//! track is the median divided by the element count (target ≤ 15 ns). The
+//! dances: every corpus motion with bone tracks, and generated shapes
+//! (150 tracks of which half hold one or two keys, records stored out of
+//! frame order).
+//!
 //! `inspect --json` (whole process, streamed: `summary::summarize_reader`)
 //! is timed against `cat` of the same 33 MB file with hyperfine; the file
 //! and the command line come from `examples/speed_files.rs`.
@@ -233,6 +243,120 @@ fn pose(c: &mut Criterion) {
     pose_group(c, "pose_400_bones", &m, 451.37);
 }
 
+/// 150 bone tracks: half hold one or two keys, the others `keys` keys at
+/// irregular spacing, eased on every other segment; the records are stored
+/// in a scrambled order (not by frame, not by track).
+fn generated_sparse(keys: usize, seed: u64) -> Motion {
+    let mut x = seed | 1;
+    let mut rnd = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n.max(1)
+    };
+    let mut m = Motion::new_v2();
+    for b in 0..150usize {
+        let name = format!("track{b:03}");
+        let n = if b % 2 == 0 { 1 + (b / 2) % 2 } else { keys };
+        let mut f = rnd(30) as u32;
+        for k in 0..n {
+            let a = k as f32 * 0.07 + b as f32 * 0.01;
+            let (s, c) = (a * 0.5).sin_cos();
+            let Ok(mut key) = BoneKey::new(
+                &name,
+                NameEncoding::ShiftJis,
+                f,
+                [a, -a, 0.5],
+                [s, 0.0, 0.0, c],
+            ) else {
+                continue;
+            };
+            if k % 2 == 1 {
+                key.set_curve(BoneChannel::Rotation, Curve::new(40, 5, 100, 120));
+                key.set_curve(BoneChannel::X, Curve::new(64, 0, 64, 127));
+            }
+            m.bones.push(key);
+            f += 1 + rnd(12) as u32;
+        }
+    }
+    // Scramble the record order (Fisher–Yates).
+    for i in (1..m.bones.len()).rev() {
+        let j = rnd(i as u64 + 1) as usize;
+        m.bones.swap(i, j);
+    }
+    m
+}
+
+/// Every bone track of `m` through `EvalCache::bone_playing` at a fresh
+/// pseudo-random frame per iteration (the binding's call).
+fn per_track_group(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    label: &str,
+    m: &Motion,
+) {
+    let idx = TrackIndex::build(m);
+    let cache = EvalCache::build(m, &idx);
+    let n = cache.bones().len();
+    if n == 0 {
+        return;
+    }
+    let last = f64::from(m.last_frame().unwrap_or(0).max(1));
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut head = Playhead::default();
+    g.throughput(Throughput::Elements(n as u64));
+    g.bench_function(label, |b| {
+        b.iter(|| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let frame = (x % 1_000_003) as f64 / 1_000_003.0 * (last + 10.0) - 5.0;
+            let mut acc = 0.0f32;
+            for t in 0..n {
+                acc += cache.bone_playing(&mut head, t, black_box(frame)).rotation[3];
+            }
+            acc
+        })
+    });
+}
+
+fn cache_per_track(c: &mut Criterion) {
+    let mut g = c.benchmark_group("cache_per_track");
+    let mut names: Vec<String> = std::fs::read_dir(corpus_dir())
+        .map(|d| {
+            d.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".vmd"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    for name in names {
+        let Some(bytes) = corpus_file(&name) else {
+            continue;
+        };
+        let Ok(m) = vmd::read(&bytes) else {
+            continue;
+        };
+        let tracks = TrackIndex::build(&m).bones.len();
+        if tracks < 10 {
+            continue;
+        }
+        per_track_group(&mut g, name.trim_end_matches(".vmd"), &m);
+    }
+    per_track_group(
+        &mut g,
+        "generated_150_sparse_300",
+        &generated_sparse(300, 7),
+    );
+    per_track_group(
+        &mut g,
+        "generated_150_sparse_3000",
+        &generated_sparse(3000, 11),
+    );
+    per_track_group(&mut g, "generated_400_eased", &generated(400, 300, 0));
+    g.finish();
+}
+
 /// Every frame of the GimmeGimme dance, in order (what playback does).
 fn playback(c: &mut Criterion) {
     let Some(bytes) = corpus_file("webmmd__GimmeGimme_with_emotion.vmd") else {
@@ -374,6 +498,6 @@ fn solvers(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(40).measurement_time(std::time::Duration::from_secs(5));
-    targets = pose, playback, solvers, load_and_save
+    targets = pose, playback, cache_per_track, solvers, load_and_save
 }
 criterion_main!(benches);
