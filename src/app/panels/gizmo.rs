@@ -785,11 +785,11 @@ pub fn register_bone_key(
     }
     let (t, q, _) = current_local(tool, doc, s.actor, &s.name, frame);
     let m0 = &doc.motion;
-    // A new key as "Insert key" makes one: default curves, and the track's
-    // own name bytes when the track exists.
-    let key = match doc
-        .index
-        .bone_by_text(&s.name)
+    // A new key as "Insert key" makes one: default curves, and the name
+    // bytes of the track that drives the bone (MMD's name rule) when the
+    // motion has one.
+    let key = match crate::model::bone_track(&doc.index, &s.name)
+        .and_then(|t| doc.index.bones.get(t))
         .and_then(|tr| tr.keys.first())
     {
         Some(&first) => {
