@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 
-use super::{CliError, CliResult, load, load_indexed, save};
-use crate::vmd::evaluate::{self, CameraState, LightState};
+use super::{CliError, CliResult, load, save};
+use crate::vmd::evaluate::{CameraState, LightState};
 use crate::vmd::summary::summarize_reader;
 
 #[derive(Debug, Args)]
@@ -112,8 +112,9 @@ pub fn sample(a: SampleArgs) -> CliResult {
             a.frame
         )));
     }
-    let (m, idx) = load_indexed(&a.file)?;
-    let s = evaluate::sample(&m, &idx, a.frame);
+    let motion = crate::vmd::IndexedMotion::new(load(&a.file)?);
+    let idx = &motion.index;
+    let s = motion.as_ref().sample(a.frame);
     let mut bones = BTreeMap::new();
     for (t, p) in idx.bones.iter().zip(&s.bones) {
         let key = unique_name(&bones, t.name().text, &t.name_key);

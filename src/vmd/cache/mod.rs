@@ -400,6 +400,23 @@ pub struct MotionRef<'a> {
 }
 
 impl<'a> MotionRef<'a> {
+    /// Every track at `frame`: bones and morphs from the cache, camera and
+    /// light from the records (what [`super::evaluate::sample`] computes
+    /// from the records alone).
+    pub fn sample(&self, frame: f64) -> super::evaluate::Sample {
+        let mut bones = Vec::new();
+        self.cache.sample_bones_into(frame, &mut bones);
+        let mut morphs = Vec::new();
+        self.cache.sample_morphs_into(frame, &mut morphs);
+        super::evaluate::Sample {
+            frame,
+            bones,
+            morphs,
+            camera: super::evaluate::camera_at(self.motion, self.index, frame),
+            light: super::evaluate::light_at(self.motion, self.index, frame),
+        }
+    }
+
     /// The IK/show key in force at `frame` (the last at or before it).
     pub fn ik_at(&self, frame: f64) -> Option<&'a super::records::IkKey> {
         super::evaluate::ik_at(self.motion, self.index, frame)
