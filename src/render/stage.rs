@@ -161,7 +161,9 @@ impl Stage {
 
     /// The shadows drawn at `frame`.
     pub fn shadows_at(&self, frame: f64) -> Shadows {
-        fn track(m: &Option<IndexedMotion>) -> Option<(&crate::vmd::Motion, &TrackIndex)> {
+        fn track(
+            m: &Option<IndexedMotion>,
+        ) -> Option<(&crate::vmd::Motion, &crate::vmd::TrackIndex)> {
             m.as_ref().map(|m| (&m.motion, &m.index))
         }
         let self_shadow = if self.self_shadow {
