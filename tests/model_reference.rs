@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use glam::Vec3;
-use vmd_studio::model::{Model, MotionBinding, Posed, Poser};
-use vmd_studio::vmd::{self, TrackIndex};
+use vmd_studio::model::{Model, PoseEngine};
+use vmd_studio::vmd::{self, IndexedMotion};
 
 /// The tolerance the reference's README gives (the MMT model is ~25 units tall).
 const TOLERANCE: f32 = 0.05;
@@ -47,11 +47,10 @@ fn compare(file: &str, model: &str, motion: &str) -> Option<Agreement> {
     let text = std::fs::read_to_string(dir.join(file)).expect("reference file readable");
     let model = Model::open(&corpus.join(model)).expect("corpus model loads");
     let bytes = std::fs::read(corpus.join(motion)).expect("corpus motion readable");
-    let motion = vmd::read_vec(bytes).expect("corpus motion parses");
-    let index = TrackIndex::build(&motion);
-    let binding = MotionBinding::new(&model, &index);
-    let mut poser = Poser::new(&model);
-    let mut posed = Posed::default();
+    let motion = IndexedMotion::new(vmd::read_vec(bytes).expect("corpus motion parses"));
+    // The product's pose path: evaluation cache, binding, poser.
+    let mut engine = PoseEngine::new(&model);
+    engine.bind(&model, Some(&motion.index));
     // A name listed twice in the model: the reference lists the first.
     let mut by_name: HashMap<&str, usize> = HashMap::new();
     for (i, b) in model.skeleton.bones.iter().enumerate() {
@@ -66,8 +65,8 @@ fn compare(file: &str, model: &str, motion: &str) -> Option<Agreement> {
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let v: serde_json::Value = serde_json::from_str(line).expect("reference line is JSON");
         let frame = v["frame"].as_f64().expect("frame is a number");
-        binding.sample(&model, &motion, &index, frame, poser.input_mut());
-        poser.pose_bones(&model, &mut posed);
+        engine.pose_bones(&model, Some(motion.as_ref()), frame, |_| {});
+        let posed = &engine.posed;
         let bones = v["bones"].as_object().expect("bones is an object");
         for (name, p) in bones {
             let p = p.as_array().expect("position is an array");
