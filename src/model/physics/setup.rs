@@ -1,0 +1,397 @@
+//! From the model's rigid bodies and joints to a description of the world
+//! that is safe to simulate: every number finite and in range, every
+//! reference valid, each bone driven by at most one body. What had to be
+//! changed is listed as a warning; nothing here panics.
+
+use glam::{EulerRot, Mat4, Quat, Vec3};
+
+use crate::model::data::{Model, PhysicsMode, Shape};
+
+/// Smallest and largest size (radius, half extent, capsule height) a body
+/// may have, model units. Zero-size shapes are legal in Bullet but give a
+/// rapier collider no volume and no inertia.
+pub const MIN_SIZE: f32 = 1.0e-3;
+/// See [`MIN_SIZE`].
+pub const MAX_SIZE: f32 = 1.0e3;
+/// Largest mass accepted (model masses are 0.1–10; MMD's editor caps far
+/// below this).
+pub const MAX_MASS: f32 = 1.0e6;
+/// Largest joint spring stiffness accepted.
+pub const MAX_STIFFNESS: f32 = 1.0e6;
+
+/// How a body moves in the world (after sanitizing and demotion).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyMode {
+    /// Kinematic: moved to its bone every step (MMD mode 0, or a dynamic
+    /// body that cannot be simulated).
+    FollowBone,
+    /// Dynamic; drives its bone's whole transform (mode 1).
+    Physics,
+    /// Dynamic; drives its bone's rotation, the bone keeps its animated
+    /// translation (mode 2).
+    PhysicsKeepTranslation,
+}
+
+impl BodyMode {
+    /// Whether the world simulates the body.
+    pub fn is_dynamic(self) -> bool {
+        !matches!(self, BodyMode::FollowBone)
+    }
+}
+
+/// Collision shape with sizes in model units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BodyShape {
+    Sphere {
+        radius: f32,
+    },
+    Box {
+        half_extents: Vec3,
+    },
+    /// Along the body's Y axis; `height` is the cylinder part.
+    Capsule {
+        radius: f32,
+        height: f32,
+    },
+}
+
+/// One body ready for the world.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BodySetup {
+    /// Index in `Model::rigid_bodies`.
+    pub index: usize,
+    pub name: String,
+    /// The bone it follows or drives; `None` for a body without a valid bone
+    /// (it stays at its bind pose when kinematic and drives nothing when
+    /// dynamic).
+    pub bone: Option<usize>,
+    /// Mode after sanitizing and the mode-2 demotion.
+    pub mode: BodyMode,
+    /// Mode as the file states it (for listings).
+    pub file_mode: PhysicsMode,
+    /// Whether this body writes its bone (the first dynamic body naming a
+    /// bone does; later ones simulate only).
+    pub drives_bone: bool,
+    pub shape: BodyShape,
+    /// Mass (1 for kinematic bodies, whose mass the world ignores).
+    pub mass: f32,
+    /// Bullet's per-second damping factors, 0..1.
+    pub linear_damping: f32,
+    pub angular_damping: f32,
+    pub friction: f32,
+    pub restitution: f32,
+    /// Collision group 0..15 (the body is in group `1 << group`).
+    pub group: u8,
+    /// Groups it collides with (bit `g` set = collides with group `g`).
+    pub mask: u16,
+    /// Body → model space at the bind pose.
+    pub bind: Mat4,
+    /// Body pose relative to its bone: `inverse(bone bind) · bind`, so that
+    /// `body = bone_world · offset` (identity-free for a boneless body).
+    pub offset: Mat4,
+}
+
+/// Which joint axes are locked, limited or free.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum AxisLimit {
+    /// `lower == upper`: held at that value.
+    Locked(f32),
+    /// Between the two values.
+    Range(f32, f32),
+    /// `lower > upper` (Bullet's way of saying "no limit").
+    Free,
+}
+
+/// One 6DOF spring joint ready for the world.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JointSetup {
+    /// Index in `Model::joints`.
+    pub index: usize,
+    pub name: String,
+    /// Indices into the world's body list (= model body indices).
+    pub bodies: [usize; 2],
+    /// Joint → model space at the bind pose.
+    pub frame: Mat4,
+    /// Translation X, Y, Z then rotation X, Y, Z.
+    pub limits: [AxisLimit; 6],
+    /// Spring stiffness, translation X, Y, Z then rotation X, Y, Z.
+    pub springs: [f32; 6],
+}
+
+/// The whole world description and what was changed to get it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WorldSetup {
+    pub bodies: Vec<BodySetup>,
+    pub joints: Vec<JointSetup>,
+    /// Each problem found and what was done, naming the body or joint.
+    pub warnings: Vec<String>,
+}
+
+/// MMD's body/joint orientation: Euler radians applied in YXZ order.
+pub fn euler_yxz(r: Vec3) -> Quat {
+    Quat::from_euler(EulerRot::YXZ, r.y, r.x, r.z)
+}
+
+fn finite3(v: Vec3) -> bool {
+    v.is_finite()
+}
+
+/// Reads the model's bodies and joints into a [`WorldSetup`].
+pub fn world_setup(model: &Model) -> WorldSetup {
+    let bones = &model.skeleton.bones;
+    let mut warnings = Vec::new();
+    let mut bodies: Vec<BodySetup> = Vec::with_capacity(model.rigid_bodies.len());
+
+    for (index, rb) in model.rigid_bodies.iter().enumerate() {
+        let label = format!("rigid body {index} \"{}\"", rb.name);
+        let bone = rb.bone.filter(|&b| b < bones.len());
+        if rb.bone.is_some() && bone.is_none() {
+            warnings.push(format!(
+                "{label}: bone index out of range; treated as boneless"
+            ));
+        }
+        if bone.is_none() {
+            warnings.push(format!(
+                "{label}: no bone; {}",
+                if rb.mode == PhysicsMode::FollowBone {
+                    "it stays at its bind pose"
+                } else {
+                    "it is simulated but drives no bone"
+                }
+            ));
+        }
+        let mut mode = match rb.mode {
+            PhysicsMode::FollowBone => BodyMode::FollowBone,
+            PhysicsMode::Physics => BodyMode::Physics,
+            PhysicsMode::PhysicsWithBone => BodyMode::PhysicsKeepTranslation,
+        };
+
+        let size = |v: f32, what: &str, warnings: &mut Vec<String>| -> f32 {
+            if !v.is_finite() || !(MIN_SIZE..=MAX_SIZE).contains(&v) {
+                let fixed = if v.is_finite() {
+                    v.clamp(MIN_SIZE, MAX_SIZE)
+                } else {
+                    MIN_SIZE
+                };
+                // A zero size is common and harmless in MMD: no warning.
+                if v != 0.0 {
+                    warnings.push(format!("{label}: {what} {v} out of range; using {fixed}"));
+                }
+                fixed
+            } else {
+                v
+            }
+        };
+        let shape = match rb.shape {
+            Shape::Sphere => BodyShape::Sphere {
+                radius: size(rb.size.x, "radius", &mut warnings),
+            },
+            Shape::Box => BodyShape::Box {
+                half_extents: Vec3::new(
+                    size(rb.size.x, "half extent x", &mut warnings),
+                    size(rb.size.y, "half extent y", &mut warnings),
+                    size(rb.size.z, "half extent z", &mut warnings),
+                ),
+            },
+            Shape::Capsule => BodyShape::Capsule {
+                radius: size(rb.size.x, "radius", &mut warnings),
+                height: size(rb.size.y, "height", &mut warnings),
+            },
+        };
+
+        let mut mass = rb.mass;
+        if mode.is_dynamic() && !(mass.is_finite() && mass > 0.0 && mass <= MAX_MASS) {
+            warnings.push(format!(
+                "{label}: mass {mass} (must be above 0 and at most {MAX_MASS}); the body follows its bone"
+            ));
+            mode = BodyMode::FollowBone;
+        }
+        if !mode.is_dynamic() || !mass.is_finite() || mass <= 0.0 {
+            mass = 1.0;
+        }
+        let unit = |v: f32, what: &str, fallback: f32, warnings: &mut Vec<String>| -> f32 {
+            if v.is_finite() {
+                v.clamp(0.0, 1.0)
+            } else {
+                warnings.push(format!("{label}: {what} {v}; using {fallback}"));
+                fallback
+            }
+        };
+        let linear_damping = unit(rb.linear_damping, "linear damping", 0.5, &mut warnings);
+        let angular_damping = unit(rb.angular_damping, "angular damping", 0.5, &mut warnings);
+        let restitution = unit(rb.restitution, "restitution", 0.0, &mut warnings);
+        let friction = if rb.friction.is_finite() {
+            rb.friction.clamp(0.0, 10.0)
+        } else {
+            warnings.push(format!("{label}: friction {}; using 0.5", rb.friction));
+            0.5
+        };
+        let group = if rb.group > 15 {
+            warnings.push(format!(
+                "{label}: collision group {} (expected 0 to 15); using {}",
+                rb.group,
+                rb.group & 15
+            ));
+            rb.group & 15
+        } else {
+            rb.group
+        };
+
+        let bone_bind = bone.map(|b| Mat4::from_translation(bones[b].rest_position));
+        let bone_origin = bone.map(|b| bones[b].rest_position).unwrap_or(Vec3::ZERO);
+        let position = if finite3(rb.position) {
+            rb.position
+        } else {
+            warnings.push(format!("{label}: position not finite; placed at its bone"));
+            bone_origin
+        };
+        let rotation = if finite3(rb.rotation) {
+            euler_yxz(rb.rotation)
+        } else {
+            warnings.push(format!("{label}: rotation not finite; using none"));
+            Quat::IDENTITY
+        };
+        let rotation = if rotation.is_finite() && rotation.length_squared() > 0.5 {
+            rotation.normalize()
+        } else {
+            Quat::IDENTITY
+        };
+        let bind = Mat4::from_rotation_translation(rotation, position);
+        let offset = bone_bind.map(|b| b.inverse() * bind).unwrap_or(bind);
+
+        bodies.push(BodySetup {
+            index,
+            name: rb.name.clone(),
+            bone,
+            mode,
+            file_mode: rb.mode,
+            drives_bone: false,
+            shape,
+            mass,
+            linear_damping,
+            angular_damping,
+            friction,
+            restitution,
+            group,
+            mask: rb.no_collision,
+            bind,
+            offset,
+        });
+    }
+
+    // Which body drives each bone: the first dynamic body (file order)
+    // naming it. Later dynamic bodies on the same bone simulate only.
+    let mut driver: Vec<Option<usize>> = vec![None; bones.len()];
+    for (i, b) in bodies.iter_mut().enumerate() {
+        let Some(bone) = b.bone else { continue };
+        if !b.mode.is_dynamic() {
+            continue;
+        }
+        match driver[bone] {
+            None => {
+                driver[bone] = Some(i);
+                b.drives_bone = true;
+            }
+            Some(first) => warnings.push(format!(
+                "rigid body {i} \"{}\": bone {} is already driven by rigid body {first}; this body simulates without writing it",
+                b.name, bone
+            )),
+        }
+    }
+    // Demotion (babylon-mmd): a mode-2 body whose bone's parent is driven by
+    // a dynamic body behaves as mode 1. The parent is followed up past
+    // bones without a body, as babylon-mmd looks at the nearest body.
+    for i in 0..bodies.len() {
+        if bodies[i].mode != BodyMode::PhysicsKeepTranslation {
+            continue;
+        }
+        let Some(bone) = bodies[i].bone else { continue };
+        let parent_driven = bones[bone]
+            .parent
+            .filter(|&p| p < bones.len())
+            .and_then(|p| driver[p])
+            .is_some();
+        if parent_driven {
+            bodies[i].mode = BodyMode::Physics;
+        }
+    }
+
+    let mut joints = Vec::with_capacity(model.joints.len());
+    for (index, j) in model.joints.iter().enumerate() {
+        let label = format!("joint {index} \"{}\"", j.name);
+        let [Some(a), Some(b)] = j.rigid_bodies else {
+            warnings.push(format!("{label}: names a missing rigid body; dropped"));
+            continue;
+        };
+        if a >= bodies.len() || b >= bodies.len() {
+            warnings.push(format!("{label}: rigid body index out of range; dropped"));
+            continue;
+        }
+        if a == b {
+            warnings.push(format!("{label}: joins rigid body {a} to itself; dropped"));
+            continue;
+        }
+        if !finite3(j.position) || !finite3(j.rotation) {
+            warnings.push(format!("{label}: position or rotation not finite; dropped"));
+            continue;
+        }
+        if j.kind != 0 {
+            warnings.push(format!(
+                "{label}: joint type {} simulated as a 6DOF spring",
+                j.kind
+            ));
+        }
+        let frame = Mat4::from_rotation_translation(euler_yxz(j.rotation).normalize(), j.position);
+        let mut limits = [AxisLimit::Free; 6];
+        let (tmin, tmax) = j.translation_limits;
+        let (rmin, rmax) = j.rotation_limits;
+        for k in 0..6 {
+            let (lo, hi, what) = if k < 3 {
+                (tmin[k], tmax[k], "translation")
+            } else {
+                (rmin[k - 3], rmax[k - 3], "rotation")
+            };
+            limits[k] = if !lo.is_finite() || !hi.is_finite() {
+                warnings.push(format!(
+                    "{label}: {what} limit {} not finite; axis locked",
+                    ["x", "y", "z"][k % 3]
+                ));
+                AxisLimit::Locked(0.0)
+            } else if lo == hi {
+                AxisLimit::Locked(lo)
+            } else if lo < hi {
+                AxisLimit::Range(lo, hi)
+            } else {
+                AxisLimit::Free
+            };
+        }
+        let mut springs = [0.0; 6];
+        for k in 0..6 {
+            let s = if k < 3 {
+                j.spring_translation[k]
+            } else {
+                j.spring_rotation[k - 3]
+            };
+            springs[k] = if s.is_finite() && (0.0..=MAX_STIFFNESS).contains(&s) {
+                s
+            } else {
+                warnings.push(format!("{label}: spring stiffness {s}; using 0"));
+                0.0
+            };
+        }
+        joints.push(JointSetup {
+            index,
+            name: j.name.clone(),
+            bodies: [a, b],
+            frame,
+            limits,
+            springs,
+        });
+    }
+
+    WorldSetup {
+        bodies,
+        joints,
+        warnings,
+    }
+}

@@ -1,0 +1,464 @@
+//! The stepped world: rapier bodies, colliders and joints built from a
+//! [`WorldSetup`], kinematic bodies moved to their bones, dynamic bodies
+//! written back to them.
+
+use glam::{Mat4, Quat, Vec3};
+use rapier3d::prelude::{
+    CoefficientCombineRule, ColliderBuilder, GenericJointBuilder, Group, InteractionGroups,
+    InteractionTestMode, JointAxesMask, JointAxis, MotorModel, Pose, RigidBodyBuilder,
+    RigidBodyHandle, RigidBodyType, Rotation, SpringCoefficients, Vector,
+};
+
+use super::setup::{AxisLimit, BodyShape, WorldSetup, world_setup};
+use super::{
+    BLOWUP_DISTANCE, GRAVITY, JOINT_FREQUENCY, MAX_STEPS_PER_CALL, SETTLE_STEPS, STEP, StepReport,
+};
+use crate::model::data::Model;
+
+/// The ground's own collision group bit (above MMD's 16): every body's
+/// filter includes it, so the ground collides with every body whose mask is
+/// not empty.
+const GROUND_BIT: u32 = 1 << 16;
+
+const AXES: [JointAxis; 6] = [
+    JointAxis::LinX,
+    JointAxis::LinY,
+    JointAxis::LinZ,
+    JointAxis::AngX,
+    JointAxis::AngY,
+    JointAxis::AngZ,
+];
+
+fn to_pose(rotation: Quat, translation: Vec3) -> Pose {
+    Pose::from_parts(
+        Vector::new(translation.x, translation.y, translation.z),
+        Rotation::from_xyzw(rotation.x, rotation.y, rotation.z, rotation.w),
+    )
+}
+
+fn from_pose(p: &Pose) -> (Quat, Vec3) {
+    let r = p.rotation;
+    let t = p.translation;
+    (
+        Quat::from_xyzw(r.x, r.y, r.z, r.w),
+        Vec3::new(t.x, t.y, t.z),
+    )
+}
+
+/// Rotation and translation of a rigid matrix (a bone or body pose).
+fn split(m: &Mat4) -> (Quat, Vec3) {
+    let q = Quat::from_mat4(m);
+    let q = if q.is_finite() && q.length_squared() > 1.0e-12 {
+        q.normalize()
+    } else {
+        Quat::IDENTITY
+    };
+    (q, m.w_axis.truncate())
+}
+
+/// Damping in rapier's form `v ·= 1 / (1 + c·h)` for Bullet's per-second
+/// factor `d` (`v ·= (1 − d)^h`): `c = −ln(1 − d)`.
+fn damping(d: f32) -> f32 {
+    -(1.0 - d.clamp(0.0, 0.999)).ln()
+}
+
+/// The simulated world of one model. Build with [`PhysicsWorld::new`], then
+/// per frame [`step`](Self::step) and [`write_back`](Self::write_back).
+pub struct PhysicsWorld {
+    world: rapier3d::prelude::PhysicsWorld,
+    setup: WorldSetup,
+    handles: Vec<RigidBodyHandle>,
+    /// Inverse of each body's offset from its bone.
+    offset_inv: Vec<Mat4>,
+    /// Per body: whether it is kinematic right now.
+    kinematic: Vec<bool>,
+    /// Per body: the kinematic target of the last step.
+    last_target: Vec<(Quat, Vec3)>,
+    /// Per bone: the body that writes it.
+    driver: Vec<Option<usize>>,
+    parents: Vec<Option<usize>>,
+    /// Bones parents first.
+    order: Vec<usize>,
+    /// Per bone: physics switched off by the motion.
+    physics_off: Vec<bool>,
+    accumulator: f32,
+    // Scratch for write_back.
+    before: Vec<Mat4>,
+    changed: Vec<bool>,
+}
+
+impl std::fmt::Debug for PhysicsWorld {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PhysicsWorld")
+            .field("bodies", &self.setup.bodies.len())
+            .field("joints", &self.setup.joints.len())
+            .finish()
+    }
+}
+
+impl PhysicsWorld {
+    /// Builds the world of `model` at its bind pose (call
+    /// [`reset`](Self::reset) with the first frame's bones before stepping).
+    /// Problems are listed in [`warnings`](Self::warnings); this never fails.
+    pub fn new(model: &Model) -> PhysicsWorld {
+        Self::from_setup(model, world_setup(model))
+    }
+
+    /// Builds the world from an already read setup (same model).
+    pub fn from_setup(model: &Model, setup: WorldSetup) -> PhysicsWorld {
+        let mut world = rapier3d::prelude::PhysicsWorld::new();
+        world.gravity = Vector::new(0.0, GRAVITY, 0.0);
+        world.integration_parameters.dt = STEP;
+
+        // The ground: the top face of a large box at y = 0.
+        world.insert(
+            RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)),
+            ColliderBuilder::cuboid(1.0e4, 1.0, 1.0e4).collision_groups(InteractionGroups::new(
+                Group::from_bits_retain(GROUND_BIT),
+                Group::ALL,
+                InteractionTestMode::And,
+            )),
+        );
+
+        let mut handles = Vec::with_capacity(setup.bodies.len());
+        let mut offset_inv = Vec::with_capacity(setup.bodies.len());
+        let mut kinematic = Vec::with_capacity(setup.bodies.len());
+        let mut last_target = Vec::with_capacity(setup.bodies.len());
+        for b in &setup.bodies {
+            let (q, t) = split(&b.bind);
+            let builder = if b.mode.is_dynamic() {
+                RigidBodyBuilder::dynamic()
+                    .linear_damping(damping(b.linear_damping))
+                    .angular_damping(damping(b.angular_damping))
+                    .can_sleep(false)
+            } else {
+                RigidBodyBuilder::kinematic_position_based()
+            };
+            let shape = match b.shape {
+                BodyShape::Sphere { radius } => ColliderBuilder::ball(radius),
+                BodyShape::Box { half_extents: h } => ColliderBuilder::cuboid(h.x, h.y, h.z),
+                BodyShape::Capsule { radius, height } => {
+                    ColliderBuilder::capsule_y(height * 0.5, radius)
+                }
+            };
+            let collider = shape
+                .mass(b.mass)
+                .friction(b.friction)
+                .friction_combine_rule(CoefficientCombineRule::Multiply)
+                .restitution(b.restitution)
+                .restitution_combine_rule(CoefficientCombineRule::Multiply)
+                .collision_groups(InteractionGroups::new(
+                    Group::from_bits_retain(1 << b.group),
+                    Group::from_bits_retain(u32::from(b.mask) | GROUND_BIT),
+                    InteractionTestMode::And,
+                ));
+            let (h, _) = world.insert(builder.pose(to_pose(q, t)), collider);
+            handles.push(h);
+            let inv = b.offset.inverse();
+            offset_inv.push(if inv.is_finite() { inv } else { Mat4::IDENTITY });
+            kinematic.push(!b.mode.is_dynamic());
+            last_target.push((q, t));
+        }
+
+        let softness = SpringCoefficients::new(JOINT_FREQUENCY, 1.0);
+        for j in &setup.joints {
+            let [a, b] = j.bodies;
+            let frame_in = |body: usize| {
+                let (q, t) = split(&(setup.bodies[body].bind.inverse() * j.frame));
+                to_pose(q, t)
+            };
+            let mut locked = JointAxesMask::empty();
+            for (k, limit) in j.limits.iter().enumerate() {
+                if *limit == AxisLimit::Locked(0.0) {
+                    locked |= AXES[k].into();
+                }
+            }
+            let mut builder = GenericJointBuilder::new(locked)
+                .local_frame1(frame_in(a))
+                .local_frame2(frame_in(b))
+                .softness(softness)
+                .contacts_enabled(true);
+            for (k, limit) in j.limits.iter().enumerate() {
+                let axis = AXES[k];
+                match *limit {
+                    AxisLimit::Locked(0.0) => continue,
+                    AxisLimit::Locked(v) => builder = builder.limits(axis, [v, v]),
+                    AxisLimit::Range(lo, hi) => builder = builder.limits(axis, [lo, hi]),
+                    AxisLimit::Free => {}
+                }
+                if j.springs[k] > 0.0 {
+                    builder = builder.motor_model(axis, MotorModel::ForceBased).set_motor(
+                        axis,
+                        0.0,
+                        0.0,
+                        j.springs[k],
+                        0.0,
+                    );
+                }
+            }
+            world.insert_impulse_joint(handles[a], handles[b], builder.build());
+        }
+
+        let bones = &model.skeleton.bones;
+        let mut driver = vec![None; bones.len()];
+        for (i, b) in setup.bodies.iter().enumerate() {
+            if let (true, Some(bone)) = (b.drives_bone, b.bone) {
+                driver[bone] = Some(i);
+            }
+        }
+        PhysicsWorld {
+            world,
+            handles,
+            offset_inv,
+            kinematic,
+            last_target,
+            driver,
+            parents: bones
+                .iter()
+                .map(|b| b.parent.filter(|&p| p < bones.len()))
+                .collect(),
+            order: model.skeleton.topological_order(),
+            physics_off: vec![false; bones.len()],
+            accumulator: 0.0,
+            before: Vec::new(),
+            changed: Vec::new(),
+            setup,
+        }
+    }
+
+    /// The bodies and joints as built, with the problems found.
+    pub fn setup(&self) -> &WorldSetup {
+        &self.setup
+    }
+
+    /// What was wrong in the model's bodies and joints, and what was done.
+    pub fn warnings(&self) -> &[String] {
+        &self.setup.warnings
+    }
+
+    /// Per bone, the body that writes it after a step, if any.
+    pub fn driver(&self, bone: usize) -> Option<usize> {
+        self.driver.get(bone).copied().flatten()
+    }
+
+    /// Body `i`'s rotation and position now (model space).
+    pub fn body_pose(&self, i: usize) -> Option<(Quat, Vec3)> {
+        let h = *self.handles.get(i)?;
+        self.world.bodies.get(h).map(|b| from_pose(b.position()))
+    }
+
+    /// Switches physics off (`true`) or on per bone, as the motion's per-key
+    /// flag says: a bone with physics off has its bodies follow it. Entries
+    /// past the model's bones are ignored; missing ones are on.
+    pub fn set_physics_off(&mut self, off: &[bool]) {
+        for (i, o) in self.physics_off.iter_mut().enumerate() {
+            *o = off.get(i).copied().unwrap_or(false);
+        }
+    }
+
+    /// Where body `i` belongs given the bones' world matrices: its bone's
+    /// matrix times its offset, or its bind pose without a bone (or when
+    /// the bone's matrix is not finite).
+    fn target(&self, i: usize, bone_world: &[Mat4]) -> (Quat, Vec3) {
+        let b = &self.setup.bodies[i];
+        let m = b
+            .bone
+            .and_then(|bone| bone_world.get(bone))
+            .filter(|m| m.is_finite())
+            .map(|m| *m * b.offset)
+            .unwrap_or(b.bind);
+        split(&m)
+    }
+
+    /// Whether body `i` is kinematic under the current physics-off flags.
+    fn wants_kinematic(&self, i: usize) -> bool {
+        let b = &self.setup.bodies[i];
+        !b.mode.is_dynamic() || b.bone.is_some_and(|bone| self.physics_off[bone])
+    }
+
+    fn apply_body_types(&mut self) {
+        for i in 0..self.handles.len() {
+            let want = self.wants_kinematic(i);
+            if want != self.kinematic[i] {
+                self.kinematic[i] = want;
+                if let Some(body) = self.world.bodies.get_mut(self.handles[i]) {
+                    body.set_body_type(
+                        if want {
+                            RigidBodyType::KinematicPositionBased
+                        } else {
+                            RigidBodyType::Dynamic
+                        },
+                        true,
+                    );
+                }
+            }
+        }
+    }
+
+    /// Snaps every body to its bone (`bone_world`: model-space bone
+    /// matrices before physics) with zero velocity, then settles the world
+    /// for [`SETTLE_STEPS`] steps with the bones held still and zeroes the
+    /// velocities again. Use on load and on a seek.
+    pub fn reset(&mut self, bone_world: &[Mat4]) {
+        self.apply_body_types();
+        self.snap(bone_world);
+        for _ in 0..SETTLE_STEPS {
+            for i in 0..self.handles.len() {
+                if self.kinematic[i]
+                    && let Some(body) = self.world.bodies.get_mut(self.handles[i])
+                {
+                    let (q, t) = self.last_target[i];
+                    body.set_next_kinematic_position(to_pose(q, t));
+                }
+            }
+            self.world.step();
+        }
+        if self.blown_up(bone_world).is_some() {
+            // Even settling blew up: leave the bodies at their bones.
+            self.snap(bone_world);
+            return;
+        }
+        for &h in &self.handles {
+            if let Some(body) = self.world.bodies.get_mut(h) {
+                body.set_linvel(Vector::ZERO, true);
+                body.set_angvel(Vector::ZERO, true);
+            }
+        }
+        self.accumulator = 0.0;
+    }
+
+    /// Every body to its bone, velocities zero.
+    fn snap(&mut self, bone_world: &[Mat4]) {
+        for i in 0..self.handles.len() {
+            let (q, t) = self.target(i, bone_world);
+            self.last_target[i] = (q, t);
+            if let Some(body) = self.world.bodies.get_mut(self.handles[i]) {
+                body.set_position(to_pose(q, t), true);
+                body.set_linvel(Vector::ZERO, true);
+                body.set_angvel(Vector::ZERO, true);
+                if self.kinematic[i] {
+                    body.set_next_kinematic_position(to_pose(q, t));
+                }
+            }
+        }
+        self.accumulator = 0.0;
+    }
+
+    /// Advances the world by `dt` seconds of the caller's time, in fixed
+    /// [`STEP`]s (the remainder carries over to the next call; at most
+    /// [`MAX_STEPS_PER_CALL`] steps, the rest is dropped). `bone_world` holds
+    /// the bones' model-space matrices before physics; kinematic bodies move
+    /// from where the last call put them to there, evenly over the steps.
+    /// A world that blows up is reset to the bones and the report names the
+    /// body.
+    pub fn step(&mut self, bone_world: &[Mat4], dt: f32) -> StepReport {
+        self.apply_body_types();
+        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        self.accumulator += dt;
+        let mut steps = (self.accumulator / STEP).floor() as u32;
+        if steps > MAX_STEPS_PER_CALL {
+            steps = MAX_STEPS_PER_CALL;
+            self.accumulator = 0.0;
+        } else {
+            self.accumulator = (self.accumulator - steps as f32 * STEP).max(0.0);
+        }
+        if steps == 0 {
+            return StepReport::default();
+        }
+        let targets: Vec<(Quat, Vec3)> = (0..self.handles.len())
+            .map(|i| self.target(i, bone_world))
+            .collect();
+        for s in 1..=steps {
+            let f = s as f32 / steps as f32;
+            for (i, &(q1, t1)) in targets.iter().enumerate() {
+                if !self.kinematic[i] {
+                    continue;
+                }
+                let (q0, t0) = self.last_target[i];
+                if let Some(body) = self.world.bodies.get_mut(self.handles[i]) {
+                    body.set_next_kinematic_position(to_pose(q0.slerp(q1, f), t0.lerp(t1, f)));
+                }
+            }
+            self.world.step();
+        }
+        self.last_target = targets;
+        match self.blown_up(bone_world) {
+            Some(message) => {
+                self.snap(bone_world);
+                StepReport {
+                    steps,
+                    reset: Some(message),
+                }
+            }
+            None => StepReport { steps, reset: None },
+        }
+    }
+
+    /// The first dynamic body that is not finite or is farther than
+    /// [`BLOWUP_DISTANCE`] from its bone, as a message.
+    fn blown_up(&self, bone_world: &[Mat4]) -> Option<String> {
+        for i in 0..self.handles.len() {
+            if self.kinematic[i] {
+                continue;
+            }
+            let (q, t) = self.body_pose(i)?;
+            let b = &self.setup.bodies[i];
+            if !q.is_finite() || !t.is_finite() {
+                return Some(format!(
+                    "physics reset: rigid body {i} \"{}\" became non-finite",
+                    b.name
+                ));
+            }
+            if b.bone.is_some() {
+                let (_, want) = self.target(i, bone_world);
+                let d = t.distance(want);
+                if d > BLOWUP_DISTANCE {
+                    return Some(format!(
+                        "physics reset: rigid body {i} \"{}\" was flung {d:.1} units from its bone",
+                        b.name
+                    ));
+                }
+            }
+        }
+        None
+    }
+
+    /// Writes the dynamic bodies back to the bones they drive. `bone_world`
+    /// holds the matrices passed to [`step`](Self::step) and receives the
+    /// pose after physics: a mode-1 bone takes its body's whole transform, a
+    /// mode-2 bone its rotation with its own translation, and a bone without
+    /// a driving body below a changed bone follows its parent (its local
+    /// transform kept). Non-finite results leave the bone as it was.
+    pub fn write_back(&mut self, bone_world: &mut [Mat4]) {
+        let n = bone_world.len().min(self.parents.len());
+        self.before.clear();
+        self.before.extend_from_slice(&bone_world[..n]);
+        self.changed.clear();
+        self.changed.resize(n, false);
+        for k in 0..self.order.len() {
+            let b = self.order[k];
+            if b >= n {
+                continue;
+            }
+            let driven = self.driver[b].filter(|&i| !self.kinematic[i]);
+            let new = if let Some(i) = driven {
+                let Some((q, t)) = self.body_pose(i) else {
+                    continue;
+                };
+                let mut m = Mat4::from_rotation_translation(q, t) * self.offset_inv[i];
+                if self.setup.bodies[i].mode == super::BodyMode::PhysicsKeepTranslation {
+                    m.w_axis = self.before[b].w_axis;
+                }
+                m
+            } else if let Some(p) = self.parents[b].filter(|&p| p < n && self.changed[p]) {
+                bone_world[p] * (self.before[p].inverse() * self.before[b])
+            } else {
+                continue;
+            };
+            if new.is_finite() {
+                bone_world[b] = new;
+                self.changed[b] = true;
+            }
+        }
+    }
+}

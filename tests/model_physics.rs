@@ -1,0 +1,598 @@
+//! The rigid-body world (src/model/physics): small worlds checked against
+//! numbers worked out by hand, hostile models, and Mei with her motion.
+
+mod common;
+
+use common::corpus;
+
+use glam::{Mat4, Quat, Vec3};
+use vmd_studio::model::physics::{BodyMode, PhysicsWorld, STEP};
+use vmd_studio::model::skeleton::Bone;
+use vmd_studio::model::{
+    Format, Joint, Model, MotionBinding, PhysicsMode, RigidBody, Shape,
+    posing::{Posed, Poser},
+};
+
+const G: f32 = 98.0;
+
+fn body(name: &str, bone: Option<usize>, mode: PhysicsMode, position: Vec3) -> RigidBody {
+    RigidBody {
+        name: name.into(),
+        name_en: String::new(),
+        bone,
+        group: 0,
+        no_collision: 0xFFFF,
+        shape: Shape::Sphere,
+        size: Vec3::new(0.2, 0.0, 0.0),
+        position,
+        rotation: Vec3::ZERO,
+        mass: 1.0,
+        linear_damping: 0.0,
+        angular_damping: 0.0,
+        restitution: 0.0,
+        friction: 0.5,
+        mode,
+    }
+}
+
+/// A joint at `position` with translation locked and the given rotation
+/// limits (`lo > hi` = free).
+fn joint(a: usize, b: usize, position: Vec3, rot: (Vec3, Vec3)) -> Joint {
+    Joint {
+        name: "joint".into(),
+        name_en: String::new(),
+        kind: 0,
+        rigid_bodies: [Some(a), Some(b)],
+        position,
+        rotation: Vec3::ZERO,
+        translation_limits: (Vec3::ZERO, Vec3::ZERO),
+        rotation_limits: rot,
+        spring_translation: Vec3::ZERO,
+        spring_rotation: Vec3::ZERO,
+    }
+}
+
+const FREE: (Vec3, Vec3) = (Vec3::ONE, Vec3::NEG_ONE);
+
+/// A pendulum: bone 0 at the pivot with a follow-bone body (colliding with
+/// nothing), bone 1 at the bob with a physics body, one joint at the pivot
+/// with translation locked and rotation free. The bob starts `angle` radians
+/// from straight down, in the XY plane.
+fn pendulum(pivot: Vec3, length: f32, angle: f32) -> Model {
+    let mut m = Model::empty(Format::Pmx { version: 2.0 });
+    let bob = pivot + Vec3::new(length * angle.sin(), -length * angle.cos(), 0.0);
+    m.skeleton.bones.push(Bone::new("pivot", None, pivot));
+    m.skeleton.bones.push(Bone::new("bob", Some(0), bob));
+    let mut a = body("pivot", Some(0), PhysicsMode::FollowBone, pivot);
+    a.no_collision = 0;
+    let mut b = body("bob", Some(1), PhysicsMode::Physics, bob);
+    b.no_collision = 0;
+    m.rigid_bodies = vec![a, b];
+    m.joints = vec![joint(0, 1, pivot, FREE)];
+    m
+}
+
+/// Rest matrices (translation to each bone's rest position).
+fn rest(m: &Model) -> Vec<Mat4> {
+    m.skeleton
+        .bones
+        .iter()
+        .map(|b| Mat4::from_translation(b.rest_position))
+        .collect()
+}
+
+#[test]
+fn pendulum_swings_with_the_period_its_length_gives() {
+    // Length 10 units, 5° amplitude. A sphere of radius r on a massless rod:
+    // a physical pendulum, T = 2π √((L² + 2/5 r²) / (g L)) = 2.0072 s.
+    // The finite amplitude lengthens it by θ²/16 = 0.05 %; the semi-implicit
+    // Euler step at 240 steps per period by (ωh)²/24 < 0.003 %; zero crossings
+    // are found to a fraction of a 1/120 s step (0.4 % of T at worst, averaged
+    // over 4 periods). 1 % covers all of these.
+    let (l, r, amp) = (10.0_f32, 0.2_f32, 5.0_f32.to_radians());
+    let expected = 2.0 * std::f32::consts::PI * ((l * l + 0.4 * r * r) / (G * l)).sqrt();
+    let pivot = Vec3::new(0.0, 30.0, 0.0);
+    let model = pendulum(pivot, l, amp);
+    let mut world = PhysicsWorld::new(&model);
+    assert!(world.warnings().is_empty(), "{:?}", world.warnings());
+    let bones = rest(&model);
+    let mut crossings = Vec::new();
+    let mut last_x = world.body_pose(1).unwrap().1.x;
+    let mut max_stretch = 0.0_f32;
+    for s in 1..=1200 {
+        let report = world.step(&bones, STEP);
+        assert_eq!(report.steps, 1);
+        let p = world.body_pose(1).unwrap().1;
+        max_stretch = max_stretch.max((p.distance(pivot) - l).abs());
+        if last_x > 0.0 && p.x <= 0.0 || last_x < 0.0 && p.x >= 0.0 {
+            // Linear interpolation inside the step.
+            let f = last_x / (last_x - p.x);
+            crossings.push((s as f32 - 1.0 + f) * STEP);
+        }
+        last_x = p.x;
+    }
+    assert!(crossings.len() >= 9, "{crossings:?}");
+    let n = crossings.len() - 1;
+    let measured = 2.0 * (crossings[n] - crossings[0]) / n as f32;
+    eprintln!(
+        "pendulum period: expected {expected:.4} s, measured {measured:.4} s, max stretch {max_stretch:.4}"
+    );
+    assert!(
+        (measured - expected).abs() < 0.01 * expected,
+        "period {measured} s, expected {expected} s"
+    );
+    // The locked translation holds the length (within 1 %).
+    assert!(max_stretch < 0.1, "stretched {max_stretch}");
+}
+
+#[test]
+fn pendulum_hangs_straight_down() {
+    // Started 30° out with damping, after 8 s it hangs below the pivot.
+    let pivot = Vec3::new(0.0, 30.0, 0.0);
+    let mut model = pendulum(pivot, 10.0, 30.0_f32.to_radians());
+    // Bullet's damping 0.9 leaves 10 % of the velocity per second, so the
+    // swing's amplitude falls as 0.1^(t/2): from 5 units to 0.0005 in 8 s.
+    model.rigid_bodies[1].linear_damping = 0.9;
+    model.rigid_bodies[1].angular_damping = 0.9;
+    let mut world = PhysicsWorld::new(&model);
+    let mut bones = rest(&model);
+    for _ in 0..240 {
+        world.step(&bones, 1.0 / 30.0);
+    }
+    let p = world.body_pose(1).unwrap().1;
+    assert!(p.distance(pivot - Vec3::new(0.0, 10.0, 0.0)) < 0.05, "{p}");
+    // The bone follows: its head where the body is (the body sits on the
+    // bone's head here), its parent untouched.
+    world.write_back(&mut bones);
+    let head = bones[1].w_axis.truncate();
+    assert!(head.distance(p) < 1e-4, "{head} vs {p}");
+    assert_eq!(bones[0], Mat4::from_translation(pivot));
+}
+
+#[test]
+fn locked_joint_holds_its_body_and_a_limit_stops_it() {
+    // A bob 5 units out sideways: with every axis locked it stays put (a soft
+    // lock at 34.6 Hz sags by g / (L ω²) = 98 / (5 · 217²) = 0.0004 rad); with
+    // rotation about Z limited to ±0.2 rad it falls and stops at 0.2 rad.
+    let pivot = Vec3::new(0.0, 30.0, 0.0);
+    let mut model = pendulum(pivot, 5.0, 90.0_f32.to_radians());
+    model.joints[0].rotation_limits = (Vec3::ZERO, Vec3::ZERO);
+    let mut world = PhysicsWorld::new(&model);
+    let bones = rest(&model);
+    for _ in 0..120 {
+        world.step(&bones, 1.0 / 30.0);
+    }
+    let p = world.body_pose(1).unwrap().1;
+    let sag = (pivot.y - p.y).atan2(p.x - pivot.x);
+    assert!(sag.abs() < 0.01, "locked joint sagged {sag} rad");
+
+    model.joints[0].rotation_limits = (Vec3::new(0.0, 0.0, -0.2), Vec3::new(0.0, 0.0, 0.2));
+    let mut world = PhysicsWorld::new(&model);
+    let mut max = 0.0_f32;
+    for _ in 0..120 {
+        world.step(&bones, 1.0 / 30.0);
+        let p = world.body_pose(1).unwrap().1;
+        max = max.max((pivot.y - p.y).atan2(p.x - pivot.x));
+    }
+    let p = world.body_pose(1).unwrap().1;
+    let end = (pivot.y - p.y).atan2(p.x - pivot.x);
+    eprintln!("limited joint: end angle {end:.4} rad, max {max:.4} rad (limit 0.2)");
+    assert!(end > 0.17 && max < 0.23, "end {end}, max {max}");
+}
+
+/// A kinematic slab (group 1) at y = 10 and a ball (group 2) dropped on it
+/// from y = 15 with `mask`.
+fn drop_on_slab(mask: u16) -> f32 {
+    let mut m = Model::empty(Format::Pmx { version: 2.0 });
+    m.skeleton
+        .bones
+        .push(Bone::new("slab", None, Vec3::new(0.0, 10.0, 0.0)));
+    m.skeleton
+        .bones
+        .push(Bone::new("ball", None, Vec3::new(0.0, 15.0, 0.0)));
+    let mut slab = body(
+        "slab",
+        Some(0),
+        PhysicsMode::FollowBone,
+        Vec3::new(0.0, 10.0, 0.0),
+    );
+    slab.shape = Shape::Box;
+    slab.size = Vec3::new(5.0, 0.5, 5.0);
+    slab.group = 1;
+    let mut ball = body(
+        "ball",
+        Some(1),
+        PhysicsMode::Physics,
+        Vec3::new(0.0, 15.0, 0.0),
+    );
+    ball.size = Vec3::new(0.5, 0.0, 0.0);
+    ball.group = 2;
+    ball.no_collision = mask;
+    m.rigid_bodies = vec![slab, ball];
+    let mut world = PhysicsWorld::new(&m);
+    let bones = rest(&m);
+    for _ in 0..60 {
+        world.step(&bones, 1.0 / 30.0);
+    }
+    world.body_pose(1).unwrap().1.y
+}
+
+#[test]
+fn masks_decide_which_bodies_collide() {
+    // Colliding: the ball rests on the slab's top (10.5) by its radius: 11.
+    let y = drop_on_slab(0xFFFF);
+    assert!((y - 11.0).abs() < 0.1, "rests at {y}");
+    // Mask without group 1: through the slab down to the ground, y = 0.5.
+    let y = drop_on_slab(0xFFFF & !(1 << 1));
+    assert!((y - 0.5).abs() < 0.1, "fell to {y}");
+}
+
+#[test]
+fn mode_two_keeps_the_animated_translation_and_is_demoted_under_a_dynamic_parent() {
+    let pivot = Vec3::new(0.0, 30.0, 0.0);
+    let mut model = pendulum(pivot, 10.0, 20.0_f32.to_radians());
+    model.rigid_bodies[1].mode = PhysicsMode::PhysicsWithBone;
+    let mut world = PhysicsWorld::new(&model);
+    assert_eq!(
+        world.setup().bodies[1].mode,
+        BodyMode::PhysicsKeepTranslation
+    );
+    let mut bones = rest(&model);
+    // The animation moves the bob bone 2 units along X.
+    let animated = model.skeleton.bones[1].rest_position + Vec3::new(2.0, 0.0, 0.0);
+    bones[1] = Mat4::from_translation(animated);
+    for _ in 0..10 {
+        world.step(&bones, 1.0 / 30.0);
+    }
+    let mut out = bones.clone();
+    world.write_back(&mut out);
+    assert_eq!(out[1].w_axis.truncate(), animated);
+    // The rotation is the body's (which swung from its bind orientation).
+    let (q, _) = world.body_pose(1).unwrap();
+    let got = Quat::from_mat4(&out[1]);
+    assert!(got.angle_between(q) < 1e-4);
+    assert!(q.angle_between(Quat::IDENTITY) > 0.01, "the body turned");
+
+    // Under a dynamic parent it behaves as mode 1.
+    let mut model = pendulum(pivot, 10.0, 0.0);
+    model
+        .skeleton
+        .bones
+        .push(Bone::new("tip", Some(1), pivot - Vec3::new(0.0, 12.0, 0.0)));
+    let mut tip = body(
+        "tip",
+        Some(2),
+        PhysicsMode::PhysicsWithBone,
+        pivot - Vec3::new(0.0, 12.0, 0.0),
+    );
+    tip.no_collision = 0;
+    model.rigid_bodies.push(tip);
+    model
+        .joints
+        .push(joint(1, 2, pivot - Vec3::new(0.0, 10.0, 0.0), FREE));
+    let world = PhysicsWorld::new(&model);
+    assert_eq!(world.setup().bodies[2].mode, BodyMode::Physics);
+}
+
+#[test]
+fn physics_off_makes_the_body_follow_its_bone() {
+    let pivot = Vec3::new(0.0, 30.0, 0.0);
+    let model = pendulum(pivot, 10.0, 0.0);
+    let mut world = PhysicsWorld::new(&model);
+    let mut bones = rest(&model);
+    // The animation holds the bob out at 90°, turned with it.
+    let turn = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    bones[1] = Mat4::from_rotation_translation(turn, pivot + Vec3::new(10.0, 0.0, 0.0));
+    world.set_physics_off(&[false, true]);
+    world.step(&bones, 1.0 / 30.0);
+    let (q, p) = world.body_pose(1).unwrap();
+    assert!(p.distance(pivot + Vec3::new(10.0, 0.0, 0.0)) < 1e-4, "{p}");
+    assert!(q.angle_between(turn) < 1e-4);
+    let mut out = bones.clone();
+    world.write_back(&mut out);
+    assert_eq!(out, bones, "a bone with physics off keeps its keys");
+    // Back on: gravity takes it, and the bone follows the body.
+    world.set_physics_off(&[]);
+    for _ in 0..5 {
+        world.step(&bones, 1.0 / 30.0);
+    }
+    let mut out = bones.clone();
+    world.write_back(&mut out);
+    assert!(out[1].w_axis.y < pivot.y - 1.0, "{}", out[1].w_axis);
+}
+
+/// A model with a bit of everything: a chain of five bodies under a
+/// kinematic root, colliding with each other and the ground.
+fn chain() -> Model {
+    let mut m = Model::empty(Format::Pmx { version: 2.0 });
+    m.skeleton
+        .bones
+        .push(Bone::new("root", None, Vec3::new(0.0, 15.0, 0.0)));
+    m.rigid_bodies.push(body(
+        "root",
+        Some(0),
+        PhysicsMode::FollowBone,
+        Vec3::new(0.0, 15.0, 0.0),
+    ));
+    for k in 1..=5 {
+        let p = Vec3::new(k as f32, 15.0, 0.0);
+        m.skeleton
+            .bones
+            .push(Bone::new(format!("b{k}"), Some(k - 1), p));
+        let mut b = body(&format!("b{k}"), Some(k), PhysicsMode::Physics, p);
+        b.shape = if k % 2 == 0 {
+            Shape::Capsule
+        } else {
+            Shape::Box
+        };
+        b.size = Vec3::new(0.3, 0.4, 0.3);
+        b.group = (k % 3) as u8;
+        b.linear_damping = 0.5;
+        b.angular_damping = 0.5;
+        m.rigid_bodies.push(b);
+        m.joints.push(joint(
+            k - 1,
+            k,
+            p - Vec3::new(0.5, 0.0, 0.0),
+            (Vec3::splat(-0.5), Vec3::splat(0.5)),
+        ));
+    }
+    m
+}
+
+fn run_chain(model: &Model) -> Vec<u8> {
+    let mut world = PhysicsWorld::new(model);
+    let mut bytes = Vec::new();
+    let base = rest(model);
+    world.reset(&base);
+    for f in 0..90 {
+        let turn = Mat4::from_rotation_y(f as f32 * 0.05);
+        let bones: Vec<Mat4> = base.iter().map(|m| turn * *m).collect();
+        world.step(&bones, 1.0 / 30.0);
+        let mut out = bones.clone();
+        world.write_back(&mut out);
+        for m in &out {
+            for v in m.to_cols_array() {
+                bytes.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+    }
+    bytes
+}
+
+#[test]
+fn two_runs_give_identical_bytes() {
+    let model = chain();
+    let a = run_chain(&model);
+    let b = run_chain(&model);
+    assert_eq!(a.len(), 90 * 6 * 64);
+    assert!(a == b, "runs differ");
+}
+
+#[test]
+fn hostile_models_build_with_warnings_and_never_go_non_finite() {
+    let mut m = chain();
+    let nan = f32::NAN;
+    m.rigid_bodies[1].mass = nan;
+    m.rigid_bodies[2].mass = -3.0;
+    m.rigid_bodies[3].size = Vec3::new(-1.0, f32::INFINITY, 0.0);
+    m.rigid_bodies[4].position = Vec3::new(nan, 0.0, 0.0);
+    m.rigid_bodies[5].rotation = Vec3::splat(f32::INFINITY);
+    m.rigid_bodies[5].group = 200;
+    m.rigid_bodies[5].linear_damping = nan;
+    m.rigid_bodies.push(body(
+        "boneless",
+        None,
+        PhysicsMode::Physics,
+        Vec3::new(0.0, 5.0, 0.0),
+    ));
+    m.rigid_bodies.push(body(
+        "bad bone",
+        Some(999),
+        PhysicsMode::FollowBone,
+        Vec3::ZERO,
+    ));
+    m.rigid_bodies.push(body(
+        "second",
+        Some(3),
+        PhysicsMode::Physics,
+        Vec3::new(3.0, 15.0, 0.0),
+    ));
+    m.joints[0].rotation_limits.0.x = nan;
+    m.joints[1].spring_rotation = Vec3::splat(-5.0);
+    m.joints.push(joint(1, 1, Vec3::ZERO, FREE));
+    let mut missing = joint(0, 1, Vec3::ZERO, FREE);
+    missing.rigid_bodies[1] = None;
+    m.joints.push(missing);
+    m.joints.push(joint(0, 77, Vec3::ZERO, FREE));
+    let mut bad = joint(2, 3, Vec3::ZERO, FREE);
+    bad.position = Vec3::splat(nan);
+    m.joints.push(bad);
+
+    let mut world = PhysicsWorld::new(&m);
+    let w = world.warnings().join("\n");
+    for needle in [
+        "rigid body 1 \"b1\": mass NaN",
+        "rigid body 2 \"b2\": mass -3",
+        "rigid body 3 \"b3\": half extent x -1",
+        "rigid body 4 \"b4\": position not finite",
+        "rigid body 5 \"b5\": rotation not finite",
+        "collision group 200",
+        "linear damping NaN",
+        "\"boneless\": no bone",
+        "\"bad bone\": bone index out of range",
+        "bone 3 is already driven by rigid body 3",
+        "joint 0 \"joint\": rotation limit x not finite",
+        "spring stiffness -5",
+        "joint 5 \"joint\": joins rigid body 1 to itself",
+        "joint 6 \"joint\": names a missing rigid body",
+        "joint 7 \"joint\": rigid body index out of range",
+        "joint 8 \"joint\": position or rotation not finite",
+    ] {
+        assert!(w.contains(needle), "missing {needle:?} in:\n{w}");
+    }
+    assert_eq!(world.setup().joints.len(), 5);
+    // Bad masses follow their bones.
+    assert_eq!(world.setup().bodies[1].mode, BodyMode::FollowBone);
+
+    // Bones that go non-finite or jump about: output stays finite.
+    let base = rest(&m);
+    world.reset(&base);
+    for f in 0..120 {
+        let mut bones = base.clone();
+        if f % 7 == 3 {
+            bones[2] = Mat4::from_cols_array(&[nan; 16]);
+        }
+        if f % 11 == 5 {
+            bones[0] = Mat4::from_translation(Vec3::new(1.0e4, 0.0, 0.0));
+        }
+        world.step(&bones, if f == 50 { f32::NAN } else { 1.0 / 30.0 });
+        world.write_back(&mut bones);
+        for (i, b) in bones.iter().enumerate() {
+            assert!(
+                b.is_finite() || (f % 7 == 3 && i == 2),
+                "frame {f} bone {i}: {b}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_world_that_blows_up_is_reset_naming_the_body() {
+    let pivot = Vec3::new(0.0, 30.0, 0.0);
+    let model = pendulum(pivot, 10.0, 0.0);
+    let mut world = PhysicsWorld::new(&model);
+    let mut bones = rest(&model);
+    world.reset(&bones);
+    // The bob's own bone stays; the pivot is yanked 500 units in one frame:
+    // the bob is dragged far from where its bone puts it.
+    bones[0] = Mat4::from_translation(pivot + Vec3::new(500.0, 0.0, 0.0));
+    let mut report = world.step(&bones, 1.0 / 30.0);
+    for _ in 0..10 {
+        if report.reset.is_some() {
+            break;
+        }
+        report = world.step(&bones, 1.0 / 30.0);
+    }
+    let message = report.reset.expect("reset");
+    assert!(message.contains("rigid body 1 \"bob\""), "{message}");
+    // After the reset the bob is back at its bone.
+    let p = world.body_pose(1).unwrap().1;
+    assert!(p.distance(bones[1].w_axis.truncate()) < 1e-3, "{p}");
+}
+
+#[test]
+fn fixed_steps_whatever_the_callers_rate() {
+    // 1/120 s steps: 1/30 s is four, 1/144 s accumulates (one step at the
+    // 1st call, none at the 5th: 5/144 s hold 4 steps and 0.00139 s over).
+    let model = pendulum(Vec3::new(0.0, 30.0, 0.0), 10.0, 0.1);
+    let mut world = PhysicsWorld::new(&model);
+    let bones = rest(&model);
+    assert_eq!(world.step(&bones, 1.0 / 30.0).steps, 4);
+    let steps: Vec<u32> = (0..5)
+        .map(|_| world.step(&bones, 1.0 / 144.0).steps)
+        .collect();
+    assert_eq!(steps.iter().sum::<u32>(), 4, "{steps:?}");
+    // A long stall is cut to 30 steps.
+    assert_eq!(world.step(&bones, 10.0).steps, 30);
+}
+
+#[test]
+fn mei_with_her_wait_motion() {
+    let Some(dir) = corpus() else { return };
+    let model = Model::open(&dir.join("mei/mei.pmd")).expect("mei");
+    assert_eq!((model.rigid_bodies.len(), model.joints.len()), (31, 20));
+    let bytes = std::fs::read(dir.join("mmdagent__mei_wait.vmd")).expect("motion");
+    let motion = vmd_studio::vmd::read(&bytes).expect("reads");
+    let index = vmd_studio::vmd::TrackIndex::build(&motion);
+    let binding = MotionBinding::new(&model, &index);
+    let mut poser = Poser::new(&model);
+    let mut posed = Posed::default();
+    let mut world = PhysicsWorld::new(&model);
+    eprintln!("mei warnings: {:?}", world.warnings());
+    let bones = &model.skeleton.bones;
+    let center = model.skeleton.find("センター").expect("center");
+    let driven: Vec<usize> = (0..bones.len())
+        .filter(|&b| world.driver(b).is_some())
+        .collect();
+    assert!(!driven.is_empty());
+    // Mei's hair bodies are mode 2 (their bones keep their heads and take
+    // the body's rotation): what moves are the heads of the bones below
+    // them (the hair tips), so every bone named 髪 is watched, and the
+    // driven bones' rotations too.
+    let hair: Vec<usize> = (0..bones.len())
+        .filter(|&b| bones[b].name.contains('髪'))
+        .collect();
+    let mut hair_turned = 0.0_f32;
+    let last = motion.bones.iter().map(|k| k.frame()).max().unwrap_or(0);
+    let (mut worst, mut worst_at) = (0.0_f32, String::new());
+    let mut hair_moved = 0.0_f32;
+    let mut resets = 0;
+    for frame in 0..=last {
+        binding.sample(&model, &motion, &index, f64::from(frame), poser.input_mut());
+        poser.evaluate(&model, &mut posed);
+        let before = posed.bone_world.clone();
+        if frame == 0 {
+            world.reset(&before);
+        }
+        let report = world.step(&before, 1.0 / 30.0);
+        resets += usize::from(report.reset.is_some());
+        let mut after = before.clone();
+        world.write_back(&mut after);
+        let c = after[center].w_axis.truncate();
+        for (i, m) in after.iter().enumerate() {
+            assert!(m.is_finite(), "frame {frame} bone {i}");
+            let d = m.w_axis.truncate().distance(c);
+            assert!(
+                d < 30.0,
+                "frame {frame}: {} is {d} from センター",
+                bones[i].name
+            );
+        }
+        for &b in &driven {
+            let Some(p) = bones[b].parent else { continue };
+            let rest = bones[b].rest_position.distance(bones[p].rest_position);
+            if rest < 1e-3 {
+                continue;
+            }
+            let now = after[b]
+                .w_axis
+                .truncate()
+                .distance(after[p].w_axis.truncate());
+            let stretch = (now - rest).abs() / rest;
+            if stretch > worst {
+                worst = stretch;
+                worst_at = format!("frame {frame}, {}", bones[b].name);
+            }
+        }
+        for &b in &hair {
+            hair_moved = hair_moved.max(
+                after[b]
+                    .w_axis
+                    .truncate()
+                    .distance(before[b].w_axis.truncate()),
+            );
+            if world.driver(b).is_some() {
+                let turn = Quat::from_mat4(&after[b]).angle_between(Quat::from_mat4(&before[b]));
+                hair_turned = hair_turned.max(turn);
+            }
+        }
+    }
+    eprintln!(
+        "mei: {} frames, {} driven bones ({} hair), worst stretch {:.2} % at {worst_at}, hair heads moved up to {hair_moved:.3} units, turned up to {:.1}°, {resets} resets",
+        last + 1,
+        driven.len(),
+        hair.len(),
+        worst * 100.0,
+        hair_turned.to_degrees()
+    );
+    assert!(worst < 0.10, "stretch {worst} at {worst_at}");
+    assert!(!hair.is_empty());
+    // Measured: tips 0.106 units, 10.7° (a calm motion); half of each.
+    assert!(hair_moved > 0.05, "hair moved only {hair_moved}");
+    assert!(
+        hair_turned.to_degrees() > 5.0,
+        "hair turned only {hair_turned} rad"
+    );
+    assert_eq!(resets, 0);
+}
