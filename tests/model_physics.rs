@@ -596,3 +596,64 @@ fn mei_with_her_wait_motion() {
     );
     assert_eq!(resets, 0);
 }
+
+#[test]
+fn a_physics_off_key_makes_the_bone_follow_its_keys_from_that_frame() {
+    use vmd_studio::model::physics::physics_off_at;
+    use vmd_studio::vmd::{BoneKey, Motion, NameEncoding, TrackIndex};
+    let pivot = Vec3::new(0.0, 30.0, 0.0);
+    let model = pendulum(pivot, 10.0, 0.0);
+    // The bob's keys: frame 0 on, frame 10 off (held out sideways, turned
+    // by 90° about Z around the pivot: offset (10, 10, 0) from its rest
+    // position), frame 20 on again.
+    let turn = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    let mut motion = Motion::new_v2();
+    for (frame, off) in [(0, false), (10, true), (20, false)] {
+        let mut k = BoneKey::new(
+            "bob",
+            NameEncoding::ShiftJis,
+            frame,
+            [0.0; 3],
+            [0.0, 0.0, 0.0, 1.0],
+        )
+        .expect("key");
+        k.set_physics_off(off);
+        motion.bones.push(k);
+    }
+    let index = TrackIndex::build(&motion);
+    let at = |f: f64| physics_off_at(&model, &motion, &index, f);
+    assert_eq!(at(0.0), [false, false]);
+    assert_eq!(at(9.9), [false, false]);
+    assert_eq!(at(10.0), [false, true]);
+    assert_eq!(at(19.5), [false, true]);
+    assert_eq!(at(20.0), [false, false]);
+
+    // The world: from frame 10 the body follows the keyed bone exactly.
+    let mut world = PhysicsWorld::new(&model);
+    let mut bones = rest(&model);
+    bones[1] = Mat4::from_rotation_translation(turn, pivot + Vec3::new(10.0, 0.0, 0.0));
+    let mut swung = false;
+    for f in 0..16 {
+        world.set_physics_off(&at(f64::from(f)));
+        world.step(&bones, 1.0 / 30.0);
+        let mut out = bones.clone();
+        world.write_back(&mut out);
+        if f < 10 {
+            // Physics on: the bob hangs/swings under the pivot, not where
+            // the key holds it.
+            swung |= out[1]
+                .w_axis
+                .truncate()
+                .distance(bones[1].w_axis.truncate())
+                > 1.0;
+        } else {
+            assert_eq!(out[1], bones[1], "frame {f}");
+            let p = world.body_pose(1).unwrap().1;
+            assert!(
+                p.distance(pivot + Vec3::new(10.0, 0.0, 0.0)) < 1e-4,
+                "frame {f}: {p}"
+            );
+        }
+    }
+    assert!(swung);
+}

@@ -41,9 +41,11 @@
 //! move smoothly (interpolated) between the poses of two calls across the
 //! substeps.
 
+mod motion;
 mod setup;
 mod world;
 
+pub use motion::physics_off_at;
 pub use setup::{
     AxisLimit, BodyMode, BodySetup, BodyShape, JointSetup, WorldSetup, euler_yxz, world_setup,
 };
