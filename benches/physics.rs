@@ -115,15 +115,14 @@ fn six_dof(a: usize, b: usize, position: Vec3, rot: f32, spring: f32) -> Joint {
 /// skirt, hair and skirt not colliding with themselves.
 fn generated_model() -> Model {
     let mut m = Model::empty(Format::Pmx { version: 2.0 });
-    let mut add =
-        |m: &mut Model, name: String, parent: Option<usize>, p: Vec3, mut b: RigidBody| {
-            let bone = m.skeleton.bones.len();
-            m.skeleton.bones.push(Bone::new(name, parent, p));
-            b.bone = Some(bone);
-            b.position = p;
-            m.rigid_bodies.push(b);
-            bone
-        };
+    let add = |m: &mut Model, name: String, parent: Option<usize>, p: Vec3, mut b: RigidBody| {
+        let bone = m.skeleton.bones.len();
+        m.skeleton.bones.push(Bone::new(name, parent, p));
+        b.bone = Some(bone);
+        b.position = p;
+        m.rigid_bodies.push(b);
+        bone
+    };
     let kin = |name: &str, shape, size, group| {
         let mut b = rigid(name.into(), 0, PhysicsMode::FollowBone, shape, size);
         b.group = group;
@@ -172,7 +171,7 @@ fn generated_model() -> Model {
                 Vec3::new(0.15, 0.5, 0.0),
             );
             b.group = 2;
-            b.no_collision = 0xFFFF & !(1 << 2);
+            b.no_collision = !(1 << 2);
             let bone = add(&mut m, format!("hair{c}_{k}"), Some(parent), p, b);
             joints.push(six_dof(
                 parent,
@@ -200,7 +199,7 @@ fn generated_model() -> Model {
                 Vec3::new(0.35, 0.4, 0.05),
             );
             b.group = 3;
-            b.no_collision = 0xFFFF & !(1 << 3);
+            b.no_collision = !(1 << 3);
             b.rotation = Vec3::new(0.0, -a, 0.0);
             let bone = add(&mut m, format!("skirt{c}_{r}"), Some(parent), p, b);
             joints.push(six_dof(
@@ -214,17 +213,17 @@ fn generated_model() -> Model {
             parent = bone;
         }
     }
-    'ring: for r in 0..5 {
-        for c in 0..16 {
-            if joints.len() >= 230 {
-                break 'ring;
-            }
-            let (a, b) = (grid[c][r], grid[(c + 1) % 16][r]);
-            let mid = (m.skeleton.bones[a].rest_position + m.skeleton.bones[b].rest_position) * 0.5;
-            let mut j = six_dof(a, b, mid, 0.3, 0.0);
-            j.translation_limits = (Vec3::splat(-0.2), Vec3::splat(0.2));
-            joints.push(j);
+    // Ring joints between neighbours, row by row, up to 230 joints in all.
+    let cells = (0..5).flat_map(|r| (0..16).map(move |c| (r, c)));
+    for (r, c) in cells {
+        if joints.len() >= 230 {
+            break;
         }
+        let (a, b) = (grid[c][r], grid[(c + 1) % 16][r]);
+        let mid = (m.skeleton.bones[a].rest_position + m.skeleton.bones[b].rest_position) * 0.5;
+        let mut j = six_dof(a, b, mid, 0.3, 0.0);
+        j.translation_limits = (Vec3::splat(-0.2), Vec3::splat(0.2));
+        joints.push(j);
     }
     m.joints = joints;
     m

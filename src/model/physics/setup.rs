@@ -299,20 +299,19 @@ pub fn world_setup(model: &Model) -> WorldSetup {
         }
     }
     // Demotion (babylon-mmd): a mode-2 body whose bone's parent is driven by
-    // a dynamic body behaves as mode 1. The parent is followed up past
-    // bones without a body, as babylon-mmd looks at the nearest body.
-    for i in 0..bodies.len() {
-        if bodies[i].mode != BodyMode::PhysicsKeepTranslation {
+    // a dynamic body behaves as mode 1 (the direct parent bone only).
+    for body in bodies.iter_mut() {
+        if body.mode != BodyMode::PhysicsKeepTranslation {
             continue;
         }
-        let Some(bone) = bodies[i].bone else { continue };
+        let Some(bone) = body.bone else { continue };
         let parent_driven = bones[bone]
             .parent
             .filter(|&p| p < bones.len())
             .and_then(|p| driver[p])
             .is_some();
         if parent_driven {
-            bodies[i].mode = BodyMode::Physics;
+            body.mode = BodyMode::Physics;
         }
     }
 
@@ -366,13 +365,13 @@ pub fn world_setup(model: &Model) -> WorldSetup {
             };
         }
         let mut springs = [0.0; 6];
-        for k in 0..6 {
+        for (k, spring) in springs.iter_mut().enumerate() {
             let s = if k < 3 {
                 j.spring_translation[k]
             } else {
                 j.spring_rotation[k - 3]
             };
-            springs[k] = if s.is_finite() && (0.0..=MAX_STIFFNESS).contains(&s) {
+            *spring = if s.is_finite() && (0.0..=MAX_STIFFNESS).contains(&s) {
                 s
             } else {
                 warnings.push(format!("{label}: spring stiffness {s}; using 0"));
