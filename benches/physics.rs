@@ -14,10 +14,8 @@ use std::path::PathBuf;
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::{Mat4, Quat, Vec3};
 use vmd_studio::model::physics::PhysicsWorld;
-use vmd_studio::model::{
-    Bone, Format, Joint, Model, MotionBinding, PhysicsMode, Posed, Poser, RigidBody, Shape,
-};
-use vmd_studio::vmd::{self, TrackIndex};
+use vmd_studio::model::{Bone, Format, Joint, Model, PhysicsMode, PoseEngine, RigidBody, Shape};
+use vmd_studio::vmd::{self, IndexedMotion};
 
 fn corpus_dir() -> PathBuf {
     std::env::var_os("VMD_CORPUS")
@@ -55,15 +53,13 @@ fn bench_mei(c: &mut Criterion) {
     let Ok(motion) = vmd::read(&bytes) else {
         return;
     };
-    let index = TrackIndex::build(&motion);
-    let binding = MotionBinding::new(&model, &index);
-    let mut poser = Poser::new(&model);
-    let mut posed = Posed::default();
+    let motion = IndexedMotion::new(motion);
+    let mut engine = PoseEngine::new(&model);
+    engine.bind(&model, Some(&motion.index));
     let frames: Vec<Vec<Mat4>> = (0..120)
         .map(|f| {
-            binding.sample(&model, &motion, &index, f64::from(f), poser.input_mut());
-            poser.evaluate(&model, &mut posed);
-            posed.bone_world.clone()
+            engine.pose_bones(&model, Some(motion.as_ref()), f64::from(f), |_| {});
+            engine.posed.bone_world.clone()
         })
         .collect();
     bench_frames(

@@ -8,10 +8,7 @@ use common::corpus;
 use glam::{Mat4, Quat, Vec3};
 use vmd_studio::model::physics::{BodyMode, PhysicsWorld, STEP};
 use vmd_studio::model::skeleton::Bone;
-use vmd_studio::model::{
-    Format, Joint, Model, MotionBinding, PhysicsMode, RigidBody, Shape,
-    posing::{Posed, Poser},
-};
+use vmd_studio::model::{Format, Joint, Model, PhysicsMode, PoseEngine, RigidBody, Shape};
 
 const G: f32 = 98.0;
 
@@ -503,11 +500,9 @@ fn mei_with_her_wait_motion() {
     let model = Model::open(&dir.join("mei/mei.pmd")).expect("mei");
     assert_eq!((model.rigid_bodies.len(), model.joints.len()), (31, 20));
     let bytes = std::fs::read(dir.join("mmdagent__mei_wait.vmd")).expect("motion");
-    let motion = vmd_studio::vmd::read(&bytes).expect("reads");
-    let index = vmd_studio::vmd::TrackIndex::build(&motion);
-    let binding = MotionBinding::new(&model, &index);
-    let mut poser = Poser::new(&model);
-    let mut posed = Posed::default();
+    let motion = vmd_studio::vmd::IndexedMotion::new(vmd_studio::vmd::read(&bytes).expect("reads"));
+    let mut engine = PoseEngine::new(&model);
+    engine.bind(&model, Some(&motion.index));
     let mut world = PhysicsWorld::new(&model);
     eprintln!("mei warnings: {:?}", world.warnings());
     let bones = &model.skeleton.bones;
@@ -524,14 +519,19 @@ fn mei_with_her_wait_motion() {
         .filter(|&b| bones[b].name.contains('髪'))
         .collect();
     let mut hair_turned = 0.0_f32;
-    let last = motion.bones.iter().map(|k| k.frame()).max().unwrap_or(0);
+    let last = motion
+        .motion
+        .bones
+        .iter()
+        .map(|k| k.frame())
+        .max()
+        .unwrap_or(0);
     let (mut worst, mut worst_at) = (0.0_f32, String::new());
     let mut hair_moved = 0.0_f32;
     let mut resets = 0;
     for frame in 0..=last {
-        binding.sample(&model, &motion, &index, f64::from(frame), poser.input_mut());
-        poser.evaluate(&model, &mut posed);
-        let before = posed.bone_world.clone();
+        engine.pose_bones(&model, Some(motion.as_ref()), f64::from(frame), |_| {});
+        let before = engine.posed.bone_world.clone();
         if frame == 0 {
             world.reset(&before);
         }
