@@ -524,7 +524,9 @@ pub struct RigidBody {
     pub bone: Option<usize>,
     /// Collision group 0..15.
     pub group: u8,
-    /// Bit mask of groups it does not collide with.
+    /// The file's 16-bit collision mask as stored: a set bit is a group this
+    /// body collides with (a PMX editor shows the clear bits ticked as its
+    /// "non-collision groups"; `../shared/spec/physics.md`).
     pub no_collision: u16,
     pub shape: Shape,
     /// Sphere: x = radius; box: half extents; capsule: x = radius, y = height.
