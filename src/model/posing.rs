@@ -508,8 +508,16 @@ impl Poser {
         let work = (chain.links.len() * self.chain_paths[c].len()).max(1);
         let loops = (chain.loops.min(MAX_LOOPS) as usize).min(MAX_IK_WORK / work);
         let half = loops / 2;
-        for i in 0..loops {
+        let mut i = 0;
+        while i < loops {
             let first_half = i < half;
+            // Whether some link's IK rotation changed in this loop. A loop
+            // that changes nothing leaves every world matrix as it was, so
+            // each following loop of the same half would repeat it exactly:
+            // skip to the second half, or stop (the same result as running
+            // them, without the work; on MMT + GimmeGimme most loops are
+            // such no-ops because a limited knee cannot reach the target).
+            let mut turned = false;
             for (li, link) in chain.links.iter().enumerate() {
                 let plan = self.link_plans[c][li];
                 let lb = link.bone;
@@ -546,12 +554,23 @@ impl Poser {
                 if !ik.is_finite() {
                     continue;
                 }
+                if ik.to_array().map(f32::to_bits) == self.ik_r[lb].to_array().map(f32::to_bits) {
+                    continue;
+                }
+                turned = true;
                 self.ik_r[lb] = ik;
                 self.repose_path(model, c, self.rank[lb], out);
             }
             if reached(out) {
                 break;
             }
+            i = if turned {
+                i + 1
+            } else if first_half {
+                half
+            } else {
+                loops
+            };
         }
     }
 
