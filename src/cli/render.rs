@@ -114,23 +114,8 @@ pub fn parse_size(s: &str) -> Result<(u32, u32), CliError> {
     Ok((w, h))
 }
 
-/// Parses `A..B` (inclusive, A ≤ B).
-pub fn parse_frames(s: &str) -> Result<(u32, u32), CliError> {
-    let bad = || CliError(format!("frames \"{s}\" is not A..B (e.g. 0..299)"));
-    let (a, b) = s.split_once("..").ok_or_else(bad)?;
-    let a: u32 = a.trim().parse().map_err(|_| bad())?;
-    let b: u32 = b
-        .trim()
-        .trim_start_matches('=')
-        .parse()
-        .map_err(|_| bad())?;
-    if b < a {
-        return Err(CliError(format!(
-            "frames {a}..{b}: the end is before the start"
-        )));
-    }
-    Ok((a, b))
-}
+/// Parses `A..B` (inclusive, A ≤ B): the same rule as `pose --frames`.
+pub use super::model::parse_frame_range as parse_frames;
 
 enum Input {
     Model(PathBuf),
