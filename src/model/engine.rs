@@ -7,17 +7,51 @@
 //! curve editor's world values, `pose`, `render` and `storyboard`. A model
 //! with no mesh (the built-in skeleton, [`super::builtin::standard_model`])
 //! takes the same path; skinning then has nothing to do.
+//!
+//! **Physics** is opt-in ([`PoseEngine::enable_physics`]): a frame is then
+//! posed in MMD's order — morphs and the bones before physics (FK, append,
+//! IK), kinematic bodies to their bones, fixed 1/120 s steps, dynamic
+//! bodies back to their bones, the after-physics bones, skinning — and a
+//! [`PhysicsClock`] decides per frame whether the world steps, resets and
+//! settles, or holds. The motion's per-key physics-off flag makes a bone's
+//! bodies follow its keys. Without physics every pose is what it was.
+
+use glam::Mat4;
 
 use super::binding::MotionBinding;
 use super::data::Model;
+use super::physics::{
+    PhysicsAction, PhysicsClock, PhysicsWorld, SimulationMode, StepReport, Transport,
+};
 use super::posing::{PoseInput, Posed, Poser};
 use crate::vmd::{MotionRef, Playhead, TrackIndex};
+
+/// Seconds per motion frame (MMD plays 30 frames a second).
+const FRAME_SECONDS: f64 = 1.0 / 30.0;
+
+/// The physics state of an engine.
+#[derive(Debug)]
+struct EnginePhysics {
+    world: PhysicsWorld,
+    clock: PhysicsClock,
+    transport: Transport,
+    /// (bone, its track in the bound index) for each bone a body names:
+    /// where the motion's physics-off flags are read.
+    tracks: Vec<(usize, usize)>,
+    /// Per bone, physics switched off by the motion at the frame posed.
+    off: Vec<bool>,
+    /// The last blow-up message (a reset naming the body), until taken.
+    message: Option<String>,
+    /// Fixed steps taken since the engine was built (for tests and the
+    /// status bar).
+    steps: u64,
+}
 
 /// Posing state for one model wearing (or not) one motion: the poser, its
 /// output buffers, the name binding of the motion and a playhead (each
 /// track's last segment, so playing forward needs no search; any frame
 /// order gives the same values).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct PoseEngine {
     poser: Poser,
     /// The last pose: bone matrices, morph weights and (after a full
@@ -25,6 +59,22 @@ pub struct PoseEngine {
     pub posed: Posed,
     binding: Option<MotionBinding>,
     head: Playhead,
+    physics: Option<Box<EnginePhysics>>,
+}
+
+/// A clone poses the same way; a physics world is rebuilt from scratch (at
+/// the model's bind pose, reset on its first frame), since the engine's
+/// world cannot be copied.
+impl Clone for PoseEngine {
+    fn clone(&self) -> Self {
+        PoseEngine {
+            poser: self.poser.clone(),
+            posed: self.posed.clone(),
+            binding: self.binding.clone(),
+            head: self.head.clone(),
+            physics: None,
+        }
+    }
 }
 
 impl PoseEngine {
@@ -35,6 +85,7 @@ impl PoseEngine {
             posed: Posed::default(),
             binding: None,
             head: Playhead::default(),
+            physics: None,
         }
     }
 
@@ -43,6 +94,10 @@ impl PoseEngine {
     pub fn bind(&mut self, model: &Model, index: Option<&TrackIndex>) {
         self.binding = index.map(|i| MotionBinding::new(model, i));
         self.head = Playhead::default();
+        self.bind_physics_tracks(model);
+        if let Some(p) = &mut self.physics {
+            p.clock.request_reset();
+        }
     }
 
     /// The input of the last pose (the motion's values, adjusted).
@@ -88,6 +143,11 @@ impl PoseEngine {
         frame: f64,
         adjust: impl FnOnce(&mut PoseInput),
     ) {
+        if self.physics.is_some() {
+            self.pose_with_physics(model, motion, frame, adjust);
+            self.poser.morph_and_skin(model, &mut self.posed);
+            return;
+        }
         self.sample(model, motion, frame, adjust);
         self.poser.evaluate(model, &mut self.posed);
     }
@@ -102,6 +162,10 @@ impl PoseEngine {
         frame: f64,
         adjust: impl FnOnce(&mut PoseInput),
     ) {
+        if self.physics.is_some() {
+            self.pose_with_physics(model, motion, frame, adjust);
+            return;
+        }
         self.sample(model, motion, frame, adjust);
         self.poser.pose_bones(model, &mut self.posed);
     }
@@ -112,6 +176,229 @@ impl PoseEngine {
         self.poser.input_mut().reset(model);
         f(self.poser.input_mut());
         self.poser.evaluate(model, &mut self.posed);
+    }
+
+    /// Turns physics on in `mode` (see [`SimulationMode`]): builds the
+    /// model's world (its warnings in [`physics`](Self::physics)); the next
+    /// frame posed resets it. Returns `false`, leaving physics off, when the
+    /// model has no rigid bodies. Calling it again only changes the mode.
+    pub fn enable_physics(&mut self, model: &Model, mode: SimulationMode) -> bool {
+        if let Some(p) = &mut self.physics {
+            p.clock.set_mode(mode);
+            return true;
+        }
+        if model.rigid_bodies.is_empty() {
+            return false;
+        }
+        self.physics = Some(Box::new(EnginePhysics {
+            world: PhysicsWorld::new(model),
+            clock: PhysicsClock::new(mode),
+            transport: Transport::PLAYING,
+            tracks: Vec::new(),
+            off: vec![false; model.skeleton.bones.len()],
+            message: None,
+            steps: 0,
+        }));
+        self.bind_physics_tracks(model);
+        true
+    }
+
+    /// Turns physics off and drops the world: poses are the animated ones.
+    pub fn disable_physics(&mut self) {
+        self.physics = None;
+    }
+
+    /// The physics world, when physics is on.
+    pub fn physics(&self) -> Option<&PhysicsWorld> {
+        self.physics.as_ref().map(|p| &p.world)
+    }
+
+    /// The physics clock (mode, reset requests), when physics is on.
+    pub fn physics_clock_mut(&mut self) -> Option<&mut PhysicsClock> {
+        self.physics.as_mut().map(|p| &mut p.clock)
+    }
+
+    /// What the transport does for the next frames posed (the GUI sets it
+    /// each frame; the default, playing, suits posing frames in order).
+    pub fn set_transport(&mut self, transport: Transport) {
+        if let Some(p) = &mut self.physics {
+            p.transport = transport;
+        }
+    }
+
+    /// The last blow-up message ("physics reset: rigid body 3 \"…\" …"),
+    /// taken: the next call returns `None` until the world blows up again.
+    pub fn take_physics_message(&mut self) -> Option<String> {
+        self.physics.as_mut().and_then(|p| p.message.take())
+    }
+
+    /// Fixed 1/120 s steps the world has taken (settling included), 0
+    /// without physics.
+    pub fn physics_steps(&self) -> u64 {
+        self.physics.as_ref().map_or(0, |p| p.steps)
+    }
+
+    /// Per bone, whether the motion had physics switched off at the last
+    /// frame posed with physics (empty without physics).
+    pub fn physics_off(&self) -> &[bool] {
+        self.physics.as_ref().map_or(&[], |p| &p.off)
+    }
+
+    /// Finds the tracks whose keys carry the physics-off flags of the bones
+    /// rigid bodies name.
+    fn bind_physics_tracks(&mut self, model: &Model) {
+        let Some(p) = &mut self.physics else {
+            return;
+        };
+        p.tracks.clear();
+        let Some(binding) = &self.binding else {
+            return;
+        };
+        let mut bones: Vec<usize> = p
+            .world
+            .setup()
+            .bodies
+            .iter()
+            .filter_map(|b| b.bone)
+            .collect();
+        bones.sort_unstable();
+        bones.dedup();
+        p.tracks.extend(
+            bones
+                .into_iter()
+                .filter(|&b| b < model.skeleton.bones.len())
+                .filter_map(|b| Some((b, binding.bone_track(b)?))),
+        );
+    }
+
+    /// Reads the motion's physics-off flags at `frame` into the world.
+    fn apply_physics_flags(p: &mut EnginePhysics, motion: Option<MotionRef<'_>>, frame: f64) {
+        p.off.iter_mut().for_each(|o| *o = false);
+        if let Some(src) = motion {
+            let whole = if frame.is_finite() {
+                frame.max(0.0).floor().min(f64::from(u32::MAX)) as u32
+            } else {
+                0
+            };
+            for &(bone, t) in &p.tracks {
+                let Some(track) = src.index.bones.get(t) else {
+                    continue;
+                };
+                let n = track.frames.partition_point(|&f| f <= whole);
+                let off = n
+                    .checked_sub(1)
+                    .and_then(|k| track.keys.get(k))
+                    .and_then(|&i| src.motion.bones.get(i as usize))
+                    .is_some_and(|k| k.physics_off());
+                if let Some(o) = p.off.get_mut(bone) {
+                    *o = off;
+                }
+            }
+        }
+        p.world.set_physics_off(&p.off);
+    }
+
+    /// Samples `frame` and poses the bones before physics.
+    fn pose_before(
+        &mut self,
+        model: &Model,
+        motion: Option<MotionRef<'_>>,
+        frame: f64,
+        adjust: impl FnOnce(&mut PoseInput),
+    ) {
+        self.sample(model, motion, frame, adjust);
+        self.poser.pose_before_physics(model, &mut self.posed);
+        if let Some(p) = &mut self.physics {
+            Self::apply_physics_flags(p, motion, frame);
+        }
+    }
+
+    /// One frame in MMD's order with the clock's decision: bones before
+    /// physics, the world (stepped through the frames between the last one
+    /// and this, reset, or held), dynamic bodies to their bones, the bones
+    /// after physics. Fills every bone buffer of `posed` (no skinning).
+    fn pose_with_physics(
+        &mut self,
+        model: &Model,
+        motion: Option<MotionRef<'_>>,
+        frame: f64,
+        adjust: impl FnOnce(&mut PoseInput),
+    ) {
+        let frame = if frame.is_finite() { frame } else { 0.0 };
+        let action = match &mut self.physics {
+            Some(p) => {
+                let t = p.transport;
+                p.clock.decide(frame, t)
+            }
+            None => PhysicsAction::Off,
+        };
+        let mut report = StepReport::default();
+        match action {
+            PhysicsAction::Off => {
+                self.sample(model, motion, frame, adjust);
+                self.poser.pose_bones(model, &mut self.posed);
+                return;
+            }
+            PhysicsAction::Advance { from } => {
+                // Each whole frame between: its kinematic pose, its time.
+                let mut at = from;
+                let mut f = from.floor() + 1.0;
+                while f < frame {
+                    self.pose_before(model, motion, f, |_| {});
+                    report = self.step_world(report, (f - at) * FRAME_SECONDS);
+                    at = f;
+                    f += 1.0;
+                }
+                self.pose_before(model, motion, frame, adjust);
+                report = self.step_world(report, (frame - at) * FRAME_SECONDS);
+            }
+            PhysicsAction::Run { seconds } => {
+                self.pose_before(model, motion, frame, adjust);
+                report = self.step_world(report, f64::from(seconds));
+            }
+            PhysicsAction::Reset => {
+                self.pose_before(model, motion, frame, adjust);
+                if let Some(p) = &mut self.physics {
+                    p.world.reset(&self.posed.bone_world);
+                    p.steps += u64::from(super::physics::SETTLE_STEPS);
+                }
+            }
+            PhysicsAction::Hold => {
+                self.pose_before(model, motion, frame, adjust);
+            }
+        }
+        if let Some(p) = &mut self.physics {
+            if let Some(m) = report.reset {
+                p.message = Some(m);
+            }
+            p.world.write_back(&mut self.posed.bone_world);
+        }
+        finite_or_rest(model, &mut self.posed.bone_world);
+        self.poser.pose_after_physics(model, &mut self.posed);
+    }
+
+    /// Steps the world by `seconds` with the bones as posed; keeps the first
+    /// blow-up message of the frame.
+    fn step_world(&mut self, mut report: StepReport, seconds: f64) -> StepReport {
+        if let Some(p) = &mut self.physics {
+            let r = p.world.step(&self.posed.bone_world, seconds as f32);
+            p.steps += u64::from(r.steps);
+            report.steps += r.steps;
+            if report.reset.is_none() {
+                report.reset = r.reset;
+            }
+        }
+        report
+    }
+}
+
+/// Replaces any non-finite bone matrix by the bone's rest matrix (never a
+/// NaN to the renderer or a file, whatever the world did).
+fn finite_or_rest(model: &Model, bone_world: &mut [Mat4]) {
+    for (m, b) in bone_world.iter_mut().zip(&model.skeleton.bones) {
+        if !m.is_finite() {
+            *m = Mat4::from_translation(b.rest_position);
+        }
     }
 }
 

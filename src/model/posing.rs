@@ -36,8 +36,12 @@
 //! 5. **Vertex, UV and material morphs** apply; then **skinning**
 //!    ([`super::skin`]).
 //!
-//! There is no physics: bones driven by rigid bodies keep their animated
-//! pose.
+//! Physics sits between steps 3 and 4 of a frame when the caller wants it
+//! ([`super::PoseEngine`] with physics on): [`Poser::pose_before_physics`]
+//! poses every bone without the after-physics flag, the world steps and
+//! writes its bones, then [`Poser::pose_after_physics`] poses the rest.
+//! [`Poser::pose_bones`] runs both halves with nothing between (bones
+//! driven by rigid bodies keep their animated pose).
 
 use glam::{Mat3, Mat4, Quat, Vec3, Vec4};
 
@@ -175,6 +179,11 @@ pub struct Poser {
     rank: Vec<usize>,
     /// Bones in deform order.
     order: Vec<usize>,
+    /// Schedule position of the first after-physics bone (the schedule's
+    /// length when there is none).
+    physics_split: usize,
+    /// How many bones deform before physics (order positions).
+    physics_split_rank: usize,
     /// Per IK chain: the bones from its top link down to the effector, in
     /// order (recomputed after each link turns).
     chain_paths: Vec<Vec<usize>>,
@@ -227,6 +236,12 @@ impl Poser {
         if pmd {
             schedule.extend((0..skel.iks.len()).map(Step::Ik));
         }
+        let after = |b: usize| skel.bones[b].flags.after_physics;
+        let physics_split_rank = order.partition_point(|&b| !after(b));
+        let physics_split = schedule
+            .iter()
+            .position(|s| matches!(*s, Step::Bone(b) if after(b)))
+            .unwrap_or(schedule.len());
         let mut is_link = vec![false; n];
         let mut chain_paths = Vec::with_capacity(skel.iks.len());
         let mut chain_first = Vec::with_capacity(skel.iks.len());
@@ -277,6 +292,8 @@ impl Poser {
             schedule,
             rank,
             order,
+            physics_split,
+            physics_split_rank,
             chain_paths,
             chain_first,
             is_link,
@@ -309,6 +326,15 @@ impl Poser {
     /// Poses bones, applies morphs and skins every vertex into `out`.
     pub fn evaluate(&mut self, model: &Model, out: &mut Posed) {
         self.pose_bones(model, out);
+        self.morph_and_skin(model, out);
+    }
+
+    /// Step 5 after the bones are posed: vertex, UV and material morphs,
+    /// then skinning with `out`'s bone matrices (what
+    /// [`evaluate`](Self::evaluate) does after
+    /// [`pose_bones`](Self::pose_bones); the physics path calls it after
+    /// [`pose_after_physics`](Self::pose_after_physics)).
+    pub fn morph_and_skin(&mut self, model: &Model, out: &mut Posed) {
         self.apply_morphs(model, out);
         let positions: &[Vec3] = if self.morphed_positions.is_empty() {
             &model.positions
@@ -328,6 +354,17 @@ impl Poser {
     /// Poses the bones only (steps 1–4): `bone_world`, `skinning`,
     /// `local_rotations`, `applied_morphs` and `ik_enabled` of `out`.
     pub fn pose_bones(&mut self, model: &Model, out: &mut Posed) {
+        self.pose_before_physics(model, out);
+        self.pose_after_physics(model, out);
+    }
+
+    /// The first half of [`pose_bones`](Self::pose_bones): morph weights,
+    /// then the bones that deform before physics (every bone without the
+    /// after-physics flag, their IK and append; a PMD's IK chains). Leaves
+    /// `out.skinning` stale: finish with
+    /// [`pose_after_physics`](Self::pose_after_physics) (after the physics
+    /// world has written its bones into `out.bone_world`).
+    pub fn pose_before_physics(&mut self, model: &Model, out: &mut Posed) {
         let skel = &model.skeleton;
         let n = skel.bones.len();
         if self.input.translations.len() != n
@@ -382,8 +419,43 @@ impl Poser {
         out.ik_enabled.clear();
         out.ik_enabled.extend_from_slice(&self.input.ik);
 
-        let mut done = 0usize; // bones posed so far, in order positions
-        for s in 0..self.schedule.len() {
+        self.run_schedule(model, 0, self.physics_split, 0, out);
+    }
+
+    /// The second half of [`pose_bones`](Self::pose_bones): the bones with
+    /// the after-physics flag (with their IK and append), posed from
+    /// `out.bone_world` as it stands (the physics world's result for the
+    /// bones it drives), then every skinning matrix.
+    pub fn pose_after_physics(&mut self, model: &Model, out: &mut Posed) {
+        let skel = &model.skeleton;
+        let n = skel.bones.len();
+        if out.bone_world.len() != n || self.append_r.len() != n {
+            // Not preceded by pose_before_physics for this model.
+            self.pose_before_physics(model, out);
+        }
+        let done = self.physics_split_rank;
+        self.run_schedule(model, self.physics_split, self.schedule.len(), done, out);
+        out.skinning.clear();
+        out.skinning.extend(
+            out.bone_world
+                .iter()
+                .zip(&skel.bones)
+                .map(|(w, b)| *w * Mat4::from_translation(-b.rest_position)),
+        );
+    }
+
+    /// Runs schedule steps `from..to`; `done` is the number of bones (in
+    /// order positions) posed before `from`.
+    fn run_schedule(
+        &mut self,
+        model: &Model,
+        from: usize,
+        to: usize,
+        done: usize,
+        out: &mut Posed,
+    ) {
+        let mut done = done;
+        for s in from..to {
             match self.schedule[s] {
                 Step::Bone(b) => {
                     self.pose_bone(model, b, out);
@@ -401,13 +473,6 @@ impl Poser {
                 }
             }
         }
-        out.skinning.clear();
-        out.skinning.extend(
-            out.bone_world
-                .iter()
-                .zip(&skel.bones)
-                .map(|(w, b)| *w * Mat4::from_translation(-b.rest_position)),
-        );
     }
 
     /// Computes bone `b`'s local transform (append included) and world.

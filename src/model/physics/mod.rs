@@ -41,10 +41,14 @@
 //! move smoothly (interpolated) between the poses of two calls across the
 //! substeps.
 
+mod bake;
+mod clock;
 mod motion;
 mod setup;
 mod world;
 
+pub use bake::{BakeError, BakeReport, bake_physics};
+pub use clock::{PhysicsAction, PhysicsClock, SimulationMode, Transport};
 pub use motion::physics_off_at;
 pub use setup::{
     AxisLimit, BodyMode, BodySetup, BodyShape, JointSetup, WorldSetup, euler_yxz, world_setup,

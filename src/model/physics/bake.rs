@@ -1,0 +1,202 @@
+//! Physics bake: simulate a motion on a model and write the result as
+//! keys, so that MikuMikuDance (or this program with physics off) plays
+//! the simulation back.
+//!
+//! For every bone a dynamic body drives, one key per frame of the range
+//! with the bone's local values that reproduce its simulated world matrix
+//! (`local = parent_world⁻¹ · world`, minus the rest offset), the physics
+//! flag off (`63 0F`, so MMD plays the keys instead of simulating), MMD's
+//! default linear curves. Those bones' old keys inside the range are
+//! replaced; every other record keeps its bytes.
+//!
+//! The simulation starts at the range's first frame, settled there (as
+//! `render` does), and runs frame by frame in MMD's order through the one
+//! pose engine.
+//!
+//! Limits: a baked bone with an append (付与) or a fixed axis gets the
+//! local rotation it must end with; playing it back composes the append
+//! again (MMD's physics bones have neither in the models we have seen).
+
+use std::ops::RangeInclusive;
+
+use glam::{Mat4, Quat, Vec3};
+
+use super::SimulationMode;
+use crate::model::PoseEngine;
+use crate::model::data::Model;
+use crate::vmd::{BoneKey, IndexedMotion, Motion, interpolation};
+
+/// Why a bake did not happen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BakeError {
+    /// The model has no rigid body (nothing to simulate).
+    NoBodies,
+    /// No dynamic body drives a bone (nothing to bake).
+    NothingToBake,
+    /// The progress callback said stop; nothing was changed.
+    Cancelled,
+}
+
+impl std::fmt::Display for BakeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BakeError::NoBodies => "the model has no rigid bodies: nothing to simulate",
+            BakeError::NothingToBake => "no dynamic rigid body drives a bone: nothing to bake",
+            BakeError::Cancelled => "bake cancelled",
+        })
+    }
+}
+
+impl std::error::Error for BakeError {}
+
+/// What a bake did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BakeReport {
+    /// The baked bones (model names), model order.
+    pub bones: Vec<String>,
+    /// Frames baked (the range's length).
+    pub frames: u32,
+    /// Keys written (bones × frames).
+    pub keys_written: usize,
+    /// Old keys of the baked bones inside the range, replaced.
+    pub keys_replaced: usize,
+    /// Blow-up messages of the simulation (each reset the world).
+    pub resets: Vec<String>,
+    /// Problems in the model's bodies and joints (as loaded).
+    pub warnings: Vec<String>,
+}
+
+/// The 15-byte VMD name field for a model bone name: Shift_JIS, cut to
+/// the field as MMD matches names, NUL-padded.
+fn name_field(name: &str) -> [u8; 15] {
+    let bytes = encoding_rs::SHIFT_JIS.encode(name).0;
+    let mut field = [0u8; 15];
+    let n = bytes.len().min(15);
+    field[..n].copy_from_slice(&bytes[..n]);
+    field
+}
+
+/// The key bytes a name field identifies (up to the first NUL).
+fn name_key(field: &[u8]) -> &[u8] {
+    let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+    &field[..end]
+}
+
+/// Simulates `motion` on `model` over `range` (motion frames, inclusive)
+/// and returns the motion with the physics bones baked (see the module
+/// notes). `progress` gets the fraction done (0..=1) after each frame and
+/// returns `false` to cancel. The input is never changed.
+pub fn bake_physics(
+    model: &Model,
+    motion: &Motion,
+    range: RangeInclusive<u32>,
+    mut progress: impl FnMut(f32) -> bool,
+) -> Result<(Motion, BakeReport), BakeError> {
+    let (first, last) = (*range.start(), *range.end());
+    let (first, last) = (first.min(last), first.max(last));
+    let mut engine = PoseEngine::new(model);
+    if !engine.enable_physics(model, SimulationMode::Trace) {
+        return Err(BakeError::NoBodies);
+    }
+    let bones = &model.skeleton.bones;
+    let mut baked: Vec<usize> = Vec::new();
+    let mut warnings = Vec::new();
+    if let Some(world) = engine.physics() {
+        warnings = world.warnings().to_vec();
+        for b in 0..bones.len() {
+            if let Some(i) = world.driver(b)
+                && world
+                    .setup()
+                    .bodies
+                    .get(i)
+                    .is_some_and(|s| s.mode.is_dynamic())
+            {
+                baked.push(b);
+            }
+        }
+    }
+    if baked.is_empty() {
+        return Err(BakeError::NothingToBake);
+    }
+    let fields: Vec<[u8; 15]> = baked.iter().map(|&b| name_field(&bones[b].name)).collect();
+
+    let indexed = IndexedMotion::new(motion.clone());
+    engine.bind(model, Some(&indexed.index));
+    let total = u64::from(last - first) + 1;
+    let mut keys = Vec::with_capacity(baked.len() * total as usize);
+    let mut resets = Vec::new();
+    let mut block = interpolation::DEFAULT_BONE_BLOCK;
+    interpolation::set_physics_off(&mut block, true);
+    for (k, frame) in (first..=last).enumerate() {
+        engine.pose_bones(model, Some(indexed.as_ref()), f64::from(frame), |_| {});
+        if let Some(m) = engine.take_physics_message() {
+            resets.push(format!("frame {frame}: {m}"));
+        }
+        let world = &engine.posed.bone_world;
+        for (j, &b) in baked.iter().enumerate() {
+            let (t, r) = local_values(model, world, b);
+            let mut key = BoneKey {
+                raw: [0; crate::vmd::layout::BONE_KEY_LEN],
+            };
+            key.set_name_field(&fields[j]);
+            key.set_frame(frame);
+            key.set_position(t.to_array());
+            key.set_rotation(r.to_array());
+            key.set_interpolation_block(block);
+            keys.push(key);
+        }
+        if !progress((k as u64 + 1) as f32 / total as f32) {
+            return Err(BakeError::Cancelled);
+        }
+    }
+
+    let mut out = motion.clone();
+    let before = out.bones.len();
+    out.bones.retain(|key| {
+        let in_range = (first..=last).contains(&key.frame());
+        !(in_range
+            && fields
+                .iter()
+                .any(|f| name_key(f) == name_key(key.name_field())))
+    });
+    let replaced = before - out.bones.len();
+    let written = keys.len();
+    out.bones.extend(keys);
+    Ok((
+        out,
+        BakeReport {
+            bones: baked.iter().map(|&b| bones[b].name.clone()).collect(),
+            frames: total as u32,
+            keys_written: written,
+            keys_replaced: replaced,
+            resets,
+            warnings,
+        },
+    ))
+}
+
+/// Bone `b`'s local translation (offset from rest, in the parent's frame)
+/// and rotation that give its world matrix under its parent's:
+/// `world = parent · translate(rest − parent rest + t) · rotate(r)`.
+/// Non-finite results give the rest values.
+fn local_values(model: &Model, world: &[Mat4], b: usize) -> (Vec3, Quat) {
+    let bones = &model.skeleton.bones;
+    let Some(w) = world.get(b) else {
+        return (Vec3::ZERO, Quat::IDENTITY);
+    };
+    let parent = bones[b]
+        .parent
+        .filter(|&p| p < bones.len() && p != b && p < world.len());
+    let (pw, prest) = match parent {
+        Some(p) => (world[p], bones[p].rest_position),
+        None => (Mat4::IDENTITY, Vec3::ZERO),
+    };
+    let local = pw.inverse() * *w;
+    let r = Quat::from_mat4(&local);
+    let t = local.w_axis.truncate() - (bones[b].rest_position - prest);
+    if r.is_finite() && t.is_finite() && r.length_squared() > 1.0e-12 {
+        (t, r.normalize())
+    } else {
+        (Vec3::ZERO, Quat::IDENTITY)
+    }
+}
