@@ -43,6 +43,7 @@ pub mod audio;
 pub mod core;
 pub mod curve;
 pub mod model;
+pub mod physics;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod toolbox;
@@ -320,8 +321,12 @@ pub enum Command {
     /// Describe a PMX/PMD model: counts, morphs by kind, missing textures;
     /// with --motion, the motion's names the model lacks.
     ModelInfo(model::ModelInfoArgs),
-    /// Pose a model with a motion at a frame (append, IK, morphs, skinning).
+    /// Pose a model with a motion at a frame (append, IK, morphs, skinning;
+    /// rigid-body physics with --physics).
     Pose(model::PoseArgs),
+    /// Simulate a model's physics through a motion and write the physics
+    /// bones as keys (physics off on them) so MMD plays the bake.
+    BakePhysics(physics::BakePhysicsArgs),
     /// Render frames through the VMD camera as a numbered PNG sequence.
     #[cfg(feature = "render")]
     Render(render::RenderArgs),
@@ -350,6 +355,7 @@ pub fn run(cmd: Command) -> CliResult {
         Command::ImportJson(a) => toolbox::import_json(a),
         Command::ModelInfo(a) => model::model_info(a),
         Command::Pose(a) => model::pose(a),
+        Command::BakePhysics(a) => physics::bake(a),
         #[cfg(feature = "render")]
         Command::Render(a) => render::render(a),
         #[cfg(feature = "render")]

@@ -8,6 +8,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{CliError, CliResult, load_indexed};
+use crate::model::physics::SimulationMode;
 use crate::model::{
     LoadedModel, Model, MorphCounts, PoseEngine, PoseInput, TextureProblem, missing_names,
 };
@@ -52,6 +53,11 @@ pub struct PoseArgs {
     /// Also print every vertex after morphs and skinning (model space).
     #[arg(long)]
     pub vertices: bool,
+    /// Simulate the model's rigid bodies (hair, skirts): from frame 0,
+    /// settled there, frame by frame to the frame asked (with --frames,
+    /// through the range, one line per frame).
+    #[arg(long)]
+    pub physics: bool,
 }
 
 fn open_model(path: &Path) -> Result<Model, CliError> {
@@ -86,6 +92,7 @@ struct ModelInfo {
     motion_bones_missing: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     motion_morphs_missing: Option<Vec<String>>,
+    physics: super::physics::PhysicsInfo,
 }
 
 pub fn model_info(a: ModelInfoArgs) -> CliResult {
@@ -133,6 +140,7 @@ pub fn model_info(a: ModelInfoArgs) -> CliResult {
         warnings: m.warnings.iter().map(|w| w.to_string()).collect(),
         motion_bones_missing: bones_missing,
         motion_morphs_missing: morphs_missing,
+        physics: super::physics::physics_info(m),
     };
     if a.json {
         out!("{}", serde_json::to_string_pretty(&info)?);
@@ -171,6 +179,9 @@ pub fn model_info(a: ModelInfoArgs) -> CliResult {
         c.joints,
         c.soft_bodies
     );
+    if c.rigid_bodies > 0 || c.joints > 0 {
+        super::physics::print_physics_info(&info.physics);
+    }
     let list = |label: &str, v: &[String]| {
         if v.is_empty() {
             out!("{label}: none");
@@ -247,6 +258,27 @@ pub fn pose(a: PoseArgs) -> CliResult {
     let mut engine = PoseEngine::new(&model);
     engine.bind(&model, Some(&motion.index));
     let mut frame = first;
+    if a.physics {
+        if engine.enable_physics(&model, SimulationMode::Trace) {
+            if let Some(world) = engine.physics() {
+                for w in world.warnings() {
+                    eprintln!("warning: {w}");
+                }
+            }
+            // From frame 0, settled there, to the first frame asked.
+            let start = first.min(0.0);
+            let mut f = start;
+            while f < first {
+                engine.pose_bones(&model, Some(motion.as_ref()), f, |_| {});
+                f += 1.0;
+            }
+        } else {
+            eprintln!(
+                "warning: {} has no rigid bodies: --physics changes nothing",
+                a.model.display()
+            );
+        }
+    }
     loop {
         let no_ik = |input: &mut PoseInput| {
             if a.no_ik {
@@ -257,6 +289,9 @@ pub fn pose(a: PoseArgs) -> CliResult {
             engine.pose_adjusted(&model, Some(motion.as_ref()), frame, no_ik);
         } else {
             engine.pose_bones(&model, Some(motion.as_ref()), frame, no_ik);
+        }
+        if let Some(m) = engine.take_physics_message() {
+            eprintln!("warning: frame {frame}: {m}");
         }
         print_pose(&a, &model, &engine, frame)?;
         if single || frame >= last {

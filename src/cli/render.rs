@@ -49,6 +49,10 @@ pub struct RenderArgs {
     /// camera file's self-shadow keys, else MMD's mode 1 at 8875).
     #[arg(long)]
     pub no_self_shadow: bool,
+    /// Do not simulate rigid bodies (hair, skirts). By default they are
+    /// simulated as MMD plays, settled at the range's first frame.
+    #[arg(long)]
+    pub no_physics: bool,
     #[command(flatten)]
     pub video: VideoArgs,
 }
@@ -95,6 +99,10 @@ pub struct StoryboardArgs {
     /// Tiles per row (default: a roughly 16:9 sheet).
     #[arg(long, default_value_t = 0)]
     pub columns: u32,
+    /// Do not simulate rigid bodies. By default each tile shows them
+    /// settled at the shot's first frame.
+    #[arg(long)]
+    pub no_physics: bool,
     /// The sheet (PNG).
     #[arg(short, long, value_name = "SHEET.png")]
     pub out: PathBuf,
@@ -242,6 +250,7 @@ pub fn render(a: RenderArgs) -> CliResult {
     stage.ground_shadow = !a.no_ground_shadow;
     stage.self_shadow = !a.no_self_shadow;
     stage_from(&a.files, &mut stage)?;
+    set_physics(&mut stage, !a.no_physics);
     let target = stage.target(w, h).map_err(|e| CliError(e.to_string()))?;
     let started = Instant::now();
     let count = times.count();
@@ -279,6 +288,13 @@ pub fn render(a: RenderArgs) -> CliResult {
         stage.off.gpu.describe()
     );
     Ok(())
+}
+
+/// Physics on or off for every actor of the stage.
+fn set_physics(stage: &mut Stage, on: bool) {
+    for a in &mut stage.actors {
+        a.set_physics(on);
+    }
 }
 
 /// Set by Ctrl+C (SIGINT) once the handler is installed: the
@@ -373,6 +389,7 @@ pub fn storyboard(a: StoryboardArgs) -> CliResult {
     files.extend(a.motion.iter().cloned());
     let mut stage = Stage::new(offscreen()?);
     stage_from(&files, &mut stage)?;
+    set_physics(&mut stage, !a.no_physics);
     let Some(cam) = stage.camera.as_ref() else {
         return Err(CliError(
             "no camera: give a VMD file with camera keys".into(),

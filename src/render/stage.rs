@@ -69,6 +69,25 @@ impl StageActor {
         })
     }
 
+    /// Simulates the model's rigid bodies (`true`; MMD plays with physics
+    /// on) or not. Pictures posed in order step the world frame by frame; the
+    /// first, a jump back or one far ahead settles it at that frame. Returns
+    /// whether physics is on (a model without bodies has none).
+    pub fn set_physics(&mut self, on: bool) -> bool {
+        if on {
+            let mode = crate::model::physics::SimulationMode::Trace;
+            self.posing.enable_physics(&self.model.model, mode)
+        } else {
+            self.posing.disable_physics();
+            false
+        }
+    }
+
+    /// The last physics blow-up message of this actor's world, taken.
+    pub fn take_physics_message(&mut self) -> Option<String> {
+        self.posing.take_physics_message()
+    }
+
     /// Poses the model at scene `frame` (motion, morphs, IK, skinning on the
     /// CPU) and uploads vertices and materials.
     fn pose(&mut self, off: &Offscreen, frame: f64) -> Result<(), RenderError> {
