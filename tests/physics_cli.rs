@@ -2,6 +2,8 @@
 //! the built binary on Mei and `mei_wait`.
 
 mod common;
+#[cfg(feature = "render")]
+mod render_support;
 use common::corpus;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -253,4 +255,50 @@ fn model_info_lists_bodies_by_mode_and_joints() {
         20
     );
     assert_eq!(json["physics"]["joints_built"], 20);
+}
+
+/// Decoded RGBA pixels of a PNG.
+#[cfg(feature = "render")]
+fn pixels(p: &Path) -> Vec<u8> {
+    image::open(p).expect("png").to_rgba8().into_raw()
+}
+
+#[cfg(feature = "render")]
+#[test]
+fn render_simulates_by_default_and_no_physics_turns_it_off() {
+    let (Some(_), Some((model, motion))) = (render_support::offscreen(), mei()) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("physics_cli_render_{}", std::process::id()));
+    let render = |tag: &str, extra: &[&str]| -> PathBuf {
+        let out = dir.join(tag);
+        let mut a = vec![
+            "render",
+            s(&model),
+            s(&motion),
+            "--frames",
+            "58..60",
+            "--size",
+            "160x120",
+            "-o",
+            s(&out),
+        ];
+        a.extend_from_slice(extra);
+        ok(&run(&a));
+        out.join("00002.png")
+    };
+    let on = pixels(&render("on", &[]));
+    let again = pixels(&render("again", &[]));
+    let off = pixels(&render("off", &["--no-physics"]));
+    // Deterministic: the same pictures twice.
+    assert!(on == again, "two renders with physics differ");
+    // The hair moved some pixels (Mei's hair tips move ~0.1 units, a pixel
+    // or so at this size; at least one pixel changes).
+    let changed = on
+        .chunks(4)
+        .zip(off.chunks(4))
+        .filter(|(a, b)| a.iter().zip(*b).any(|(x, y)| x.abs_diff(*y) > 8))
+        .count();
+    eprintln!("render 160x120 frame 60: {changed} pixels differ with physics");
+    assert!(changed > 0);
 }
