@@ -360,3 +360,41 @@ fn a_bake_plays_back_the_simulation_without_physics() {
     assert!(r.is_err());
     assert_eq!(n, 5);
 }
+
+#[test]
+fn a_world_that_blows_up_resets_and_names_the_body() {
+    // The pivot teleports 500 units sideways in one frame: the joint drags
+    // the bob, which cannot follow 125 units per 1/120 s step and ends up
+    // far more than 40 units (the blow-up distance) from where its bone
+    // puts it.
+    let model = pendulum_with_copy();
+    let mut motion = Motion::new_v2();
+    for (frame, x) in [(0, 0.0), (1, 500.0)] {
+        let key = BoneKey::new(
+            "pivot",
+            NameEncoding::ShiftJis,
+            frame,
+            [x, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 1.0],
+        )
+        .expect("key");
+        motion.bones.push(key);
+    }
+    let im = IndexedMotion::new(motion);
+    let mut e = PoseEngine::new(&model);
+    e.bind(&model, Some(&im.index));
+    e.enable_physics(&model, SimulationMode::Trace);
+    e.pose_bones(&model, Some(im.as_ref()), 0.0, |_| {});
+    assert_eq!(e.take_physics_message(), None);
+    e.pose(&model, Some(im.as_ref()), 1.0);
+    let message = e.take_physics_message().expect("a reset message");
+    assert!(message.contains("\"bob\""), "{message}");
+    assert_eq!(e.take_physics_message(), None, "taken once");
+    // Nothing non-finite reaches the pose; the bob is back at its bone
+    // (reset to the pivot's new place plus its rest offset).
+    assert!(e.posed.bone_world.iter().all(|m| m.is_finite()));
+    assert!(e.posed.positions.iter().all(|p| p.is_finite()));
+    let bob = e.posed.bone_position(1).expect("bob");
+    let want = model.skeleton.bones[1].rest_position + Vec3::new(500.0, 0.0, 0.0);
+    assert!(bob.distance(want) < 1e-3, "{bob} vs {want}");
+}

@@ -15,6 +15,9 @@
 //! [`PhysicsClock`] decides per frame whether the world steps, resets and
 //! settles, or holds. The motion's per-key physics-off flag makes a bone's
 //! bodies follow its keys. Without physics every pose is what it was.
+//! With physics, `posed.bone_world` and `posed.skinning` hold the simulated
+//! bones; `posed.local_rotations` keeps the animated local rotations of the
+//! bones the world drives. [`PoseEngine::pose_input`] never simulates.
 
 use glam::Mat4;
 

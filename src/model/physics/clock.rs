@@ -161,8 +161,8 @@ impl PhysicsClock {
             None => PhysicsAction::Reset,
             Some(at) => {
                 let d = frame - at;
-                let forward = d > 0.0 && d <= Self::FAR_AHEAD;
-                let jumped = d < 0.0 || d > Self::FAR_AHEAD;
+                let jumped = !(0.0..=Self::FAR_AHEAD).contains(&d);
+                let forward = d > 0.0 && !jumped;
                 match self.mode {
                     SimulationMode::Off => PhysicsAction::Off,
                     _ if jumped => PhysicsAction::Reset,
