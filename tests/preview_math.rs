@@ -1,6 +1,6 @@
 //! Preview math through the projection helpers the viewport draws with
 //! (`app::panels::viewport::{ViewCamera, project_point, project_segment}`),
-//! the shot list and near-cuts (`app::panels::shots`), document picking and
+//! the shot list and near-cuts (`scene::shots`), document picking and
 //! posing. Pure: no window, no egui context.
 //!
 //! Golden numbers are hand computations written next to each case, the spec
@@ -14,11 +14,11 @@ use common::corpus;
 use egui::{Pos2, Rect, pos2};
 use glam::{Mat4, Vec3};
 use vmd_studio::app::panels::Transport;
-use vmd_studio::app::panels::shots::{NearCut, Shot, near_cuts, shot_at, shots};
 use vmd_studio::app::panels::viewport::{
     ViewCamera, pick_source, posed_world, project_point, project_segment,
 };
 use vmd_studio::model::standard_model;
+use vmd_studio::scene::shots::{NearCut, Shot, near_cuts, shot_at, shots};
 use vmd_studio::vmd::evaluate::camera_at;
 use vmd_studio::vmd::summary::cut_frames;
 use vmd_studio::vmd::{BoneKey, CameraKey, IkKey, IndexedMotion, Motion, NameEncoding, TrackIndex};

@@ -17,6 +17,7 @@ use crate::vmd::Motion;
 pub mod file;
 pub mod recovery;
 pub mod shadow;
+pub mod shots;
 
 /// Which model an actor is.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

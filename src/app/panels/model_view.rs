@@ -194,7 +194,7 @@ struct ActorFrame {
 
 /// How the picture is taken: camera, light, ground grid, background.
 #[derive(Clone, Copy, Debug)]
-pub struct Shot {
+pub struct PictureSetup {
     /// View and projection; the projection's aspect must match the rect's.
     pub view: ViewParams,
     pub light: Light,
@@ -212,15 +212,15 @@ pub fn draw(
     painter: &egui::Painter,
     rect: egui::Rect,
     actors: &[ModelActor<'_>],
-    shot: Shot,
+    setup: PictureSetup,
 ) -> Outcome {
-    let Shot {
+    let PictureSetup {
         view,
         light,
         grid,
         background,
         shadows,
-    } = shot;
+    } = setup;
     let mut out = Outcome::default();
     if !matches!(status(ui.ctx()), Status::Ready(_)) {
         return out;
@@ -923,7 +923,7 @@ pub fn draw_scene(
         painter,
         pic_rect,
         &model_actors,
-        Shot {
+        PictureSetup {
             view,
             light,
             grid,

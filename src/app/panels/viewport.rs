@@ -19,7 +19,7 @@ use glam::{Mat4, Quat, Vec3, Vec4};
 use super::Shared;
 use super::gizmo::{self, PoseTool};
 use super::model_view;
-use super::shots::{self, NearCut, Shot};
+use super::shots::ShotList;
 use crate::app::document::{Document, Edit, EditRequest, KeyChanges};
 use crate::model::{Model, PoseEngine, replace_bone};
 use crate::skeleton::{BoneTail, Skeleton};
@@ -266,15 +266,6 @@ struct ActorPose {
     last: Option<(f64, Override)>,
 }
 
-/// Cached shots of the camera document.
-#[derive(Debug)]
-struct ShotCache {
-    doc_id: u64,
-    revision: u64,
-    shots: Vec<Shot>,
-    near: Vec<NearCut>,
-}
-
 /// Persistent UI state of the viewport.
 #[derive(Debug)]
 pub struct State {
@@ -287,13 +278,13 @@ pub struct State {
     pub show_grid: bool,
     /// One pose engine per actor, by actor index.
     poses: Vec<Option<ActorPose>>,
-    shots: Option<ShotCache>,
+    /// The camera document's shot list.
+    shots: ShotList,
     /// Merge id of the camera-key drag in progress.
     drag_merge: Option<u64>,
     /// Merge id of wheel zooming on the camera key, and whether it scrolled last frame.
     wheel_merge: Option<u64>,
     next_merge: u64,
-    last_shot: Option<usize>,
     /// Posing: the selected bone, the gizmo, unregistered poses.
     pub pose: PoseTool,
 }
@@ -315,11 +306,10 @@ impl Default for State {
             edit_camera: false,
             show_grid: true,
             poses: Vec::new(),
-            shots: None,
+            shots: ShotList::default(),
             drag_merge: None,
             wheel_merge: None,
             next_merge: 0x5649_4557_0000_0000,
-            last_shot: None,
             pose: PoseTool::default(),
         }
     }
@@ -411,7 +401,7 @@ pub fn ui(
         .and_then(|d| evaluate::camera_at(&d.motion, &d.index, eval));
 
     // Shots of the camera document.
-    refresh_shots(state, scene.camera);
+    state.shots.refresh(scene.camera);
 
     toolbar(ui, scene, vmd_cam.is_some(), edits, shared, state);
 
@@ -659,26 +649,6 @@ fn pose<'p>(p: &'p mut ActorPose, actor: &ActorView, frame: f64, replace: Overri
     &p.engine.posed.bone_world
 }
 
-fn refresh_shots(state: &mut State, doc: Option<&Document>) {
-    let Some(doc) = doc else {
-        state.shots = None;
-        return;
-    };
-    if state
-        .shots
-        .as_ref()
-        .is_some_and(|s| s.doc_id == doc.id && s.revision == doc.revision)
-    {
-        return;
-    }
-    state.shots = Some(ShotCache {
-        doc_id: doc.id,
-        revision: doc.revision,
-        shots: shots::shots(&doc.motion, &doc.index),
-        near: shots::near_cuts(&doc.motion, &doc.index),
-    });
-}
-
 fn toolbar(
     ui: &mut egui::Ui,
     scene: &SceneView,
@@ -789,69 +759,7 @@ fn side_panel(
             let playhead = shared.transport.frame;
             gizmo::side_ui(ui, scene, playhead, edits, shared, &mut state.pose);
             ui.separator();
-            match (&state.shots, scene.camera) {
-                (Some(cache), Some(doc)) => {
-                    ui.strong(format!("Shots ({})", cache.shots.len()));
-                    ui.weak(format!("camera: {}", doc.title()));
-                    let current = shots::shot_at(&cache.shots, eval);
-                    let changed = current != state.last_shot;
-                    super::beat_cuts::filter_ui(ui, &mut shared.song);
-                    egui::ScrollArea::vertical()
-                        .id_salt("viewport-shots")
-                        .max_height(320.0)
-                        .show(ui, |ui| {
-                            for (i, s) in cache.shots.iter().enumerate() {
-                                if !super::beat_cuts::keep(&shared.song, s) {
-                                    continue;
-                                }
-                                let is_current = Some(i) == current;
-                                let r = ui.selectable_label(
-                                    is_current,
-                                    super::beat_cuts::label(&shared.song, s),
-                                );
-                                if r.clicked() {
-                                    shared.transport.frame = f64::from(s.first);
-                                }
-                                if is_current && changed {
-                                    r.scroll_to_me(None);
-                                }
-                            }
-                        });
-                    state.last_shot = current;
-                    ui.add_space(4.0);
-                    ui.weak(
-                        "Cuts stay hard at every preview rate: between keys A and A+1 the \
-                         camera holds key A for every sub-frame.",
-                    );
-                    if !cache.near.is_empty() {
-                        ui.add_space(4.0);
-                        egui::CollapsingHeader::new(format!("Near-cuts ({})", cache.near.len()))
-                            .id_salt("viewport-near-cuts")
-                            .default_open(false)
-                            .show(ui, |ui| {
-                                for n in &cache.near {
-                                    let r = ui.add(
-                                        egui::Label::new(
-                                            egui::RichText::new(format!(
-                                                "near-cut at frame {}",
-                                                n.from
-                                            ))
-                                            .color(ui.visuals().warn_fg_color),
-                                        )
-                                        .sense(Sense::click()),
-                                    );
-                                    if r.on_hover_text(n.message()).clicked() {
-                                        shared.transport.frame = f64::from(n.from);
-                                    }
-                                }
-                            });
-                    }
-                }
-                _ => {
-                    ui.strong("Shots");
-                    ui.weak("No open file has camera keys.");
-                }
-            }
+            state.shots.ui(ui, scene.camera, eval, shared);
             ui.separator();
             if scene.actors.is_empty() {
                 ui.weak("No actors in the scene.");

@@ -150,16 +150,10 @@ pub(super) fn overlay(
             "Free view"
         }
     );
-    if let Some(cache) = &state.shots
-        && let Some(i) = shots::shot_at(&cache.shots, eval)
-        && let Some(s) = cache.shots.get(i)
-    {
+    if let Some((s, count)) = state.shots.current(eval) {
         head.push_str(&format!(
-            "  shot {}/{} ({}-{})",
-            s.number,
-            cache.shots.len(),
-            s.first,
-            s.last
+            "  shot {}/{count} ({}-{})",
+            s.number, s.first, s.last
         ));
     }
     let mut lines = vec![head];
