@@ -18,6 +18,7 @@ pub mod file;
 pub mod recovery;
 pub mod shadow;
 pub mod shots;
+pub mod view;
 
 /// Which model an actor is.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -23,9 +23,10 @@ use egui::{Color32, Pos2, Rect, Stroke};
 use glam::{Mat4, Quat, Vec2, Vec3};
 
 use super::Shared;
-use super::viewport::{SceneView, ViewCamera};
+use super::viewport::SceneView;
 use crate::app::document::{Document, Edit, EditRequest, KeyChanges, KeyRef};
 use crate::model::gizmo::{self as gm, Screen, Space};
+use crate::scene::view::ViewCamera;
 use crate::skeleton::Skeleton;
 use crate::vmd::{BoneKey, CameraKey};
 

@@ -604,20 +604,11 @@ impl egui_wgpu::CallbackTrait for ModelPaint {
 
 // ------------------------------------------------------------- framing
 
-/// The largest rectangle of `aspect` (width / height) centred in `outer`.
+/// The largest rectangle of `aspect` (width / height) centred in `outer`
+/// ([`crate::scene::view::ScreenRect::fit_aspect`]).
 pub fn frame_rect(outer: egui::Rect, aspect: f32) -> egui::Rect {
-    let aspect = if aspect.is_finite() && aspect > 0.0 {
-        aspect
-    } else {
-        16.0 / 9.0
-    };
-    let (w, h) = (outer.width(), outer.height());
-    let size = if w / h.max(1e-3) > aspect {
-        egui::vec2(h * aspect, h)
-    } else {
-        egui::vec2(w, w / aspect)
-    };
-    egui::Rect::from_center_size(outer.center(), size)
+    let f = super::viewport::screen_rect(outer).fit_aspect(aspect);
+    egui::Rect::from_min_max(egui::pos2(f.min.x, f.min.y), egui::pos2(f.max.x, f.max.y))
 }
 
 /// Output aspect ratios offered for the camera view.
@@ -710,23 +701,6 @@ pub fn notice(painter: &egui::Painter, clip: egui::Rect, at: egui::Pos2, text: &
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn frame_rect_fits_the_aspect_inside_the_view() {
-        let outer = egui::Rect::from_min_size(egui::pos2(10.0, 20.0), egui::vec2(1000.0, 400.0));
-        let f = frame_rect(outer, 16.0 / 9.0);
-        // Height-limited: 400 high, 711.1 wide, centred.
-        assert!((f.height() - 400.0).abs() < 1e-3);
-        assert!((f.width() - 400.0 * 16.0 / 9.0).abs() < 1e-3);
-        assert!((f.center().x - outer.center().x).abs() < 1e-3);
-        let tall = frame_rect(outer, 9.0 / 16.0);
-        assert!((tall.width() - 225.0).abs() < 1e-3);
-        let wide = frame_rect(
-            egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(300.0, 900.0)),
-            16.0 / 9.0,
-        );
-        assert!((wide.width() - 300.0).abs() < 1e-3 && (wide.height() - 168.75).abs() < 1e-3);
-    }
 
     #[test]
     fn in_frame_test_sees_a_vertex_ahead_and_not_one_behind() {

@@ -1,20 +1,17 @@
-//! 3D preview: the skeleton posed by the open motion, seen through the VMD
-//! camera or from a free orbit view, drawn with egui's painter (no GPU code).
+//! The 3D viewport panel: the scene's actors posed at the playhead, seen
+//! through the VMD camera or from a free orbit view. The models are drawn
+//! by the wgpu renderer ([`super::model_view`]); the skeleton overlay,
+//! grid, frustum and read-out with egui's painter (`draw`); the mouse
+//! (orbit, pan, zoom, picking, gizmo drags) in `input`.
 //!
-//! Coordinates are MMD's: left-handed, Y up, a model faces −Z (its left side
-//! at +X), in model units (a character is about 20 tall); camera angles in
-//! radians, field of view in degrees, frames at 30 per second.
-//!
-//! Both views are MMD cameras (target, Euler rotation, distance, fov), so the
-//! free view and the VMD camera share one projection path:
-//! [`ViewCamera::view_proj`] (`vmd::camera::projection_matrix ·
-//! view_matrix`, left-handed, +Z forward) then [`project_point`] /
-//! [`project_segment`], which put view-space +X on the right of the screen
-//! and +Y up. Seen from the front (eye at −Z looking towards +Z) the model's
-//! left hand (+X) is therefore on the viewer's right, as in MMD.
+//! The camera and its projection are pure ([`crate::scene::view`]); this
+//! module only converts between its screen rectangles and egui's.
+//! Coordinates are MMD's: left-handed, Y up, a model faces −Z (its left
+//! side at +X), in model units (a character is about 20 tall); camera
+//! angles in radians, field of view in degrees, frames at 30 per second.
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, pos2};
-use glam::{Mat4, Quat, Vec3, Vec4};
+use glam::{Mat4, Quat, Vec2, Vec3};
 
 use super::Shared;
 use super::gizmo::{self, PoseTool};
@@ -22,9 +19,10 @@ use super::model_view;
 use super::shots::ShotList;
 use crate::app::document::{Document, Edit, EditRequest, KeyChanges};
 use crate::model::{Model, PoseEngine, replace_bone};
+use crate::scene::view::{self, ScreenRect, ViewCamera};
 use crate::skeleton::{BoneTail, Skeleton};
-use crate::vmd::evaluate::{self, CameraState};
-use crate::vmd::{MotionRef, camera};
+use crate::vmd::MotionRef;
+use crate::vmd::evaluate;
 
 mod draw;
 mod input;
@@ -32,145 +30,28 @@ mod input;
 use draw::*;
 use input::*;
 
-// ------------------------------------------------------------------ camera
-
-/// A camera in MMD's own terms; used for the VMD camera and the free view.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ViewCamera {
-    /// Look-at point, MMD coordinates.
-    pub target: [f32; 3],
-    /// Euler angles x, y, z in radians (MMD camera convention).
-    pub rotation: [f32; 3],
-    /// Distance from the target; negative = pulled back (MMD's usual sign).
-    pub distance: f32,
-    /// Vertical field of view in degrees.
-    pub fov: f32,
-    pub perspective: bool,
-}
-
-impl ViewCamera {
-    /// The default free view: MMD's default camera, in front of the model
-    /// (eye at (0, 10, −45) looking towards +Z, at the model's front).
-    pub const FRONT: ViewCamera = ViewCamera {
-        target: [0.0, 10.0, 0.0],
-        rotation: [0.0, 0.0, 0.0],
-        distance: -45.0,
-        fov: 30.0,
-        perspective: true,
-    };
-
-    /// The evaluated VMD camera.
-    pub fn from_state(c: &CameraState) -> Self {
-        ViewCamera {
-            target: c.target,
-            rotation: c.rotation,
-            distance: c.distance,
-            fov: c.fov,
-            perspective: c.perspective,
-        }
-    }
-
-    /// Eye position (MMD coordinates): `target + Ry(−ry)·Rx(−rx)·Rz(−rz)·(0, 0, distance)`.
-    pub fn eye(&self) -> Vec3 {
-        Vec3::from(camera::eye_position(
-            self.target,
-            self.rotation,
-            self.distance,
-        ))
-    }
-
-    /// Camera right, up and forward directions in MMD space (unit vectors).
-    pub fn basis(&self) -> (Vec3, Vec3, Vec3) {
-        let r = camera::camera_rotation(self.rotation);
-        (r * Vec3::X, r * Vec3::Y, r * Vec3::Z)
-    }
-
-    /// MMD space → clip space for a viewport of `aspect` = width / height.
-    pub fn view_proj(&self, aspect: f32) -> Mat4 {
-        camera::projection_matrix(self.fov, aspect, self.perspective, self.distance)
-            * camera::view_matrix(self.target, self.rotation, self.distance)
-    }
-
-    /// World units per screen pixel at the target's depth, for a viewport
-    /// `height` pixels tall.
-    fn units_per_pixel(&self, height: f32) -> f32 {
-        let half = (self.fov.to_radians() * 0.5).tan();
-        (2.0 * self.distance.abs().max(0.05) * half / height.max(1.0)).max(1e-5)
-    }
-
-    /// Orbit by a pointer movement of (`dx`, `dy`) pixels: the scene follows
-    /// the pointer (drag right → the eye swings to the camera's left).
-    pub fn orbit(&mut self, dx: f32, dy: f32) {
-        const RAD_PER_PX: f32 = 0.008;
-        self.rotation[1] -= dx * RAD_PER_PX;
-        self.rotation[0] -= dy * RAD_PER_PX;
-    }
-
-    /// Pan by a pointer movement of (`dx`, `dy`) pixels in a viewport
-    /// `height` pixels tall: the point under the pointer stays under it.
-    pub fn pan(&mut self, dx: f32, dy: f32, height: f32) {
-        let (right, up, _) = self.basis();
-        let s = self.units_per_pixel(height);
-        let t = Vec3::from(self.target) - right * (dx * s) + up * (dy * s);
-        self.target = t.to_array();
-    }
-
-    /// Zoom by a wheel movement of `scroll` points (positive = closer).
-    pub fn zoom(&mut self, scroll: f32) {
-        let factor = (-scroll * 0.0015).exp();
-        let base = if self.distance.abs() < 0.05 {
-            -0.05
-        } else {
-            self.distance
-        };
-        let d = base * factor;
-        self.distance = d.signum() * d.abs().clamp(0.05, 50_000.0);
-    }
-}
-
 // -------------------------------------------------------------- projection
 
-/// Clip-space point → screen point in `rect`: NDC x to the right, NDC y up.
-fn clip_to_screen(c: Vec4, rect: Rect) -> Option<Pos2> {
-    if c.w.abs() < 1e-12 {
-        return None;
-    }
-    let (x, y) = (c.x / c.w, c.y / c.w);
-    let p = pos2(
-        rect.center().x + x * rect.width() * 0.5,
-        rect.center().y - y * rect.height() * 0.5,
-    );
-    (p.x.is_finite() && p.y.is_finite()).then_some(p)
+/// egui's rectangle as the pure layer's.
+pub fn screen_rect(rect: Rect) -> ScreenRect {
+    ScreenRect::from_min_max(
+        Vec2::new(rect.min.x, rect.min.y),
+        Vec2::new(rect.max.x, rect.max.y),
+    )
 }
 
-/// Screen position of MMD-space point `p`, or `None` behind the near plane.
+fn to_pos(p: Vec2) -> Pos2 {
+    pos2(p.x, p.y)
+}
+
+/// [`view::project_point`] on an egui rectangle.
 pub fn project_point(view_proj: &Mat4, p: Vec3, rect: Rect) -> Option<Pos2> {
-    let c = *view_proj * p.extend(1.0);
-    if !(c.z >= 0.0 && c.w > 0.0) {
-        return None;
-    }
-    clip_to_screen(c, rect)
+    view::project_point(view_proj, p, screen_rect(rect)).map(to_pos)
 }
 
-/// Screen end points of the segment `a`–`b`, clipped against the near plane
-/// (clip z ≥ 0), or `None` when it lies wholly behind it.
+/// [`view::project_segment`] on an egui rectangle.
 pub fn project_segment(view_proj: &Mat4, a: Vec3, b: Vec3, rect: Rect) -> Option<[Pos2; 2]> {
-    let ca = *view_proj * a.extend(1.0);
-    let cb = *view_proj * b.extend(1.0);
-    let (da, db) = (ca.z, cb.z);
-    if !(da >= 0.0 || db >= 0.0) {
-        return None;
-    }
-    let cut = |from: Vec4, to: Vec4, df: f32, dt: f32| {
-        let t = df / (df - dt);
-        from + (to - from) * t
-    };
-    let ca2 = if da < 0.0 { cut(ca, cb, da, db) } else { ca };
-    let cb2 = if db < 0.0 { cut(cb, ca, db, da) } else { cb };
-    if ca2.w <= 0.0 || cb2.w <= 0.0 {
-        return None;
-    }
-    Some([clip_to_screen(ca2, rect)?, clip_to_screen(cb2, rect)?])
+    view::project_segment(view_proj, a, b, screen_rect(rect)).map(|s| s.map(to_pos))
 }
 
 // ------------------------------------------------------- which documents
