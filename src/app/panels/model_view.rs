@@ -16,7 +16,7 @@ use eframe::egui;
 use eframe::egui_wgpu::{self, wgpu};
 use glam::{Mat4, Vec3, Vec4};
 
-use crate::model::LoadedModel;
+use crate::render::asset::ModelAsset;
 use crate::render::from_model::{ModelPosing, posed_materials, posed_vertices};
 use crate::render::stage::demo_model;
 use crate::render::{
@@ -67,30 +67,6 @@ pub fn install(cc: &eframe::CreationContext<'_>) {
 }
 
 // ------------------------------------------------------------- CPU side
-
-/// A model file loaded for the scene, off the UI thread (a job of the job
-/// service): the model with its decoded textures and the renderer's mesh
-/// template at rest.
-pub struct ModelAsset {
-    pub loaded: LoadedModel,
-    pub template: Arc<MeshTemplate>,
-}
-
-impl ModelAsset {
-    /// Builds the renderer's template (copies the textures as RGBA).
-    pub fn new(loaded: LoadedModel) -> ModelAsset {
-        let template = Arc::new(MeshTemplate::new(&loaded.model, &loaded.textures));
-        ModelAsset { loaded, template }
-    }
-}
-
-impl std::fmt::Debug for ModelAsset {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ModelAsset")
-            .field("path", &self.loaded.path)
-            .finish_non_exhaustive()
-    }
-}
 
 /// A model the renderer draws, with an id for its GPU buffers.
 struct ModelEntry {

@@ -751,7 +751,7 @@ fn start(tool: Tool, docs: &[Document], active: usize, shared: &mut Shared, stat
             let ready = state.simplify.current(doc).cloned();
             let p = state.simplify.params;
             let key = simplify::key_of(doc, &p);
-            let progress = std::sync::Arc::new(ops::Progress::default());
+            let progress = crate::progress::Progress::new();
             state.simplify.progress = progress.clone();
             return Ok(Box::new(move |ctx: &JobCtx| {
                 let pv = match ready {

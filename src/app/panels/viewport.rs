@@ -74,7 +74,7 @@ pub struct ActorView<'a> {
     /// The model file (`None`: the built-in skeleton, rendered as the demo mannequin).
     pub model_path: Option<&'a std::path::Path>,
     /// The model file, once loaded (models load in the background).
-    pub model: Option<&'a std::sync::Arc<model_view::ModelAsset>>,
+    pub model: Option<&'a std::sync::Arc<crate::render::asset::ModelAsset>>,
     /// The model the actor is posed with: its file's once loaded, else the
     /// built-in skeleton (a model with no mesh). Skeleton, joints and gizmo
     /// come from its pose.

@@ -43,8 +43,7 @@ pub use mirror::{mirror, mirror_name_field};
 pub use rename::{RenameMap, parse_rename_map, rename};
 pub use report::{OpError, Report};
 pub use simplify::{
-    CameraTolerances, Progress, SimplifyParams, SimplifyReport, Strategy, simplify,
-    simplify_with_progress,
+    CameraTolerances, SimplifyParams, SimplifyReport, Strategy, simplify, simplify_with_progress,
 };
 pub use speed::{SpeedParams, speed};
 pub use trim::{TrimParams, trim};
