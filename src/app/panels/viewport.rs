@@ -10,25 +10,24 @@
 //! side at +X), in model units (a character is about 20 tall); camera
 //! angles in radians, field of view in degrees, frames at 30 per second.
 
-use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, pos2};
+use egui::{Color32, Pos2, Rect, Sense, pos2};
 use glam::{Mat4, Quat, Vec2, Vec3};
 
 use super::Shared;
 use super::gizmo::{self, PoseTool};
 use super::model_view;
 use super::shots::ShotList;
-use crate::app::document::{Document, Edit, EditRequest, KeyChanges};
+use crate::app::document::{Document, EditRequest};
 use crate::model::{Model, PoseEngine, replace_bone};
 use crate::scene::view::{self, ScreenRect, ViewCamera};
-use crate::skeleton::{BoneTail, Skeleton};
+use crate::skeleton::Skeleton;
 use crate::vmd::MotionRef;
 use crate::vmd::evaluate;
 
 mod draw;
 mod input;
 
-use draw::*;
-use input::*;
+use draw::{Canvas, draw_axes, draw_frustum, draw_grid, draw_skeleton, overlay};
 
 // -------------------------------------------------------------- projection
 
@@ -203,63 +202,8 @@ impl State {
     }
 }
 
-// ---------------------------------------------------------------- colours
-
+/// The canvas behind the picture.
 const BG: Color32 = Color32::from_rgb(24, 26, 30);
-const GRID: Color32 = Color32::from_rgb(52, 56, 62);
-const GRID_MAJOR: Color32 = Color32::from_rgb(72, 77, 85);
-const X_RED: Color32 = Color32::from_rgb(230, 70, 70);
-const Y_GREEN: Color32 = Color32::from_rgb(90, 200, 90);
-const Z_BLUE: Color32 = Color32::from_rgb(80, 130, 250);
-const BONE: Color32 = Color32::from_rgb(225, 225, 215);
-const BONE_LEFT: Color32 = Color32::from_rgb(120, 210, 235);
-const BONE_RIGHT: Color32 = Color32::from_rgb(240, 150, 190);
-const IK: Color32 = Color32::from_rgb(255, 165, 40);
-const FRUSTUM: Color32 = Color32::from_rgb(250, 220, 90);
-const TEXT: Color32 = Color32::from_rgb(210, 210, 210);
-
-/// Side of a bone from its Japanese name: 左 = the model's left (+X).
-fn side_colour(name: &str) -> Color32 {
-    if name.starts_with('左') {
-        BONE_LEFT
-    } else if name.starts_with('右') {
-        BONE_RIGHT
-    } else {
-        BONE
-    }
-}
-
-struct Canvas<'a> {
-    painter: &'a egui::Painter,
-    vp: Mat4,
-    rect: Rect,
-}
-
-impl Canvas<'_> {
-    fn line(&self, a: Vec3, b: Vec3, stroke: Stroke) {
-        if let Some(seg) = project_segment(&self.vp, a, b, self.rect) {
-            self.painter.line_segment(seg, stroke);
-        }
-    }
-    fn dot(&self, p: Vec3, radius: f32, colour: Color32) {
-        if let Some(s) = project_point(&self.vp, p, self.rect) {
-            self.painter.circle_filled(s, radius, colour);
-        }
-    }
-    fn label(&self, p: Vec3, text: &str, colour: Color32) {
-        if let Some(s) = project_point(&self.vp, p, self.rect)
-            && self.rect.expand(40.0).contains(s)
-        {
-            self.painter.text(
-                s + egui::vec2(4.0, -4.0),
-                Align2::LEFT_BOTTOM,
-                text,
-                FontId::proportional(13.0),
-                colour,
-            );
-        }
-    }
-}
 
 // -------------------------------------------------------------------- ui
 
@@ -358,7 +302,7 @@ pub fn ui(
     // view orbits (or edits the camera key) otherwise.
     let posing = gizmo::interact(&response, &pose_frame, edits, shared, &mut state.pose);
     if !posing {
-        interact(
+        input::interact(
             ui,
             &response,
             scene.camera,
