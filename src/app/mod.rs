@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::cli::{Cli, CliError, CliResult, PanelArg, Renderer};
+use crate::cli::{Cli, CliError, CliResult, GraphicsBackend, PanelArg};
 use crate::vmd;
 
 mod chrome;

@@ -65,8 +65,8 @@ fn save_png(path: &Path, image: &egui::ColorImage) -> Result<(), String> {
 pub fn run(args: Cli) -> CliResult {
     let size = args.size;
     let renderer = match args.renderer {
-        Renderer::Glow => eframe::Renderer::Glow,
-        Renderer::Wgpu => eframe::Renderer::Wgpu,
+        GraphicsBackend::Glow => eframe::Renderer::Glow,
+        GraphicsBackend::Wgpu => eframe::Renderer::Wgpu,
     };
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
