@@ -4,6 +4,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::from_model::MeshTemplate;
 use crate::model::{LoadedModel, Model, load_textures_with};
@@ -13,13 +14,31 @@ use crate::progress::Progress;
 pub struct ModelAsset {
     pub loaded: LoadedModel,
     pub template: Arc<MeshTemplate>,
+    /// Unique per asset built in this process (never 0): caches built from
+    /// the model key on it, never on its address.
+    generation: u64,
 }
+
+/// The next [`ModelAsset::generation`]; 0 is left for "no loaded model"
+/// (the built-in skeleton).
+static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
 
 impl ModelAsset {
     /// Builds the renderer's template (copies the textures as RGBA).
     pub fn new(loaded: LoadedModel) -> ModelAsset {
         let template = Arc::new(MeshTemplate::new(&loaded.model, &loaded.textures));
-        ModelAsset { loaded, template }
+        let generation = NEXT_GENERATION.fetch_add(1, Ordering::Relaxed);
+        ModelAsset {
+            loaded,
+            template,
+            generation,
+        }
+    }
+
+    /// This asset's id: unique among the assets built in this process,
+    /// never 0 (a model loaded again is a new asset with a new id).
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Reads the model in `bytes` (the file at `path`; its textures are
@@ -59,6 +78,19 @@ impl std::fmt::Debug for ModelAsset {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_asset_has_its_own_generation() {
+        let Ok(a) = crate::render::stage::demo_model() else {
+            panic!("the demo model builds");
+        };
+        let Ok(b) = crate::render::stage::demo_model() else {
+            panic!("the demo model builds");
+        };
+        let (a, b) = (ModelAsset::new(a), ModelAsset::new(b));
+        assert_ne!(a.generation(), 0);
+        assert_ne!(a.generation(), b.generation());
+    }
 
     #[test]
     fn bad_bytes_are_an_error_not_a_panic() {

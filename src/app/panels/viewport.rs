@@ -136,8 +136,9 @@ type Override = Option<(usize, Vec3, Quat)>;
 /// its document changes.
 #[derive(Debug)]
 struct ActorPose {
-    /// The model's address: a new model is a new engine.
-    rig: usize,
+    /// The rig's [`ModelAsset::generation`](crate::render::asset::ModelAsset::generation)
+    /// (0: the built-in skeleton): a new model is a new engine.
+    rig: u64,
     engine: PoseEngine,
     /// The document (id, revision) the engine is bound to.
     bound: Option<(u64, u64)>,
@@ -440,7 +441,8 @@ fn apply_view_override(state: &mut State, spec: &str) {
 
 /// A new engine for a new model; rebinds after the document changed.
 fn refresh_engine(slot: &mut Option<ActorPose>, actor: &ActorView) {
-    let rig = std::ptr::from_ref(actor.rig) as usize;
+    // The rig is the loaded model's when there is one, else the built-in.
+    let rig = actor.model.map_or(0, |m| m.generation());
     if slot.as_ref().is_none_or(|p| p.rig != rig) {
         *slot = Some(ActorPose {
             rig,
