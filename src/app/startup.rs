@@ -101,6 +101,7 @@ pub fn run(args: Cli) -> CliResult {
                 && let Some(storage) = cc.storage
             {
                 settings::load_undo_budget(storage);
+                app.viewport.restore(storage);
                 if let Some(list) = eframe::get_value::<Vec<String>>(storage, RECENT_KEY) {
                     app.recent = list.into_iter().map(PathBuf::from).collect();
                 }

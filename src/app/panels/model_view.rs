@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use eframe::egui;
 use eframe::egui_wgpu::{self, wgpu};
@@ -23,6 +23,7 @@ use crate::render::{
     COLOR_FORMAT, FrameParams, GpuModel, Light, LineVertex, MeshTemplate, OffscreenTarget,
     RenderMaterial, RenderVertex, Renderer, Shadows, ViewParams, msaa_samples,
 };
+use crate::scene::view::ViewCamera;
 use crate::vmd::MotionRef;
 
 /// Whether the model renderer can draw, and if not, why.
@@ -68,7 +69,8 @@ pub fn install(cc: &eframe::CreationContext<'_>) {
 
 // ------------------------------------------------------------- CPU side
 
-/// A model the renderer draws, with an id for its GPU buffers.
+/// A model the renderer draws; `id` (its asset's generation) keys its GPU
+/// buffers.
 struct ModelEntry {
     id: u64,
     asset: Arc<ModelAsset>,
@@ -82,23 +84,26 @@ struct ActorCpu {
     bound: Option<(u64, u64)>,
 }
 
+/// The model view's CPU side, kept in the viewport's state: the models in
+/// use (keyed by path; an entry is made again when its asset's generation
+/// changes) and each actor's pose engine.
 #[derive(Default)]
-struct CpuState {
+pub struct ModelCache {
     /// By model path (`None`: the built-in figure, the demo mannequin).
     models: HashMap<Option<PathBuf>, Result<Arc<ModelEntry>, String>>,
     actors: Vec<Option<ActorCpu>>,
-    next_id: u64,
 }
 
-fn cpu_state(ctx: &egui::Context) -> Arc<Mutex<CpuState>> {
-    let id = egui::Id::unique("vmd-studio model renderer cpu");
-    ctx.data_mut(|d| {
-        d.get_temp_mut_or_insert_with(id, || Arc::new(Mutex::new(CpuState::default())))
-            .clone()
-    })
+impl std::fmt::Debug for ModelCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModelCache")
+            .field("models", &self.models.len())
+            .field("actors", &self.actors.len())
+            .finish_non_exhaustive()
+    }
 }
 
-impl CpuState {
+impl ModelCache {
     /// The entry for a model file already loaded (`asset`), or for the
     /// built-in figure (`path` None). Nothing is read here: files load in
     /// the background; until then the actor has no entry.
@@ -110,7 +115,7 @@ impl CpuState {
         let key = path.map(Path::to_path_buf);
         if let Some(r) = self.models.get(&key) {
             match (r, asset) {
-                (Ok(e), Some(a)) if Arc::ptr_eq(&e.asset, a) => return r.clone(),
+                (Ok(e), Some(a)) if e.id == a.generation() => return r.clone(),
                 (_, None) => return r.clone(),
                 // The file was loaded again: a new entry.
                 _ => {}
@@ -125,9 +130,12 @@ impl CpuState {
                 return Err(format!("{}: loading…", p.display()));
             }
         };
-        self.next_id += 1;
-        let id = self.next_id;
-        let entry = asset.map(|asset| Arc::new(ModelEntry { id, asset }));
+        let entry = asset.map(|asset| {
+            Arc::new(ModelEntry {
+                id: asset.generation(),
+                asset,
+            })
+        });
         self.models.insert(key, entry.clone());
         entry
     }
@@ -189,6 +197,7 @@ pub fn draw(
     rect: egui::Rect,
     actors: &[ModelActor<'_>],
     setup: PictureSetup,
+    cpu: &mut ModelCache,
 ) -> Outcome {
     let PictureSetup {
         view,
@@ -201,10 +210,6 @@ pub fn draw(
     if !matches!(status(ui.ctx()), Status::Ready(_)) {
         return out;
     }
-    let state = cpu_state(ui.ctx());
-    let Ok(mut cpu) = state.lock() else {
-        return out;
-    };
     cpu.actors.resize_with(actors.len(), || None);
     let view_proj = view.projection * view.view;
     let mut frames = Vec::with_capacity(actors.len());
@@ -258,7 +263,6 @@ pub fn draw(
             materials,
         });
     }
-    drop(cpu);
     let lines = if grid { grid_lines() } else { Vec::new() };
     painter.add(egui_wgpu::Callback::new_paint_callback(
         rect,
@@ -691,8 +695,11 @@ mod tests {
 
 // ------------------------------------------------------------- the viewport hook
 
-/// Viewport options of the model view (kept for the session).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Viewport options of the model view: part of the viewport's state
+/// ([`super::viewport::State::look`]), kept between runs with the app's
+/// settings.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Settings {
     /// Index into [`ASPECTS`], or `ASPECTS.len()` for `custom`.
     pub aspect: usize,
@@ -739,25 +746,9 @@ impl Settings {
     }
 }
 
-fn settings_id() -> egui::Id {
-    egui::Id::unique("vmd-studio model view settings")
-}
-
-/// The current settings.
-pub fn settings(ctx: &egui::Context) -> Settings {
-    ctx.data(|d| d.get_temp::<Settings>(settings_id()))
-        .unwrap_or_default()
-}
-
-pub fn set_settings(ctx: &egui::Context, s: Settings) {
-    ctx.data_mut(|d| d.insert_temp(settings_id(), s));
-}
-
 /// The model view's controls for the viewport toolbar: output frame,
 /// guides, skeleton overlay, and why the model is not drawn when it is not.
-pub fn settings_ui(ui: &mut egui::Ui) {
-    let mut s = settings(ui.ctx());
-    let before = s;
+pub fn settings_ui(ui: &mut egui::Ui, s: &mut Settings) {
     egui::ComboBox::from_label("Frame")
         .selected_text(s.label())
         .show_ui(ui, |ui| {
@@ -801,9 +792,6 @@ pub fn settings_ui(ui: &mut egui::Ui) {
             ui.weak("skeleton view").on_hover_text(why);
         }
     }
-    if s != before {
-        set_settings(ui.ctx(), s);
-    }
 }
 
 /// Everything the hook needs from one actor of the scene.
@@ -818,22 +806,30 @@ pub struct HookActor<'a> {
 }
 
 /// Draws the scene's models into `pic_rect` through `camera` at scene frame
-/// `eval`; returns what was drawn. `light` is the scene's light document.
+/// `eval` with the options `look`; returns what was drawn. `light` is the scene's light document.
 #[allow(clippy::too_many_arguments)]
 pub fn draw_scene(
     ui: &egui::Ui,
     painter: &egui::Painter,
     pic_rect: egui::Rect,
     actors: &[HookActor<'_>],
-    camera: (&[f32; 3], &[f32; 3], f32, f32, bool),
+    camera: &ViewCamera,
     light: Option<&crate::app::document::Document>,
     camera_motion: Option<&crate::app::document::Document>,
     eval: f64,
     grid: bool,
+    look: &Settings,
+    cache: &mut ModelCache,
 ) -> Outcome {
-    let (target, rotation, distance, fov, perspective) = camera;
     let aspect = pic_rect.width() / pic_rect.height().max(1.0);
-    let view = ViewParams::mmd_camera(*target, *rotation, distance, fov, perspective, aspect);
+    let view = ViewParams::mmd_camera(
+        camera.target,
+        camera.rotation,
+        camera.distance,
+        camera.fov,
+        camera.perspective,
+        aspect,
+    );
     let light_motion = light;
     let light = light
         .and_then(|d| crate::vmd::evaluate::light_at(&d.motion, &d.index, eval))
@@ -853,7 +849,6 @@ pub fn draw_scene(
         .collect();
     // The viewport's background, in gamma-space 0..1 (24, 26, 30).
     let background = [24.0 / 255.0, 26.0 / 255.0, 30.0 / 255.0, 1.0];
-    let look = settings(ui.ctx());
     let self_shadow = if look.self_shadow {
         crate::scene::shadow::scene_self_shadow(
             camera_motion.map(|d| (&d.motion, &d.index)),
@@ -880,6 +875,7 @@ pub fn draw_scene(
             background,
             shadows,
         },
+        cache,
     )
 }
 

@@ -157,6 +157,10 @@ pub struct State {
     /// In VMD-camera view, dragging edits the camera key at the playhead.
     pub edit_camera: bool,
     pub show_grid: bool,
+    /// The model view's options (frame, guides, skeleton overlay, shadows).
+    pub look: model_view::Settings,
+    /// The models drawn and each actor's pose engine for the model view.
+    models: model_view::ModelCache,
     /// One pose engine per actor, by actor index.
     poses: Vec<Option<ActorPose>>,
     /// The camera document's shot list.
@@ -179,6 +183,36 @@ impl State {
     }
 }
 
+/// Storage key of the viewport options kept between runs.
+pub const SETTINGS_KEY: &str = "vmd-studio-viewport";
+
+/// The viewport options kept between runs.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Persisted {
+    show_grid: bool,
+    look: model_view::Settings,
+}
+
+impl State {
+    /// Takes the stored viewport options (grid, frame, guides, skeleton
+    /// overlay, shadows), if any.
+    pub fn restore(&mut self, storage: &dyn eframe::Storage) {
+        if let Some(p) = eframe::get_value::<Persisted>(storage, SETTINGS_KEY) {
+            self.show_grid = p.show_grid;
+            self.look = p.look;
+        }
+    }
+
+    /// Stores the viewport options.
+    pub fn persist(&self, storage: &mut dyn eframe::Storage) {
+        let p = Persisted {
+            show_grid: self.show_grid,
+            look: self.look,
+        };
+        eframe::set_value(storage, SETTINGS_KEY, &p);
+    }
+}
+
 impl Default for State {
     fn default() -> Self {
         State {
@@ -186,6 +220,8 @@ impl Default for State {
             free: ViewCamera::FRONT,
             edit_camera: false,
             show_grid: true,
+            look: model_view::Settings::default(),
+            models: model_view::ModelCache::default(),
             poses: Vec::new(),
             shots: ShotList::default(),
             drag_merge: None,
@@ -279,7 +315,7 @@ pub fn ui(
     };
     // Through the VMD camera the picture has the output's shape (16:9 …),
     // centred, and the field of view applies to its height, as in the video.
-    let look = model_view::settings(ui.ctx());
+    let look = state.look;
     let pic_rect = if through_vmd {
         model_view::frame_rect(rect, look.aspect_ratio())
     } else {
@@ -347,17 +383,13 @@ pub fn ui(
         &painter.with_clip_rect(pic_rect),
         pic_rect,
         &hook_actors,
-        (
-            &view.target,
-            &view.rotation,
-            view.distance,
-            view.fov,
-            view.perspective,
-        ),
+        &view,
         scene.light,
         scene.camera,
         eval,
         state.show_grid,
+        &look,
+        &mut state.models,
     );
 
     let canvas = Canvas {
@@ -540,7 +572,7 @@ fn toolbar(
             );
         ui.separator();
         ui.checkbox(&mut state.show_grid, "Grid");
-        model_view::settings_ui(ui);
+        model_view::settings_ui(ui, &mut state.look);
         if has_cam && state.mode == ViewMode::VmdCamera {
             ui.checkbox(&mut state.edit_camera, "Drag edits camera key")
                 .on_hover_text(
@@ -620,4 +652,54 @@ fn side_panel(
             ui.separator();
             ui.weak("Colours: left-side bones blue, right-side pink, IK bones orange.");
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::{State, model_view};
+
+    /// eframe's storage in memory.
+    #[derive(Default)]
+    struct Memory(HashMap<String, String>);
+
+    impl eframe::Storage for Memory {
+        fn get_string(&self, key: &str) -> Option<String> {
+            self.0.get(key).cloned()
+        }
+        fn set_string(&mut self, key: &str, value: String) {
+            self.0.insert(key.to_owned(), value);
+        }
+        fn remove_string(&mut self, key: &str) {
+            self.0.remove(key);
+        }
+        fn flush(&mut self) {}
+    }
+
+    #[test]
+    fn viewport_options_survive_a_restart() {
+        let mut s = State::default();
+        s.show_grid = false;
+        s.look = model_view::Settings {
+            aspect: 2,
+            custom: (640, 480),
+            guides: true,
+            skeleton_overlay: true,
+            ground_shadow: false,
+            self_shadow: false,
+        };
+        let mut storage = Memory::default();
+        s.persist(&mut storage);
+        let mut next = State::default();
+        assert!(next.show_grid && next.look.ground_shadow, "defaults differ");
+        next.restore(&storage);
+        assert!(!next.show_grid);
+        assert_eq!(next.look, s.look);
+        // Nothing stored: the defaults stay.
+        let mut fresh = State::default();
+        fresh.restore(&Memory::default());
+        assert!(fresh.show_grid);
+        assert_eq!(fresh.look, model_view::Settings::default());
+    }
 }
