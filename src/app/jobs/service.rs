@@ -41,6 +41,8 @@ pub enum JobKind {
     Song,
     /// Rendering the scene to a video or a PNG sequence.
     Export,
+    /// Writing or deleting crash-recovery copies.
+    Recovery,
 }
 
 /// A finished job's result, tagged with its id.
