@@ -213,7 +213,7 @@ fn stage_from(files: &[PathBuf], stage: &mut Stage) -> CliResult {
     Ok(())
 }
 
-/// `later` loaded onto `earlier` as MMD does: [`join`](crate::vmd::ops::join)
+/// `later` loaded onto `earlier` as MMD does: [`join`](fn@crate::vmd::ops::join)
 /// at frame 0 (the app's File ▸ Merge motion does the same), so each track and
 /// frame is kept once, the later file's key winning.
 pub fn merge_motions(earlier: &Motion, later: &Motion) -> Result<Motion, CliError> {

@@ -218,7 +218,7 @@ impl Jobs {
         self.next_seq + 1
     }
 
-    /// Saves already-serialized bytes through [`vmd::save`]; with
+    /// Saves already-serialized bytes through [`vmd::save`](mod@vmd::save); with
     /// `expect_unchanged`, refuses when the file changed on disk meanwhile.
     /// Returns the job's id (it comes back in [`JobResult::Saved`]).
     pub fn save(
