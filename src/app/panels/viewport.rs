@@ -679,15 +679,17 @@ mod tests {
 
     #[test]
     fn viewport_options_survive_a_restart() {
-        let mut s = State::default();
-        s.show_grid = false;
-        s.look = model_view::Settings {
-            aspect: 2,
-            custom: (640, 480),
-            guides: true,
-            skeleton_overlay: true,
-            ground_shadow: false,
-            self_shadow: false,
+        let s = State {
+            show_grid: false,
+            look: model_view::Settings {
+                aspect: 2,
+                custom: (640, 480),
+                guides: true,
+                skeleton_overlay: true,
+                ground_shadow: false,
+                self_shadow: false,
+            },
+            ..Default::default()
         };
         let mut storage = Memory::default();
         s.persist(&mut storage);

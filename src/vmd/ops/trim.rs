@@ -352,7 +352,7 @@ fn trim_camera(m: &Motion, idx: &TrackIndex, (a, b): (u32, u32), r: &mut Report)
         let state_key = |tpl: u32, f: u32| {
             let mut k = m.cameras[tpl as usize];
             k.set_frame(f);
-            if let Some(s) = camera_at(m, &idx, f64::from(f)) {
+            if let Some(s) = camera_at(m, idx, f64::from(f)) {
                 k.set_target(s.target);
                 k.set_rotation(s.rotation);
                 k.set_distance(s.distance);
@@ -458,7 +458,7 @@ fn trim_light(m: &Motion, idx: &TrackIndex, (a, b): (u32, u32), r: &mut Report) 
         {
             let mut k = m.lights[tpl as usize];
             k.set_frame(f);
-            if let Some(s) = light_at(m, &idx, f64::from(f)) {
+            if let Some(s) = light_at(m, idx, f64::from(f)) {
                 k.set_color(s.color);
                 k.set_direction(s.direction);
             }
