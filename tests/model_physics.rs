@@ -657,3 +657,174 @@ fn a_physics_off_key_makes_the_bone_follow_its_keys_from_that_frame() {
     }
     assert!(swung);
 }
+
+/// Mei posed through her wait motion for `frames` frames (bones before
+/// physics), or `None` without the corpus.
+fn mei_frames(frames: u32) -> Option<(Model, Vec<Vec<Mat4>>)> {
+    let dir = corpus()?;
+    let model = Model::open(&dir.join("mei/mei.pmd")).expect("mei");
+    let bytes = std::fs::read(dir.join("mmdagent__mei_wait.vmd")).expect("motion");
+    let motion = vmd_studio::vmd::IndexedMotion::new(vmd_studio::vmd::read(&bytes).expect("reads"));
+    let mut engine = PoseEngine::new(&model);
+    engine.bind(&model, Some(&motion.index));
+    let poses = (0..frames)
+        .map(|f| {
+            engine.pose_bones(&model, Some(motion.as_ref()), f64::from(f), |_| {});
+            engine.posed.bone_world.clone()
+        })
+        .collect();
+    Some((model, poses))
+}
+
+/// Steps `model` through `poses` (one 1/30 s frame each) and checks every
+/// bone and body stays finite; returns the warnings and the resets.
+fn run_finite(model: &Model, poses: &[Vec<Mat4>]) -> (Vec<String>, Vec<String>) {
+    let mut world = PhysicsWorld::new(model);
+    let mut resets = Vec::new();
+    world.reset(&poses[0]);
+    for (f, before) in poses.iter().enumerate() {
+        if let Some(m) = world.step(before, 1.0 / 30.0).reset {
+            resets.push(m);
+        }
+        let mut after = before.clone();
+        world.write_back(&mut after);
+        for (i, m) in after.iter().enumerate() {
+            assert!(m.is_finite(), "frame {f} bone {i}: {m}");
+        }
+        for i in 0..model.rigid_bodies.len() {
+            let (q, t) = world.body_pose(i).expect("body");
+            assert!(q.is_finite() && t.is_finite(), "frame {f} body {i}");
+        }
+    }
+    (world.warnings().to_vec(), resets)
+}
+
+#[test]
+fn mei_with_hostile_bodies_and_joints_loads_with_warnings_and_stays_finite() {
+    let Some((mei, poses)) = mei_frames(90) else {
+        return;
+    };
+    let dynamic: Vec<usize> = (0..mei.rigid_bodies.len())
+        .filter(|&i| mei.rigid_bodies[i].mode != PhysicsMode::FollowBone)
+        .collect();
+    assert!(dynamic.len() >= 8, "{dynamic:?}");
+    let nan = f32::NAN;
+    let inf = f32::INFINITY;
+    // One mutation of each kind, every one on a different dynamic body or
+    // joint, all at once.
+    let mut m = mei.clone();
+    let d = |k: usize| dynamic[k];
+    m.rigid_bodies[d(0)].mass = 0.0;
+    m.rigid_bodies[d(1)].mass = -2.0;
+    m.rigid_bodies[d(2)].mass = nan;
+    m.rigid_bodies[d(3)].size = Vec3::new(-1.0, nan, inf);
+    m.rigid_bodies[d(4)].size = Vec3::splat(1.0e9);
+    m.rigid_bodies[d(5)].bone = None;
+    m.rigid_bodies[d(6)].position = Vec3::new(inf, 0.0, 0.0);
+    m.rigid_bodies[d(7)].linear_damping = -inf;
+    m.rigid_bodies[d(7)].friction = nan;
+    m.rigid_bodies[d(7)].restitution = 1.0e9;
+    m.joints[0].rigid_bodies[1] = m.joints[0].rigid_bodies[0];
+    m.joints[1].rigid_bodies[0] = Some(10_000);
+    m.joints[2].rigid_bodies[1] = None;
+    m.joints[3].translation_limits = (Vec3::splat(nan), Vec3::splat(inf));
+    m.joints[4].rotation_limits = (Vec3::splat(-inf), Vec3::splat(inf));
+    m.joints[5].spring_rotation = Vec3::new(nan, -1.0, 1.0e30);
+    m.joints[6].rotation = Vec3::splat(nan);
+    let (warnings, resets) = run_finite(&m, &poses);
+    let w = warnings.join("\n");
+    for needle in [
+        format!("rigid body {}", d(0)),
+        format!("rigid body {}", d(1)),
+        format!("rigid body {}", d(2)),
+        format!("rigid body {}", d(3)),
+        format!("rigid body {}", d(4)),
+        format!("rigid body {}", d(5)),
+        format!("rigid body {}", d(6)),
+        format!("rigid body {}", d(7)),
+        "joint 0 ".into(),
+        "joint 1 ".into(),
+        "joint 2 ".into(),
+        "joint 3 ".into(),
+        "joint 5 ".into(),
+        "joint 6 ".into(),
+    ] {
+        assert!(w.contains(&needle), "no warning for {needle:?} in:\n{w}");
+    }
+    eprintln!(
+        "hostile mei: {} warnings, resets {resets:?}",
+        warnings.len()
+    );
+
+    // Every dynamic body massless, every body sizeless, all at once.
+    let mut m = mei.clone();
+    for b in &mut m.rigid_bodies {
+        b.mass = 0.0;
+        b.size = Vec3::ZERO;
+    }
+    run_finite(&m, &poses);
+    // Every body a huge mass next to a tiny one (a 10⁶ : 10⁻⁶ chain).
+    let mut m = mei.clone();
+    for (k, b) in m.rigid_bodies.iter_mut().enumerate() {
+        b.mass = if k % 2 == 0 { 1.0e6 } else { 1.0e-6 };
+    }
+    run_finite(&m, &poses);
+    // All bodies bound to one bone, all joints joining the same two bodies.
+    let mut m = mei.clone();
+    for b in &mut m.rigid_bodies {
+        b.bone = Some(0);
+    }
+    for j in &mut m.joints {
+        j.rigid_bodies = [Some(0), Some(1)];
+    }
+    run_finite(&m, &poses);
+}
+
+#[test]
+fn mei_with_lying_physics_counts_fails_or_loads_but_never_panics() {
+    let Some(dir) = corpus() else { return };
+    let bytes = std::fs::read(dir.join("mei/mei.pmd")).expect("mei");
+    let poses = mei_frames(10).map(|(_, p)| p).expect("frames");
+    // PMD ends with the physics: u32 body count, 31 bodies of 83 bytes,
+    // u32 joint count, 20 joints of 124 bytes.
+    let bodies_at = bytes.len() - (4 + 31 * 83 + 4 + 20 * 124);
+    let joints_at = bytes.len() - (4 + 20 * 124);
+    assert_eq!(bytes[bodies_at..bodies_at + 4], 31u32.to_le_bytes());
+    assert_eq!(bytes[joints_at..joints_at + 4], 20u32.to_le_bytes());
+    let mut outcomes = Vec::new();
+    for (at, count) in [
+        (bodies_at, 1_000_000u32),
+        (bodies_at, 32),
+        (bodies_at, 30),
+        (joints_at, 21),
+        (joints_at, u32::MAX),
+        (joints_at, 0),
+    ] {
+        let mut b = bytes.clone();
+        b[at..at + 4].copy_from_slice(&count.to_le_bytes());
+        match Model::read(&b) {
+            Err(e) => {
+                assert!(!e.to_string().is_empty());
+                outcomes.push(format!("count {count} at {at}: error {e}"));
+            }
+            Ok(model) => {
+                // Whatever was read builds a world that stays finite.
+                let n = model.skeleton.bones.len();
+                assert_eq!(n, poses[0].len());
+                run_finite(&model, &poses);
+                outcomes.push(format!(
+                    "count {count} at {at}: loaded {} bodies, {} joints",
+                    model.rigid_bodies.len(),
+                    model.joints.len()
+                ));
+            }
+        }
+    }
+    // Cut inside the bodies and inside the joints.
+    for cut in [bodies_at + 4 + 83 * 10 + 17, joints_at + 4 + 124 * 3 + 5] {
+        if let Ok(model) = Model::read(&bytes[..cut]) {
+            run_finite(&model, &poses);
+        }
+    }
+    eprintln!("{}", outcomes.join("\n"));
+}

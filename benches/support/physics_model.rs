@@ -1,0 +1,185 @@
+//! The generated physics model of the issue-21 speed target, shared by
+//! `benches/physics.rs` and `examples/physics_prof.rs`: 180 bodies, 230
+//! joints (16 hair chains of 6, a skirt ring of 16 × 5, four collision
+//! groups).
+
+use std::f32::consts::TAU;
+
+use glam::{Mat4, Quat, Vec3};
+use vmd_studio::model::{Bone, Format, Joint, Model, PhysicsMode, RigidBody, Shape};
+
+fn rigid(name: String, bone: usize, mode: PhysicsMode, shape: Shape, size: Vec3) -> RigidBody {
+    RigidBody {
+        name,
+        name_en: String::new(),
+        bone: Some(bone),
+        group: 0,
+        no_collision: 0xFFFF,
+        shape,
+        size,
+        position: Vec3::ZERO,
+        rotation: Vec3::ZERO,
+        mass: 0.5,
+        linear_damping: 0.5,
+        angular_damping: 0.5,
+        restitution: 0.0,
+        friction: 0.5,
+        mode,
+    }
+}
+
+fn six_dof(a: usize, b: usize, position: Vec3, rot: f32, spring: f32) -> Joint {
+    Joint {
+        name: format!("j{a}-{b}"),
+        name_en: String::new(),
+        kind: 0,
+        rigid_bodies: [Some(a), Some(b)],
+        position,
+        rotation: Vec3::ZERO,
+        translation_limits: (Vec3::ZERO, Vec3::ZERO),
+        rotation_limits: (Vec3::new(-rot, 0.0, -rot), Vec3::new(rot, 0.0, rot)),
+        spring_translation: Vec3::ZERO,
+        spring_rotation: Vec3::splat(spring),
+    }
+}
+
+/// 180 bodies, 230 joints: 4 kinematic (head, chest, hips, legs), 16 hair
+/// chains of 6 from the head, a skirt of 16 columns × 5 rows from the hips
+/// with ring joints between neighbours; groups 0 body, 1 legs, 2 hair, 3
+/// skirt, hair and skirt not colliding with themselves.
+pub fn generated_model() -> Model {
+    let mut m = Model::empty(Format::Pmx { version: 2.0 });
+    let add = |m: &mut Model, name: String, parent: Option<usize>, p: Vec3, mut b: RigidBody| {
+        let bone = m.skeleton.bones.len();
+        m.skeleton.bones.push(Bone::new(name, parent, p));
+        b.bone = Some(bone);
+        b.position = p;
+        m.rigid_bodies.push(b);
+        bone
+    };
+    let kin = |name: &str, shape, size, group| {
+        let mut b = rigid(name.into(), 0, PhysicsMode::FollowBone, shape, size);
+        b.group = group;
+        b
+    };
+    let hips = add(
+        &mut m,
+        "hips".into(),
+        None,
+        Vec3::new(0.0, 11.0, 0.0),
+        kin("hips", Shape::Sphere, Vec3::splat(1.6), 0),
+    );
+    let chest = add(
+        &mut m,
+        "chest".into(),
+        Some(hips),
+        Vec3::new(0.0, 14.0, 0.0),
+        kin("chest", Shape::Capsule, Vec3::new(1.3, 2.0, 0.0), 0),
+    );
+    let head = add(
+        &mut m,
+        "head".into(),
+        Some(chest),
+        Vec3::new(0.0, 17.5, 0.0),
+        kin("head", Shape::Sphere, Vec3::splat(1.5), 0),
+    );
+    add(
+        &mut m,
+        "legs".into(),
+        Some(hips),
+        Vec3::new(0.0, 6.0, 0.0),
+        kin("legs", Shape::Box, Vec3::new(1.2, 4.0, 0.6), 1),
+    );
+    let mut joints = Vec::new();
+    for c in 0..16 {
+        let a = TAU * c as f32 / 16.0;
+        let (s, co) = a.sin_cos();
+        let mut parent = head;
+        for k in 0..6 {
+            let p = Vec3::new(1.6 * co, 17.5 - 0.8 * k as f32, 1.6 * s);
+            let mut b = rigid(
+                format!("hair{c}_{k}"),
+                0,
+                PhysicsMode::Physics,
+                Shape::Capsule,
+                Vec3::new(0.15, 0.5, 0.0),
+            );
+            b.group = 2;
+            b.no_collision = !(1 << 2);
+            let bone = add(&mut m, format!("hair{c}_{k}"), Some(parent), p, b);
+            joints.push(six_dof(
+                parent,
+                bone,
+                p + Vec3::new(0.0, 0.4, 0.0),
+                0.4,
+                5.0,
+            ));
+            parent = bone;
+        }
+    }
+    let mut grid = [[0usize; 5]; 16];
+    for (c, column) in grid.iter_mut().enumerate() {
+        let a = TAU * c as f32 / 16.0;
+        let (s, co) = a.sin_cos();
+        let mut parent = hips;
+        for (r, cell) in column.iter_mut().enumerate() {
+            let radius = 2.0 + 0.3 * r as f32;
+            let p = Vec3::new(radius * co, 10.5 - 0.8 * r as f32, radius * s);
+            let mut b = rigid(
+                format!("skirt{c}_{r}"),
+                0,
+                PhysicsMode::Physics,
+                Shape::Box,
+                Vec3::new(0.35, 0.4, 0.05),
+            );
+            b.group = 3;
+            b.no_collision = !(1 << 3);
+            b.rotation = Vec3::new(0.0, -a, 0.0);
+            let bone = add(&mut m, format!("skirt{c}_{r}"), Some(parent), p, b);
+            joints.push(six_dof(
+                parent,
+                bone,
+                p + Vec3::new(0.0, 0.4, 0.0),
+                0.6,
+                10.0,
+            ));
+            *cell = bone;
+            parent = bone;
+        }
+    }
+    // Ring joints between neighbours, row by row, up to 230 joints in all.
+    let cells = (0..5).flat_map(|r| (0..16).map(move |c| (r, c)));
+    for (r, c) in cells {
+        if joints.len() >= 230 {
+            break;
+        }
+        let (a, b) = (grid[c][r], grid[(c + 1) % 16][r]);
+        let mid = (m.skeleton.bones[a].rest_position + m.skeleton.bones[b].rest_position) * 0.5;
+        let mut j = six_dof(a, b, mid, 0.3, 0.0);
+        j.translation_limits = (Vec3::splat(-0.2), Vec3::splat(0.2));
+        joints.push(j);
+    }
+    m.joints = joints;
+    m
+}
+
+/// Bone matrices before physics for `n` frames of a dance-like sway: the
+/// whole body turns ±0.6 rad and shifts ±2 units over two seconds.
+pub fn sway_frames(model: &Model, n: usize) -> Vec<Vec<Mat4>> {
+    let rest: Vec<Mat4> = model
+        .skeleton
+        .bones
+        .iter()
+        .map(|b| Mat4::from_translation(b.rest_position))
+        .collect();
+    (0..n)
+        .map(|f| {
+            let t = f as f32 / 30.0;
+            let sway = Mat4::from_rotation_translation(
+                Quat::from_rotation_y(0.6 * (t * std::f32::consts::PI).sin()),
+                Vec3::new(2.0 * (t * 2.0).sin(), 0.0, 0.0),
+            );
+            rest.iter().map(|m| sway * *m).collect()
+        })
+        .collect()
+}
