@@ -8,6 +8,12 @@
 //! Measured (rapier3d 0.36, 2-core machine under a load average of 4–6
 //! from other builds): Mei 0.72 ms and 1.43 ms, generated 12.1 ms and
 //! 19.5 ms (medians of two runs) — both targets missed.
+//! After the solver tuning (2 substeps, warm-started joints, no CCD), with
+//! `examples/physics_prof` (dev profile, physics crates at opt-level 3,
+//! load average 10–12): generated 11.7–11.9 → 5.55 ms, Mei 0.90–1.15 →
+//! 0.37 ms per frame; still 2.2× and 2.5× over the targets. Half of a frame
+//! is rapier's scalar joint solver (perf: `JointConstraint::solve` 21 %,
+//! `finalize_constraints` 13 %, `update` 4 %).
 //!
 //! Run: `cargo bench --no-default-features --bench physics -- --warm-up-time 1 --measurement-time 3`.
 

@@ -183,3 +183,30 @@ pub fn sway_frames(model: &Model, n: usize) -> Vec<Vec<Mat4>> {
         })
         .collect()
 }
+
+/// Bone matrices before physics for `n` frames of a fast dance: the body
+/// spins ±1.5 rad at 1.5 Hz, jumps 3 units at 2 Hz and sways 4 units
+/// sideways at 1 Hz (arm-swing speeds, well beyond a calm motion).
+pub fn fast_frames(model: &Model, n: usize) -> Vec<Vec<Mat4>> {
+    let rest: Vec<Mat4> = model
+        .skeleton
+        .bones
+        .iter()
+        .map(|b| Mat4::from_translation(b.rest_position))
+        .collect();
+    let tau = std::f32::consts::TAU;
+    (0..n)
+        .map(|f| {
+            let t = f as f32 / 30.0;
+            let m = Mat4::from_rotation_translation(
+                Quat::from_rotation_y(1.5 * (tau * 1.5 * t).sin()),
+                Vec3::new(
+                    4.0 * (tau * t).sin(),
+                    3.0 * (tau * 2.0 * t).sin().abs(),
+                    0.0,
+                ),
+            );
+            rest.iter().map(|r| m * *r).collect()
+        })
+        .collect()
+}
