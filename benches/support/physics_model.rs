@@ -3,6 +3,8 @@
 //! joints (16 hair chains of 6, a skirt ring of 16 × 5, four collision
 //! groups).
 
+#![allow(dead_code)]
+
 use std::f32::consts::TAU;
 
 use glam::{Mat4, Quat, Vec3};

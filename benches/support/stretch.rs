@@ -3,6 +3,8 @@
 //! frames on which the bone keeps its length to its parent within 10 %.
 //! Shared by `tests/model_physics.rs` and `examples/physics_stretch.rs`.
 
+#![allow(dead_code)]
+
 use glam::Mat4;
 use vmd_studio::model::Model;
 use vmd_studio::model::physics::PhysicsWorld;
