@@ -15,10 +15,12 @@ use std::path::PathBuf;
 use crate::vmd::Motion;
 
 pub mod file;
+pub mod motion_path;
 pub mod recovery;
 pub mod shadow;
 pub mod shots;
 pub mod view;
+pub mod value_graph;
 
 /// Which model an actor is.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -20,6 +20,7 @@ pub mod records;
 pub mod save;
 pub mod summary;
 pub mod track;
+pub mod vpd;
 pub mod write;
 
 pub use bezier::Curve;
