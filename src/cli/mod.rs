@@ -47,6 +47,7 @@ pub mod physics;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod toolbox;
+pub mod vpd;
 
 /// An error for the user: one line, no backtrace.
 #[derive(Debug)]
@@ -329,6 +330,8 @@ pub enum Command {
     /// Simulate a model's physics through a motion and write the physics
     /// bones as keys (physics off on them) so MMD plays the bake.
     BakePhysics(physics::BakePhysicsArgs),
+    /// Key a VPD pose onto a motion at a frame (only the bones it names).
+    ApplyVpd(vpd::ApplyVpdArgs),
     /// Render frames through the VMD camera as a numbered PNG sequence.
     #[cfg(feature = "render")]
     Render(render::RenderArgs),
@@ -358,6 +361,7 @@ pub fn run(cmd: Command) -> CliResult {
         Command::ModelInfo(a) => model::model_info(a),
         Command::Pose(a) => model::pose(a),
         Command::BakePhysics(a) => physics::bake(a),
+        Command::ApplyVpd(a) => vpd::apply_vpd(a),
         #[cfg(feature = "render")]
         Command::Render(a) => render::render(a),
         #[cfg(feature = "render")]

@@ -58,6 +58,10 @@ pub struct PoseArgs {
     /// through the range, one line per frame).
     #[arg(long)]
     pub physics: bool,
+    /// Write the motion's pose at --frame as a VPD pose file instead (its
+    /// keyed values, before IK and physics).
+    #[arg(long, value_name = "OUT.vpd", conflicts_with = "frames")]
+    pub vpd: Option<PathBuf>,
 }
 
 fn open_model(path: &Path) -> Result<Model, CliError> {
@@ -253,6 +257,9 @@ pub fn pose(a: PoseArgs) -> CliResult {
         (None, Some(f)) => return Err(CliError(format!("frame {f} is not a number"))),
         (None, None) => return Err(CliError("give --frame F or --frames A..B".to_owned())),
     };
+    if let Some(out) = &a.vpd {
+        return super::vpd::write_pose(&a.model, &a.motion, first, out);
+    }
     let model = open_model(&a.model)?;
     let motion = IndexedMotion::new(super::load(&a.motion)?);
     let mut engine = PoseEngine::new(&model);
