@@ -293,7 +293,7 @@ fn writing_refuses_what_cannot_be_a_vpd() {
         assert!(vpd::write(&with(bad.clone())).is_err(), "{bad:?}");
     }
     // Large values keep their exact f32 (six decimals would stray > 1e-6).
-    let big = 1234.567_9_f32;
+    let big = 1234.5679_f32;
     let v = with(VpdBone {
         position: [big, -big, 16.000_002],
         ..ok

@@ -250,7 +250,8 @@ mod tests {
         assert_eq!(neighbour_keys(&keys, 0), (None, Some(10)));
         assert_eq!(neighbour_keys(&keys, 25), (Some(20), None));
         assert_eq!(ghost_frames(5, 2, 3, 8), vec![1, 3, 7]);
-        assert_eq!(clamp_range(&(3..=2)), None);
+        let (a, b) = (3, 2);
+        assert_eq!(clamp_range(&(a..=b)), None);
         assert_eq!(clamp_range(&(0..=u32::MAX)), Some((0, MAX_PATH_FRAMES - 1)));
     }
 }

@@ -319,7 +319,7 @@ pub fn read(bytes: &[u8]) -> Result<Vpd, VpdError> {
             let (rn, rt) = c.expect(&format!("Bone{index}'s rotation \"x,y,z,w;\""))?;
             let rotation = numbers::<4>(rn, &rt, &format!("Bone{index} rotation"))?;
             let len2: f32 = rotation.iter().map(|v| v * v).sum();
-            if !(len2 > 1e-12) || !len2.is_finite() {
+            if !len2.is_finite() || len2 <= 1e-12 {
                 return Err(at(
                     rn,
                     format!("Bone{index} rotation: {rt:?} is not a rotation (zero length)"),
