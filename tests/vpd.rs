@@ -167,13 +167,26 @@ fn a_pose_round_trips_to_1e6_and_applying_it_back_changes_no_byte() {
         let m = vmd::read(&bytes).unwrap();
         let idx = TrackIndex::build(&m);
         for frame in frames {
-            let pose = vpd::pose_at(&m, &idx, frame, "model.osm").unwrap();
-            assert_eq!(pose.bones.len(), idx.bones.len());
+            let (pose, left_out) = vpd::pose_at(&m, &idx, frame, "model.osm");
+            // Names a VPD cannot hold (cut inside a character) are left out.
+            let writable = |t: &vmd::Track| {
+                encoding_rs::SHIFT_JIS
+                    .decode_without_bom_handling_and_without_replacement(&t.name_key)
+                    .is_some()
+            };
+            let bones: Vec<&vmd::Track> = idx.bones.iter().filter(|t| writable(t)).collect();
+            let morphs = idx.morphs.iter().filter(|t| writable(t)).count();
+            assert_eq!(pose.bones.len(), bones.len());
+            assert_eq!(pose.morphs.len(), morphs);
+            assert_eq!(
+                left_out.len(),
+                idx.bones.len() + idx.morphs.len() - bones.len() - morphs
+            );
             let text = vpd::write(&pose).unwrap();
             let back = vpd::read(&text).unwrap();
             assert_eq!(back.bones.len(), pose.bones.len());
             let mut worst = 0f32;
-            for (t, b) in idx.bones.iter().zip(&back.bones) {
+            for (t, b) in bones.iter().zip(&back.bones) {
                 assert_eq!(b.name, t.name().text);
                 // The motion's own value, evaluated here from the records.
                 let want = bone_at(&m, t, frame);
@@ -188,7 +201,7 @@ fn a_pose_round_trips_to_1e6_and_applying_it_back_changes_no_byte() {
             if frame.fract() == 0.0 {
                 let r = vpd::apply_vpd(&m, &idx, &back, frame as u32, false).unwrap();
                 assert!(r.edit.is_none(), "{file} @ {frame}: {r:?}");
-                assert_eq!(r.unchanged, idx.bones.len() + idx.morphs.len());
+                assert_eq!(r.unchanged, bones.len() + morphs);
             }
         }
     }

@@ -90,8 +90,10 @@ pub fn write_pose(model_path: &Path, motion_path: &Path, frame: f64, out: &Path)
     let model =
         Model::open(model_path).map_err(|e| CliError(format!("{}: {e}", model_path.display())))?;
     let (motion, index) = load_indexed(motion_path)?;
-    let pose = vpd::pose_at(&motion, &index, frame, &osm_name(model_path, &model))
-        .map_err(|e| CliError(format!("{}: {e}", motion_path.display())))?;
+    let (pose, left_out) = vpd::pose_at(&motion, &index, frame, &osm_name(model_path, &model));
+    for why in &left_out {
+        eprintln!("note: left out: {why}");
+    }
     let bytes = vpd::write(&pose).map_err(|e| CliError(format!("{}: {e}", out.display())))?;
     crate::vmd::write::save_bytes_atomic(out, &bytes).map_err(|e| CliError(e.to_string()))?;
     let missing = missing_names(&model, &index);

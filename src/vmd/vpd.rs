@@ -469,27 +469,38 @@ fn track_text(kind: &str, key: &[u8]) -> Result<String, VpdError> {
 /// the values before IK and physics, in the motion's track order (first
 /// appearance in the file). `model` is the parent file name line.
 ///
-/// Refuses a track whose name cannot be written as Shift_JIS.
-pub fn pose_at(m: &Motion, idx: &TrackIndex, frame: f64, model: &str) -> Result<Vpd, VpdError> {
+/// Tracks whose names cannot be written as Shift_JIS text that reads back
+/// as the same bytes (a name cut inside a character by the 15-byte field,
+/// a GBK name) are left out; the second value says which, and why.
+pub fn pose_at(m: &Motion, idx: &TrackIndex, frame: f64, model: &str) -> (Vpd, Vec<String>) {
     let mut vpd = Vpd {
         model: model.to_owned(),
         ..Vpd::default()
     };
+    let mut left_out = Vec::new();
     for t in &idx.bones {
-        let p = evaluate::bone_at(m, t, frame);
-        vpd.bones.push(VpdBone {
-            name: track_text("bone", &t.name_key)?,
-            position: p.position,
-            rotation: p.rotation,
-        });
+        match track_text("bone", &t.name_key) {
+            Ok(name) => {
+                let p = evaluate::bone_at(m, t, frame);
+                vpd.bones.push(VpdBone {
+                    name,
+                    position: p.position,
+                    rotation: p.rotation,
+                });
+            }
+            Err(e) => left_out.push(e.message),
+        }
     }
     for t in &idx.morphs {
-        vpd.morphs.push(VpdMorph {
-            name: track_text("morph", &t.name_key)?,
-            weight: evaluate::morph_at(m, t, frame),
-        });
+        match track_text("morph", &t.name_key) {
+            Ok(name) => vpd.morphs.push(VpdMorph {
+                name,
+                weight: evaluate::morph_at(m, t, frame),
+            }),
+            Err(e) => left_out.push(e.message),
+        }
     }
-    Ok(vpd)
+    (vpd, left_out)
 }
 
 /// What [`apply_vpd`] did.
