@@ -9,6 +9,10 @@
 //!   segment (what a curve drag needs: only the edited segment's frames
 //!   change).
 //!
+//! Measured (2-core machine at load average ≈ 10, so slow by an unknown
+//! factor), medians: Mei + extra 60-frame path 11.7 ms; generated 300
+//! bones 60-frame path 2.0 ms; refresh of a 9-frame segment 0.34 ms.
+//!
 //! Run: `cargo bench --no-default-features --bench motion_path -- --warm-up-time 1 --measurement-time 3`.
 
 use std::hint::black_box;
