@@ -19,8 +19,8 @@ pub mod motion_path;
 pub mod recovery;
 pub mod shadow;
 pub mod shots;
-pub mod view;
 pub mod value_graph;
+pub mod view;
 
 /// Which model an actor is.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
