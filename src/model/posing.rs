@@ -177,18 +177,19 @@ pub struct Poser {
     schedule: Vec<Step>,
     /// Position of each bone in the bone order.
     rank: Vec<usize>,
-    /// Bones in deform order.
-    order: Vec<usize>,
     /// Schedule position of the first after-physics bone (the schedule's
     /// length when there is none).
     physics_split: usize,
-    /// How many bones deform before physics (order positions).
-    physics_split_rank: usize,
     /// Per IK chain: the bones from its top link down to the effector, in
     /// order (recomputed after each link turns).
     chain_paths: Vec<Vec<usize>>,
-    /// Per IK chain: the lowest order position of its links.
-    chain_first: Vec<usize>,
+    /// Per schedule step (empty for bone steps): the bones to pose again
+    /// after the step's chain is solved, in deform order — those posed
+    /// before the step, from the chain's top link on, whose values can
+    /// depend on the chain (its links and path, their children and append
+    /// targets, transitively). Posing any other bone again would give it
+    /// the same values bit for bit.
+    ik_repose: Vec<Vec<usize>>,
     /// Whether each bone is a link of some chain.
     is_link: Vec<bool>,
     /// Per IK chain, per link: its limits, Euler order and solve axis.
@@ -237,7 +238,6 @@ impl Poser {
             schedule.extend((0..skel.iks.len()).map(Step::Ik));
         }
         let after = |b: usize| skel.bones[b].flags.after_physics;
-        let physics_split_rank = order.partition_point(|&b| !after(b));
         let physics_split = schedule
             .iter()
             .position(|s| matches!(*s, Step::Bone(b) if after(b)))
@@ -267,6 +267,15 @@ impl Poser {
             chain_paths.push(path);
             chain_first.push(first);
         }
+        let ik_repose = ik_repose_lists(
+            skel,
+            &schedule,
+            &order,
+            &rank,
+            &chain_paths,
+            &chain_first,
+            physics_split,
+        );
         let link_plans = skel
             .iks
             .iter()
@@ -291,11 +300,9 @@ impl Poser {
             input: PoseInput::rest(model),
             schedule,
             rank,
-            order,
             physics_split,
-            physics_split_rank,
             chain_paths,
-            chain_first,
+            ik_repose,
             is_link,
             link_plans,
             fixed_axes,
@@ -419,7 +426,7 @@ impl Poser {
         out.ik_enabled.clear();
         out.ik_enabled.extend_from_slice(&self.input.ik);
 
-        self.run_schedule(model, 0, self.physics_split, 0, out);
+        self.run_schedule(model, 0, self.physics_split, out);
     }
 
     /// The second half of [`pose_bones`](Self::pose_bones): the bones with
@@ -433,8 +440,7 @@ impl Poser {
             // Not preceded by pose_before_physics for this model.
             self.pose_before_physics(model, out);
         }
-        let done = self.physics_split_rank;
-        self.run_schedule(model, self.physics_split, self.schedule.len(), done, out);
+        self.run_schedule(model, self.physics_split, self.schedule.len(), out);
         out.skinning.clear();
         out.skinning.extend(
             out.bone_world
@@ -444,29 +450,18 @@ impl Poser {
         );
     }
 
-    /// Runs schedule steps `from..to`; `done` is the number of bones (in
-    /// order positions) posed before `from`.
-    fn run_schedule(
-        &mut self,
-        model: &Model,
-        from: usize,
-        to: usize,
-        done: usize,
-        out: &mut Posed,
-    ) {
-        let mut done = done;
+    /// Runs schedule steps `from..to`.
+    fn run_schedule(&mut self, model: &Model, from: usize, to: usize, out: &mut Posed) {
         for s in from..to {
             match self.schedule[s] {
-                Step::Bone(b) => {
-                    self.pose_bone(model, b, out);
-                    done = self.rank[b] + 1;
-                }
+                Step::Bone(b) => self.pose_bone(model, b, out),
                 Step::Ik(c) => {
                     if out.ik_enabled[c] {
                         self.solve_chain(model, c, out);
-                        // Re-pose what was posed below the chain's top link.
-                        for k in self.chain_first[c]..done {
-                            let b = self.order[k];
+                        // Re-pose what was posed below the chain's top link
+                        // and depends on it.
+                        for k in 0..self.ik_repose[s].len() {
+                            let b = self.ik_repose[s][k];
                             self.pose_bone(model, b, out);
                         }
                     }
@@ -838,6 +833,72 @@ impl MaterialState {
             |a, _| 1.0 + (a - 1.0) * w,
         )
     }
+}
+
+/// Per schedule step, the bones an IK step poses again after solving its
+/// chain (empty for bone steps). The bones considered are those the step
+/// follows in the deform order from the chain's top link on (order
+/// positions `chain_first..done`); of them, a bone is kept when it is a
+/// link or on the chain's path, when its parent or append source is kept
+/// (or is on the path), or when its parent or append source comes at or
+/// after it in the order (it then reads a value that posing changes, so it
+/// is posed again as before). For a step after the physics split every
+/// bone of the range is kept: the first half's bones there are re-posed
+/// over the physics world's result, as they always were.
+fn ik_repose_lists(
+    skel: &super::skeleton::Skeleton,
+    schedule: &[Step],
+    order: &[usize],
+    rank: &[usize],
+    chain_paths: &[Vec<usize>],
+    chain_first: &[usize],
+    physics_split: usize,
+) -> Vec<Vec<usize>> {
+    let n = skel.bones.len();
+    let mut affected = vec![false; n];
+    let mut done = 0usize;
+    let mut lists = Vec::with_capacity(schedule.len());
+    for (s, step) in schedule.iter().enumerate() {
+        match *step {
+            Step::Bone(b) => {
+                done = rank[b] + 1;
+                lists.push(Vec::new());
+            }
+            Step::Ik(c) => {
+                let range = chain_first[c]..done.max(chain_first[c]);
+                if s >= physics_split {
+                    lists.push(order[range].to_vec());
+                    continue;
+                }
+                affected.fill(false);
+                for l in &skel.iks[c].links {
+                    if l.bone < n {
+                        affected[l.bone] = true;
+                    }
+                }
+                for &x in &chain_paths[c] {
+                    affected[x] = true;
+                }
+                let mut list = Vec::new();
+                for k in range {
+                    let b = order[k];
+                    let bone = &skel.bones[b];
+                    let reads = |x: usize| affected[x] || rank[x] >= k;
+                    let parent = bone.parent.filter(|&p| p < n && p != b).is_some_and(reads);
+                    let source = bone
+                        .inherit
+                        .filter(|h| h.source < n && (h.rotation || h.translation))
+                        .is_some_and(|h| reads(h.source));
+                    if affected[b] || parent || source {
+                        affected[b] = true;
+                        list.push(b);
+                    }
+                }
+                lists.push(list);
+            }
+        }
+    }
+    lists
 }
 
 /// Expands group and flip morphs: `applied[m]` is the weight morph `m`
