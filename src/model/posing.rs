@@ -619,6 +619,7 @@ impl Poser {
                 }
                 turned = true;
                 self.ik_r[lb] = ik;
+                out.local_rotations[lb] = (ik * self.append_r[lb]).normalize();
                 self.repose_path(model, c, self.rank[lb], out);
             }
             if reached(out) {
@@ -635,12 +636,14 @@ impl Poser {
     }
 
     /// World matrices again for the bones of chain `c`'s path (top link
-    /// down to the effector) from order position `from` on.
+    /// down to the effector) from order position `from` on. Their local
+    /// rotations are current: the caller sets the turned link's, and every
+    /// other path bone's was set when the chain started (`pose_bone`) or
+    /// when its own IK rotation last changed.
     fn repose_path(&mut self, model: &Model, c: usize, from: usize, out: &mut Posed) {
         for k in 0..self.chain_paths[c].len() {
             let x = self.chain_paths[c][k];
             if self.rank[x] >= from {
-                out.local_rotations[x] = (self.ik_r[x] * self.append_r[x]).normalize();
                 self.update_world(model, x, out);
             }
         }
