@@ -26,7 +26,7 @@ use super::Shared;
 use super::viewport::{SceneView, ViewCamera};
 use crate::app::document::{Document, Edit, EditRequest, KeyChanges, KeyRef};
 use crate::model::gizmo::{self as gm, Screen, Space};
-use crate::skeleton::Skeleton;
+use crate::model::Skeleton;
 use crate::vmd::{BoneKey, CameraKey};
 
 /// Ring radius on screen, pixels.

@@ -22,7 +22,7 @@ use super::model_view;
 use super::shots::{self, NearCut, Shot};
 use crate::app::document::{Document, Edit, EditRequest, KeyChanges};
 use crate::model::{Model, PoseEngine, replace_bone};
-use crate::skeleton::{BoneTail, Skeleton};
+use crate::model::{BoneTail, Skeleton};
 use crate::vmd::evaluate::{self, CameraState};
 use crate::vmd::{MotionRef, camera};
 
