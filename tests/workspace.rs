@@ -10,10 +10,10 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use vmd_studio::scene::{ModelRef, Scene, Song};
-use vmd_studio::vmd::{self, BoneKey, CameraKey, Motion, MorphKey, NameEncoding};
+use vmd_studio::vmd::{self, BoneKey, CameraKey, MorphKey, Motion, NameEncoding};
 use vmd_studio::workspace::{
-    Changes, DocId, DocView, Edit, EditRequest, Event, KeyChanges, KeyRef, NewDocument,
-    SceneEvent, TransportEvent, Workspace, merge_id,
+    Changes, DocId, DocView, Edit, EditRequest, Event, KeyChanges, KeyRef, NewDocument, SceneEvent,
+    TransportEvent, Workspace, merge_id,
 };
 
 /// A dance: センター keys at frames 0, 10, 20 and a あ morph at 5 and 15.
@@ -41,8 +41,14 @@ fn dance(last: u32) -> Motion {
 fn camera(last: u32) -> Motion {
     let mut m = Motion::new_v2();
     for f in [0, last] {
-        m.cameras
-            .push(CameraKey::new(f, -45.0, [0.0, 10.0, 0.0], [0.0; 3], 30, true));
+        m.cameras.push(CameraKey::new(
+            f,
+            -45.0,
+            [0.0, 10.0, 0.0],
+            [0.0; 3],
+            30,
+            true,
+        ));
     }
     m
 }
@@ -75,6 +81,7 @@ fn scene() -> (Workspace, DocId, DocId) {
         scene: Box::new(s),
         selected_actor: Some(0),
         fresh: true,
+        modified: false,
     }));
     (ws, d, c)
 }
@@ -105,7 +112,9 @@ fn every_undoable_event_applies_then_undoes_to_the_identical_bytes_and_scene() {
     let cases: Vec<(&str, MakeEvent)> = vec![
         (
             "edit (SetKeys)",
-            Box::new(|ws, d, _| Event::edit(d, EditRequest::apply(move_bone(ws, d, 1, 12), "move"))),
+            Box::new(|ws, d, _| {
+                Event::edit(d, EditRequest::apply(move_bone(ws, d, 1, 12), "move"))
+            }),
         ),
         (
             "edit (ReplaceMotion)",
@@ -131,22 +140,40 @@ fn every_undoable_event_applies_then_undoes_to_the_identical_bytes_and_scene() {
                 ])
             }),
         ),
-        ("add actor", Box::new(|_, _, _| Event::Scene(SceneEvent::AddActor))),
-        ("remove actor", Box::new(|_, _, _| Event::Scene(SceneEvent::RemoveActor(0)))),
+        (
+            "add actor",
+            Box::new(|_, _, _| Event::Scene(SceneEvent::AddActor)),
+        ),
+        (
+            "remove actor",
+            Box::new(|_, _, _| Event::Scene(SceneEvent::RemoveActor(0))),
+        ),
         (
             "rename actor",
             Box::new(|_, _, _| Event::Scene(SceneEvent::RenameActor(0, "Miku".into()))),
         ),
-        ("actor motion", Box::new(|_, _, _| Event::Scene(SceneEvent::SetMotion(0, None)))),
-        ("actor offset", Box::new(|_, _, _| Event::Scene(SceneEvent::SetOffset(0, 15)))),
+        (
+            "actor motion",
+            Box::new(|_, _, _| Event::Scene(SceneEvent::SetMotion(0, None))),
+        ),
+        (
+            "actor offset",
+            Box::new(|_, _, _| Event::Scene(SceneEvent::SetOffset(0, 15))),
+        ),
         (
             "actor model",
             Box::new(|_, _, _| {
                 Event::Scene(SceneEvent::SetModel(0, ModelRef::File("mei.pmd".into())))
             }),
         ),
-        ("scene camera", Box::new(|_, _, _| Event::Scene(SceneEvent::SetCamera(None)))),
-        ("scene light", Box::new(|_, _, c| Event::Scene(SceneEvent::SetLight(Some(c))))),
+        (
+            "scene camera",
+            Box::new(|_, _, _| Event::Scene(SceneEvent::SetCamera(None))),
+        ),
+        (
+            "scene light",
+            Box::new(|_, _, c| Event::Scene(SceneEvent::SetLight(Some(c)))),
+        ),
         (
             "song",
             Box::new(|_, _, _| {
@@ -223,7 +250,11 @@ fn events_that_are_not_undo_steps_leave_bytes_scene_and_the_undo_order_alone() {
     assert!(!t.playing);
     // Seek 17 then 0.1 s at 30 fps = 3 frames.
     assert!((t.frame - 20.0).abs() < 1e-9, "{}", t.frame);
-    assert_eq!(t.loop_range, Some((5, 10)), "a reversed range is put in order");
+    assert_eq!(
+        t.loop_range,
+        Some((5, 10)),
+        "a reversed range is put in order"
+    );
     assert_eq!(t.preview_rate, 60);
     assert_eq!(ws.undo_budget(), 64 * 1024 * 1024);
     // The edit still undoes to the loaded bytes.
@@ -381,8 +412,14 @@ fn a_lower_undo_budget_drops_the_oldest_steps_and_says_so() {
     let mut m = Motion::new_v2();
     for f in 0..2000 {
         m.bones.push(
-            BoneKey::new("センター", NameEncoding::ShiftJis, f, [0.0; 3], [0.0, 0.0, 0.0, 1.0])
-                .expect("name fits"),
+            BoneKey::new(
+                "センター",
+                NameEncoding::ShiftJis,
+                f,
+                [0.0; 3],
+                [0.0, 0.0, 0.0, 1.0],
+            )
+            .expect("name fits"),
         );
     }
     let d = open(&mut ws, m, "long.vmd");
@@ -416,10 +453,7 @@ fn a_recovered_copy_is_modified_and_a_save_clears_the_mark() {
     let mut ws = Workspace::new();
     let mut new = NewDocument::new(dance(20), Some(PathBuf::from("d.vmd")), "d.vmd");
     new.unsaved = true;
-    let d = ws
-        .apply(Event::Open(Box::new(new)))
-        .opened
-        .expect("opened");
+    let d = ws.apply(Event::Open(Box::new(new))).opened.expect("opened");
     assert!(ws.doc(d).expect("doc").is_modified());
     let state = ws.doc(d).expect("doc").state();
     ws.apply(Event::Saved {

@@ -2,26 +2,32 @@
 //! the status bar and the unsaved-changes guard (drawing and what their
 //! clicks ask for; the commands themselves run in `execute`).
 
-use super::*;
+use std::path::PathBuf;
+
+use super::command::Command;
+use super::{AfterClose, StudioApp, panels};
+use crate::workspace::{Event, TransportEvent};
 
 impl StudioApp {
     pub(super) fn menu_bar(&mut self, ui: &mut egui::Ui) {
         let has_doc = self.doc().is_some();
         // Undo and redo act on the last edit made anywhere in the scene:
         // the label names it and its file.
-        let label_of = |id: Option<u64>, undo: bool| {
-            let d = self.docs.iter().find(|d| Some(d.id) == id)?;
-            let h = d.history();
-            let l = if undo { h.undo_label() } else { h.redo_label() }?;
+        let ws = &self.ws;
+        let label_of = |undo: bool| {
+            let l = ws.step_label(undo)?;
+            let Some(d) = ws.step_target(undo).and_then(|id| ws.doc(id)) else {
+                // A scene action (add an actor, an offset): no file changes.
+                return Some(format!("{l} (scene)"));
+            };
             // An action across timeline sections changes several files at once.
-            match self.step_files(undo) {
+            match ws.step_files(undo) {
                 n if n > 1 => Some(format!("{l} ({} and {} more)", d.title(), n - 1)),
                 _ => Some(format!("{l} ({})", d.title())),
             }
         };
-        let (undo_id, redo_id) = (self.undo_target(), self.redo_target());
-        let (can_undo, can_redo) = (undo_id.is_some(), redo_id.is_some());
-        let (undo_label, redo_label) = (label_of(undo_id, true), label_of(redo_id, false));
+        let (can_undo, can_redo) = (ws.can_step(true), ws.can_step(false));
+        let (undo_label, redo_label) = (label_of(true), label_of(false));
         egui::MenuBar::new().ui(ui, |ui| {
             // Clicks inside this menu do not close it (its typed-path fields
             // must take a click); each action closes it itself.
@@ -139,10 +145,10 @@ impl StudioApp {
                         ui.close();
                     }
                     let can_merge = self
-                        .scene
-                        .selected_actor
+                        .ws
+                        .selected_actor()
                         .or(Some(0))
-                        .and_then(|i| self.scene.scene.actors.get(i))
+                        .and_then(|i| self.ws.scene().actors.get(i))
                         .is_some_and(|a| a.motion.is_some());
                     if Command::MergeMotion.menu_button(ui, can_merge) {
                         self.run_command(Command::MergeMotion);
@@ -186,7 +192,9 @@ impl StudioApp {
                     }
                 }
                 ui.separator();
-                self.undo_budget_ui(ui);
+                if let Some(e) = super::settings::undo_budget_ui(ui, &self.ws) {
+                    self.apply(e);
+                }
             });
             ui.menu_button("View", |ui| {
                 for c in [
@@ -219,16 +227,16 @@ impl StudioApp {
                 }
                 ui.separator();
                 ui.label("Preview rate");
+                let mut chosen = self.ws.transport().preview_rate;
                 for rate in [30, 60, 120] {
-                    ui.radio_value(
-                        &mut self.shared.transport.preview_rate,
-                        rate,
-                        format!("{rate} fps"),
-                    );
+                    ui.radio_value(&mut chosen, rate, format!("{rate} fps"));
+                }
+                if chosen != self.ws.transport().preview_rate {
+                    self.transport(TransportEvent::SetRate(chosen));
                 }
             });
             ui.menu_button("Tools", |ui| {
-                if self.docs.get(self.active).is_some() {
+                if self.doc().is_some() {
                     panels::toolbox::menu(ui, &mut self.toolbox);
                 } else {
                     ui.weak("Open a file first");
@@ -239,22 +247,26 @@ impl StudioApp {
 
     pub(super) fn tabs(&mut self, ui: &mut egui::Ui) {
         ui.horizontal_wrapped(|ui| {
-            let mut close = None;
-            for (i, d) in self.docs.iter().enumerate() {
-                let r = ui.selectable_label(i == self.active, d.title());
+            let (mut close, mut pick) = (None, None);
+            let active = self.ws.active_index();
+            for (i, d) in self.ws.docs().iter().enumerate() {
+                let r = ui.selectable_label(i == active, d.title());
                 let r = match &d.path {
                     Some(p) => r.on_hover_text(p.display().to_string()),
                     None => r,
                 };
                 if r.clicked() {
-                    self.active = i;
+                    pick = Some(d.id);
                 }
                 if r.middle_clicked() {
-                    close = Some(i);
+                    close = Some(d.id);
                 }
             }
-            if let Some(i) = close {
-                self.active = i;
+            if let Some(id) = pick {
+                self.activate(id);
+            }
+            if let Some(id) = close {
+                self.activate(id);
                 self.run_command(Command::CloseTab);
             }
             if self.jobs.is_busy() {
@@ -266,7 +278,7 @@ impl StudioApp {
 
     pub(super) fn status_bar(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
-            let t = &self.shared.transport;
+            let t = self.ws.transport();
             ui.monospace(format!(
                 "frame {:>6.1}  {:>7.2} s {}",
                 t.frame,
@@ -307,7 +319,7 @@ impl StudioApp {
         let Some(guard) = self.close_guard.clone() else {
             return;
         };
-        let Some(doc) = self.docs.iter().find(|d| d.id == guard.doc_id) else {
+        let Some(doc) = self.ws.docs().iter().find(|d| d.id == guard.doc_id) else {
             self.close_guard = None;
             return;
         };
@@ -331,8 +343,8 @@ impl StudioApp {
         match choice {
             Some(0) => {
                 self.close_guard = None;
-                if let Some(i) = self.docs.iter().position(|d| d.id == guard.doc_id) {
-                    self.active = i;
+                if self.ws.doc(guard.doc_id).is_some() {
+                    self.activate(guard.doc_id);
                     self.after_save = Some(guard.clone());
                     self.run_command(Command::Save);
                 }
@@ -344,9 +356,7 @@ impl StudioApp {
                     AfterClose::Quit => {
                         // Discard this one's edits, then close again: the
                         // guard asks about the next modified file, if any.
-                        if let Some(d) = self.docs.iter_mut().find(|d| d.id == guard.doc_id) {
-                            d.mark_saved();
-                        }
+                        self.apply(Event::Discard(guard.doc_id));
                         ctx.send_viewport_cmd(egui::ViewportCommand::Close);
                     }
                 }

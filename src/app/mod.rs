@@ -1,15 +1,19 @@
 //! The desktop app (eframe/egui): open files, inspect, dope sheet, curve
 //! editor, preview, toolbox, undo and lossless save.
 //!
-//! Shape: [`StudioApp`] owns the open [`Document`]s and the runtime state;
-//! panels read a document and return [`document::EditRequest`]s; commands
-//! collected during a frame run at its end.
+//! Shape: a shell around the [`Workspace`] (documents, scene, undo order,
+//! transport, selection): panels read it and return what they want changed,
+//! which [`StudioApp`] turns into [`Event`]s for [`Workspace::apply`] — the
+//! one way in; commands collected during a frame run at its end.
+//! `StudioApp` itself keeps only the panels' view state and the services
+//! (jobs, saves, recovery, sound).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::cli::{Cli, CliError, CliResult, PanelArg, Renderer};
 use crate::vmd;
+use crate::workspace::{Changes, Event, TransportEvent, Workspace};
 
 mod chrome;
 pub mod command;
@@ -22,7 +26,6 @@ pub mod recovery;
 pub mod saving;
 pub mod scene_ops;
 mod scene_ui;
-mod scene_undo;
 pub mod settings;
 pub mod song;
 mod song_ops;
@@ -87,8 +90,9 @@ struct CloseGuard {
 
 /// The application.
 pub struct StudioApp {
-    pub docs: Vec<Document>,
-    pub active: usize,
+    /// The documents, the scene arrangement, the undo order, the transport
+    /// and the selection: every change goes through [`StudioApp::apply`].
+    pub ws: Workspace,
     pub shared: Shared,
     pub central: CentralView,
     pub show_dope_sheet: bool,
@@ -109,13 +113,14 @@ pub struct StudioApp {
     screenshot: Option<ScreenshotPlan>,
     pub inspector: panels::inspector::State,
     /// The scene timeline (one dope sheet for every document of the scene).
-    pub dope_sheet: panels::timeline::State,
+    pub timeline: panels::timeline::State,
     pub key_panel: panels::key_panel::State,
     pub curve_editor: panels::curve_editor::State,
     pub forensics: panels::forensics::State,
     pub viewport: panels::viewport::State,
     pub toolbox: panels::toolbox::State,
-    /// The scene: actors, camera, light; models; scene-wide undo order.
+    /// What the app keeps beside the scene: loaded models, pending opens,
+    /// the scene file's path.
     pub scene: scene_ops::SceneState,
     pub scene_panel: panels::scene::State,
     /// The built-in file browser, while open.
@@ -142,8 +147,7 @@ impl Default for StudioApp {
         let shared = Shared::default();
         let jobs = Jobs::new(shared.jobs.clone());
         StudioApp {
-            docs: Vec::new(),
-            active: 0,
+            ws: Workspace::new(),
             shared,
             central: CentralView::Curves,
             show_dope_sheet: true,
@@ -159,7 +163,7 @@ impl Default for StudioApp {
             pending: Vec::new(),
             screenshot: None,
             inspector: Default::default(),
-            dope_sheet: Default::default(),
+            timeline: Default::default(),
             key_panel: Default::default(),
             curve_editor: Default::default(),
             forensics: Default::default(),
@@ -202,10 +206,67 @@ impl StudioApp {
 
     /// The active document.
     pub fn doc(&self) -> Option<&Document> {
-        self.docs.get(self.active)
+        self.ws.active()
     }
-    pub fn doc_mut(&mut self) -> Option<&mut Document> {
-        self.docs.get_mut(self.active)
+
+    /// Applies an event to the workspace (the one way to change it); its
+    /// notes go to the status bar and the panels' copy of the transport
+    /// follows.
+    pub fn apply(&mut self, e: Event) -> Changes {
+        let ch = self.ws.apply(e);
+        for n in &ch.notes {
+            self.shared.info(n.clone());
+        }
+        self.shared.transport = self.ws.transport().clone();
+        ch
+    }
+
+    /// A transport command.
+    pub fn transport(&mut self, e: TransportEvent) {
+        self.apply(Event::Transport(e));
+    }
+
+    /// Makes document `id` the active one.
+    pub fn activate(&mut self, id: u64) {
+        self.apply(Event::Activate(id));
+    }
+
+    /// Sends what the panels changed on their copy of the transport
+    /// ([`Shared::transport`]) to the workspace, as transport events.
+    fn sync_transport(&mut self) {
+        let want = self.shared.transport.clone();
+        let have = self.ws.transport().clone();
+        if want.loop_range != have.loop_range {
+            self.transport(TransportEvent::SetLoop(want.loop_range));
+        }
+        if want.preview_rate != have.preview_rate {
+            self.transport(TransportEvent::SetRate(want.preview_rate));
+        }
+        if want.frame != have.frame {
+            self.transport(TransportEvent::Seek(want.frame));
+        }
+        if want.playing != have.playing {
+            self.transport(if want.playing {
+                TransportEvent::Play
+            } else {
+                TransportEvent::Pause
+            });
+        }
+        self.shared.transport = self.ws.transport().clone();
+    }
+
+    /// Applies a panel's edits to document `id` as one user action.
+    pub fn request_on(&mut self, id: u64, reqs: Vec<EditRequest>) {
+        if !reqs.is_empty() {
+            self.apply(Event::Edit(vec![(id, reqs)]));
+        }
+    }
+
+    /// Sends the selections a panel changed on its working copies.
+    fn apply_views(&mut self, views: panels::Views) {
+        for (doc, view) in views.changed(self.ws.docs()) {
+            self.apply(Event::Select { doc, view });
+        }
     }
 
     /// Selects the key `TRACK@FRAME` (bone or morph name, or `camera`) in the
@@ -213,16 +274,11 @@ impl StudioApp {
     /// returns whether it was found.
     pub fn select_key(&mut self, spec: &str) -> bool {
         // The active document first, then the others (which becomes active).
-        let order: Vec<usize> = std::iter::once(self.active)
-            .chain((0..self.docs.len()).filter(|&i| i != self.active))
+        let active = self.ws.active_index();
+        let order: Vec<usize> = std::iter::once(active)
+            .chain((0..self.ws.docs().len()).filter(|&i| i != active))
             .collect();
-        for i in order {
-            if self.select_key_in(i, spec) {
-                self.active = i;
-                return true;
-            }
-        }
-        false
+        order.into_iter().any(|i| self.select_key_in(i, spec))
     }
 
     fn select_key_in(&mut self, doc_index: usize, spec: &str) -> bool {
@@ -232,7 +288,7 @@ impl StudioApp {
         let Ok(frame) = frame.trim().parse::<u32>() else {
             return false;
         };
-        let Some(doc) = self.docs.get_mut(doc_index) else {
+        let Some(doc) = self.ws.docs().get(doc_index) else {
             return false;
         };
         let m = &doc.motion;
@@ -257,17 +313,18 @@ impl StudioApp {
         };
         match found {
             Some(k) => {
-                doc.view.selection.clear();
-                doc.view.selection.insert(k);
-                doc.view.active = Some(k);
-                doc.view.reveal = Some(k);
+                let id = doc.id;
+                let view = document::DocView {
+                    selection: std::iter::once(k).collect(),
+                    active: Some(k),
+                    reveal: Some(k),
+                };
+                self.apply(Event::Select { doc: id, view });
+                self.activate(id);
                 // The playhead goes to the selected key (scene frame: the
                 // actor's offset added).
-                let id = doc.id;
-                let offset = self.offset_of(id);
-                let t = &mut self.shared.transport;
-                t.frame = f64::from(frame) + f64::from(offset);
-                t.playing = false;
+                let at = f64::from(frame) + f64::from(self.ws.offset_of(id));
+                self.transport(TransportEvent::SeekAndStop(at));
                 true
             }
             None => false,
@@ -329,7 +386,7 @@ impl StudioApp {
                         }
                     }
                     Pick::Model => {
-                        let sel = self.scene.selected_actor;
+                        let sel = self.ws.selected_actor();
                         for p in paths {
                             match sel {
                                 Some(i) => self.open_for(p, scene_ops::Intent::ActorModel(i)),
@@ -407,7 +464,8 @@ impl StudioApp {
     }
 
     fn execute(&mut self, c: Command) {
-        let last = self.doc().and_then(|d| d.motion.last_frame()).unwrap_or(0);
+        let last = self.ws.scene_end();
+        let now = self.ws.transport().frame;
         match c {
             Command::Open => {
                 let dir = self.start_dir();
@@ -418,10 +476,10 @@ impl StudioApp {
                 self.pick_file(Pick::Model, dir);
             }
             Command::MergeMotion => {
-                let actor = self.scene.selected_actor.unwrap_or(0);
+                let actor = self.ws.selected_actor().unwrap_or(0);
                 if self
-                    .scene
-                    .scene
+                    .ws
+                    .scene()
                     .actors
                     .get(actor)
                     .is_some_and(|a| a.motion.is_some())
@@ -464,36 +522,36 @@ impl StudioApp {
                     }
                 }
             }
-            Command::Undo => self.undo_scene(),
-            Command::Redo | Command::RedoAlt => self.redo_scene(),
+            Command::Undo => {
+                self.apply(Event::Undo);
+            }
+            Command::Redo | Command::RedoAlt => {
+                self.apply(Event::Redo);
+            }
             Command::PlayPause => {
-                let t = &mut self.shared.transport;
-                t.playing = !t.playing;
-                if t.playing && t.frame >= f64::from(last) {
-                    t.frame = 0.0;
-                }
-                if !t.playing {
+                if self.ws.transport().playing {
                     // Paused on a whole frame: what the status bar, the
                     // dope sheet and the key panel all show.
-                    t.frame = t.frame.floor();
+                    self.transport(TransportEvent::SeekAndStop(now.floor()));
+                } else {
+                    if now >= f64::from(last) {
+                        self.transport(TransportEvent::Seek(0.0));
+                    }
+                    self.transport(TransportEvent::Play);
                 }
                 self.last_tick = None;
             }
             Command::StepBack => {
-                let t = &mut self.shared.transport;
-                t.playing = false;
-                t.frame = (t.frame.ceil() - 1.0).max(0.0);
+                self.transport(TransportEvent::SeekAndStop((now.ceil() - 1.0).max(0.0)))
             }
-            Command::StepForward => {
-                let t = &mut self.shared.transport;
-                t.playing = false;
-                t.frame = t.frame.floor() + 1.0;
-            }
-            Command::Home => self.shared.transport.frame = 0.0,
-            Command::End => self.shared.transport.frame = f64::from(last),
+            Command::StepForward => self.transport(TransportEvent::SeekAndStop(now.floor() + 1.0)),
+            Command::Home => self.transport(TransportEvent::Seek(0.0)),
+            Command::End => self.transport(TransportEvent::Seek(f64::from(last))),
             Command::PrevKey | Command::NextKey => {
                 if let Some(d) = self.doc() {
-                    let now = self.shared.transport.frame;
+                    // The active file's keys, on the scene timeline.
+                    let offset = f64::from(self.ws.offset_of(d.id));
+                    let now = now - offset;
                     let frames = d.motion.key_frames_sorted();
                     let target = if c == Command::NextKey {
                         frames.iter().copied().find(|&f| f64::from(f) > now + 1e-9)
@@ -505,18 +563,17 @@ impl StudioApp {
                             .find(|&f| f64::from(f) < now - 1e-9)
                     };
                     if let Some(f) = target {
-                        self.shared.transport.frame = f64::from(f);
+                        self.transport(TransportEvent::Seek(f64::from(f) + offset));
                     }
                 }
             }
             Command::PrevCut | Command::NextCut => {
                 // Cuts of the first open camera.
-                if let Some(d) = self.docs.iter().find(|d| !d.motion.cameras.is_empty()) {
+                if let Some(d) = self.ws.docs().iter().find(|d| !d.motion.cameras.is_empty()) {
                     let cuts: Vec<u32> = vmd::summary::cut_frames(&d.motion, &d.index)
                         .into_iter()
                         .map(|a| a + 1)
                         .collect();
-                    let now = self.shared.transport.frame;
                     let target = if c == Command::NextCut {
                         cuts.iter().copied().find(|&f| f64::from(f) > now + 1e-9)
                     } else {
@@ -526,7 +583,7 @@ impl StudioApp {
                             .find(|&f| f64::from(f) < now - 1e-9)
                     };
                     if let Some(f) = target {
-                        self.shared.transport.frame = f64::from(f);
+                        self.transport(TransportEvent::Seek(f64::from(f)));
                     }
                 }
             }
@@ -540,72 +597,26 @@ impl StudioApp {
             }
             Command::InsertKey | Command::SelectAll | Command::SelectAtFrame | Command::FitAll => {
                 // Key commands belong to the dope sheet.
-                let active = self.active;
-                if let Some(doc) = self.docs.get_mut(active) {
-                    let id = doc.id;
-                    let offset = self
-                        .scene
-                        .scene
-                        .actors
-                        .iter()
-                        .find(|a| a.motion == Some(id))
-                        .map_or(0, |a| a.offset);
-                    let mut view = std::mem::take(&mut doc.view);
-                    let mut edits = Vec::new();
-                    {
-                        let mut cx = PanelCtx {
-                            doc,
-                            view: &mut view,
-                            edits: &mut edits,
-                            shared: &mut self.shared,
-                        };
-                        panels::timeline::command(&mut cx, &mut self.dope_sheet, offset, c);
-                    }
-                    doc.view = view;
-                    self.request_on(id, edits);
-                }
+                let offset = self.doc().map_or(0, |d| self.ws.offset_of(d.id));
+                self.with_active(|cx, p| panels::timeline::command(cx, p.timeline, offset, c));
             }
         }
     }
 
     fn close_doc(&mut self, id: u64) {
-        self.docs.retain(|d| d.id != id);
-        self.scene_forget(id);
-        if self.active >= self.docs.len() {
-            self.active = self.docs.len().saturating_sub(1);
-        }
+        self.apply(Event::Close(id));
     }
 
     /// Advances playback in real time at 30 fps (frames are dropped, never slowed).
     fn tick_playback(&mut self, ctx: &egui::Context) {
         let now = ctx.input(|i| i.time);
-        // The scene's end: every file's last key, actors shifted by their offset.
-        let last = self
-            .docs
-            .iter()
-            .filter_map(|d| {
-                let f = i64::from(d.motion.last_frame()?) + i64::from(self.offset_of(d.id));
-                Some(f.clamp(0, i64::from(u32::MAX)) as u32)
-            })
-            .max()
-            .unwrap_or(0);
-        let t = &mut self.shared.transport;
-        if !t.playing {
+        if !self.ws.transport().playing {
             self.last_tick = None;
             return;
         }
-        let dt = self.last_tick.map_or(0.0, |last| (now - last).max(0.0));
+        let seconds = self.last_tick.map_or(0.0, |last| (now - last).max(0.0));
         self.last_tick = Some(now);
-        t.frame += dt * 30.0;
-        let (lo, hi) = t.loop_range.unwrap_or((0, last.max(1)));
-        if t.frame > f64::from(hi) {
-            if t.loop_range.is_some() || hi > 0 {
-                t.frame = f64::from(lo) + (t.frame - f64::from(hi)).min(1.0);
-            }
-            if t.loop_range.is_none() {
-                t.frame = f64::from(lo);
-            }
-        }
+        self.transport(TransportEvent::Advance { seconds });
         ctx.request_repaint();
     }
 
@@ -627,13 +638,13 @@ impl StudioApp {
         &mut self,
         f: impl FnOnce(&mut PanelCtx, &mut StudioPanels) -> R,
     ) -> Option<R> {
-        let doc = self.docs.get_mut(self.active)?;
+        let doc = self.ws.active()?;
         let id = doc.id;
-        let mut view = std::mem::take(&mut doc.view);
+        let mut view = doc.view.clone();
         let mut edits = Vec::new();
         let mut panels = StudioPanels {
             inspector: &mut self.inspector,
-            dope_sheet: &mut self.dope_sheet,
+            timeline: &mut self.timeline,
             key_panel: &mut self.key_panel,
             curve_editor: &mut self.curve_editor,
             forensics: &mut self.forensics,
@@ -648,25 +659,28 @@ impl StudioApp {
             };
             f(&mut cx, &mut panels)
         };
-        doc.view = view;
+        if self.ws.doc(id).is_some_and(|d| d.view != view) {
+            self.apply(Event::Select { doc: id, view });
+        }
         self.request_on(id, edits);
+        self.sync_transport();
         Some(r)
     }
 
     /// Draws the whole window (the eframe `ui` entry point, also used by tests).
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        self.shared.transport = self.ws.transport().clone();
         // What the panels drawn early (status bar, tabs, key panel) show:
         // if a later panel changes it this frame, draw once more.
         let before = (
-            self.shared.transport.frame,
-            self.active,
-            self.docs.iter().map(|d| d.revision).sum::<u64>(),
+            self.ws.transport().frame,
+            self.ws.active_index(),
+            self.ws.docs().iter().map(|d| d.revision).sum::<u64>(),
             self.file_browser.is_some(),
         );
         self.jobs.set_context(&ctx);
         self.poll_jobs();
-        self.adopt_new_documents();
         self.handle_dropped_files(&ctx);
         if !self.jobs.is_busy()
             && let Some(spec) = self.pending_select.take()
@@ -682,7 +696,7 @@ impl StudioApp {
         // edits (e.g. a `--merge`) are not the user's work, so no guard.
         if ctx.input(|i| i.viewport().close_requested())
             && self.screenshot.is_none()
-            && let Some(d) = self.docs.iter().find(|d| d.is_modified())
+            && let Some(d) = self.ws.docs().iter().find(|d| d.is_modified())
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.close_guard = Some(CloseGuard {
@@ -700,7 +714,7 @@ impl StudioApp {
             self.tabs(ui);
         });
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
-        if self.docs.is_empty() && self.scene.scene.actors.is_empty() {
+        if self.ws.docs().is_empty() && self.ws.scene().actors.is_empty() {
             egui::CentralPanel::default().show(ui, |ui| {
                 ui.vertical_centered(|ui| {
                     ui.add_space(80.0);
@@ -738,7 +752,7 @@ impl StudioApp {
                         .show(ui, |ui| {
                             self.with_active(|cx, p| panels::key_panel::ui(ui, cx, p.key_panel));
                             ui.separator();
-                            if !self.docs.is_empty() {
+                            if !self.ws.docs().is_empty() {
                                 panels::toolbox::ui(ui, &mut self.toolbox);
                             }
                         });
@@ -770,7 +784,7 @@ impl StudioApp {
                         let mut edits = Vec::new();
                         let picked_before = self.viewport.pose.selected.clone();
                         {
-                            let view = scene_ops::scene_view(&self.docs, &self.scene);
+                            let view = scene_ops::scene_view(&self.ws, &self.scene);
                             panels::viewport::ui(
                                 ui,
                                 &view,
@@ -784,6 +798,7 @@ impl StudioApp {
                         for (id, e) in edits {
                             self.request_on(id, vec![e]);
                         }
+                        self.sync_transport();
                         // A bone clicked in the view: its row (and key) in the timeline.
                         if self.viewport.pose.selected != picked_before
                             && let Some(b) = self.viewport.pose.selected.clone()
@@ -796,11 +811,12 @@ impl StudioApp {
         }
         panels::toolbox::windows(
             &ctx,
-            &self.docs,
-            self.active,
+            self.ws.docs(),
+            self.ws.active_index(),
             &mut self.shared,
             &mut self.toolbox,
         );
+        self.sync_transport();
         self.close_guard_modal(&ctx);
         self.file_browser_ui(&ctx);
         self.export_video_ui(&ctx);
@@ -823,9 +839,9 @@ impl StudioApp {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
         let after = (
-            self.shared.transport.frame,
-            self.active,
-            self.docs.iter().map(|d| d.revision).sum::<u64>(),
+            self.ws.transport().frame,
+            self.ws.active_index(),
+            self.ws.docs().iter().map(|d| d.revision).sum::<u64>(),
             self.file_browser.is_some(),
         );
         if after != before {
@@ -837,14 +853,16 @@ impl StudioApp {
     /// Runs a toolbox operation the toolbox panel queued (it owns the dialogs).
     fn toolbox_apply(&mut self) {
         if let Some((motion, name)) = self.toolbox.take_new_document() {
-            self.docs.push(Document::new(motion, None, name));
-            self.active = self.docs.len() - 1;
+            let new = crate::workspace::NewDocument::new(motion, None, name);
+            if let Some(id) = self.apply(Event::Open(Box::new(new))).opened {
+                self.place_new(id);
+            }
         }
         let Some(req) = self.toolbox.take_request() else {
             return;
         };
-        let docs: Vec<&Document> = self.docs.iter().collect();
-        match panels::toolbox::run_request(&req, &docs, self.active) {
+        let docs: Vec<&Document> = self.ws.docs().iter().collect();
+        match panels::toolbox::run_request(&req, &docs, self.ws.active_index()) {
             Ok(outcome) => {
                 for line in &outcome.report_lines {
                     self.shared.info(line.clone());
@@ -875,7 +893,7 @@ impl StudioApp {
 /// Mutable access to each panel's state at once.
 pub struct StudioPanels<'a> {
     pub inspector: &'a mut panels::inspector::State,
-    pub dope_sheet: &'a mut panels::timeline::State,
+    pub timeline: &'a mut panels::timeline::State,
     pub key_panel: &'a mut panels::key_panel::State,
     pub curve_editor: &'a mut panels::curve_editor::State,
     pub forensics: &'a mut panels::forensics::State,
@@ -894,7 +912,7 @@ impl eframe::App for StudioApp {
             .map(|p| p.display().to_string())
             .collect();
         eframe::set_value(storage, RECENT_KEY, &list);
-        settings::save_undo_budget(storage);
+        settings::save_undo_budget(storage, &self.ws);
     }
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {

@@ -15,7 +15,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::time::{Duration, Instant};
 
-use super::document::Document;
 use super::scene_ops::Intent;
 use super::{CentralView, StudioApp};
 use crate::scene::recovery::{
@@ -129,11 +128,11 @@ impl Recovery {
 
 /// The scene as paths, with this document's roles.
 fn scene_record(app: &StudioApp, doc_id: u64) -> Option<SceneRecord> {
-    let s: &Scene<u64> = &app.scene.scene;
+    let s: &Scene<u64> = app.ws.scene();
     if s.actors.is_empty() && s.camera.is_none() && s.light.is_none() {
         return None;
     }
-    let path_of = |id: &u64| app.docs.iter().find(|d| d.id == *id)?.path.clone();
+    let path_of = |id: &u64| app.ws.doc(*id)?.path.clone();
     let mut roles = Vec::new();
     let actors = s
         .actors
@@ -254,7 +253,7 @@ impl StudioApp {
         let interval = self.recovery.interval;
         let mut ops = Vec::new();
         let mut wake: Option<Duration> = None;
-        for d in &self.docs {
+        for d in self.ws.docs() {
             let t = self.recovery.tracks.entry(d.id).or_insert(Track {
                 saved_revision: d.revision,
                 base_edits: 0,
@@ -303,7 +302,7 @@ impl StudioApp {
             }
         }
         // Closed documents: closed without saving after the user said so.
-        let open: Vec<u64> = self.docs.iter().map(|d| d.id).collect();
+        let open: Vec<u64> = self.ws.docs().iter().map(|d| d.id).collect();
         let gone: Vec<u64> = self
             .recovery
             .tracks
@@ -353,14 +352,22 @@ impl StudioApp {
                     continue;
                 }
             };
-            let mut d = Document::new(motion, e.meta.original.clone(), e.meta.name.clone());
-            d.disk_stamp = e
+            let mut new = crate::workspace::NewDocument::new(
+                motion,
+                e.meta.original.clone(),
+                e.meta.name.clone(),
+            );
+            new.disk_stamp = e
                 .meta
                 .original
                 .as_deref()
                 .and_then(vmd::save::DiskStamp::of);
             // Modified: the saved state is one the history never reaches.
-            d.mark_saved_state(u64::MAX);
+            new.unsaved = true;
+            let ev = crate::workspace::Event::Open(Box::new(new));
+            let Some(d) = self.apply(ev).opened.and_then(|id| self.ws.doc(id)) else {
+                continue;
+            };
             let id = d.id;
             self.recovery.tracks.insert(
                 id,
@@ -373,8 +380,6 @@ impl StudioApp {
                 },
             );
             self.shared.info(format!("Restored {}", e.display_name()));
-            self.docs.push(d);
-            self.active = self.docs.len() - 1;
             restored.push((id, e, bytes));
         }
         // The scene as it was: the newest copy's arrangement, with every
@@ -437,7 +442,6 @@ impl StudioApp {
         }
         let mut worn = vec![false; s.actors.len()];
         for (id, roles) in restored {
-            self.scene.known.insert(*id);
             for r in roles {
                 match r {
                     Role::Actor { index } => {
@@ -453,11 +457,16 @@ impl StudioApp {
         }
         let (has_camera, has_light) = (s.camera.is_some(), s.light.is_some());
         let actors = s.actors.len();
-        self.scene.scene = s;
-        self.scene.selected_actor = (actors > 0).then_some(0);
-        self.scene.path = record.scene_file.clone();
         // The arrangement may differ from any saved scene file.
-        self.scene.modified = true;
+        self.apply(crate::workspace::Event::Scene(
+            crate::workspace::SceneEvent::Arrange {
+                scene: Box::new(s),
+                selected_actor: (actors > 0).then_some(0),
+                fresh: true,
+                modified: true,
+            },
+        ));
+        self.scene.path = record.scene_file.clone();
         for (i, a) in record.actors.iter().enumerate() {
             if let Some(p) = &a.model
                 && !self.scene.models.contains_key(p)

@@ -1,89 +1,87 @@
-//! The scene's panels glued to the app: the scene panel's actions and the
-//! one timeline of every file (drawing through the panels, applying what
-//! they return).
+//! The scene's panels in the shell: the scene panel's actions and the one
+//! timeline of every file. Each draws from the workspace and hands back
+//! what it wants changed, which becomes [`Event`]s here.
 
-use super::*;
+use super::StudioApp;
+use super::command::Command;
+use super::jobs::Pick;
+use super::panels::{self, Views, scene::Action, timeline};
 use crate::scene::ModelRef;
+use crate::workspace::{Event, SceneEvent, Workspace};
+
+/// The timeline's sections: camera, light (if another file), each actor's
+/// motion, then open files outside the scene.
+pub fn timeline_sections(ws: &Workspace) -> Vec<timeline::Section> {
+    let s = ws.scene();
+    let mut out: Vec<timeline::Section> = Vec::new();
+    let push = |out: &mut Vec<timeline::Section>, id: u64, role: String| {
+        if !out.iter().any(|x| x.doc_id == id) {
+            out.push(timeline::Section {
+                doc_id: id,
+                role,
+                offset: ws.offset_of(id),
+            });
+        }
+    };
+    if let Some(c) = s.camera {
+        let role = if s.light == Some(c) {
+            "Camera + light"
+        } else {
+            "Camera"
+        };
+        push(&mut out, c, role.to_owned());
+    }
+    if let Some(l) = s.light {
+        push(&mut out, l, "Light".to_owned());
+    }
+    for a in &s.actors {
+        if let Some(m) = a.motion {
+            push(&mut out, m, a.name.clone());
+        }
+    }
+    for d in ws.docs() {
+        push(&mut out, d.id, "Not in the scene".to_owned());
+    }
+    out
+}
 
 impl StudioApp {
     /// The scene panel (left side), and the changes it asks for.
     pub(super) fn scene_panel_ui(&mut self, ui: &mut egui::Ui) {
         let active = self.doc().map(|d| d.id);
-        let actions =
-            super::panels::scene::ui(ui, &self.scene, &self.docs, active, &mut self.scene_panel);
+        let actions = panels::scene::ui(ui, &self.ws, &self.scene, active, &mut self.scene_panel);
         for a in actions {
             self.scene_action(a);
         }
     }
 
-    /// Applies a scene-panel action.
-    pub fn scene_action(&mut self, a: super::panels::scene::Action) {
-        use super::jobs::Pick;
-        use super::panels::scene::Action;
-        let s = &mut self.scene.scene;
-        let mut changed = true;
-        match a {
-            Action::SelectActor(i) => {
-                self.scene.selected_actor = Some(i);
-                if let Some(id) = s.actors.get(i).and_then(|a| a.motion)
-                    && let Some(k) = self.doc_index(id)
-                {
-                    self.active = k;
-                }
-                changed = false;
-            }
-            Action::AddActor => {
-                let i = s.add_actor();
-                self.scene.selected_actor = Some(i);
-            }
-            Action::RemoveActor(i) => {
-                if i < s.actors.len() {
-                    s.actors.remove(i);
-                }
-                self.scene.selected_actor = match self.scene.selected_actor {
-                    Some(j) if j > i => Some(j - 1),
-                    Some(j) if j == i => s.actors.len().checked_sub(1),
-                    other => other,
-                };
-            }
-            Action::RenameActor(i, name) => {
-                if let Some(a) = s.actors.get_mut(i) {
-                    a.name = name;
-                }
-            }
-            Action::SetMotion(i, m) => {
-                if let Some(a) = s.actors.get_mut(i) {
-                    a.motion = m;
-                }
-            }
-            Action::SetOffset(i, off) => {
-                if let Some(a) = s.actors.get_mut(i) {
-                    a.offset = off;
-                }
+    /// Applies a scene-panel action: arrangement changes are workspace
+    /// events (each one undo step); the rest open dialogs or save.
+    pub fn scene_action(&mut self, a: Action) {
+        let event = match a {
+            Action::SelectActor(i) => SceneEvent::SelectActor(Some(i)),
+            Action::AddActor => SceneEvent::AddActor,
+            Action::RemoveActor(i) => SceneEvent::RemoveActor(i),
+            Action::RenameActor(i, name) => SceneEvent::RenameActor(i, name),
+            Action::SetMotion(i, m) => SceneEvent::SetMotion(i, m),
+            Action::SetOffset(i, off) => SceneEvent::SetOffset(i, off),
+            Action::BuiltinModel(i) => SceneEvent::SetModel(i, ModelRef::Builtin),
+            Action::SetCamera(c) => SceneEvent::SetCamera(c),
+            Action::SetLight(l) => SceneEvent::SetLight(l),
+            Action::Activate(id) => {
+                self.activate(id);
+                return;
             }
             Action::LoadModel(i) => {
-                self.scene.selected_actor = Some(i);
+                self.apply(Event::Scene(SceneEvent::SelectActor(Some(i))));
                 let dir = self.start_dir();
                 self.pick_file(Pick::Model, dir);
-                changed = false;
-            }
-            Action::BuiltinModel(i) => {
-                if let Some(a) = s.actors.get_mut(i) {
-                    a.model = ModelRef::Builtin;
-                }
-            }
-            Action::SetCamera(c) => s.camera = c,
-            Action::SetLight(l) => s.light = l,
-            Action::Activate(id) => {
-                if let Some(k) = self.doc_index(id) {
-                    self.active = k;
-                }
-                changed = false;
+                return;
             }
             Action::OpenScene => {
                 let dir = self.start_dir();
                 self.pick_file(Pick::OpenScene, dir);
-                changed = false;
+                return;
             }
             Action::SaveScene => {
                 match self.scene.path.clone() {
@@ -93,125 +91,88 @@ impl StudioApp {
                         self.pick_file(Pick::SaveScene, dir);
                     }
                 }
-                changed = false;
+                return;
             }
             Action::SaveSceneAs => {
                 let dir = self.start_dir();
                 self.pick_file(Pick::SaveScene, dir);
-                changed = false;
-            }
-        }
-        if changed {
-            self.scene.modified = true;
-        }
-    }
-}
-
-impl StudioApp {
-    /// The timeline's sections: camera, light (if another file), each
-    /// actor's motion, then open files outside the scene.
-    pub fn timeline_sections(&self) -> Vec<super::panels::timeline::Section> {
-        use super::panels::timeline::Section;
-        let s = &self.scene.scene;
-        let mut out: Vec<Section> = Vec::new();
-        let push = |out: &mut Vec<Section>, id: u64, role: String, offset: i32| {
-            if !out.iter().any(|x| x.doc_id == id) {
-                out.push(Section {
-                    doc_id: id,
-                    role,
-                    offset,
-                });
+                return;
             }
         };
-        if let Some(c) = s.camera {
-            let role = if s.light == Some(c) {
-                "Camera + light"
-            } else {
-                "Camera"
-            };
-            push(&mut out, c, role.to_owned(), 0);
-        }
-        if let Some(l) = s.light {
-            push(&mut out, l, "Light".to_owned(), 0);
-        }
-        for a in &s.actors {
-            if let Some(m) = a.motion {
-                push(&mut out, m, a.name.clone(), a.offset);
-            }
-        }
-        for d in &self.docs {
-            push(&mut out, d.id, "Not in the scene".to_owned(), 0);
-        }
-        out
+        self.apply(Event::Scene(event));
     }
 
     /// Delete, copy or paste across the timeline's sections: one action,
     /// undone at once.
-    pub(super) fn scene_key_command(&mut self, c: super::command::Command) {
-        let sections = self.timeline_sections();
+    pub(super) fn scene_key_command(&mut self, c: Command) {
+        let sections = timeline_sections(&self.ws);
         let active = self.doc().map(|d| d.id);
-        let edits = super::panels::timeline::scene_command(
-            &mut self.docs,
+        let mut views = Views::of(self.ws.docs());
+        let edits = timeline::scene_command(
+            self.ws.docs(),
+            &mut views,
             &sections,
             active,
             &mut self.shared,
-            &mut self.dope_sheet,
+            &mut self.timeline,
             c,
         );
-        self.request_group(edits);
+        self.apply_views(views);
+        if !edits.is_empty() {
+            self.apply(Event::Edit(edits));
+        }
     }
 
     /// A bone of actor `actor` was clicked in the viewport: the timeline
     /// picks its row in the actor's motion, selects its key at the
     /// playhead (if any) and scrolls to it; the motion becomes active.
     pub(super) fn bone_picked(&mut self, actor: usize, name: &str) {
-        let Some(a) = self.scene.scene.actors.get(actor) else {
+        let Some(a) = self.ws.scene().actors.get(actor) else {
             return;
         };
         let (Some(id), offset) = (a.motion, a.offset) else {
             return;
         };
-        let frame = self.shared.transport.frame;
-        if super::panels::timeline::reveal_bone(
-            &mut self.docs,
-            &mut self.dope_sheet,
+        let frame = self.ws.transport().frame;
+        let mut views = Views::of(self.ws.docs());
+        let found = timeline::reveal_bone(
+            self.ws.docs(),
+            &mut views,
+            &mut self.timeline,
             id,
             offset,
             name,
             frame,
-        ) && let Some(i) = self.doc_index(id)
-        {
-            self.active = i;
+        );
+        self.apply_views(views);
+        if found {
+            self.activate(id);
         }
     }
 
     /// Draws the scene timeline and applies what it returns.
     pub(super) fn timeline_ui(&mut self, ui: &mut egui::Ui) {
-        let sections = self.timeline_sections();
-        let last = sections
-            .iter()
-            .filter_map(|s| {
-                let d = self.docs.iter().find(|d| d.id == s.doc_id)?;
-                let f = i64::from(d.motion.last_frame()?) + i64::from(s.offset);
-                Some(f.clamp(0, i64::from(u32::MAX)) as u32)
-            })
-            .max()
-            .unwrap_or(0);
+        let sections = timeline_sections(&self.ws);
+        let last = self.ws.scene_end();
         let active = self.doc().map(|d| d.id);
-        let out = super::panels::timeline::ui(
+        let mut views = Views::of(self.ws.docs());
+        let out = timeline::ui(
             ui,
-            &mut self.docs,
+            self.ws.docs(),
+            &mut views,
             &sections,
             active,
             last,
             &mut self.shared,
-            &mut self.dope_sheet,
+            &mut self.timeline,
         );
-        if let Some(id) = out.activate
-            && let Some(i) = self.doc_index(id)
-        {
-            self.active = i;
+        self.apply_views(views);
+        if let Some(id) = out.activate {
+            self.activate(id);
         }
-        self.request_group(out.edits);
+        if !out.edits.is_empty() {
+            self.apply(Event::Edit(out.edits));
+        }
+        self.sync_transport();
     }
 }

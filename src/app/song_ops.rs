@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use super::StudioApp;
 use crate::scene;
+use crate::workspace::{Event, SceneEvent};
 
 impl StudioApp {
     /// Loads a song for the scene (from the File menu or a drop). The scene
@@ -16,7 +17,7 @@ impl StudioApp {
     /// alone on the command line) it goes under the bundled demo scene, so
     /// its waveform and beat grid have a timeline to sit on.
     pub fn load_song(&mut self, path: PathBuf) {
-        if self.docs.is_empty() && self.scene.scene.actors.is_empty() {
+        if self.ws.docs().is_empty() && self.ws.scene().actors.is_empty() {
             self.open_demo();
             self.central = super::CentralView::Preview;
         }
@@ -31,7 +32,7 @@ impl StudioApp {
         let jobs = self.shared.jobs.clone();
         let song = &mut self.shared.song;
         // The scene's song changed under us (a scene was opened or cleared).
-        let in_scene = self.scene.scene.song.clone();
+        let in_scene = self.ws.scene().song.clone();
         if in_scene != song.scene_seen {
             match &in_scene {
                 Some(s) if song.requested() != Some(s.path.as_path()) => {
@@ -51,30 +52,28 @@ impl StudioApp {
                 path,
                 offset: song.offset_frames,
             });
-            if now != self.scene.scene.song {
-                self.scene.scene.song = now.clone();
-                self.scene.modified = true;
+            song.scene_seen = now.clone();
+            if now != self.ws.scene().song {
+                self.apply(Event::Scene(SceneEvent::SetSong(now)));
             }
-            song.scene_seen = now;
         }
+        // The song's length counts in the scene's end.
+        let seconds = self
+            .shared
+            .song
+            .song
+            .as_ref()
+            .map(|s| s.pcm.duration_seconds());
+        self.apply(Event::SongLength(seconds));
+        let song = &mut self.shared.song;
         if song.loading().is_some() {
             ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
-        // Sound and transport.
-        // The same wrap range as the transport's own tick.
-        let last = self
-            .docs
-            .iter()
-            .filter_map(|d| d.motion.last_frame())
-            .max()
-            .unwrap_or(0);
-        let song = &mut self.shared.song;
-        let t = &mut self.shared.transport;
-        let (lo, hi) = t
-            .loop_range
-            .map_or((0.0, f64::from(last.max(1))), |(a, b)| {
-                (f64::from(a), f64::from(b))
-            });
+        // Sound and transport: the transport's own wrap range.
+        let mut t = self.ws.transport().clone();
+        let (lo, hi) = t.wrap_range(self.ws.scene_end());
+        let (lo, hi) = (f64::from(lo), f64::from(hi));
+        let t = &mut t;
         song.sync(t, (lo, hi), std::time::Instant::now());
         if t.playing && song.song.is_some() {
             ctx.request_repaint();
@@ -82,6 +81,9 @@ impl StudioApp {
         for (m, is_err) in song.messages.drain(..) {
             self.shared.messages.push((m, is_err));
         }
+        // The sound clock may have moved the playhead.
+        self.shared.transport = t.clone();
+        self.sync_transport();
     }
 
     /// The status bar's job progress (every background job, the song's
@@ -123,8 +125,8 @@ impl StudioApp {
         if self.shared.song.song.is_some() && ui.button("Remove song").clicked() {
             self.shared.song.clear();
             self.shared.song.scene_seen = None;
-            if self.scene.scene.song.take().is_some() {
-                self.scene.modified = true;
+            if self.ws.scene().song.is_some() {
+                self.apply(Event::Scene(SceneEvent::SetSong(None)));
             }
             ui.close();
         }

@@ -100,7 +100,9 @@ pub fn run(args: Cli) -> CliResult {
             if screenshot.is_none()
                 && let Some(storage) = cc.storage
             {
-                settings::load_undo_budget(storage);
+                if let Some(e) = settings::load_undo_budget(storage) {
+                    app.apply(e);
+                }
                 if let Some(list) = eframe::get_value::<Vec<String>>(storage, RECENT_KEY) {
                     app.recent = list.into_iter().map(PathBuf::from).collect();
                 }
@@ -126,7 +128,7 @@ pub fn run(args: Cli) -> CliResult {
                 app.open_for(p.clone(), scene_ops::Intent::MergeInto(None));
             }
             if let Some(f) = frame {
-                app.shared.transport.frame = f.max(0.0);
+                app.transport(TransportEvent::Seek(f.max(0.0)));
             }
             match panel {
                 Some(PanelArg::Preview) => app.central = CentralView::Preview,

@@ -331,7 +331,11 @@ fn set_at<T: Clone>(v: &mut [T], i: u32, new: T) -> Option<T> {
 }
 
 impl Document {
-    pub(in crate::workspace) fn new(motion: Motion, path: Option<PathBuf>, name: impl Into<String>) -> Self {
+    pub(in crate::workspace) fn new(
+        motion: Motion,
+        path: Option<PathBuf>,
+        name: impl Into<String>,
+    ) -> Self {
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let index = TrackIndex::build(&motion);
         let cache = EvalCache::build(&motion, &index);

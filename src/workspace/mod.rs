@@ -113,12 +113,14 @@ pub enum SceneEvent {
     /// The song slot (path and start), or none.
     SetSong(Option<Song>),
     /// A new arrangement from loading (a scene file, the demo, a file
-    /// taking its role as it opens): not an undo step; the scene's undo
-    /// steps are forgotten when `fresh`.
+    /// taking its role as it opens): not an undo step. `fresh`: a new
+    /// scene (its undo steps are forgotten; modified = `modified`); else
+    /// `modified` marks the arrangement as changed.
     Arrange {
         scene: Box<Scene<DocId>>,
         selected_actor: Option<usize>,
         fresh: bool,
+        modified: bool,
     },
 }
 
@@ -167,7 +169,10 @@ pub enum Event {
     /// The arrangement was written to a scene file: not modified.
     SceneSaved,
     /// Sets one document's selection.
-    Select { doc: DocId, view: DocView },
+    Select {
+        doc: DocId,
+        view: DocView,
+    },
     Transport(TransportEvent),
     /// The song's length once decoded, in seconds (none: no song).
     SongLength(Option<f64>),
@@ -336,8 +341,7 @@ impl Workspace {
     /// wearer's offset; 0 for the camera, the light and files outside the
     /// scene. Scene frame = motion frame + offset.
     pub fn offset_of(&self, id: DocId) -> i32 {
-        self.wearer(id)
-            .map_or(0, |i| self.scene.actors[i].offset)
+        self.wearer(id).map_or(0, |i| self.scene.actors[i].offset)
     }
 
     /// The song's last frame on the scene timeline (its offset added), once
@@ -534,7 +538,9 @@ impl Workspace {
                 ch.transport = self.transport.apply(e, end);
             }
             Event::SongLength(seconds) => {
-                self.song_frames = seconds.filter(|s| s.is_finite() && *s >= 0.0).map(|s| s * 30.0);
+                self.song_frames = seconds
+                    .filter(|s| s.is_finite() && *s >= 0.0)
+                    .map(|s| s * 30.0);
             }
             Event::SetUndoBudget(bytes) => {
                 self.undo_budget = bytes.max(1024 * 1024);
@@ -771,6 +777,7 @@ impl Workspace {
                 scene,
                 selected_actor,
                 fresh,
+                modified,
             } => {
                 self.scene = *scene;
                 self.selected_actor = selected_actor.filter(|&i| i < self.scene.actors.len());
@@ -783,9 +790,9 @@ impl Workspace {
                         }
                         o.retain(|g| !g.is_empty());
                     }
-                    self.scene_modified = false;
+                    self.scene_modified = modified;
                 } else {
-                    self.scene_modified = true;
+                    self.scene_modified |= modified;
                 }
                 ch.scene = true;
                 return;
@@ -844,7 +851,10 @@ impl Workspace {
         self.scene_modified = true;
         // Consecutive offsets of one actor are one step (a drag).
         let merges = offset_of.is_some()
-            && self.scene_undo.last().is_some_and(|t| t.offset_of == offset_of)
+            && self
+                .scene_undo
+                .last()
+                .is_some_and(|t| t.offset_of == offset_of)
             && self.undo_order.last() == Some(&vec![Entry::Scene])
             && self.redo_order.is_empty();
         if !merges {
@@ -856,7 +866,6 @@ impl Workspace {
             self.push_group(vec![Entry::Scene]);
         }
     }
-
 }
 
 /// Forgets a closed document in a stored arrangement.

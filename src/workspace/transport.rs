@@ -41,7 +41,9 @@ pub enum TransportEvent {
     /// Real time passed while playing, in seconds: the playhead advances at
     /// 30 frames per second and wraps at the loop range's end (or the
     /// scene's end). Frames are dropped, never slowed.
-    Advance { seconds: f64 },
+    Advance {
+        seconds: f64,
+    },
 }
 
 impl Transport {

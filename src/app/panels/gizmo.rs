@@ -25,8 +25,8 @@ use glam::{Mat4, Quat, Vec2, Vec3};
 use super::Shared;
 use super::viewport::{SceneView, ViewCamera};
 use crate::app::document::{Document, Edit, EditRequest, KeyChanges, KeyRef};
-use crate::model::gizmo::{self as gm, Screen, Space};
 use crate::model::Skeleton;
+use crate::model::gizmo::{self as gm, Screen, Space};
 use crate::vmd::{BoneKey, CameraKey};
 
 /// Ring radius on screen, pixels.
@@ -148,7 +148,6 @@ pub struct PoseTool {
     /// The dope-sheet key last adopted as the selection: (document, key).
     seen_active: Option<(u64, KeyRef)>,
     pub drawn: Option<Drawn>,
-    next_merge: u64,
 }
 
 impl Default for PoseTool {
@@ -162,7 +161,6 @@ impl Default for PoseTool {
             hover_joint: None,
             seen_active: None,
             drawn: None,
-            next_merge: 0x504f_5345_0000_0000,
         }
     }
 }
@@ -223,8 +221,7 @@ fn rotation_of(m: &Mat4) -> Quat {
 
 impl PoseTool {
     fn merge_id(&mut self) -> u64 {
-        self.next_merge += 1;
-        self.next_merge
+        crate::workspace::merge_id()
     }
 
     /// Whether a gizmo drag is in progress (the view must not orbit).

@@ -21,8 +21,8 @@ use super::gizmo::{self, PoseTool};
 use super::model_view;
 use super::shots::{self, NearCut, Shot};
 use crate::app::document::{Document, Edit, EditRequest, KeyChanges};
-use crate::model::{Model, PoseEngine, replace_bone};
 use crate::model::{BoneTail, Skeleton};
+use crate::model::{Model, PoseEngine, replace_bone};
 use crate::vmd::evaluate::{self, CameraState};
 use crate::vmd::{MotionRef, camera};
 
@@ -292,7 +292,6 @@ pub struct State {
     drag_merge: Option<u64>,
     /// Merge id of wheel zooming on the camera key, and whether it scrolled last frame.
     wheel_merge: Option<u64>,
-    next_merge: u64,
     last_shot: Option<usize>,
     /// Posing: the selected bone, the gizmo, unregistered poses.
     pub pose: PoseTool,
@@ -318,7 +317,6 @@ impl Default for State {
             shots: None,
             drag_merge: None,
             wheel_merge: None,
-            next_merge: 0x5649_4557_0000_0000,
             last_shot: None,
             pose: PoseTool::default(),
         }
@@ -327,8 +325,7 @@ impl Default for State {
 
 impl State {
     fn merge_id(&mut self) -> u64 {
-        self.next_merge += 1;
-        self.next_merge
+        crate::workspace::merge_id()
     }
 }
 

@@ -17,10 +17,10 @@ pub fn command(cx: &mut PanelCtx, state: &mut State, c: Command) {
         Command::CopyKeys => copy_selected(cx, state),
         Command::PasteKeys => paste(cx, state),
         Command::InsertKey => insert_keys(cx, state),
-        Command::SelectAll => cx.view.selection = key_edit::select_all(&cx.doc.motion),
+        Command::SelectAll => cx.view.selection = key_edit::select_all(&cx.doc.motion).into(),
         Command::SelectAtFrame => {
             let f = playhead(cx, state);
-            cx.view.selection = key_edit::select_at_frame(&cx.doc.motion, &cx.doc.index, f);
+            cx.view.selection = key_edit::select_at_frame(&cx.doc.motion, &cx.doc.index, f).into();
             cx.view.active = cx.view.selection.iter().next().copied();
         }
         Command::FitAll => state.fit_pending = true,

@@ -99,7 +99,6 @@ pub struct State {
     shown_doc: Option<u64>,
     views: HashMap<u64, (f32, f64, f32)>,
     drag: Drag,
-    next_merge: u64,
     cache: Cache,
     rows: Vec<Row>,
     layout: Option<Layout>,
@@ -131,7 +130,6 @@ impl Default for State {
             shown_doc: None,
             views: HashMap::new(),
             drag: Drag::None,
-            next_merge: 0,
             cache: Cache::default(),
             rows: Vec::new(),
             layout: None,
@@ -196,9 +194,7 @@ impl State {
     }
 
     fn merge_id(&mut self) -> u64 {
-        self.next_merge += 1;
-        // Distinct from other panels' ids: a tag in the high bits.
-        0xD0_5E00_0000_0000 | self.next_merge
+        crate::workspace::merge_id()
     }
 }
 
