@@ -9,9 +9,8 @@
 //! (jobs, saves, recovery, sound).
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use crate::cli::{Cli, CliError, CliResult, PanelArg, Renderer};
 use crate::vmd;
 use crate::workspace::{Changes, Event, TransportEvent, Workspace};
 
@@ -36,6 +35,7 @@ use command::Command;
 use document::{Document, EditRequest};
 use jobs::{JobResult, Jobs, Pick};
 use panels::{PanelCtx, Shared};
+pub use scene_ui::timeline_sections;
 use startup::ScreenshotPlan;
 pub use startup::run;
 
@@ -211,13 +211,15 @@ impl StudioApp {
 
     /// Applies an event to the workspace (the one way to change it); its
     /// notes go to the status bar and the panels' copy of the transport
-    /// follows.
+    /// follows a transport change.
     pub fn apply(&mut self, e: Event) -> Changes {
         let ch = self.ws.apply(e);
         for n in &ch.notes {
             self.shared.info(n.clone());
         }
-        self.shared.transport = self.ws.transport().clone();
+        if ch.transport {
+            self.shared.transport = self.ws.transport().clone();
+        }
         ch
     }
 
@@ -659,11 +661,12 @@ impl StudioApp {
             };
             f(&mut cx, &mut panels)
         };
+        // The playhead first: the panel's copy is what it changed.
+        self.sync_transport();
         if self.ws.doc(id).is_some_and(|d| d.view != view) {
             self.apply(Event::Select { doc: id, view });
         }
         self.request_on(id, edits);
-        self.sync_transport();
         Some(r)
     }
 
@@ -795,10 +798,10 @@ impl StudioApp {
                         }
                         // The viewport edits the scene camera's keys and
                         // (posing) the actors' motions, each on its document.
+                        self.sync_transport();
                         for (id, e) in edits {
                             self.request_on(id, vec![e]);
                         }
-                        self.sync_transport();
                         // A bone clicked in the view: its row (and key) in the timeline.
                         if self.viewport.pose.selected != picked_before
                             && let Some(b) = self.viewport.pose.selected.clone()
@@ -816,6 +819,8 @@ impl StudioApp {
             &mut self.shared,
             &mut self.toolbox,
         );
+        self.sync_transport();
+        // Whatever a panel changed on its copy of the transport.
         self.sync_transport();
         self.close_guard_modal(&ctx);
         self.file_browser_ui(&ctx);

@@ -117,6 +117,7 @@ impl StudioApp {
             &mut self.timeline,
             c,
         );
+        self.sync_transport();
         self.apply_views(views);
         if !edits.is_empty() {
             self.apply(Event::Edit(edits));
@@ -166,6 +167,8 @@ impl StudioApp {
             &mut self.shared,
             &mut self.timeline,
         );
+        // The playhead first: the panel's copy is what it changed.
+        self.sync_transport();
         self.apply_views(views);
         if let Some(id) = out.activate {
             self.activate(id);
@@ -173,6 +176,5 @@ impl StudioApp {
         if !out.edits.is_empty() {
             self.apply(Event::Edit(out.edits));
         }
-        self.sync_transport();
     }
 }

@@ -1,7 +1,12 @@
 //! Starting the app: the window (`run`) with its command-line roles, and
 //! screenshot mode (render a few frames, capture, save, exit).
 
-use super::*;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use super::{CentralView, RECENT_KEY, StudioApp, install_fonts, panels, scene_ops, settings};
+use crate::cli::{Cli, CliError, CliResult, PanelArg, Renderer};
+use crate::workspace::TransportEvent;
 
 /// Screenshot mode: render a few frames, capture, save, exit.
 pub(super) struct ScreenshotPlan {
