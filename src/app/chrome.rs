@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::command::Command;
+use super::command::UiCommand;
 use super::{AfterClose, StudioApp, panels};
 use crate::workspace::{Event, TransportEvent};
 
@@ -36,8 +36,8 @@ impl StudioApp {
             egui::containers::menu::MenuButton::new("File")
                 .config(keep_open)
                 .ui(ui, |ui| {
-                    if Command::Open.menu_button(ui, true) {
-                        self.run_command(Command::Open);
+                    if UiCommand::Open.menu_button(ui, true) {
+                        self.run_command(UiCommand::Open);
                         ui.close();
                     }
                     ui.menu_button("Open recent", |ui| {
@@ -111,12 +111,12 @@ impl StudioApp {
                         ui.close();
                     }
                     ui.separator();
-                    if Command::Save.menu_button(ui, has_doc) {
-                        self.run_command(Command::Save);
+                    if UiCommand::Save.menu_button(ui, has_doc) {
+                        self.run_command(UiCommand::Save);
                         ui.close();
                     }
-                    if Command::SaveAs.menu_button(ui, has_doc) {
-                        self.run_command(Command::SaveAs);
+                    if UiCommand::SaveAs.menu_button(ui, has_doc) {
+                        self.run_command(UiCommand::SaveAs);
                         ui.close();
                     }
                     ui.horizontal(|ui| {
@@ -140,8 +140,8 @@ impl StudioApp {
                         }
                     });
                     ui.separator();
-                    if Command::LoadModel.menu_button(ui, true) {
-                        self.run_command(Command::LoadModel);
+                    if UiCommand::LoadModel.menu_button(ui, true) {
+                        self.run_command(UiCommand::LoadModel);
                         ui.close();
                     }
                     let can_merge = self
@@ -150,13 +150,13 @@ impl StudioApp {
                         .or(Some(0))
                         .and_then(|i| self.ws.scene().actors.get(i))
                         .is_some_and(|a| a.motion.is_some());
-                    if Command::MergeMotion.menu_button(ui, can_merge) {
-                        self.run_command(Command::MergeMotion);
+                    if UiCommand::MergeMotion.menu_button(ui, can_merge) {
+                        self.run_command(UiCommand::MergeMotion);
                         ui.close();
                     }
                     ui.separator();
-                    if Command::CloseTab.menu_button(ui, has_doc) {
-                        self.run_command(Command::CloseTab);
+                    if UiCommand::CloseTab.menu_button(ui, has_doc) {
+                        self.run_command(UiCommand::CloseTab);
                         ui.close();
                     }
                     if ui.button("Quit").clicked() {
@@ -165,27 +165,27 @@ impl StudioApp {
                     }
                 });
             ui.menu_button("Edit", |ui| {
-                let undo = Command::Undo.menu_button(ui, can_undo);
+                let undo = UiCommand::Undo.menu_button(ui, can_undo);
                 if let Some(l) = &undo_label {
                     ui.weak(format!("  {l}"));
                 }
                 if undo {
-                    self.run_command(Command::Undo);
+                    self.run_command(UiCommand::Undo);
                 }
-                if Command::Redo.menu_button(ui, can_redo) {
-                    self.run_command(Command::Redo);
+                if UiCommand::Redo.menu_button(ui, can_redo) {
+                    self.run_command(UiCommand::Redo);
                 }
                 if let Some(l) = &redo_label {
                     ui.weak(format!("  {l}"));
                 }
                 ui.separator();
                 for c in [
-                    Command::CopyKeys,
-                    Command::PasteKeys,
-                    Command::InsertKey,
-                    Command::DeleteKeys,
-                    Command::SelectAll,
-                    Command::SelectAtFrame,
+                    UiCommand::CopyKeys,
+                    UiCommand::PasteKeys,
+                    UiCommand::InsertKey,
+                    UiCommand::DeleteKeys,
+                    UiCommand::SelectAll,
+                    UiCommand::SelectAtFrame,
                 ] {
                     if c.menu_button(ui, has_doc) {
                         self.run_command(c);
@@ -198,11 +198,11 @@ impl StudioApp {
             });
             ui.menu_button("View", |ui| {
                 for c in [
-                    Command::ShowDopeSheet,
-                    Command::ShowCurves,
-                    Command::ShowPreview,
-                    Command::ShowForensics,
-                    Command::FitAll,
+                    UiCommand::ShowDopeSheet,
+                    UiCommand::ShowCurves,
+                    UiCommand::ShowPreview,
+                    UiCommand::ShowForensics,
+                    UiCommand::FitAll,
                 ] {
                     if c.menu_button(ui, true) {
                         self.run_command(c);
@@ -211,15 +211,15 @@ impl StudioApp {
             });
             ui.menu_button("Playback", |ui| {
                 for c in [
-                    Command::PlayPause,
-                    Command::StepBack,
-                    Command::StepForward,
-                    Command::PrevKey,
-                    Command::NextKey,
-                    Command::Home,
-                    Command::End,
-                    Command::PrevCut,
-                    Command::NextCut,
+                    UiCommand::PlayPause,
+                    UiCommand::StepBack,
+                    UiCommand::StepForward,
+                    UiCommand::PrevKey,
+                    UiCommand::NextKey,
+                    UiCommand::Home,
+                    UiCommand::End,
+                    UiCommand::PrevCut,
+                    UiCommand::NextCut,
                 ] {
                     if c.menu_button(ui, true) {
                         self.run_command(c);
@@ -267,7 +267,7 @@ impl StudioApp {
             }
             if let Some(id) = close {
                 self.activate(id);
-                self.run_command(Command::CloseTab);
+                self.run_command(UiCommand::CloseTab);
             }
             if self.jobs.is_busy() {
                 ui.separator();
@@ -346,7 +346,7 @@ impl StudioApp {
                 if self.ws.doc(guard.doc_id).is_some() {
                     self.activate(guard.doc_id);
                     self.after_save = Some(guard.clone());
-                    self.run_command(Command::Save);
+                    self.run_command(UiCommand::Save);
                 }
             }
             Some(1) => {

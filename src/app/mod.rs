@@ -31,7 +31,7 @@ mod song_ops;
 pub mod sound;
 mod startup;
 
-use command::Command;
+use command::UiCommand;
 use document::{Document, EditRequest};
 use jobs::{JobResult, Jobs, Pick};
 use panels::{PanelCtx, Shared};
@@ -109,7 +109,7 @@ pub struct StudioApp {
     close_window: bool,
     /// The title last sent to the window.
     window_title: String,
-    pending: Vec<Command>,
+    pending: Vec<UiCommand>,
     screenshot: Option<ScreenshotPlan>,
     pub inspector: panels::inspector::State,
     /// The scene timeline (one dope sheet for every document of the scene).
@@ -334,7 +334,7 @@ impl StudioApp {
     }
 
     /// Queues a command (menus, shortcuts and tests all come here).
-    pub fn run_command(&mut self, c: Command) {
+    pub fn run_command(&mut self, c: UiCommand) {
         self.pending.push(c);
     }
 
@@ -465,19 +465,19 @@ impl StudioApp {
         }
     }
 
-    fn execute(&mut self, c: Command) {
+    fn execute(&mut self, c: UiCommand) {
         let last = self.ws.scene_end();
         let now = self.ws.transport().frame;
         match c {
-            Command::Open => {
+            UiCommand::Open => {
                 let dir = self.start_dir();
                 self.pick_file(Pick::Open, dir);
             }
-            Command::LoadModel => {
+            UiCommand::LoadModel => {
                 let dir = self.start_dir();
                 self.pick_file(Pick::Model, dir);
             }
-            Command::MergeMotion => {
+            UiCommand::MergeMotion => {
                 let actor = self.ws.selected_actor().unwrap_or(0);
                 if self
                     .ws
@@ -493,7 +493,7 @@ impl StudioApp {
                         .error("Select an actor that wears a motion to merge another one into it");
                 }
             }
-            Command::Save => {
+            UiCommand::Save => {
                 if let Some(d) = self.doc() {
                     let id = d.id;
                     match d.path.clone() {
@@ -505,13 +505,13 @@ impl StudioApp {
                     }
                 }
             }
-            Command::SaveAs => {
+            UiCommand::SaveAs => {
                 if let Some(id) = self.doc().map(|d| d.id) {
                     let dir = self.start_dir();
                     self.pick_file(Pick::SaveAs { doc_id: id }, dir);
                 }
             }
-            Command::CloseTab => {
+            UiCommand::CloseTab => {
                 if let Some(d) = self.doc() {
                     if d.is_modified() {
                         self.close_guard = Some(CloseGuard {
@@ -524,13 +524,13 @@ impl StudioApp {
                     }
                 }
             }
-            Command::Undo => {
+            UiCommand::Undo => {
                 self.apply(Event::Undo);
             }
-            Command::Redo | Command::RedoAlt => {
+            UiCommand::Redo | UiCommand::RedoAlt => {
                 self.apply(Event::Redo);
             }
-            Command::PlayPause => {
+            UiCommand::PlayPause => {
                 if self.ws.transport().playing {
                     // Paused on a whole frame: what the status bar, the
                     // dope sheet and the key panel all show.
@@ -543,19 +543,21 @@ impl StudioApp {
                 }
                 self.last_tick = None;
             }
-            Command::StepBack => {
+            UiCommand::StepBack => {
                 self.transport(TransportEvent::SeekAndStop((now.ceil() - 1.0).max(0.0)))
             }
-            Command::StepForward => self.transport(TransportEvent::SeekAndStop(now.floor() + 1.0)),
-            Command::Home => self.transport(TransportEvent::Seek(0.0)),
-            Command::End => self.transport(TransportEvent::Seek(f64::from(last))),
-            Command::PrevKey | Command::NextKey => {
+            UiCommand::StepForward => {
+                self.transport(TransportEvent::SeekAndStop(now.floor() + 1.0))
+            }
+            UiCommand::Home => self.transport(TransportEvent::Seek(0.0)),
+            UiCommand::End => self.transport(TransportEvent::Seek(f64::from(last))),
+            UiCommand::PrevKey | UiCommand::NextKey => {
                 if let Some(d) = self.doc() {
                     // The active file's keys, on the scene timeline.
                     let offset = f64::from(self.ws.offset_of(d.id));
                     let now = now - offset;
                     let frames = d.motion.key_frames_sorted();
-                    let target = if c == Command::NextKey {
+                    let target = if c == UiCommand::NextKey {
                         frames.iter().copied().find(|&f| f64::from(f) > now + 1e-9)
                     } else {
                         frames
@@ -569,14 +571,14 @@ impl StudioApp {
                     }
                 }
             }
-            Command::PrevCut | Command::NextCut => {
+            UiCommand::PrevCut | UiCommand::NextCut => {
                 // Cuts of the first open camera.
                 if let Some(d) = self.ws.docs().iter().find(|d| !d.motion.cameras.is_empty()) {
                     let cuts: Vec<u32> = vmd::summary::cut_frames(&d.motion, &d.index)
                         .into_iter()
                         .map(|a| a + 1)
                         .collect();
-                    let target = if c == Command::NextCut {
+                    let target = if c == UiCommand::NextCut {
                         cuts.iter().copied().find(|&f| f64::from(f) > now + 1e-9)
                     } else {
                         cuts.iter()
@@ -589,15 +591,18 @@ impl StudioApp {
                     }
                 }
             }
-            Command::ShowDopeSheet => self.show_dope_sheet = !self.show_dope_sheet,
-            Command::ShowCurves => self.central = CentralView::Curves,
-            Command::ShowPreview => self.central = CentralView::Preview,
-            Command::ShowForensics => self.central = CentralView::Forensics,
+            UiCommand::ShowDopeSheet => self.show_dope_sheet = !self.show_dope_sheet,
+            UiCommand::ShowCurves => self.central = CentralView::Curves,
+            UiCommand::ShowPreview => self.central = CentralView::Preview,
+            UiCommand::ShowForensics => self.central = CentralView::Forensics,
             // Delete, copy and paste act on every timeline section's selection.
-            Command::DeleteKeys | Command::CopyKeys | Command::PasteKeys => {
+            UiCommand::DeleteKeys | UiCommand::CopyKeys | UiCommand::PasteKeys => {
                 self.scene_key_command(c)
             }
-            Command::InsertKey | Command::SelectAll | Command::SelectAtFrame | Command::FitAll => {
+            UiCommand::InsertKey
+            | UiCommand::SelectAll
+            | UiCommand::SelectAtFrame
+            | UiCommand::FitAll => {
                 // Key commands belong to the dope sheet.
                 let offset = self.doc().map_or(0, |d| self.ws.offset_of(d.id));
                 self.with_active(|cx, p| panels::timeline::command(cx, p.timeline, offset, c));
@@ -707,7 +712,7 @@ impl StudioApp {
                 then: AfterClose::Quit,
             });
         }
-        let cmds = Command::from_input(&ctx);
+        let cmds = UiCommand::from_input(&ctx);
         self.pending.extend(cmds);
         self.tick_playback(&ctx);
         self.song_frame(&ctx);
@@ -726,7 +731,7 @@ impl StudioApp {
                         "Open a VMD file (Ctrl+O), drop files onto the window, or open the demo.",
                     );
                     if ui.button("Open…").clicked() {
-                        self.run_command(Command::Open);
+                        self.run_command(UiCommand::Open);
                     }
                     if ui.button("Open demo").clicked() {
                         self.open_demo();

@@ -3,7 +3,7 @@
 //! what it wants changed, which becomes [`Event`]s here.
 
 use super::StudioApp;
-use super::command::Command;
+use super::command::UiCommand;
 use super::jobs::Pick;
 use super::panels::{self, Views, scene::Action, timeline};
 use crate::scene::ModelRef;
@@ -104,7 +104,7 @@ impl StudioApp {
 
     /// Delete, copy or paste across the timeline's sections: one action,
     /// undone at once.
-    pub(super) fn scene_key_command(&mut self, c: Command) {
+    pub(super) fn scene_key_command(&mut self, c: UiCommand) {
         let sections = timeline_sections(&self.ws);
         let active = self.doc().map(|d| d.id);
         let mut views = Views::of(self.ws.docs());

@@ -18,7 +18,7 @@ use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
-use vmd_studio::app::command::Command;
+use vmd_studio::app::command::UiCommand;
 use vmd_studio::app::document::KeyRef;
 
 fn open(path: &Path) -> Harness<'static, StudioApp> {
@@ -296,7 +296,7 @@ fn close_guard_cancel_keeps_the_doc_and_discard_closes_it() {
     );
     assert!(h.state().ws.docs()[0].is_modified());
 
-    h.state_mut().run_command(Command::CloseTab);
+    h.state_mut().run_command(UiCommand::CloseTab);
     h.run_steps(3);
     h.get_by_label("Cancel").click();
     h.run_steps(3);
@@ -520,7 +520,7 @@ fn close_guard_save_writes_the_file_then_closes_the_tab() {
         doc,
         vmd_studio::workspace::EditRequest::apply(edit, "move"),
     ));
-    h.state_mut().run_command(Command::CloseTab);
+    h.state_mut().run_command(UiCommand::CloseTab);
     h.run_steps(3);
     h.get_by_label("Save").click();
     h.run_steps(2);

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use egui::{Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use vmd_studio::app::command::Command;
+use vmd_studio::app::command::UiCommand;
 use vmd_studio::app::document::{DocView, KeyRef};
 use vmd_studio::app::{CentralView, StudioApp};
 use vmd_studio::vmd;
@@ -50,7 +50,7 @@ fn select(app: &mut StudioApp, id: u64, keys: &[u32], active: u32) {
 
 /// Undo, as Edit ▸ Undo (or Ctrl+Z) does.
 fn undo(h: &mut Harness<'_, StudioApp>) {
-    h.state_mut().run_command(Command::Undo);
+    h.state_mut().run_command(UiCommand::Undo);
     h.run_steps(1);
 }
 

@@ -140,7 +140,7 @@ fn ring_drag_changes_only_that_keys_rotation_bytes_and_one_undo_restores_them() 
     );
 
     h.state_mut()
-        .run_command(vmd_studio::app::command::Command::Undo);
+        .run_command(vmd_studio::app::command::UiCommand::Undo);
     h.run_steps(2);
     assert_eq!(dance_bytes(&h), original, "one undo restores every byte");
 }
@@ -194,7 +194,7 @@ fn enter_on_a_frame_without_a_key_registers_the_posed_bone_there() {
     assert!(h.state().viewport.pose.pending.is_none());
     // One undo step takes it out again.
     h.state_mut()
-        .run_command(vmd_studio::app::command::Command::Undo);
+        .run_command(vmd_studio::app::command::UiCommand::Undo);
     h.run_steps(2);
     assert_eq!(dance_bytes(&h), original);
 }
@@ -297,7 +297,7 @@ fn the_free_view_registers_as_a_camera_key_in_one_undo_step() {
     assert_eq!(key.target(), [0.0, 10.0, 0.0]);
     assert_eq!(key.fov(), 30);
     h.state_mut()
-        .run_command(vmd_studio::app::command::Command::Undo);
+        .run_command(vmd_studio::app::command::UiCommand::Undo);
     h.run_steps(2);
     assert_eq!(
         vmd::write(&h.state().ws.docs()[1].motion).expect("writes"),

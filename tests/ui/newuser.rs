@@ -14,7 +14,7 @@ use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
-use vmd_studio::app::command::Command;
+use vmd_studio::app::command::UiCommand;
 use vmd_studio::app::document::KeyRef;
 
 fn click_at(h: &mut Harness<'_, StudioApp>, p: Pos2) {
@@ -32,7 +32,7 @@ fn open_falls_back_to_the_built_in_browser() {
     let mut app = StudioApp::default();
     // As on a bare X server: no desktop portal for the system dialog.
     app.native_dialog = false;
-    app.run_command(Command::Open);
+    app.run_command(UiCommand::Open);
     let mut h = harness(app, 1280.0, 720.0);
     h.run_steps(3);
     // The browser says why it is there, and lists the folder typed in.
@@ -159,7 +159,7 @@ fn pause_lands_on_a_whole_frame_and_held_right_steps_per_repeat() {
         .transport(vmd_studio::workspace::TransportEvent::Seek(12.6));
     h.state_mut()
         .transport(vmd_studio::workspace::TransportEvent::Play);
-    h.state_mut().run_command(Command::PlayPause);
+    h.state_mut().run_command(UiCommand::PlayPause);
     h.run_steps(1);
     let t = &h.state().ws.transport();
     assert!(!t.playing);

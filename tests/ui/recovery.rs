@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
-use vmd_studio::app::command::Command;
+use vmd_studio::app::command::UiCommand;
 use vmd_studio::app::document::{Edit, KeyChanges};
 use vmd_studio::scene::recovery::{INTERVAL_ENV, Meta};
 use vmd_studio::scene::{ModelRef, Song};
@@ -228,7 +228,7 @@ fn sigkill_after_edits_then_the_next_start_restores_the_same_bytes() {
     let (dir, original) = work("kill");
     scene_files(dir.path());
     let rdir = recovery_dir(dir.path());
-    let mut child = std::process::Command::new(std::env::current_exe().expect("exe"))
+    let mut child = std::process::UiCommand::new(std::env::current_exe().expect("exe"))
         .args([
             "recovery::child_process",
             "--exact",
@@ -360,7 +360,7 @@ fn sigkill_after_edits_then_the_next_start_restores_the_same_bytes() {
     assert_eq!(vmd_files(&rdir), 1);
 
     // Saving writes the restored bytes to the original and drops the copy.
-    h.state_mut().run_command(Command::Save);
+    h.state_mut().run_command(UiCommand::Save);
     settle(&mut h);
     assert_eq!(std::fs::read(&original).expect("saved"), expected);
     assert!(!h.state().ws.docs()[0].is_modified());
@@ -416,7 +416,7 @@ fn saving_deletes_the_copy() {
     wait_for(&mut h, "the copy", |h| {
         h.state().recovery.is_idle() && sidecars(&rdir).len() == 1
     });
-    h.state_mut().run_command(Command::Save);
+    h.state_mut().run_command(UiCommand::Save);
     settle(&mut h);
     assert_eq!(frame0(&std::fs::read(&original).expect("saved")), 7);
     settle(&mut h);
@@ -434,7 +434,7 @@ fn closing_without_saving_deletes_the_copy() {
         h.state().recovery.is_idle() && sidecars(&rdir).len() == 1
     });
     assert!(h.state().ws.docs()[0].is_modified());
-    h.state_mut().run_command(Command::CloseTab);
+    h.state_mut().run_command(UiCommand::CloseTab);
     h.run_steps(3);
     h.get_by_label("Discard").click();
     h.run_steps(2);

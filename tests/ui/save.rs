@@ -18,7 +18,7 @@ use std::time::Duration;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
-use vmd_studio::app::command::Command;
+use vmd_studio::app::command::UiCommand;
 use vmd_studio::app::document::{Edit, KeyChanges};
 
 const FRAME0: usize = 69;
@@ -115,7 +115,7 @@ fn saves_racing_on_a_slow_disk_end_with_the_newest_bytes() {
     );
     assert!(!h.state().saves.is_saving(id));
     // Undo once: the document differs from the file again.
-    h.state_mut().run_command(Command::Undo);
+    h.state_mut().run_command(UiCommand::Undo);
     h.run_steps(2);
     assert!(h.state().ws.docs()[0].is_modified());
 }
@@ -134,7 +134,7 @@ fn a_file_changed_on_disk_asks_before_overwriting() {
     theirs.extend_from_slice(b"XTRA");
     std::fs::write(&path, &theirs).expect("external write");
 
-    h.state_mut().run_command(Command::Save);
+    h.state_mut().run_command(UiCommand::Save);
     h.run_steps(2);
     settle(&mut h);
     h.get_by_label("File changed on disk");
@@ -157,7 +157,7 @@ fn a_file_changed_on_disk_asks_before_overwriting() {
 
     // Our own save updated what we know of the file: no question now.
     move_key0(&mut h, f0 + 8);
-    h.state_mut().run_command(Command::Save);
+    h.state_mut().run_command(UiCommand::Save);
     h.run_steps(2);
     settle(&mut h);
     assert!(h.query_by_label("File changed on disk").is_none());
@@ -180,7 +180,7 @@ fn a_file_changed_on_disk_can_be_reloaded() {
     std::thread::sleep(Duration::from_millis(20));
     std::fs::write(&path, &theirs).expect("external write");
 
-    h.state_mut().run_command(Command::Save);
+    h.state_mut().run_command(UiCommand::Save);
     h.run_steps(2);
     settle(&mut h);
     h.get_by_label("Cancel").click();
@@ -193,7 +193,7 @@ fn a_file_changed_on_disk_can_be_reloaded() {
     );
     assert_eq!(h.state().ws.docs()[0].motion.bones[0].frame(), f0 + 9);
 
-    h.state_mut().run_command(Command::Save);
+    h.state_mut().run_command(UiCommand::Save);
     h.run_steps(2);
     settle(&mut h);
     h.get_by_label("Reload from disk").click();

@@ -114,7 +114,7 @@ fn model_dance_camera_scene_edit_both_undo_save_reopen() {
     settle(&mut h);
     {
         let app = h.state();
-        // Command-line order, whatever order the loads finished in.
+        // UiCommand-line order, whatever order the loads finished in.
         assert_eq!(app.ws.docs().len(), 2, "{:?}", app.shared.messages);
         assert_eq!(app.ws.docs()[0].path.as_deref(), Some(dance.as_path()));
         assert_eq!(app.ws.docs()[1].path.as_deref(), Some(camera.as_path()));

@@ -16,7 +16,7 @@ use std::time::Duration;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
-use vmd_studio::app::command::Command;
+use vmd_studio::app::command::UiCommand;
 use vmd_studio::vmd::evaluate::bone_at;
 use vmd_studio::vmd::{self, BoneKey, Motion, NameEncoding, TrackIndex};
 
@@ -139,7 +139,7 @@ fn simplify_previews_then_applies_as_one_undo_step() {
     assert!(dp <= 0.01 + 1e-6 && dr <= 0.1 + 1e-3, "{dp} {dr}");
     assert!(h.query_by_label_contains("Done:").is_some());
 
-    h.state_mut().run_command(Command::Undo);
+    h.state_mut().run_command(UiCommand::Undo);
     h.run_steps(3);
     assert_eq!(bytes(&h.state().ws.docs()[0].motion), original_bytes);
 }
@@ -190,7 +190,7 @@ fn bake_from_the_tools_menu_keys_every_frame_and_undoes() {
         assert_eq!(got, &(a..=b).collect::<Vec<u32>>(), "{}", t.name().text);
     }
     assert!(m.bones.iter().all(|k| k.is_linear()));
-    h.state_mut().run_command(Command::Undo);
+    h.state_mut().run_command(UiCommand::Undo);
     h.run_steps(3);
     assert_eq!(bytes(&h.state().ws.docs()[0].motion), original_bytes);
 }

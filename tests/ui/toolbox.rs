@@ -23,7 +23,7 @@ use std::time::Duration;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
-use vmd_studio::app::command::Command;
+use vmd_studio::app::command::UiCommand;
 use vmd_studio::vmd::{self, Motion};
 
 fn demo() -> Harness<'static, StudioApp> {
@@ -79,7 +79,7 @@ fn track(m: &Motion, name: &str) -> BTreeMap<u32, ([f32; 3], [f32; 4])> {
 }
 
 fn undo(h: &mut Harness<'static, StudioApp>) {
-    h.state_mut().run_command(Command::Undo);
+    h.state_mut().run_command(UiCommand::Undo);
     h.run_steps(3);
 }
 

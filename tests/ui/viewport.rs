@@ -169,7 +169,7 @@ fn dragging_the_vmd_camera_edits_the_key_at_the_playhead_in_one_undo_step() {
         "one undo step per drag"
     );
     h.state_mut()
-        .run_command(vmd_studio::app::command::Command::Undo);
+        .run_command(vmd_studio::app::command::UiCommand::Undo);
     h.run_steps(1);
     assert_eq!(key_at_45(h.state()), before);
 }

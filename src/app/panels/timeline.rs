@@ -21,7 +21,7 @@ use egui::{Pos2, Rect, Sense, Vec2};
 
 use super::dope_sheet::{self, Clipboard, LABEL_WIDTH, Layout, RULER_HEIGHT, SectionEvent};
 use super::{PanelCtx, Shared, Views};
-use crate::app::command::Command;
+use crate::app::command::UiCommand;
 use crate::app::document::{Document, Edit, EditRequest, KeyRef};
 use crate::vmd::key_edit::{self, KeyClash, KeyMove, track_label};
 
@@ -198,8 +198,8 @@ impl State {
 
 /// Runs a key command (copy, paste, delete, insert, select, fit) on the
 /// section of `cx.doc`.
-pub fn command(cx: &mut PanelCtx, state: &mut State, offset: i32, c: Command) {
-    if c == Command::FitAll {
+pub fn command(cx: &mut PanelCtx, state: &mut State, offset: i32, c: UiCommand) {
+    if c == UiCommand::FitAll {
         state.fit_pending = true;
         return;
     }
@@ -209,7 +209,10 @@ pub fn command(cx: &mut PanelCtx, state: &mut State, offset: i32, c: Command) {
     state.put_sheet(id, st);
 }
 
-/// Draws the timeline. `last_frame` is the scene's last keyed frame (offsets included).
+/// Draws the timeline. `last_frame` is the scene's last frame
+/// ([`crate::workspace::Workspace::scene_end`]). Selections change on
+/// `views` (the shell hands the changed ones back to the workspace).
+#[allow(clippy::too_many_arguments)]
 pub fn ui(
     ui: &mut egui::Ui,
     docs: &[Document],
@@ -433,7 +436,7 @@ fn toolbar(
         ui.separator();
         if ui
             .button("Fit all")
-            .on_hover_text(Command::FitAll.tooltip())
+            .on_hover_text(UiCommand::FitAll.tooltip())
             .clicked()
         {
             state.fit_pending = true;
@@ -740,15 +743,15 @@ pub fn scene_command(
     active: Option<u64>,
     shared: &mut Shared,
     state: &mut State,
-    c: Command,
+    c: UiCommand,
 ) -> Vec<(u64, Vec<EditRequest>)> {
     match c {
-        Command::DeleteKeys => delete_all(docs, views, sections, shared),
-        Command::CopyKeys => {
+        UiCommand::DeleteKeys => delete_all(docs, views, sections, shared),
+        UiCommand::CopyKeys => {
             copy_all(docs, views, sections, shared, state);
             Vec::new()
         }
-        Command::PasteKeys => paste_all(docs, views, sections, active, shared, state),
+        UiCommand::PasteKeys => paste_all(docs, views, sections, active, shared, state),
         _ => Vec::new(),
     }
 }
