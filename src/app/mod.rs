@@ -98,8 +98,8 @@ pub struct StudioApp {
     pub show_dope_sheet: bool,
     pub jobs: Jobs,
     pub recent: Vec<PathBuf>,
-    pub path_field: String,
-    pub save_path_field: String,
+    /// The menu bar's own state (typed paths).
+    pub chrome: chrome::Chrome,
     /// `TRACK@FRAME` to select once loading has finished (`--select`).
     pub pending_select: Option<String>,
     close_guard: Option<CloseGuard>,
@@ -153,8 +153,7 @@ impl Default for StudioApp {
             show_dope_sheet: true,
             jobs,
             recent: Vec::new(),
-            path_field: String::new(),
-            save_path_field: String::new(),
+            chrome: Default::default(),
             pending_select: None,
             close_guard: None,
             after_save: None,
@@ -718,10 +717,17 @@ impl StudioApp {
         self.song_frame(&ctx);
 
         egui::Panel::top("menu").show(ui, |ui| {
-            self.menu_bar(ui);
-            self.tabs(ui);
+            let input = chrome::MenuInput {
+                ws: &self.ws,
+                recent: &self.recent,
+                has_song: self.shared.song.song.is_some(),
+            };
+            let mut asked = chrome::menu_bar(ui, &input, &mut self.chrome, &mut self.toolbox);
+            asked.extend(chrome::tabs(ui, &self.ws, self.jobs.is_busy()));
+            self.chrome_requests(asked);
         });
-        egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        egui::Panel::bottom("status")
+            .show(ui, |ui| chrome::status_bar(ui, &self.ws, &mut self.shared));
         if self.ws.docs().is_empty() && self.ws.scene().actors.is_empty() {
             egui::CentralPanel::default().show(ui, |ui| {
                 ui.vertical_centered(|ui| {
@@ -827,7 +833,7 @@ impl StudioApp {
         self.sync_transport();
         // Whatever a panel changed on its copy of the transport.
         self.sync_transport();
-        self.close_guard_modal(&ctx);
+        self.close_guard_ui(&ctx);
         self.file_browser_ui(&ctx);
         self.export_video_ui(&ctx);
         self.disk_conflict_modal(&ctx);
@@ -858,6 +864,75 @@ impl StudioApp {
             ctx.request_repaint();
         }
         self.screenshot_step(&ctx);
+    }
+
+    /// Carries out what the menu bar and the tabs asked for.
+    fn chrome_requests(&mut self, asked: Vec<chrome::Request>) {
+        use chrome::Request;
+        for r in asked {
+            match r {
+                Request::Command(c) => self.run_command(c),
+                Request::Event(e) => {
+                    self.apply(e);
+                }
+                Request::OpenPaths(p) => self.open_paths(p),
+                Request::OpenDemo => self.open_demo(),
+                Request::Scene(a) => self.scene_action(a),
+                Request::ExportVideo => self.open_export_video(),
+                Request::SaveTo { doc, path } => self.save_doc_to(doc, path),
+                Request::PickSong => {
+                    let dir = self
+                        .shared
+                        .song
+                        .path
+                        .as_ref()
+                        .and_then(|p| p.parent().map(Path::to_path_buf))
+                        .or_else(|| self.start_dir());
+                    self.pick_file(Pick::Song, dir);
+                }
+                Request::RemoveSong => {
+                    self.shared.song.clear();
+                    self.shared.song.scene_seen = None;
+                    if self.ws.scene().song.is_some() {
+                        self.apply(Event::Scene(crate::workspace::SceneEvent::SetSong(None)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The unsaved-changes question, while one is asked, and its answer.
+    fn close_guard_ui(&mut self, ctx: &egui::Context) {
+        use chrome::GuardChoice;
+        let Some(guard) = self.close_guard.clone() else {
+            return;
+        };
+        let Some(title) = self.ws.doc(guard.doc_id).map(Document::title) else {
+            self.close_guard = None;
+            return;
+        };
+        match chrome::close_guard_modal(ctx, &title) {
+            Some(GuardChoice::Save) => {
+                self.close_guard = None;
+                self.activate(guard.doc_id);
+                self.after_save = Some(guard);
+                self.run_command(UiCommand::Save);
+            }
+            Some(GuardChoice::Discard) => {
+                self.close_guard = None;
+                match guard.then {
+                    AfterClose::CloseDoc => self.close_doc(guard.doc_id),
+                    AfterClose::Quit => {
+                        // Discard this one's edits, then close again: the
+                        // guard asks about the next modified file, if any.
+                        self.apply(Event::Discard(guard.doc_id));
+                        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                    }
+                }
+            }
+            Some(GuardChoice::Cancel) => self.close_guard = None,
+            None => {}
+        }
     }
 
     /// Runs a toolbox operation the toolbox panel queued (it owns the dialogs).

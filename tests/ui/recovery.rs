@@ -228,7 +228,7 @@ fn sigkill_after_edits_then_the_next_start_restores_the_same_bytes() {
     let (dir, original) = work("kill");
     scene_files(dir.path());
     let rdir = recovery_dir(dir.path());
-    let mut child = std::process::UiCommand::new(std::env::current_exe().expect("exe"))
+    let mut child = std::process::Command::new(std::env::current_exe().expect("exe"))
         .args([
             "recovery::child_process",
             "--exact",
