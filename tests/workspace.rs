@@ -58,8 +58,11 @@ fn open(ws: &mut Workspace, m: Motion, name: &str) -> DocId {
     ch.opened.expect("opened")
 }
 
-/// Every document's bytes and the scene: what undo must give back exactly.
-fn snapshot(ws: &Workspace) -> (Vec<(DocId, Vec<u8>)>, Scene<DocId>, Option<usize>) {
+/// Every document's bytes, the scene and the selected actor: what undo
+/// must give back exactly.
+type Snapshot = (Vec<(DocId, Vec<u8>)>, Scene<DocId>, Option<usize>);
+
+fn snapshot(ws: &Workspace) -> Snapshot {
     let docs = ws
         .docs()
         .iter()
