@@ -426,3 +426,34 @@ fn morphs_the_model_lacks_are_listed_per_actor() {
     h.get_by_label("Every morph of the motion is in mei.pmd.");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The scene's end is one answer wherever it is used: with the dancer
+/// shifted 200 frames, the End key and File ▸ Export video's default range
+/// both stop at the dance's last key + 200 (later than the camera's), and
+/// after an undo of the offset the End key stops at the files' own last key.
+#[test]
+fn the_end_key_and_the_export_range_share_the_scene_end_with_an_offset_actor() {
+    use vmd_studio::app::command::UiCommand;
+    let mut h = harness_sized(StudioApp::with_demo(), 1400.0, 1000.0);
+    h.run_steps(3);
+    // By hand, from the files: the last key of each, the dance shifted.
+    let last = |i: usize| h.state().ws.docs()[i].motion.last_frame().expect("keys");
+    let (dance, camera) = (last(0), last(1));
+    assert_eq!(h.state().ws.wearer(h.state().ws.docs()[0].id), Some(0));
+    h.state_mut().scene_action(Action::SetOffset(0, 200));
+    h.run_steps(2);
+    let expected = (dance + 200).max(camera);
+    assert!(expected > camera, "the shifted dance ends the scene");
+    h.state_mut().run_command(UiCommand::End);
+    h.run_steps(2);
+    assert_eq!(h.state().ws.transport().frame, f64::from(expected));
+    h.state_mut().open_export_video();
+    assert_eq!(h.state().export_video.last, expected);
+    // The offset is one undo step.
+    h.state_mut().run_command(UiCommand::Undo);
+    h.run_steps(2);
+    assert_eq!(h.state().ws.scene().actors[0].offset, 0);
+    h.state_mut().run_command(UiCommand::End);
+    h.run_steps(2);
+    assert_eq!(h.state().ws.transport().frame, f64::from(dance.max(camera)));
+}
