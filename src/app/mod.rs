@@ -27,7 +27,6 @@ pub mod scene_ops;
 mod scene_ui;
 pub mod settings;
 pub mod song;
-mod song_ops;
 pub mod sound;
 mod startup;
 
@@ -260,13 +259,6 @@ impl StudioApp {
     pub fn request_on(&mut self, id: u64, reqs: Vec<EditRequest>) {
         if !reqs.is_empty() {
             self.apply(Event::Edit(vec![(id, reqs)]));
-        }
-    }
-
-    /// Sends the selections a panel changed on its working copies.
-    fn apply_views(&mut self, views: panels::Views) {
-        for (doc, view) in views.changed(self.ws.docs()) {
-            self.apply(Event::Select { doc, view });
         }
     }
 
@@ -596,7 +588,9 @@ impl StudioApp {
             UiCommand::ShowForensics => self.central = CentralView::Forensics,
             // Delete, copy and paste act on every timeline section's selection.
             UiCommand::DeleteKeys | UiCommand::CopyKeys | UiCommand::PasteKeys => {
-                self.scene_key_command(c)
+                let events =
+                    scene_ui::key_command(&self.ws, &mut self.shared, &mut self.timeline, c);
+                self.apply_all(events);
             }
             UiCommand::InsertKey
             | UiCommand::SelectAll
@@ -714,7 +708,16 @@ impl StudioApp {
         let cmds = UiCommand::from_input(&ctx);
         self.pending.extend(cmds);
         self.tick_playback(&ctx);
-        self.song_frame(&ctx);
+        let events = song::frame(
+            &mut self.shared.song,
+            &self.ws,
+            &mut self.shared.transport,
+            &self.shared.jobs,
+            &ctx,
+        );
+        let notes = std::mem::take(&mut self.shared.song.messages);
+        self.shared.messages.extend(notes);
+        self.apply_all(events);
 
         egui::Panel::top("menu").show(ui, |ui| {
             let input = chrome::MenuInput {
@@ -778,7 +781,15 @@ impl StudioApp {
                     .min_size(150.0)
                     .resizable(true)
                     .default_size((h * 0.36).clamp(200.0, 400.0))
-                    .show(ui, |ui| self.timeline_ui(ui));
+                    .show(ui, |ui| {
+                        let events = scene_ui::timeline_ui(
+                            ui,
+                            &self.ws,
+                            &mut self.shared,
+                            &mut self.timeline,
+                        );
+                        self.apply_all(events);
+                    });
             }
             egui::CentralPanel::default().show(ui, |ui| {
                 ui.horizontal(|ui| {
@@ -817,7 +828,13 @@ impl StudioApp {
                         if self.viewport.pose.selected != picked_before
                             && let Some(b) = self.viewport.pose.selected.clone()
                         {
-                            self.bone_picked(b.actor, &b.name);
+                            let events = scene_ui::bone_picked(
+                                &self.ws,
+                                &mut self.timeline,
+                                b.actor,
+                                &b.name,
+                            );
+                            self.apply_all(events);
                         }
                     }
                 }
@@ -864,6 +881,73 @@ impl StudioApp {
             ctx.request_repaint();
         }
         self.screenshot_step(&ctx);
+    }
+
+    /// Applies what a panel asked for: the playhead it moved on its copy
+    /// of the transport first, then its events in order.
+    fn apply_all(&mut self, events: Vec<Event>) {
+        self.sync_transport();
+        for e in events {
+            self.apply(e);
+        }
+    }
+
+    /// The scene panel (left side), and the changes it asks for.
+    fn scene_panel_ui(&mut self, ui: &mut egui::Ui) {
+        let active = self.doc().map(|d| d.id);
+        let actions = panels::scene::ui(ui, &self.ws, &self.scene, active, &mut self.scene_panel);
+        for a in actions {
+            self.scene_action(a);
+        }
+    }
+
+    /// Applies a scene-panel action: arrangement changes are workspace
+    /// events (each one undo step); the rest open dialogs or save.
+    pub fn scene_action(&mut self, a: panels::scene::Action) {
+        use panels::scene::Action;
+        if let Some(e) = scene_ui::scene_event(&a) {
+            self.apply(Event::Scene(e));
+            return;
+        }
+        match a {
+            Action::Activate(id) => self.activate(id),
+            Action::LoadModel(i) => {
+                self.apply(Event::Scene(crate::workspace::SceneEvent::SelectActor(
+                    Some(i),
+                )));
+                let dir = self.start_dir();
+                self.pick_file(Pick::Model, dir);
+            }
+            Action::SaveScene if self.scene.path.is_some() => {
+                if let Some(p) = self.scene.path.clone() {
+                    self.save_scene_to(p);
+                }
+            }
+            Action::OpenScene => {
+                let dir = self.start_dir();
+                self.pick_file(Pick::OpenScene, dir);
+            }
+            // Save scene with no file yet, and Save scene as.
+            _ => {
+                let dir = self.start_dir();
+                self.pick_file(Pick::SaveScene, dir);
+            }
+        }
+    }
+
+    /// Loads a song for the scene (from the File menu or a drop). The scene
+    /// takes it once it has decoded; until then nothing changes.
+    /// With nothing open (a song dropped on the empty window, or given
+    /// alone on the command line) it goes under the bundled demo scene, so
+    /// its waveform and beat grid have a timeline to sit on.
+    pub fn load_song(&mut self, path: PathBuf) {
+        if self.ws.docs().is_empty() && self.ws.scene().actors.is_empty() {
+            self.open_demo();
+            self.central = CentralView::Preview;
+        }
+        let offset = self.shared.song.offset_frames;
+        let jobs = self.shared.jobs.clone();
+        self.shared.song.load(path, offset, &jobs);
     }
 
     /// Carries out what the menu bar and the tabs asked for.

@@ -1,11 +1,9 @@
-//! The scene's panels in the shell: the scene panel's actions and the one
-//! timeline of every file. Each draws from the workspace and hands back
-//! what it wants changed, which becomes [`Event`]s here.
+//! The scene's panels in the shell: the one timeline of every file and
+//! the scene panel's actions. Each reads the workspace and hands back what
+//! it wants changed as [`Event`]s.
 
-use super::StudioApp;
 use super::command::UiCommand;
-use super::jobs::Pick;
-use super::panels::{self, Views, scene::Action, timeline};
+use super::panels::{Shared, Views, scene::Action, timeline};
 use crate::scene::ModelRef;
 use crate::workspace::{Event, SceneEvent, Workspace};
 
@@ -45,136 +43,112 @@ pub fn timeline_sections(ws: &Workspace) -> Vec<timeline::Section> {
     out
 }
 
-impl StudioApp {
-    /// The scene panel (left side), and the changes it asks for.
-    pub(super) fn scene_panel_ui(&mut self, ui: &mut egui::Ui) {
-        let active = self.doc().map(|d| d.id);
-        let actions = panels::scene::ui(ui, &self.ws, &self.scene, active, &mut self.scene_panel);
-        for a in actions {
-            self.scene_action(a);
-        }
-    }
+/// Runs `f` on working copies of the documents' selections and turns the
+/// ones it changed into [`Event::Select`]s.
+fn with_views<R>(ws: &Workspace, f: impl FnOnce(&mut Views) -> R) -> (R, Vec<Event>) {
+    let mut views = Views::of(ws.docs());
+    let r = f(&mut views);
+    let events = views
+        .changed(ws.docs())
+        .into_iter()
+        .map(|(doc, view)| Event::Select { doc, view })
+        .collect();
+    (r, events)
+}
 
-    /// Applies a scene-panel action: arrangement changes are workspace
-    /// events (each one undo step); the rest open dialogs or save.
-    pub fn scene_action(&mut self, a: Action) {
-        let event = match a {
-            Action::SelectActor(i) => SceneEvent::SelectActor(Some(i)),
-            Action::AddActor => SceneEvent::AddActor,
-            Action::RemoveActor(i) => SceneEvent::RemoveActor(i),
-            Action::RenameActor(i, name) => SceneEvent::RenameActor(i, name),
-            Action::SetMotion(i, m) => SceneEvent::SetMotion(i, m),
-            Action::SetOffset(i, off) => SceneEvent::SetOffset(i, off),
-            Action::BuiltinModel(i) => SceneEvent::SetModel(i, ModelRef::Builtin),
-            Action::SetCamera(c) => SceneEvent::SetCamera(c),
-            Action::SetLight(l) => SceneEvent::SetLight(l),
-            Action::Activate(id) => {
-                self.activate(id);
-                return;
-            }
-            Action::LoadModel(i) => {
-                self.apply(Event::Scene(SceneEvent::SelectActor(Some(i))));
-                let dir = self.start_dir();
-                self.pick_file(Pick::Model, dir);
-                return;
-            }
-            Action::OpenScene => {
-                let dir = self.start_dir();
-                self.pick_file(Pick::OpenScene, dir);
-                return;
-            }
-            Action::SaveScene => {
-                match self.scene.path.clone() {
-                    Some(p) => self.save_scene_to(p),
-                    None => {
-                        let dir = self.start_dir();
-                        self.pick_file(Pick::SaveScene, dir);
-                    }
-                }
-                return;
-            }
-            Action::SaveSceneAs => {
-                let dir = self.start_dir();
-                self.pick_file(Pick::SaveScene, dir);
-                return;
-            }
-        };
-        self.apply(Event::Scene(event));
+/// Delete, copy or paste across the timeline's sections: one action,
+/// undone at once. The selections it changes and its edits, as events.
+pub fn key_command(
+    ws: &Workspace,
+    shared: &mut Shared,
+    state: &mut timeline::State,
+    c: UiCommand,
+) -> Vec<Event> {
+    let sections = timeline_sections(ws);
+    let active = ws.active().map(|d| d.id);
+    let (edits, mut events) = with_views(ws, |views| {
+        timeline::scene_command(ws.docs(), views, &sections, active, shared, state, c)
+    });
+    if !edits.is_empty() {
+        events.push(Event::Edit(edits));
     }
+    events
+}
 
-    /// Delete, copy or paste across the timeline's sections: one action,
-    /// undone at once.
-    pub(super) fn scene_key_command(&mut self, c: UiCommand) {
-        let sections = timeline_sections(&self.ws);
-        let active = self.doc().map(|d| d.id);
-        let mut views = Views::of(self.ws.docs());
-        let edits = timeline::scene_command(
-            self.ws.docs(),
-            &mut views,
-            &sections,
-            active,
-            &mut self.shared,
-            &mut self.timeline,
-            c,
-        );
-        self.sync_transport();
-        self.apply_views(views);
-        if !edits.is_empty() {
-            self.apply(Event::Edit(edits));
-        }
+/// A bone of actor `actor` was clicked in the viewport: the timeline
+/// picks its row in the actor's motion, selects its key at the playhead
+/// (if any) and scrolls to it; the motion becomes active.
+pub fn bone_picked(
+    ws: &Workspace,
+    state: &mut timeline::State,
+    actor: usize,
+    name: &str,
+) -> Vec<Event> {
+    let Some(a) = ws.scene().actors.get(actor) else {
+        return Vec::new();
+    };
+    let (Some(id), offset) = (a.motion, a.offset) else {
+        return Vec::new();
+    };
+    let frame = ws.transport().frame;
+    let (found, mut events) = with_views(ws, |views| {
+        timeline::reveal_bone(ws.docs(), views, state, id, offset, name, frame)
+    });
+    if found {
+        events.push(Event::Activate(id));
     }
+    events
+}
 
-    /// A bone of actor `actor` was clicked in the viewport: the timeline
-    /// picks its row in the actor's motion, selects its key at the
-    /// playhead (if any) and scrolls to it; the motion becomes active.
-    pub(super) fn bone_picked(&mut self, actor: usize, name: &str) {
-        let Some(a) = self.ws.scene().actors.get(actor) else {
-            return;
-        };
-        let (Some(id), offset) = (a.motion, a.offset) else {
-            return;
-        };
-        let frame = self.ws.transport().frame;
-        let mut views = Views::of(self.ws.docs());
-        let found = timeline::reveal_bone(
-            self.ws.docs(),
-            &mut views,
-            &mut self.timeline,
-            id,
-            offset,
-            name,
-            frame,
-        );
-        self.apply_views(views);
-        if found {
-            self.activate(id);
-        }
-    }
-
-    /// Draws the scene timeline and applies what it returns.
-    pub(super) fn timeline_ui(&mut self, ui: &mut egui::Ui) {
-        let sections = timeline_sections(&self.ws);
-        let last = self.ws.scene_end();
-        let active = self.doc().map(|d| d.id);
-        let mut views = Views::of(self.ws.docs());
-        let out = timeline::ui(
+/// Draws the scene timeline; what it asks for, as events (the playhead it
+/// moved stays on `shared.transport` for the shell to send first).
+pub fn timeline_ui(
+    ui: &mut egui::Ui,
+    ws: &Workspace,
+    shared: &mut Shared,
+    state: &mut timeline::State,
+) -> Vec<Event> {
+    let sections = timeline_sections(ws);
+    let active = ws.active().map(|d| d.id);
+    let (out, mut events) = with_views(ws, |views| {
+        timeline::ui(
             ui,
-            self.ws.docs(),
-            &mut views,
+            ws.docs(),
+            views,
             &sections,
             active,
-            last,
-            &mut self.shared,
-            &mut self.timeline,
-        );
-        // The playhead first: the panel's copy is what it changed.
-        self.sync_transport();
-        self.apply_views(views);
-        if let Some(id) = out.activate {
-            self.activate(id);
-        }
-        if !out.edits.is_empty() {
-            self.apply(Event::Edit(out.edits));
-        }
+            ws.scene_end(),
+            shared,
+            state,
+        )
+    });
+    if let Some(id) = out.activate {
+        events.push(Event::Activate(id));
     }
+    if !out.edits.is_empty() {
+        events.push(Event::Edit(out.edits));
+    }
+    events
+}
+
+/// The scene panel's arrangement actions as workspace events (each one
+/// undo step); `None` for the actions the app carries out itself
+/// (dialogs, saving, activating a file).
+pub fn scene_event(a: &Action) -> Option<SceneEvent> {
+    Some(match a.clone() {
+        Action::SelectActor(i) => SceneEvent::SelectActor(Some(i)),
+        Action::AddActor => SceneEvent::AddActor,
+        Action::RemoveActor(i) => SceneEvent::RemoveActor(i),
+        Action::RenameActor(i, name) => SceneEvent::RenameActor(i, name),
+        Action::SetMotion(i, m) => SceneEvent::SetMotion(i, m),
+        Action::SetOffset(i, off) => SceneEvent::SetOffset(i, off),
+        Action::BuiltinModel(i) => SceneEvent::SetModel(i, ModelRef::Builtin),
+        Action::SetCamera(c) => SceneEvent::SetCamera(c),
+        Action::SetLight(l) => SceneEvent::SetLight(l),
+        Action::Activate(_)
+        | Action::LoadModel(_)
+        | Action::OpenScene
+        | Action::SaveScene
+        | Action::SaveSceneAs => return None,
+    })
 }
