@@ -3,7 +3,7 @@
 //! not the one awaited never moves the saved mark, and a file changed on
 //! disk since it was opened or saved is never overwritten without asking.
 //!
-//! The bytes reach disk through [`crate::vmd::save`] (unique temporary file,
+//! The bytes reach disk through [`crate::vmd::save`](mod@crate::vmd::save) (unique temporary file,
 //! fsync, permissions, symlinks, read-back).
 
 use std::collections::HashMap;

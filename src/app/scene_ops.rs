@@ -5,7 +5,7 @@
 //! ([`crate::workspace::Workspace`]); what is found here changes it only
 //! through [`crate::workspace::Event`]s.
 //!
-//! Each VMD stays its own [`Document`] with its own history and modified
+//! Each VMD stays its own [`crate::workspace::Document`] with its own history and modified
 //! mark; the scene ([`crate::scene::Scene`], keyed by document id) only
 //! arranges them.
 

@@ -390,7 +390,7 @@ impl Document {
         self.saved_state = self.history.state();
     }
 
-    /// The history state id: what [`Self::mark_saved_state`] takes.
+    /// The history state id: what a save records as saved ([`super::Event::Saved`]).
     pub fn state(&self) -> u64 {
         self.history.state()
     }

@@ -86,7 +86,7 @@ pub struct State {
     pub left_frame: f64,
     /// Vertical scroll, points.
     pub scroll_y: f32,
-    /// Fit all on the next frame (set by [`UiCommand::FitAll`] and on open).
+    /// Fit all on the next frame (set by [`crate::app::command::UiCommand::FitAll`] and on open).
     pub fit_pending: bool,
     /// Tracks picked by clicking their labels (what Insert key keys).
     pub selected_tracks: BTreeSet<TrackRef>,
