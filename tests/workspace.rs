@@ -260,6 +260,20 @@ fn events_that_are_not_undo_steps_leave_bytes_scene_and_the_undo_order_alone() {
     );
     assert_eq!(t.preview_rate, 60);
     assert_eq!(ws.undo_budget(), 64 * 1024 * 1024);
+    // A selection of keys the file does not have keeps only those it has
+    // (the dance has 3 bone keys: indices 0..=2).
+    let view = DocView {
+        selection: BTreeSet::from([KeyRef::Bone(1), KeyRef::Bone(3), KeyRef::Camera(0)]).into(),
+        active: Some(KeyRef::Bone(7)),
+        reveal: None,
+    };
+    ws.apply(Event::Select { doc: d, view });
+    let dv = &ws.doc(d).expect("dance").view;
+    assert_eq!(
+        dv.selection.iter().copied().collect::<Vec<_>>(),
+        [KeyRef::Bone(1)]
+    );
+    assert_eq!(dv.active, None);
     // The edit still undoes to the loaded bytes.
     ws.apply(Event::Undo);
     assert_eq!(

@@ -526,7 +526,7 @@ impl Document {
     }
 
     /// Drops selected keys that no longer exist.
-    fn prune_selection(&mut self) {
+    pub(in crate::workspace) fn prune_selection(&mut self) {
         let m = &self.motion;
         let exists = |k: &KeyRef| match *k {
             KeyRef::Bone(i) => (i as usize) < m.bones.len(),

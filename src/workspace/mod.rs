@@ -168,7 +168,7 @@ pub enum Event {
     Scene(SceneEvent),
     /// The arrangement was written to a scene file: not modified.
     SceneSaved,
-    /// Sets one document's selection.
+    /// Sets one document's selection (keys it does not have are dropped).
     Select {
         doc: DocId,
         view: DocView,
@@ -530,6 +530,7 @@ impl Workspace {
                     && self.docs[i].view != view
                 {
                     self.docs[i].view = view;
+                    self.docs[i].prune_selection();
                     ch.selection = true;
                 }
             }
