@@ -8,7 +8,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use vmd_studio::audio::{Envelope, MinMax, Pcm, Progress, Song, estimate_beats};
+use vmd_studio::audio::{Envelope, MinMax, Pcm, Song, estimate_beats};
+use vmd_studio::progress::Progress;
 
 /// 5 minutes of 48 kHz stereo: a chirp with a pseudo-random envelope.
 fn five_minutes() -> Pcm {

@@ -35,6 +35,7 @@ pub mod audio;
 pub mod cli;
 pub mod logging;
 pub mod model;
+pub mod progress;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod scene;

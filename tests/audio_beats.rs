@@ -4,7 +4,8 @@
 mod audio_support;
 
 use audio_support::{click_track, kick_hat_track};
-use vmd_studio::audio::{BeatGrid, Pcm, Progress, estimate_beats, grid_from_taps};
+use vmd_studio::audio::{BeatGrid, Pcm, estimate_beats, grid_from_taps};
+use vmd_studio::progress::Progress;
 
 const FRAME: f64 = 1.0 / 30.0;
 

@@ -8,7 +8,8 @@ mod audio_support;
 use std::path::PathBuf;
 
 use audio_support::wav_bytes;
-use vmd_studio::audio::{AudioError, Pcm, Progress, decode_bytes, decode_file};
+use vmd_studio::audio::{AudioError, Pcm, decode_bytes, decode_file};
+use vmd_studio::progress::Progress;
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -1,6 +1,6 @@
 //! Preview math through the projection helpers the viewport draws with
-//! (`app::panels::viewport::{ViewCamera, project_point, project_segment}`),
-//! the shot list and near-cuts (`app::panels::shots`), document picking and
+//! (`scene::view::{ViewCamera, project_point, project_segment}`),
+//! the shot list and near-cuts (`scene::shots`), document picking and
 //! posing. Pure: no window, no egui context.
 //!
 //! Golden numbers are hand computations written next to each case, the spec
@@ -11,14 +11,12 @@
 mod common;
 use common::corpus;
 
-use egui::{Pos2, Rect, pos2};
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Vec2, Vec3};
 use vmd_studio::app::panels::Transport;
-use vmd_studio::app::panels::shots::{NearCut, Shot, near_cuts, shot_at, shots};
-use vmd_studio::app::panels::viewport::{
-    ViewCamera, pick_source, posed_world, project_point, project_segment,
-};
+use vmd_studio::app::panels::viewport::{pick_source, posed_world};
 use vmd_studio::model::standard_model;
+use vmd_studio::scene::shots::{NearCut, Shot, near_cuts, shot_at, shots};
+use vmd_studio::scene::view::{ScreenRect, ViewCamera, project_point, project_segment};
 use vmd_studio::vmd::evaluate::camera_at;
 use vmd_studio::vmd::summary::cut_frames;
 use vmd_studio::vmd::{BoneKey, CameraKey, IkKey, IndexedMotion, Motion, NameEncoding, TrackIndex};
@@ -26,8 +24,8 @@ use vmd_studio::vmd::{BoneKey, CameraKey, IkKey, IndexedMotion, Motion, NameEnco
 // ---------------------------------------------------------------- helpers
 
 /// A 200 × 200 viewport at the origin: centre (100, 100), aspect 1.
-fn square() -> Rect {
-    Rect::from_min_max(pos2(0.0, 0.0), pos2(200.0, 200.0))
+fn square() -> ScreenRect {
+    ScreenRect::from_min_max(Vec2::ZERO, Vec2::new(200.0, 200.0))
 }
 
 fn cam(target: [f32; 3], rotation_deg: [f32; 3], distance: f32, fov: f32) -> ViewCamera {
@@ -40,12 +38,12 @@ fn cam(target: [f32; 3], rotation_deg: [f32; 3], distance: f32, fov: f32) -> Vie
     }
 }
 
-fn screen(c: &ViewCamera, p: [f32; 3]) -> Option<Pos2> {
+fn screen(c: &ViewCamera, p: [f32; 3]) -> Option<Vec2> {
     project_point(&c.view_proj(1.0), Vec3::from(p), square())
 }
 
 #[track_caller]
-fn assert_at(got: Option<Pos2>, want: (f32, f32)) {
+fn assert_at(got: Option<Vec2>, want: (f32, f32)) {
     let g = got.unwrap_or_else(|| panic!("point not visible, expected {want:?}"));
     assert!(
         (g.x - want.0).abs() < 1e-2 && (g.y - want.1).abs() < 1e-2,

@@ -1082,6 +1082,7 @@ impl eframe::App for StudioApp {
             .collect();
         eframe::set_value(storage, RECENT_KEY, &list);
         settings::save_undo_budget(storage, &self.ws);
+        self.viewport.persist(storage);
     }
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {

@@ -4,21 +4,21 @@
 //! the document is saved, reverted to its saved state or closed without
 //! saving, and at start offers the copies a crashed session left behind.
 //!
-//! The files are written by one background thread, in the order asked, so
-//! a deletion can never be overtaken by an older write. The GUI-free part
+//! The files are written off the UI thread by jobs of the app's job
+//! service, one job at a time, each taking the operations queued so far in
+//! the order asked, so a deletion can never be overtaken by an older write. The GUI-free part
 //! (names, sidecar, atomic writes, session locks) is [`crate::scene::recovery`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, Sender};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
+use super::jobs::{Finished, JobId, JobKind, JobService};
 use super::scene_ops::Intent;
 use super::{CentralView, StudioApp};
 use crate::scene::recovery::{
-    self, ActorRecord, DocInfo, Entry, Role, SceneRecord, Session, SongRecord,
+    self, ActorRecord, DocInfo, Entry, Role, SceneRecord, Session, SongRecord, Writer,
 };
 use crate::scene::{self as scene_model, ModelRef, Scene};
 use crate::vmd;
@@ -28,6 +28,26 @@ enum Op {
     Delete(u64),
     /// A copy of another (dead) session, restored or discarded.
     DeleteEntry(Box<Entry>),
+}
+
+impl Op {
+    /// Carries the operation out on disk.
+    fn run(&self, writer: &Writer) -> Result<(), String> {
+        let r = match self {
+            Op::Write(info, bytes) => writer.write(info, bytes).map(|_| ()),
+            Op::Delete(id) => writer.delete(*id),
+            Op::DeleteEntry(e) => e.delete(),
+        };
+        r.map_err(|e| {
+            tracing::warn!("recovery copy: {e}");
+            e.to_string()
+        })
+    }
+}
+
+/// Runs `ops` in order; the messages of those that failed.
+fn run_all(ops: &[Op], writer: &Writer) -> Vec<String> {
+    ops.iter().filter_map(|op| op.run(writer).err()).collect()
 }
 
 /// What the app knows about one document's copy.
@@ -48,11 +68,14 @@ struct Track {
 /// The recovery state of a running app.
 pub struct Recovery {
     session: Option<Session>,
-    tx: Option<Sender<Op>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-    errors: Option<Receiver<String>>,
-    sent: u64,
-    done: Arc<AtomicU64>,
+    /// Operations asked for and not yet handed to a job, in order.
+    queue: VecDeque<Op>,
+    /// The job writing the batch before, if it still runs.
+    running: Option<JobId>,
+    /// The job service the batches run on (set when recovery starts).
+    jobs: Option<JobService>,
+    tx: Sender<Finished<Vec<String>>>,
+    rx: Receiver<Finished<Vec<String>>>,
     tracks: HashMap<u64, Track>,
     /// Refresh interval.
     pub interval: Duration,
@@ -62,13 +85,14 @@ pub struct Recovery {
 
 impl Default for Recovery {
     fn default() -> Self {
+        let (tx, rx) = channel();
         Recovery {
             session: None,
-            tx: None,
-            thread: None,
-            errors: None,
-            sent: 0,
-            done: Arc::new(AtomicU64::new(0)),
+            queue: VecDeque::new(),
+            running: None,
+            jobs: None,
+            tx,
+            rx,
             tracks: HashMap::new(),
             interval: recovery::interval(),
             offer: None,
@@ -77,12 +101,19 @@ impl Default for Recovery {
 }
 
 impl Drop for Recovery {
-    /// Lets the writer finish what was asked (a deletion after a discard
-    /// must not be lost when the app quits right after).
+    /// Finishes what was asked (a deletion after a discard must not be lost
+    /// when the app quits right after): waits for the running batch, then
+    /// writes the rest here, in order.
     fn drop(&mut self) {
-        self.tx = None;
-        if let Some(h) = self.thread.take() {
-            let _ = h.join();
+        if let (Some(id), Some(jobs)) = (self.running, &self.jobs) {
+            let start = Instant::now();
+            while jobs.is_running(id) && start.elapsed() < Duration::from_secs(10) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        if let Some(s) = &self.session {
+            let ops: Vec<Op> = self.queue.drain(..).collect();
+            run_all(&ops, s.writer());
         }
     }
 }
@@ -104,7 +135,11 @@ impl Recovery {
 
     /// Every write and deletion asked for has reached the disk (or failed).
     pub fn is_idle(&self) -> bool {
-        self.done.load(Ordering::Acquire) >= self.sent
+        self.queue.is_empty()
+            && self
+                .running
+                .zip(self.jobs.as_ref())
+                .is_none_or(|(id, jobs)| !jobs.is_running(id))
     }
 
     /// The folder the copies go to.
@@ -118,11 +153,32 @@ impl Recovery {
     }
 
     fn send(&mut self, op: Op) {
-        if let Some(tx) = &self.tx
-            && tx.send(op).is_ok()
-        {
-            self.sent += 1;
+        if self.session.is_some() {
+            self.queue.push_back(op);
         }
+    }
+
+    /// Hands the queued operations to a job when the one before has
+    /// finished; returns the messages of the writes that failed.
+    fn pump(&mut self) -> Vec<String> {
+        let errors: Vec<String> = self.rx.try_iter().flat_map(|f| f.value).collect();
+        let (Some(jobs), Some(session)) = (&self.jobs, &self.session) else {
+            return errors;
+        };
+        if self.running.is_some_and(|id| jobs.is_running(id)) || self.queue.is_empty() {
+            return errors;
+        }
+        let ops: Vec<Op> = self.queue.drain(..).collect();
+        let writer = session.writer().clone();
+        let label = format!("Recovery copies ({} operations)", ops.len());
+        self.running = Some(jobs.spawn(
+            JobKind::Recovery,
+            label,
+            false,
+            self.tx.clone(),
+            move |_| run_all(&ops, &writer),
+        ));
+        errors
     }
 }
 
@@ -203,37 +259,8 @@ impl StudioApp {
             tracing::info!("{} recovery copies found", found.len());
             self.recovery.offer = Some(found);
         }
-        let writer = session.writer().clone();
-        let (tx, rx) = std::sync::mpsc::channel::<Op>();
-        let (etx, erx) = std::sync::mpsc::channel::<String>();
-        let done = self.recovery.done.clone();
-        let spawned = std::thread::Builder::new()
-            .name("recovery-writer".into())
-            .spawn(move || {
-                for op in rx {
-                    let r = match &op {
-                        Op::Write(info, bytes) => writer.write(info, bytes).map(|_| ()),
-                        Op::Delete(id) => writer.delete(*id),
-                        Op::DeleteEntry(e) => e.delete(),
-                    };
-                    if let Err(e) = r {
-                        tracing::warn!("recovery copy: {e}");
-                        let _ = etx.send(e.to_string());
-                    }
-                    done.fetch_add(1, Ordering::Release);
-                }
-            });
-        match spawned {
-            Ok(h) => {
-                self.recovery.thread = Some(h);
-                self.recovery.tx = Some(tx);
-                self.recovery.errors = Some(erx);
-                self.recovery.session = Some(session);
-            }
-            Err(e) => self.shared.error(format!(
-                "Crash recovery is off: cannot start its thread: {e}"
-            )),
-        }
+        self.recovery.jobs = Some(self.shared.jobs.clone());
+        self.recovery.session = Some(session);
     }
 
     /// Writes and deletes copies as documents change (once per frame,
@@ -241,13 +268,6 @@ impl StudioApp {
     pub(super) fn recovery_tick(&mut self, ctx: &egui::Context) {
         if !self.recovery.is_active() {
             return;
-        }
-        if let Some(rx) = &self.recovery.errors {
-            let errors: Vec<String> = rx.try_iter().collect();
-            for e in errors {
-                self.shared
-                    .error(format!("Could not write a recovery copy: {e}"));
-            }
         }
         let now = Instant::now();
         let interval = self.recovery.interval;
@@ -322,6 +342,10 @@ impl StudioApp {
                 info.scene = scene_record(self, info.doc_id);
             }
             self.recovery.send(op);
+        }
+        for e in self.recovery.pump() {
+            self.shared
+                .error(format!("Could not write a recovery copy: {e}"));
         }
         if let Some(w) = wake {
             ctx.request_repaint_after(w);

@@ -15,10 +15,10 @@ use std::sync::Arc;
 
 use super::document::{Edit, EditRequest};
 use super::jobs::JobResult;
-use super::panels::model_view::ModelAsset;
 use super::panels::viewport::ViewMode;
 use super::{CentralView, StudioApp};
 use crate::model::{Model, Skeleton};
+use crate::render::asset::ModelAsset;
 use crate::scene::{self, ModelRef, MotionRole, Placed, Scene};
 use crate::vmd::{self, Motion};
 use crate::workspace::{Event, NewDocument, SceneEvent, TransportEvent, Workspace};

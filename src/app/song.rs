@@ -15,7 +15,8 @@ use std::time::Instant;
 use super::jobs::{JobKind, JobService, Lane, Polled};
 use super::panels::Transport;
 use super::sound::{SoundOutput, SoundStatus};
-use crate::audio::{AudioError, BeatGrid, Progress, Song, SongTiming, estimate_beats};
+use crate::audio::{AudioError, BeatGrid, Song, SongTiming, estimate_beats};
+use crate::progress::Progress;
 
 /// File extensions the song loader takes.
 pub const SONG_EXTENSIONS: [&str; 5] = ["wav", "mp3", "ogg", "flac", "oga"];

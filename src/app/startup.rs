@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::{CentralView, RECENT_KEY, StudioApp, install_fonts, panels, scene_ops, settings};
-use crate::cli::{Cli, CliError, CliResult, PanelArg, Renderer};
+use crate::cli::{Cli, CliError, CliResult, GraphicsBackend, PanelArg};
 use crate::workspace::TransportEvent;
 
 /// Screenshot mode: render a few frames, capture, save, exit.
@@ -70,8 +70,8 @@ fn save_png(path: &Path, image: &egui::ColorImage) -> Result<(), String> {
 pub fn run(args: Cli) -> CliResult {
     let size = args.size;
     let renderer = match args.renderer {
-        Renderer::Glow => eframe::Renderer::Glow,
-        Renderer::Wgpu => eframe::Renderer::Wgpu,
+        GraphicsBackend::Glow => eframe::Renderer::Glow,
+        GraphicsBackend::Wgpu => eframe::Renderer::Wgpu,
     };
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -108,6 +108,7 @@ pub fn run(args: Cli) -> CliResult {
                 if let Some(e) = settings::load_undo_budget(storage) {
                     app.apply(e);
                 }
+                app.viewport.restore(storage);
                 if let Some(list) = eframe::get_value::<Vec<String>>(storage, RECENT_KEY) {
                     app.recent = list.into_iter().map(PathBuf::from).collect();
                 }

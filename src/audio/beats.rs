@@ -26,10 +26,11 @@
 //! 5. **Downbeat.** Of the four beats of a bar, the one whose onsets are
 //!    strongest on average is taken as the downbeat.
 
-use super::decode::Progress;
+use super::decode::check;
 use super::error::AudioError;
 use super::onset::{OnsetCurve, onset_curve, refine_peak};
 use super::pcm::Pcm;
+use crate::progress::Progress;
 
 /// Tempo search range, beats per minute.
 pub const MIN_BPM: f64 = 60.0;
@@ -182,7 +183,7 @@ impl BeatEstimate {
 pub fn estimate_beats(pcm: &Pcm, progress: &Progress) -> Result<Option<BeatEstimate>, AudioError> {
     let mono = pcm.mono_f32();
     let curve = onset_curve(&mono, pcm.sample_rate(), progress)?;
-    progress.check()?;
+    check(progress)?;
     Ok(
         estimate_from_curve(&curve).map(|(grid, confidence)| BeatEstimate {
             grid,

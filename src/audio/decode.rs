@@ -1,6 +1,6 @@
 //! Decoding a song file (WAV, MP3, OGG Vorbis, FLAC) through symphonia into
 //! a compact [`Pcm`]. Runs on any thread; reports progress and stops early
-//! when cancelled through a shared [`Progress`].
+//! when cancelled through a shared [`crate::progress::Progress`].
 //!
 //! Policy on damage: a packet that fails to decode is skipped (players do the
 //! same, and one bad MP3 frame should not lose a song), but a file that
@@ -11,7 +11,7 @@
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use symphonia::core::codecs::audio::AudioDecoderOptions;
 use symphonia::core::errors::Error as SymError;
@@ -22,6 +22,7 @@ use symphonia::core::meta::MetadataOptions;
 
 use super::error::AudioError;
 use super::pcm::{Pcm, f32_to_i16};
+use crate::progress::Progress;
 
 /// Longest song held in memory (an MMD song is 3–5 minutes).
 pub const MAX_MINUTES: u32 = 30;
@@ -29,49 +30,12 @@ pub const MAX_MINUTES: u32 = 30;
 /// Consecutive undecodable packets after which the file counts as damaged.
 const MAX_BAD_PACKETS_IN_A_ROW: u32 = 64;
 
-/// Progress of a background job (decoding or analysis) and its cancel flag.
-/// Share it through an `Arc`: the worker writes, the UI reads.
-#[derive(Debug, Default)]
-pub struct Progress {
-    /// Fraction done in 0..=1, as `f32` bits.
-    fraction_bits: AtomicU32,
-    cancel: AtomicBool,
-}
-
-impl Progress {
-    pub fn new() -> Arc<Progress> {
-        Arc::new(Progress::default())
-    }
-
-    /// Fraction done, 0..=1.
-    pub fn fraction(&self) -> f32 {
-        f32::from_bits(self.fraction_bits.load(Ordering::Relaxed))
-    }
-
-    pub fn set_fraction(&self, f: f32) {
-        let f = if f.is_finite() {
-            f.clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        self.fraction_bits.store(f.to_bits(), Ordering::Relaxed);
-    }
-
-    /// Asks the worker to stop; it returns [`AudioError::Cancelled`].
-    pub fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
-    }
-
-    pub fn is_cancelled(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
-    }
-
-    pub(crate) fn check(&self) -> Result<(), AudioError> {
-        if self.is_cancelled() {
-            Err(AudioError::Cancelled)
-        } else {
-            Ok(())
-        }
+/// `Err(Cancelled)` once `progress` was asked to stop.
+pub(crate) fn check(progress: &Progress) -> Result<(), AudioError> {
+    if progress.is_cancelled() {
+        Err(AudioError::Cancelled)
+    } else {
+        Ok(())
     }
 }
 
@@ -203,7 +167,7 @@ fn decode_unguarded(
     let mut bad_in_a_row = 0u32;
     let mut last_error: Option<String> = None;
     loop {
-        progress.check()?;
+        check(progress)?;
         let packet = match format.next_packet() {
             Ok(Some(p)) => p,
             Ok(None) => break,

@@ -22,7 +22,7 @@ pub mod playback;
 pub mod timing;
 
 pub use beats::{BeatEstimate, BeatGrid, estimate_beats, grid_from_taps};
-pub use decode::{Progress, decode_bytes, decode_file};
+pub use decode::{decode_bytes, decode_file};
 pub use envelope::{BASE_BLOCK, COARSE_COLUMN, Envelope, MinMax};
 pub use error::AudioError;
 pub use pcm::Pcm;
@@ -42,9 +42,12 @@ impl Song {
     }
 
     /// Decodes a file and builds its envelope.
-    pub fn load(path: &std::path::Path, progress: &Progress) -> Result<Song, AudioError> {
+    pub fn load(
+        path: &std::path::Path,
+        progress: &crate::progress::Progress,
+    ) -> Result<Song, AudioError> {
         let pcm = decode_file(path, progress)?;
-        progress.check()?;
+        decode::check(progress)?;
         Ok(Song::new(pcm))
     }
 

@@ -23,8 +23,9 @@ use std::sync::Arc;
 use rustfft::num_complex::Complex;
 use rustfft::{Fft, FftPlanner};
 
-use super::decode::Progress;
+use super::decode::check;
 use super::error::AudioError;
+use crate::progress::Progress;
 
 /// Log compression factor applied to magnitudes normalised so that a
 /// full-scale sine has magnitude ≈ 1.
@@ -121,7 +122,7 @@ impl Flux {
         let mut low = Vec::with_capacity(frames);
         for i in 0..frames {
             if i % 512 == 0 {
-                progress.check()?;
+                check(progress)?;
             }
             let centre = (i * self.hop) as isize;
             for (j, slot) in self.buf.iter_mut().enumerate() {

@@ -7,7 +7,8 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{CliError, CliResult};
-use crate::audio::{Progress, decode_file, estimate_beats};
+use crate::audio::{decode_file, estimate_beats};
+use crate::progress::Progress;
 
 #[derive(Debug, Args)]
 pub struct BeatsArgs {

@@ -96,7 +96,7 @@ pub struct Cli {
     pub screenshot: Option<PathBuf>,
     /// Graphics backend for the app.
     #[arg(long, value_enum, default_value = "wgpu")]
-    pub renderer: Renderer,
+    pub renderer: GraphicsBackend,
     /// Frame to show (for screenshots).
     #[arg(long)]
     pub frame: Option<f64>,
@@ -280,8 +280,10 @@ pub fn one_line_error(e: &clap::Error) -> String {
     }
 }
 
+/// The graphics backend the app window runs on (`--renderer`); not the
+/// model renderer ([`crate::render::Renderer`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Renderer {
+pub enum GraphicsBackend {
     Glow,
     Wgpu,
 }

@@ -13,9 +13,9 @@ use crate::render::sequence;
 use crate::render::sheet::{self, SheetLayout};
 use crate::render::stage::{IndexedMotion, Stage, demo_model};
 use crate::render::{Offscreen, TextureRgba};
+use crate::scene::shots::shots;
 use crate::video::{self, PictureTimes, SongInput, VideoSpec, VideoWriter};
-use crate::vmd::summary::cut_frames;
-use crate::vmd::{Motion, TrackIndex};
+use crate::vmd::Motion;
 
 #[derive(Debug, Args)]
 pub struct RenderArgs {
@@ -213,7 +213,7 @@ fn stage_from(files: &[PathBuf], stage: &mut Stage) -> CliResult {
     Ok(())
 }
 
-/// `later` loaded onto `earlier` as MMD does: [`join`](crate::vmd::ops::join)
+/// `later` loaded onto `earlier` as MMD does: [`join`](fn@crate::vmd::ops::join)
 /// at frame 0 (the app's File ▸ Merge motion does the same), so each track and
 /// frame is kept once, the later file's key winning.
 pub fn merge_motions(earlier: &Motion, later: &Motion) -> Result<Motion, CliError> {
@@ -337,40 +337,6 @@ fn video_start(
     VideoWriter::start(&ffmpeg, &spec, out).map_err(|e| CliError(e.to_string()))
 }
 
-/// One shot of a camera: MMD frames `first..=last`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shot {
-    pub first: u32,
-    pub last: u32,
-}
-
-/// The shots of a camera motion: the first starts at frame 0, a cut (keys
-/// A and A + 1) ends a shot at A, the last ends at the last camera key.
-pub fn shots(m: &Motion, idx: &TrackIndex) -> Vec<Shot> {
-    let Some(last_frame) = idx
-        .camera
-        .last()
-        .and_then(|&k| m.cameras.get(k as usize))
-        .map(|k| k.frame())
-    else {
-        return Vec::new();
-    };
-    let mut starts = vec![0u32];
-    starts.extend(cut_frames(m, idx).iter().map(|&a| a.saturating_add(1)));
-    starts.dedup();
-    starts
-        .iter()
-        .enumerate()
-        .map(|(i, &first)| Shot {
-            first,
-            last: starts
-                .get(i + 1)
-                .map_or(last_frame, |&n| n.saturating_sub(1))
-                .max(first),
-        })
-        .collect()
-}
-
 pub fn storyboard(a: StoryboardArgs) -> CliResult {
     let (w, h) = parse_size(&a.size)?;
     // Refuse an unwritable destination before rendering anything.
@@ -483,31 +449,5 @@ mod tests {
             "the face file's key at frame 0 wins"
         );
         assert_eq!(m.morphs.len(), 1);
-    }
-
-    #[test]
-    fn shots_split_at_cuts() {
-        use crate::vmd::CameraKey;
-        let mut m = Motion::new_v2();
-        for f in [0u32, 30, 31, 60, 90, 91, 120] {
-            m.cameras
-                .push(CameraKey::new(f, -45.0, [0.0; 3], [0.0; 3], 30, false));
-        }
-        let idx = TrackIndex::build(&m);
-        // Cuts at 30→31 and 90→91: shots 0–30, 31–90, 91–120.
-        assert_eq!(
-            shots(&m, &idx),
-            vec![
-                Shot { first: 0, last: 30 },
-                Shot {
-                    first: 31,
-                    last: 90
-                },
-                Shot {
-                    first: 91,
-                    last: 120
-                }
-            ]
-        );
     }
 }

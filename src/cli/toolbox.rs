@@ -287,7 +287,7 @@ fn simplify_showing_progress(
     p: &ops::SimplifyParams,
 ) -> Result<(crate::vmd::Motion, ops::SimplifyReport), CliError> {
     use std::io::{IsTerminal, Write};
-    let progress = ops::Progress::default();
+    let progress = crate::progress::Progress::default();
     let show = std::io::stderr().is_terminal();
     let done = std::thread::scope(|s| {
         let run = s.spawn(|| ops::simplify_with_progress(m, p, &progress));

@@ -19,6 +19,7 @@
 //! along the screen-space normal), then overlay lines. The shadow math lives
 //! in [`crate::scene::shadow`].
 
+pub mod asset;
 pub mod from_model;
 mod gpu;
 pub mod input;

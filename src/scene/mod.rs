@@ -4,7 +4,7 @@
 //!
 //! A scene only *arranges* motions; it never owns or edits them. It is
 //! generic over the handle `H` that names a motion: the app uses its
-//! document ids, the `.vmdscene` file ([`file`]) uses paths.
+//! document ids, the `.vmdscene` file ([`file`](mod@file)) uses paths.
 //!
 //! Time: every frame here is an MMD frame (30 per second). An actor's
 //! `offset` shifts its motion on the scene timeline: the motion's frame `f`
@@ -17,6 +17,8 @@ use crate::vmd::Motion;
 pub mod file;
 pub mod recovery;
 pub mod shadow;
+pub mod shots;
+pub mod view;
 
 /// Which model an actor is.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

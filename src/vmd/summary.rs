@@ -246,7 +246,7 @@ impl BoneTally {
 }
 
 /// The summary of the VMD file `r` yields (`len` bytes), without holding
-/// its bone keys: the same as [`summarize`] of what [`super::read`] reads
+/// its bone keys: the same as [`summarize`] of what [`read`](fn@super::read) reads
 /// from those bytes, errors included (see
 /// [`super::read::read_streaming_bones`]). What `inspect` uses: a large
 /// dance is summarized in a few hundred kilobytes of memory.

@@ -1,5 +1,5 @@
 //! [`Motion`] → bytes, the exact inverse of [`super::read::read`]; saving
-//! goes through [`super::save`].
+//! goes through [`save`](mod@super::save).
 
 use std::path::Path;
 
@@ -40,7 +40,7 @@ pub fn save_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     super::save::save_bytes(path, bytes).map(|_| ())
 }
 
-/// Serializes and saves (see [`super::save`]).
+/// Serializes and saves (see [`save`](mod@super::save)).
 pub fn save(m: &Motion, path: &Path) -> Result<(), WriteError> {
     let bytes = write(m)?;
     save_bytes_atomic(path, &bytes)

@@ -9,8 +9,7 @@ pub mod service;
 pub mod ui;
 pub use service::{Finished, JobCtx, JobId, JobInfo, JobKind, JobService, Lane, Polled};
 
-use crate::app::panels::model_view::ModelAsset;
-use crate::model::{LoadedModel, Model, load_textures_with};
+use crate::render::asset::ModelAsset;
 use crate::vmd::save::{DiskStamp, SaveOptions};
 use crate::vmd::{self, Motion, WriteError};
 
@@ -120,25 +119,7 @@ fn named_like_model(path: &Path) -> bool {
 /// Reads a model and decodes its textures (with progress, stopping when
 /// cancelled), then builds the renderer's template: all off the UI thread.
 pub fn load_model(path: &Path, bytes: &[u8], ctx: &JobCtx) -> Result<Arc<ModelAsset>, String> {
-    ctx.progress(0.0, "reading the model");
-    let model = Model::read(bytes).map_err(|e| e.to_string())?;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let textures = load_textures_with(&model, dir, |i, n, name| {
-        let f = 0.1 + 0.8 * i as f32 / n.max(1) as f32;
-        ctx.progress(f, &format!("texture {} of {n}: {name}", i + 1));
-        !ctx.cancelled()
-    })
-    .ok_or_else(|| "cancelled".to_owned())?;
-    ctx.progress(0.9, "building the mesh");
-    let asset = ModelAsset::new(LoadedModel {
-        path: path.to_owned(),
-        model,
-        textures,
-    });
-    if ctx.cancelled() {
-        return Err("cancelled".to_owned());
-    }
-    Ok(Arc::new(asset))
+    ModelAsset::load(path, bytes, ctx.progress_handle()).map(Arc::new)
 }
 
 impl Jobs {
@@ -237,7 +218,7 @@ impl Jobs {
         self.next_seq + 1
     }
 
-    /// Saves already-serialized bytes through [`vmd::save`]; with
+    /// Saves already-serialized bytes through [`vmd::save`](mod@vmd::save); with
     /// `expect_unchanged`, refuses when the file changed on disk meanwhile.
     /// Returns the job's id (it comes back in [`JobResult::Saved`]).
     pub fn save(

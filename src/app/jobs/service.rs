@@ -13,10 +13,11 @@
 //!
 //! The service itself is a cheap handle (clones share one registry).
 
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+use crate::progress::Progress;
 
 /// A job's id: unique within one [`JobService`], counting up from 1.
 pub type JobId = u64;
@@ -40,6 +41,8 @@ pub enum JobKind {
     Song,
     /// Rendering the scene to a video or a PNG sequence.
     Export,
+    /// Writing or deleting crash-recovery copies.
+    Recovery,
 }
 
 /// A finished job's result, tagged with its id.
@@ -49,85 +52,35 @@ pub struct Finished<T> {
     pub value: T,
 }
 
-/// Progress kept by a pure-layer operation (the song decoder's, the
-/// simplifier's): the job shows its fraction and forwards cancel to it.
-pub trait ProgressSource: Send + Sync {
-    /// Fraction done, 0..=1.
-    fn fraction(&self) -> f32;
-    /// Asks the operation to stop.
-    fn cancel(&self);
-    fn is_cancelled(&self) -> bool;
-}
-
-impl ProgressSource for crate::audio::Progress {
-    fn fraction(&self) -> f32 {
-        crate::audio::Progress::fraction(self)
-    }
-    fn cancel(&self) {
-        crate::audio::Progress::cancel(self);
-    }
-    fn is_cancelled(&self) -> bool {
-        crate::audio::Progress::is_cancelled(self)
-    }
-}
-
-impl ProgressSource for crate::vmd::ops::Progress {
-    fn fraction(&self) -> f32 {
-        crate::vmd::ops::Progress::fraction(self)
-    }
-    fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
-    }
-    fn is_cancelled(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
-    }
-}
-
-/// Progress and cancel state shared by a job and the service.
-#[derive(Default)]
+/// A job's progress as the service sees it: the job's own
+/// [`Progress`], or the one of the pure-layer operation it follows (the
+/// song decoder's, the simplifier's; see [`JobCtx::follow`]).
+#[derive(Debug, Default)]
 struct Cell {
-    /// Fraction done 0..=1 as `f32` bits; `u32::MAX` = not reported yet.
-    fraction_bits: AtomicU32,
-    what: Mutex<String>,
-    cancel: AtomicBool,
-    source: Mutex<Option<Arc<dyn ProgressSource>>>,
-}
-
-impl std::fmt::Debug for Cell {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Cell")
-            .field("fraction", &self.fraction())
-            .field("cancel", &self.cancel)
-            .finish_non_exhaustive()
-    }
+    own: Progress,
+    followed: Mutex<Option<Arc<Progress>>>,
 }
 
 impl Cell {
     fn new() -> Arc<Cell> {
-        Arc::new(Cell {
-            fraction_bits: AtomicU32::new(u32::MAX),
-            what: Mutex::new(String::new()),
-            cancel: AtomicBool::new(false),
-            source: Mutex::new(None),
-        })
+        Arc::new(Cell::default())
     }
 
-    fn source(&self) -> Option<Arc<dyn ProgressSource>> {
-        self.source.lock().ok().and_then(|s| s.clone())
+    fn followed(&self) -> Option<Arc<Progress>> {
+        self.followed.lock().ok().and_then(|s| s.clone())
     }
 
     fn fraction(&self) -> Option<f32> {
-        if let Some(s) = self.source() {
-            return Some(s.fraction());
+        match self.followed() {
+            Some(p) => Some(p.fraction()),
+            None => self.own.reported(),
         }
-        let bits = self.fraction_bits.load(Ordering::Relaxed);
-        (bits != u32::MAX).then(|| f32::from_bits(bits))
     }
 
     fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
-        if let Some(s) = self.source() {
-            s.cancel();
+        self.own.cancel();
+        if let Some(p) = self.followed() {
+            p.cancel();
         }
     }
 }
@@ -155,45 +108,32 @@ impl JobCtx {
     /// Reports `fraction` (0..=1; other values are clamped, NaN is 0) done
     /// and what the job is doing now ("decoding", "texture 3 of 12").
     pub fn progress(&self, fraction: f32, what: &str) {
-        let f = if fraction.is_finite() {
-            fraction.clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        self.cell
-            .fraction_bits
-            .store(f.to_bits(), Ordering::Relaxed);
-        if let Ok(mut w) = self.cell.what.lock()
-            && *w != what
-        {
-            w.clear();
-            w.push_str(what);
-        }
+        self.cell.own.report(fraction, what);
+    }
+
+    /// The job's own progress, for an operation that takes a [`Progress`]
+    /// (reports through it show in the status bar; cancelling the job
+    /// cancels it).
+    pub fn progress_handle(&self) -> &Progress {
+        &self.cell.own
     }
 
     /// The job was asked to stop; work should return soon (its result is
     /// dropped anyway when a newer job replaced it).
     pub fn cancelled(&self) -> bool {
-        self.cell.cancel.load(Ordering::Relaxed)
-            || self.cell.source().is_some_and(|s| s.is_cancelled())
+        self.cell.own.is_cancelled() || self.cell.followed().is_some_and(|p| p.is_cancelled())
     }
 
     /// From now on the fraction is `source`'s, and cancelling the job
-    /// cancels `source` (an operation of a pure layer with its own progress).
-    /// `what` says what the job is doing.
-    pub fn follow(&self, source: Arc<dyn ProgressSource>, what: &str) {
-        if self.cell.cancel.load(Ordering::Relaxed) {
-            source.cancel();
-        }
-        if let Ok(mut s) = self.cell.source.lock() {
+    /// cancels `source` (a progress the caller also keeps, to show it
+    /// itself). `what` says what the job is doing.
+    pub fn follow(&self, source: Arc<Progress>, what: &str) {
+        if let Ok(mut s) = self.cell.followed.lock() {
             *s = Some(source);
         }
-        if let Ok(mut w) = self.cell.what.lock() {
-            w.clear();
-            w.push_str(what);
-        }
-        // A cancel that came in between is forwarded too.
-        if self.cell.cancel.load(Ordering::Relaxed) {
+        self.cell.own.set_what(what);
+        // A cancel that came in before (or while) following is forwarded.
+        if self.cell.own.is_cancelled() {
             self.cell.cancel();
         }
     }
@@ -341,9 +281,9 @@ impl JobService {
                 kind: j.kind,
                 label: j.label.clone(),
                 fraction: j.cell.fraction(),
-                what: j.cell.what.lock().map(|w| w.clone()).unwrap_or_default(),
+                what: j.cell.own.what(),
                 cancellable: j.cancellable,
-                cancel_requested: j.cell.cancel.load(Ordering::Relaxed),
+                cancel_requested: j.cell.own.is_cancelled(),
                 elapsed: now.saturating_duration_since(j.started),
             })
             .collect()

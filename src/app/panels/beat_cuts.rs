@@ -2,8 +2,8 @@
 //! nearest beat in frames, and a filter that lists only the cuts missing
 //! the beat by more than N frames.
 
-use super::shots::Shot;
 use crate::app::song::SongState;
+use crate::scene::shots::Shot;
 
 /// The filter's settings (kept with the song).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -26,11 +26,7 @@ impl Default for OffBeatFilter {
 /// the cut comes after the beat). `None` for the first shot (no cut) or
 /// without a beat grid.
 pub fn cut_offset(song: &SongState, shot: &Shot) -> Option<f64> {
-    if shot.number <= 1 {
-        return None;
-    }
-    // The picture changes at the start of the shot's first frame.
-    song.beat_distance(f64::from(shot.first)).map(|d| -d)
+    shot.cut_to_beat(song.grid.as_ref()?, song.offset_frames)
 }
 
 /// The shot's row text with its cut's distance to the beat.

@@ -10,19 +10,20 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use eframe::egui;
 use eframe::egui_wgpu::{self, wgpu};
 use glam::{Mat4, Vec3, Vec4};
 
-use crate::model::LoadedModel;
+use crate::render::asset::ModelAsset;
 use crate::render::from_model::{ModelPosing, posed_materials, posed_vertices};
 use crate::render::stage::demo_model;
 use crate::render::{
     COLOR_FORMAT, FrameParams, GpuModel, Light, LineVertex, MeshTemplate, OffscreenTarget,
     RenderMaterial, RenderVertex, Renderer, Shadows, ViewParams, msaa_samples,
 };
+use crate::scene::view::ViewCamera;
 use crate::vmd::MotionRef;
 
 /// Whether the model renderer can draw, and if not, why.
@@ -68,31 +69,8 @@ pub fn install(cc: &eframe::CreationContext<'_>) {
 
 // ------------------------------------------------------------- CPU side
 
-/// A model file loaded for the scene, off the UI thread (a job of the job
-/// service): the model with its decoded textures and the renderer's mesh
-/// template at rest.
-pub struct ModelAsset {
-    pub loaded: LoadedModel,
-    pub template: Arc<MeshTemplate>,
-}
-
-impl ModelAsset {
-    /// Builds the renderer's template (copies the textures as RGBA).
-    pub fn new(loaded: LoadedModel) -> ModelAsset {
-        let template = Arc::new(MeshTemplate::new(&loaded.model, &loaded.textures));
-        ModelAsset { loaded, template }
-    }
-}
-
-impl std::fmt::Debug for ModelAsset {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ModelAsset")
-            .field("path", &self.loaded.path)
-            .finish_non_exhaustive()
-    }
-}
-
-/// A model the renderer draws, with an id for its GPU buffers.
+/// A model the renderer draws; `id` (its asset's generation) keys its GPU
+/// buffers.
 struct ModelEntry {
     id: u64,
     asset: Arc<ModelAsset>,
@@ -106,23 +84,26 @@ struct ActorCpu {
     bound: Option<(u64, u64)>,
 }
 
+/// The model view's CPU side, kept in the viewport's state: the models in
+/// use (keyed by path; an entry is made again when its asset's generation
+/// changes) and each actor's pose engine.
 #[derive(Default)]
-struct CpuState {
+pub struct ModelCache {
     /// By model path (`None`: the built-in figure, the demo mannequin).
     models: HashMap<Option<PathBuf>, Result<Arc<ModelEntry>, String>>,
     actors: Vec<Option<ActorCpu>>,
-    next_id: u64,
 }
 
-fn cpu_state(ctx: &egui::Context) -> Arc<Mutex<CpuState>> {
-    let id = egui::Id::unique("vmd-studio model renderer cpu");
-    ctx.data_mut(|d| {
-        d.get_temp_mut_or_insert_with(id, || Arc::new(Mutex::new(CpuState::default())))
-            .clone()
-    })
+impl std::fmt::Debug for ModelCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModelCache")
+            .field("models", &self.models.len())
+            .field("actors", &self.actors.len())
+            .finish_non_exhaustive()
+    }
 }
 
-impl CpuState {
+impl ModelCache {
     /// The entry for a model file already loaded (`asset`), or for the
     /// built-in figure (`path` None). Nothing is read here: files load in
     /// the background; until then the actor has no entry.
@@ -134,7 +115,7 @@ impl CpuState {
         let key = path.map(Path::to_path_buf);
         if let Some(r) = self.models.get(&key) {
             match (r, asset) {
-                (Ok(e), Some(a)) if Arc::ptr_eq(&e.asset, a) => return r.clone(),
+                (Ok(e), Some(a)) if e.id == a.generation() => return r.clone(),
                 (_, None) => return r.clone(),
                 // The file was loaded again: a new entry.
                 _ => {}
@@ -149,9 +130,12 @@ impl CpuState {
                 return Err(format!("{}: loading…", p.display()));
             }
         };
-        self.next_id += 1;
-        let id = self.next_id;
-        let entry = asset.map(|asset| Arc::new(ModelEntry { id, asset }));
+        let entry = asset.map(|asset| {
+            Arc::new(ModelEntry {
+                id: asset.generation(),
+                asset,
+            })
+        });
         self.models.insert(key, entry.clone());
         entry
     }
@@ -194,7 +178,7 @@ struct ActorFrame {
 
 /// How the picture is taken: camera, light, ground grid, background.
 #[derive(Clone, Copy, Debug)]
-pub struct Shot {
+pub struct PictureSetup {
     /// View and projection; the projection's aspect must match the rect's.
     pub view: ViewParams,
     pub light: Light,
@@ -212,23 +196,20 @@ pub fn draw(
     painter: &egui::Painter,
     rect: egui::Rect,
     actors: &[ModelActor<'_>],
-    shot: Shot,
+    setup: PictureSetup,
+    cpu: &mut ModelCache,
 ) -> Outcome {
-    let Shot {
+    let PictureSetup {
         view,
         light,
         grid,
         background,
         shadows,
-    } = shot;
+    } = setup;
     let mut out = Outcome::default();
     if !matches!(status(ui.ctx()), Status::Ready(_)) {
         return out;
     }
-    let state = cpu_state(ui.ctx());
-    let Ok(mut cpu) = state.lock() else {
-        return out;
-    };
     cpu.actors.resize_with(actors.len(), || None);
     let view_proj = view.projection * view.view;
     let mut frames = Vec::with_capacity(actors.len());
@@ -282,7 +263,6 @@ pub fn draw(
             materials,
         });
     }
-    drop(cpu);
     let lines = if grid { grid_lines() } else { Vec::new() };
     painter.add(egui_wgpu::Callback::new_paint_callback(
         rect,
@@ -604,20 +584,11 @@ impl egui_wgpu::CallbackTrait for ModelPaint {
 
 // ------------------------------------------------------------- framing
 
-/// The largest rectangle of `aspect` (width / height) centred in `outer`.
+/// The largest rectangle of `aspect` (width / height) centred in `outer`
+/// ([`crate::scene::view::ScreenRect::fit_aspect`]).
 pub fn frame_rect(outer: egui::Rect, aspect: f32) -> egui::Rect {
-    let aspect = if aspect.is_finite() && aspect > 0.0 {
-        aspect
-    } else {
-        16.0 / 9.0
-    };
-    let (w, h) = (outer.width(), outer.height());
-    let size = if w / h.max(1e-3) > aspect {
-        egui::vec2(h * aspect, h)
-    } else {
-        egui::vec2(w, w / aspect)
-    };
-    egui::Rect::from_center_size(outer.center(), size)
+    let f = super::viewport::screen_rect(outer).fit_aspect(aspect);
+    egui::Rect::from_min_max(egui::pos2(f.min.x, f.min.y), egui::pos2(f.max.x, f.max.y))
 }
 
 /// Output aspect ratios offered for the camera view.
@@ -712,23 +683,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn frame_rect_fits_the_aspect_inside_the_view() {
-        let outer = egui::Rect::from_min_size(egui::pos2(10.0, 20.0), egui::vec2(1000.0, 400.0));
-        let f = frame_rect(outer, 16.0 / 9.0);
-        // Height-limited: 400 high, 711.1 wide, centred.
-        assert!((f.height() - 400.0).abs() < 1e-3);
-        assert!((f.width() - 400.0 * 16.0 / 9.0).abs() < 1e-3);
-        assert!((f.center().x - outer.center().x).abs() < 1e-3);
-        let tall = frame_rect(outer, 9.0 / 16.0);
-        assert!((tall.width() - 225.0).abs() < 1e-3);
-        let wide = frame_rect(
-            egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(300.0, 900.0)),
-            16.0 / 9.0,
-        );
-        assert!((wide.width() - 300.0).abs() < 1e-3 && (wide.height() - 168.75).abs() < 1e-3);
-    }
-
-    #[test]
     fn in_frame_test_sees_a_vertex_ahead_and_not_one_behind() {
         let v = ViewParams::mmd_default(1.0);
         let vp = v.projection * v.view;
@@ -741,8 +695,11 @@ mod tests {
 
 // ------------------------------------------------------------- the viewport hook
 
-/// Viewport options of the model view (kept for the session).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Viewport options of the model view: part of the viewport's state
+/// ([`super::viewport::State::look`]), kept between runs with the app's
+/// settings.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct Settings {
     /// Index into [`ASPECTS`], or `ASPECTS.len()` for `custom`.
     pub aspect: usize,
@@ -789,25 +746,9 @@ impl Settings {
     }
 }
 
-fn settings_id() -> egui::Id {
-    egui::Id::unique("vmd-studio model view settings")
-}
-
-/// The current settings.
-pub fn settings(ctx: &egui::Context) -> Settings {
-    ctx.data(|d| d.get_temp::<Settings>(settings_id()))
-        .unwrap_or_default()
-}
-
-pub fn set_settings(ctx: &egui::Context, s: Settings) {
-    ctx.data_mut(|d| d.insert_temp(settings_id(), s));
-}
-
 /// The model view's controls for the viewport toolbar: output frame,
 /// guides, skeleton overlay, and why the model is not drawn when it is not.
-pub fn settings_ui(ui: &mut egui::Ui) {
-    let mut s = settings(ui.ctx());
-    let before = s;
+pub fn settings_ui(ui: &mut egui::Ui, s: &mut Settings) {
     egui::ComboBox::from_label("Frame")
         .selected_text(s.label())
         .show_ui(ui, |ui| {
@@ -851,9 +792,6 @@ pub fn settings_ui(ui: &mut egui::Ui) {
             ui.weak("skeleton view").on_hover_text(why);
         }
     }
-    if s != before {
-        set_settings(ui.ctx(), s);
-    }
 }
 
 /// Everything the hook needs from one actor of the scene.
@@ -868,22 +806,30 @@ pub struct HookActor<'a> {
 }
 
 /// Draws the scene's models into `pic_rect` through `camera` at scene frame
-/// `eval`; returns what was drawn. `light` is the scene's light document.
+/// `eval` with the options `look`; returns what was drawn. `light` is the scene's light document.
 #[allow(clippy::too_many_arguments)]
 pub fn draw_scene(
     ui: &egui::Ui,
     painter: &egui::Painter,
     pic_rect: egui::Rect,
     actors: &[HookActor<'_>],
-    camera: (&[f32; 3], &[f32; 3], f32, f32, bool),
+    camera: &ViewCamera,
     light: Option<&crate::app::document::Document>,
     camera_motion: Option<&crate::app::document::Document>,
     eval: f64,
     grid: bool,
+    look: &Settings,
+    cache: &mut ModelCache,
 ) -> Outcome {
-    let (target, rotation, distance, fov, perspective) = camera;
     let aspect = pic_rect.width() / pic_rect.height().max(1.0);
-    let view = ViewParams::mmd_camera(*target, *rotation, distance, fov, perspective, aspect);
+    let view = ViewParams::mmd_camera(
+        camera.target,
+        camera.rotation,
+        camera.distance,
+        camera.fov,
+        camera.perspective,
+        aspect,
+    );
     let light_motion = light;
     let light = light
         .and_then(|d| crate::vmd::evaluate::light_at(&d.motion, &d.index, eval))
@@ -903,7 +849,6 @@ pub fn draw_scene(
         .collect();
     // The viewport's background, in gamma-space 0..1 (24, 26, 30).
     let background = [24.0 / 255.0, 26.0 / 255.0, 30.0 / 255.0, 1.0];
-    let look = settings(ui.ctx());
     let self_shadow = if look.self_shadow {
         crate::scene::shadow::scene_self_shadow(
             camera_motion.map(|d| (&d.motion, &d.index)),
@@ -923,13 +868,14 @@ pub fn draw_scene(
         painter,
         pic_rect,
         &model_actors,
-        Shot {
+        PictureSetup {
             view,
             light,
             grid,
             background,
             shadows,
         },
+        cache,
     )
 }
 

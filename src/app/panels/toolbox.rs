@@ -25,7 +25,7 @@
 //!
 //! Frames are MMD frames (30 fps).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -33,8 +33,7 @@ use super::Shared;
 use crate::app::document::Document;
 use crate::app::jobs::{JobCtx, JobKind, JobService, Lane, Polled};
 use crate::vmd::ops::{
-    self, FillRestParams, JoinParams, JoinPlacement, OpError, RenameMap, Report, SpeedParams,
-    TrimParams,
+    self, FillRestParams, JoinParams, JoinPlacement, RenameMap, Report, SpeedParams, TrimParams,
 };
 use crate::vmd::{self, Motion};
 
@@ -42,9 +41,11 @@ mod forms;
 mod run;
 mod simplify;
 
-use forms::*;
+use forms::{
+    export_form, fill_form, import_form, join_form, rename_form, speed_form, summary_ui, trim_form,
+};
 pub use run::run_request;
-use run::*;
+use run::{file_name, label_of, op_error, run_op, status_lines};
 pub use simplify::{BakeForm, SimplifyForm, SimplifyPreview, TrackGraph};
 
 /// Motions with more keys than this run on a background thread by default.
@@ -751,7 +752,7 @@ fn start(tool: Tool, docs: &[Document], active: usize, shared: &mut Shared, stat
             let ready = state.simplify.current(doc).cloned();
             let p = state.simplify.params;
             let key = simplify::key_of(doc, &p);
-            let progress = std::sync::Arc::new(ops::Progress::default());
+            let progress = crate::progress::Progress::new();
             state.simplify.progress = progress.clone();
             return Ok(Box::new(move |ctx: &JobCtx| {
                 let pv = match ready {

@@ -1,176 +1,56 @@
-//! 3D preview: the skeleton posed by the open motion, seen through the VMD
-//! camera or from a free orbit view, drawn with egui's painter (no GPU code).
+//! The 3D viewport panel: the scene's actors posed at the playhead, seen
+//! through the VMD camera or from a free orbit view. The models are drawn
+//! by the wgpu renderer ([`super::model_view`]); the skeleton overlay,
+//! grid, frustum and read-out with egui's painter (`draw`); the mouse
+//! (orbit, pan, zoom, picking, gizmo drags) in `input`.
 //!
-//! Coordinates are MMD's: left-handed, Y up, a model faces −Z (its left side
-//! at +X), in model units (a character is about 20 tall); camera angles in
-//! radians, field of view in degrees, frames at 30 per second.
-//!
-//! Both views are MMD cameras (target, Euler rotation, distance, fov), so the
-//! free view and the VMD camera share one projection path:
-//! [`ViewCamera::view_proj`] (`vmd::camera::projection_matrix ·
-//! view_matrix`, left-handed, +Z forward) then [`project_point`] /
-//! [`project_segment`], which put view-space +X on the right of the screen
-//! and +Y up. Seen from the front (eye at −Z looking towards +Z) the model's
-//! left hand (+X) is therefore on the viewer's right, as in MMD.
+//! The camera and its projection are pure ([`crate::scene::view`]); this
+//! module only converts between its screen rectangles and egui's.
+//! Coordinates are MMD's: left-handed, Y up, a model faces −Z (its left
+//! side at +X), in model units (a character is about 20 tall); camera
+//! angles in radians, field of view in degrees, frames at 30 per second.
 
-use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, pos2};
-use glam::{Mat4, Quat, Vec3, Vec4};
+use egui::{Color32, Pos2, Rect, Sense, pos2};
+use glam::{Mat4, Quat, Vec2, Vec3};
 
 use super::Shared;
 use super::gizmo::{self, PoseTool};
 use super::model_view;
-use super::shots::{self, NearCut, Shot};
-use crate::app::document::{Document, Edit, EditRequest, KeyChanges};
-use crate::model::{BoneTail, Skeleton};
+use super::shots::ShotList;
+use crate::app::document::{Document, EditRequest};
+use crate::model::Skeleton;
 use crate::model::{Model, PoseEngine, replace_bone};
-use crate::vmd::evaluate::{self, CameraState};
-use crate::vmd::{MotionRef, camera};
+use crate::scene::view::{self, ScreenRect, ViewCamera};
+use crate::vmd::MotionRef;
+use crate::vmd::evaluate;
 
 mod draw;
 mod input;
 
-use draw::*;
-use input::*;
-
-// ------------------------------------------------------------------ camera
-
-/// A camera in MMD's own terms; used for the VMD camera and the free view.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ViewCamera {
-    /// Look-at point, MMD coordinates.
-    pub target: [f32; 3],
-    /// Euler angles x, y, z in radians (MMD camera convention).
-    pub rotation: [f32; 3],
-    /// Distance from the target; negative = pulled back (MMD's usual sign).
-    pub distance: f32,
-    /// Vertical field of view in degrees.
-    pub fov: f32,
-    pub perspective: bool,
-}
-
-impl ViewCamera {
-    /// The default free view: MMD's default camera, in front of the model
-    /// (eye at (0, 10, −45) looking towards +Z, at the model's front).
-    pub const FRONT: ViewCamera = ViewCamera {
-        target: [0.0, 10.0, 0.0],
-        rotation: [0.0, 0.0, 0.0],
-        distance: -45.0,
-        fov: 30.0,
-        perspective: true,
-    };
-
-    /// The evaluated VMD camera.
-    pub fn from_state(c: &CameraState) -> Self {
-        ViewCamera {
-            target: c.target,
-            rotation: c.rotation,
-            distance: c.distance,
-            fov: c.fov,
-            perspective: c.perspective,
-        }
-    }
-
-    /// Eye position (MMD coordinates): `target + Ry(−ry)·Rx(−rx)·Rz(−rz)·(0, 0, distance)`.
-    pub fn eye(&self) -> Vec3 {
-        Vec3::from(camera::eye_position(
-            self.target,
-            self.rotation,
-            self.distance,
-        ))
-    }
-
-    /// Camera right, up and forward directions in MMD space (unit vectors).
-    pub fn basis(&self) -> (Vec3, Vec3, Vec3) {
-        let r = camera::camera_rotation(self.rotation);
-        (r * Vec3::X, r * Vec3::Y, r * Vec3::Z)
-    }
-
-    /// MMD space → clip space for a viewport of `aspect` = width / height.
-    pub fn view_proj(&self, aspect: f32) -> Mat4 {
-        camera::projection_matrix(self.fov, aspect, self.perspective, self.distance)
-            * camera::view_matrix(self.target, self.rotation, self.distance)
-    }
-
-    /// World units per screen pixel at the target's depth, for a viewport
-    /// `height` pixels tall.
-    fn units_per_pixel(&self, height: f32) -> f32 {
-        let half = (self.fov.to_radians() * 0.5).tan();
-        (2.0 * self.distance.abs().max(0.05) * half / height.max(1.0)).max(1e-5)
-    }
-
-    /// Orbit by a pointer movement of (`dx`, `dy`) pixels: the scene follows
-    /// the pointer (drag right → the eye swings to the camera's left).
-    pub fn orbit(&mut self, dx: f32, dy: f32) {
-        const RAD_PER_PX: f32 = 0.008;
-        self.rotation[1] -= dx * RAD_PER_PX;
-        self.rotation[0] -= dy * RAD_PER_PX;
-    }
-
-    /// Pan by a pointer movement of (`dx`, `dy`) pixels in a viewport
-    /// `height` pixels tall: the point under the pointer stays under it.
-    pub fn pan(&mut self, dx: f32, dy: f32, height: f32) {
-        let (right, up, _) = self.basis();
-        let s = self.units_per_pixel(height);
-        let t = Vec3::from(self.target) - right * (dx * s) + up * (dy * s);
-        self.target = t.to_array();
-    }
-
-    /// Zoom by a wheel movement of `scroll` points (positive = closer).
-    pub fn zoom(&mut self, scroll: f32) {
-        let factor = (-scroll * 0.0015).exp();
-        let base = if self.distance.abs() < 0.05 {
-            -0.05
-        } else {
-            self.distance
-        };
-        let d = base * factor;
-        self.distance = d.signum() * d.abs().clamp(0.05, 50_000.0);
-    }
-}
+use draw::{Canvas, draw_axes, draw_frustum, draw_grid, draw_skeleton, overlay};
 
 // -------------------------------------------------------------- projection
 
-/// Clip-space point → screen point in `rect`: NDC x to the right, NDC y up.
-fn clip_to_screen(c: Vec4, rect: Rect) -> Option<Pos2> {
-    if c.w.abs() < 1e-12 {
-        return None;
-    }
-    let (x, y) = (c.x / c.w, c.y / c.w);
-    let p = pos2(
-        rect.center().x + x * rect.width() * 0.5,
-        rect.center().y - y * rect.height() * 0.5,
-    );
-    (p.x.is_finite() && p.y.is_finite()).then_some(p)
+/// egui's rectangle as the pure layer's.
+pub fn screen_rect(rect: Rect) -> ScreenRect {
+    ScreenRect::from_min_max(
+        Vec2::new(rect.min.x, rect.min.y),
+        Vec2::new(rect.max.x, rect.max.y),
+    )
 }
 
-/// Screen position of MMD-space point `p`, or `None` behind the near plane.
+fn to_pos(p: Vec2) -> Pos2 {
+    pos2(p.x, p.y)
+}
+
+/// [`view::project_point`] on an egui rectangle.
 pub fn project_point(view_proj: &Mat4, p: Vec3, rect: Rect) -> Option<Pos2> {
-    let c = *view_proj * p.extend(1.0);
-    if !(c.z >= 0.0 && c.w > 0.0) {
-        return None;
-    }
-    clip_to_screen(c, rect)
+    view::project_point(view_proj, p, screen_rect(rect)).map(to_pos)
 }
 
-/// Screen end points of the segment `a`–`b`, clipped against the near plane
-/// (clip z ≥ 0), or `None` when it lies wholly behind it.
+/// [`view::project_segment`] on an egui rectangle.
 pub fn project_segment(view_proj: &Mat4, a: Vec3, b: Vec3, rect: Rect) -> Option<[Pos2; 2]> {
-    let ca = *view_proj * a.extend(1.0);
-    let cb = *view_proj * b.extend(1.0);
-    let (da, db) = (ca.z, cb.z);
-    if !(da >= 0.0 || db >= 0.0) {
-        return None;
-    }
-    let cut = |from: Vec4, to: Vec4, df: f32, dt: f32| {
-        let t = df / (df - dt);
-        from + (to - from) * t
-    };
-    let ca2 = if da < 0.0 { cut(ca, cb, da, db) } else { ca };
-    let cb2 = if db < 0.0 { cut(cb, ca, db, da) } else { cb };
-    if ca2.w <= 0.0 || cb2.w <= 0.0 {
-        return None;
-    }
-    Some([clip_to_screen(ca2, rect)?, clip_to_screen(cb2, rect)?])
+    view::project_segment(view_proj, a, b, screen_rect(rect)).map(|s| s.map(to_pos))
 }
 
 // ------------------------------------------------------- which documents
@@ -193,7 +73,7 @@ pub struct ActorView<'a> {
     /// The model file (`None`: the built-in skeleton, rendered as the demo mannequin).
     pub model_path: Option<&'a std::path::Path>,
     /// The model file, once loaded (models load in the background).
-    pub model: Option<&'a std::sync::Arc<model_view::ModelAsset>>,
+    pub model: Option<&'a std::sync::Arc<crate::render::asset::ModelAsset>>,
     /// The model the actor is posed with: its file's once loaded, else the
     /// built-in skeleton (a model with no mesh). Skeleton, joints and gizmo
     /// come from its pose.
@@ -256,23 +136,15 @@ type Override = Option<(usize, Vec3, Quat)>;
 /// its document changes.
 #[derive(Debug)]
 struct ActorPose {
-    /// The model's address: a new model is a new engine.
-    rig: usize,
+    /// The rig's [`ModelAsset::generation`](crate::render::asset::ModelAsset::generation)
+    /// (0: the built-in skeleton): a new model is a new engine.
+    rig: u64,
     engine: PoseEngine,
     /// The document (id, revision) the engine is bound to.
     bound: Option<(u64, u64)>,
     /// The last pose's frame and override (its matrices are
     /// `engine.posed.bone_world`).
     last: Option<(f64, Override)>,
-}
-
-/// Cached shots of the camera document.
-#[derive(Debug)]
-struct ShotCache {
-    doc_id: u64,
-    revision: u64,
-    shots: Vec<Shot>,
-    near: Vec<NearCut>,
 }
 
 /// Persistent UI state of the viewport.
@@ -285,14 +157,18 @@ pub struct State {
     /// In VMD-camera view, dragging edits the camera key at the playhead.
     pub edit_camera: bool,
     pub show_grid: bool,
+    /// The model view's options (frame, guides, skeleton overlay, shadows).
+    pub look: model_view::Settings,
+    /// The models drawn and each actor's pose engine for the model view.
+    models: model_view::ModelCache,
     /// One pose engine per actor, by actor index.
     poses: Vec<Option<ActorPose>>,
-    shots: Option<ShotCache>,
+    /// The camera document's shot list.
+    shots: ShotList,
     /// Merge id of the camera-key drag in progress.
     drag_merge: Option<u64>,
     /// Merge id of wheel zooming on the camera key, and whether it scrolled last frame.
     wheel_merge: Option<u64>,
-    last_shot: Option<usize>,
     /// Posing: the selected bone, the gizmo, unregistered poses.
     pub pose: PoseTool,
 }
@@ -306,6 +182,36 @@ impl State {
     }
 }
 
+/// Storage key of the viewport options kept between runs.
+pub const SETTINGS_KEY: &str = "vmd-studio-viewport";
+
+/// The viewport options kept between runs.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Persisted {
+    show_grid: bool,
+    look: model_view::Settings,
+}
+
+impl State {
+    /// Takes the stored viewport options (grid, frame, guides, skeleton
+    /// overlay, shadows), if any.
+    pub fn restore(&mut self, storage: &dyn eframe::Storage) {
+        if let Some(p) = eframe::get_value::<Persisted>(storage, SETTINGS_KEY) {
+            self.show_grid = p.show_grid;
+            self.look = p.look;
+        }
+    }
+
+    /// Stores the viewport options.
+    pub fn persist(&self, storage: &mut dyn eframe::Storage) {
+        let p = Persisted {
+            show_grid: self.show_grid,
+            look: self.look,
+        };
+        eframe::set_value(storage, SETTINGS_KEY, &p);
+    }
+}
+
 impl Default for State {
     fn default() -> Self {
         State {
@@ -313,11 +219,12 @@ impl Default for State {
             free: ViewCamera::FRONT,
             edit_camera: false,
             show_grid: true,
+            look: model_view::Settings::default(),
+            models: model_view::ModelCache::default(),
             poses: Vec::new(),
-            shots: None,
+            shots: ShotList::default(),
             drag_merge: None,
             wheel_merge: None,
-            last_shot: None,
             pose: PoseTool::default(),
         }
     }
@@ -329,63 +236,8 @@ impl State {
     }
 }
 
-// ---------------------------------------------------------------- colours
-
+/// The canvas behind the picture.
 const BG: Color32 = Color32::from_rgb(24, 26, 30);
-const GRID: Color32 = Color32::from_rgb(52, 56, 62);
-const GRID_MAJOR: Color32 = Color32::from_rgb(72, 77, 85);
-const X_RED: Color32 = Color32::from_rgb(230, 70, 70);
-const Y_GREEN: Color32 = Color32::from_rgb(90, 200, 90);
-const Z_BLUE: Color32 = Color32::from_rgb(80, 130, 250);
-const BONE: Color32 = Color32::from_rgb(225, 225, 215);
-const BONE_LEFT: Color32 = Color32::from_rgb(120, 210, 235);
-const BONE_RIGHT: Color32 = Color32::from_rgb(240, 150, 190);
-const IK: Color32 = Color32::from_rgb(255, 165, 40);
-const FRUSTUM: Color32 = Color32::from_rgb(250, 220, 90);
-const TEXT: Color32 = Color32::from_rgb(210, 210, 210);
-
-/// Side of a bone from its Japanese name: 左 = the model's left (+X).
-fn side_colour(name: &str) -> Color32 {
-    if name.starts_with('左') {
-        BONE_LEFT
-    } else if name.starts_with('右') {
-        BONE_RIGHT
-    } else {
-        BONE
-    }
-}
-
-struct Canvas<'a> {
-    painter: &'a egui::Painter,
-    vp: Mat4,
-    rect: Rect,
-}
-
-impl Canvas<'_> {
-    fn line(&self, a: Vec3, b: Vec3, stroke: Stroke) {
-        if let Some(seg) = project_segment(&self.vp, a, b, self.rect) {
-            self.painter.line_segment(seg, stroke);
-        }
-    }
-    fn dot(&self, p: Vec3, radius: f32, colour: Color32) {
-        if let Some(s) = project_point(&self.vp, p, self.rect) {
-            self.painter.circle_filled(s, radius, colour);
-        }
-    }
-    fn label(&self, p: Vec3, text: &str, colour: Color32) {
-        if let Some(s) = project_point(&self.vp, p, self.rect)
-            && self.rect.expand(40.0).contains(s)
-        {
-            self.painter.text(
-                s + egui::vec2(4.0, -4.0),
-                Align2::LEFT_BOTTOM,
-                text,
-                FontId::proportional(13.0),
-                colour,
-            );
-        }
-    }
-}
 
 // -------------------------------------------------------------------- ui
 
@@ -408,7 +260,7 @@ pub fn ui(
         .and_then(|d| evaluate::camera_at(&d.motion, &d.index, eval));
 
     // Shots of the camera document.
-    refresh_shots(state, scene.camera);
+    state.shots.refresh(scene.camera);
 
     toolbar(ui, scene, vmd_cam.is_some(), edits, shared, state);
 
@@ -460,7 +312,7 @@ pub fn ui(
     };
     // Through the VMD camera the picture has the output's shape (16:9 …),
     // centred, and the field of view applies to its height, as in the video.
-    let look = model_view::settings(ui.ctx());
+    let look = state.look;
     let pic_rect = if through_vmd {
         model_view::frame_rect(rect, look.aspect_ratio())
     } else {
@@ -484,7 +336,7 @@ pub fn ui(
     // view orbits (or edits the camera key) otherwise.
     let posing = gizmo::interact(&response, &pose_frame, edits, shared, &mut state.pose);
     if !posing {
-        interact(
+        input::interact(
             ui,
             &response,
             scene.camera,
@@ -528,17 +380,13 @@ pub fn ui(
         &painter.with_clip_rect(pic_rect),
         pic_rect,
         &hook_actors,
-        (
-            &view.target,
-            &view.rotation,
-            view.distance,
-            view.fov,
-            view.perspective,
-        ),
+        &view,
         scene.light,
         scene.camera,
         eval,
         state.show_grid,
+        &look,
+        &mut state.models,
     );
 
     let canvas = Canvas {
@@ -622,7 +470,8 @@ fn apply_view_override(state: &mut State, spec: &str) {
 
 /// A new engine for a new model; rebinds after the document changed.
 fn refresh_engine(slot: &mut Option<ActorPose>, actor: &ActorView) {
-    let rig = std::ptr::from_ref(actor.rig) as usize;
+    // The rig is the loaded model's when there is one, else the built-in.
+    let rig = actor.model.map_or(0, |m| m.generation());
     if slot.as_ref().is_none_or(|p| p.rig != rig) {
         *slot = Some(ActorPose {
             rig,
@@ -654,26 +503,6 @@ fn pose<'p>(p: &'p mut ActorPose, actor: &ActorView, frame: f64, replace: Overri
         p.last = Some((frame, replace));
     }
     &p.engine.posed.bone_world
-}
-
-fn refresh_shots(state: &mut State, doc: Option<&Document>) {
-    let Some(doc) = doc else {
-        state.shots = None;
-        return;
-    };
-    if state
-        .shots
-        .as_ref()
-        .is_some_and(|s| s.doc_id == doc.id && s.revision == doc.revision)
-    {
-        return;
-    }
-    state.shots = Some(ShotCache {
-        doc_id: doc.id,
-        revision: doc.revision,
-        shots: shots::shots(&doc.motion, &doc.index),
-        near: shots::near_cuts(&doc.motion, &doc.index),
-    });
 }
 
 fn toolbar(
@@ -740,7 +569,7 @@ fn toolbar(
             );
         ui.separator();
         ui.checkbox(&mut state.show_grid, "Grid");
-        model_view::settings_ui(ui);
+        model_view::settings_ui(ui, &mut state.look);
         if has_cam && state.mode == ViewMode::VmdCamera {
             ui.checkbox(&mut state.edit_camera, "Drag edits camera key")
                 .on_hover_text(
@@ -786,69 +615,7 @@ fn side_panel(
             let playhead = shared.transport.frame;
             gizmo::side_ui(ui, scene, playhead, edits, shared, &mut state.pose);
             ui.separator();
-            match (&state.shots, scene.camera) {
-                (Some(cache), Some(doc)) => {
-                    ui.strong(format!("Shots ({})", cache.shots.len()));
-                    ui.weak(format!("camera: {}", doc.title()));
-                    let current = shots::shot_at(&cache.shots, eval);
-                    let changed = current != state.last_shot;
-                    super::beat_cuts::filter_ui(ui, &mut shared.song);
-                    egui::ScrollArea::vertical()
-                        .id_salt("viewport-shots")
-                        .max_height(320.0)
-                        .show(ui, |ui| {
-                            for (i, s) in cache.shots.iter().enumerate() {
-                                if !super::beat_cuts::keep(&shared.song, s) {
-                                    continue;
-                                }
-                                let is_current = Some(i) == current;
-                                let r = ui.selectable_label(
-                                    is_current,
-                                    super::beat_cuts::label(&shared.song, s),
-                                );
-                                if r.clicked() {
-                                    shared.transport.frame = f64::from(s.first);
-                                }
-                                if is_current && changed {
-                                    r.scroll_to_me(None);
-                                }
-                            }
-                        });
-                    state.last_shot = current;
-                    ui.add_space(4.0);
-                    ui.weak(
-                        "Cuts stay hard at every preview rate: between keys A and A+1 the \
-                         camera holds key A for every sub-frame.",
-                    );
-                    if !cache.near.is_empty() {
-                        ui.add_space(4.0);
-                        egui::CollapsingHeader::new(format!("Near-cuts ({})", cache.near.len()))
-                            .id_salt("viewport-near-cuts")
-                            .default_open(false)
-                            .show(ui, |ui| {
-                                for n in &cache.near {
-                                    let r = ui.add(
-                                        egui::Label::new(
-                                            egui::RichText::new(format!(
-                                                "near-cut at frame {}",
-                                                n.from
-                                            ))
-                                            .color(ui.visuals().warn_fg_color),
-                                        )
-                                        .sense(Sense::click()),
-                                    );
-                                    if r.on_hover_text(n.message()).clicked() {
-                                        shared.transport.frame = f64::from(n.from);
-                                    }
-                                }
-                            });
-                    }
-                }
-                _ => {
-                    ui.strong("Shots");
-                    ui.weak("No open file has camera keys.");
-                }
-            }
+            state.shots.ui(ui, scene.camera, eval, shared);
             ui.separator();
             if scene.actors.is_empty() {
                 ui.weak("No actors in the scene.");
@@ -882,4 +649,56 @@ fn side_panel(
             ui.separator();
             ui.weak("Colours: left-side bones blue, right-side pink, IK bones orange.");
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::{State, model_view};
+
+    /// eframe's storage in memory.
+    #[derive(Default)]
+    struct Memory(HashMap<String, String>);
+
+    impl eframe::Storage for Memory {
+        fn get_string(&self, key: &str) -> Option<String> {
+            self.0.get(key).cloned()
+        }
+        fn set_string(&mut self, key: &str, value: String) {
+            self.0.insert(key.to_owned(), value);
+        }
+        fn remove_string(&mut self, key: &str) {
+            self.0.remove(key);
+        }
+        fn flush(&mut self) {}
+    }
+
+    #[test]
+    fn viewport_options_survive_a_restart() {
+        let s = State {
+            show_grid: false,
+            look: model_view::Settings {
+                aspect: 2,
+                custom: (640, 480),
+                guides: true,
+                skeleton_overlay: true,
+                ground_shadow: false,
+                self_shadow: false,
+            },
+            ..Default::default()
+        };
+        let mut storage = Memory::default();
+        s.persist(&mut storage);
+        let mut next = State::default();
+        assert!(next.show_grid && next.look.ground_shadow, "defaults differ");
+        next.restore(&storage);
+        assert!(!next.show_grid);
+        assert_eq!(next.look, s.look);
+        // Nothing stored: the defaults stay.
+        let mut fresh = State::default();
+        fresh.restore(&Memory::default());
+        assert!(fresh.show_grid);
+        assert_eq!(fresh.look, model_view::Settings::default());
+    }
 }

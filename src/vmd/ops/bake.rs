@@ -1,5 +1,5 @@
 //! Bake: a key on every frame (or every N frames) in a range, straight-line
-//! curves — the inverse of [`super::simplify`], for tools that do not
+//! curves — the inverse of [`simplify`](fn@super::simplify), for tools that do not
 //! interpolate.
 //!
 //! For every bone and morph track and the camera, the keys inside

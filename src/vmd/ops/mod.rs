@@ -10,15 +10,15 @@
 //! Frames are MMD frames (30 fps). Positions are MMD units in MMD's
 //! left-handed, Y-up coordinates; camera angles are radians.
 //!
-//! * [`mirror`] — left/right mirror (bones, names 左⇄右, camera, light, IK)
-//! * [`trim`] — keep frames A..B, keying the ends so playback is unchanged
-//! * [`join`] — append a second motion after the first
-//! * [`speed`] — new frame = round(frame / factor)
-//! * [`fill_rest`] — identity keys at frame 0 for bones without one
-//! * [`rename`] — rename bones, morphs and IK entries from a map
+//! * [`mirror`](fn@mirror) — left/right mirror (bones, names 左⇄右, camera, light, IK)
+//! * [`trim`](fn@trim) — keep frames A..B, keying the ends so playback is unchanged
+//! * [`join`](fn@join) — append a second motion after the first
+//! * [`speed`](fn@speed) — new frame = round(frame / factor)
+//! * [`fill_rest`](fn@fill_rest) — identity keys at frame 0 for bones without one
+//! * [`rename`](fn@rename) — rename bones, morphs and IK entries from a map
 //! * [`json`] — lossless JSON export/import, optional right-handed export
-//! * [`simplify`] — drop keys within a tolerance, fitting VMD curves
-//! * [`bake`] — a key on every frame (or every N), straight lines
+//! * [`simplify`](fn@simplify) — drop keys within a tolerance, fitting VMD curves
+//! * [`bake`](fn@bake) — a key on every frame (or every N), straight lines
 
 pub mod bake;
 pub mod curve_split;
@@ -43,8 +43,7 @@ pub use mirror::{mirror, mirror_name_field};
 pub use rename::{RenameMap, parse_rename_map, rename};
 pub use report::{OpError, Report};
 pub use simplify::{
-    CameraTolerances, Progress, SimplifyParams, SimplifyReport, Strategy, simplify,
-    simplify_with_progress,
+    CameraTolerances, SimplifyParams, SimplifyReport, Strategy, simplify, simplify_with_progress,
 };
 pub use speed::{SpeedParams, speed};
 pub use trim::{TrimParams, trim};

@@ -25,12 +25,13 @@
 //! worst error of each channel kind with the frame where it occurs.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::report::{OpError, Report};
 use super::simplify_fit::Effort;
 pub use super::simplify_track::{ChannelKind, ErrorAt, Strategy};
 use super::simplify_track::{ChannelSpec, FitScratch, MAX_CURVES, Segment, TrackData, lerp};
+use crate::progress::Progress;
 use crate::vmd::bezier::Curve;
 use crate::vmd::evaluate::slerp;
 use crate::vmd::interpolation::{BoneChannel, CameraChannel};
@@ -99,26 +100,6 @@ impl SimplifyParams {
             }
         }
         Ok(())
-    }
-}
-
-/// Progress of a running [`simplify_with_progress`], shared with another
-/// thread: frames of tracks finished out of the total, and a cancel switch.
-#[derive(Debug, Default)]
-pub struct Progress {
-    pub done: AtomicU64,
-    pub total: AtomicU64,
-    pub cancel: AtomicBool,
-}
-
-impl Progress {
-    /// Fraction finished, 0..1.
-    pub fn fraction(&self) -> f32 {
-        let t = self.total.load(Ordering::Relaxed);
-        if t == 0 {
-            return 0.0;
-        }
-        (self.done.load(Ordering::Relaxed) as f64 / t as f64).min(1.0) as f32
     }
 }
 
@@ -599,11 +580,7 @@ pub fn simplify_with_progress(
             .collect();
         jobs.push((span(&frames), Job::Camera));
     }
-    progress.total.store(
-        jobs.iter().map(|j| j.0).sum::<u64>().max(1),
-        Ordering::Relaxed,
-    );
-    progress.done.store(0, Ordering::Relaxed);
+    progress.set_steps(jobs.iter().map(|j| j.0).sum::<u64>().max(1));
     // Largest first, so the workers finish together.
     let mut order: Vec<usize> = (0..jobs.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(jobs[i].0));
@@ -618,7 +595,7 @@ pub fn simplify_with_progress(
             sc.spawn(|| {
                 let mut scratch = FitScratch::default();
                 loop {
-                    if progress.cancel.load(Ordering::Relaxed) {
+                    if progress.is_cancelled() {
                         return;
                     }
                     let n = next.fetch_add(1, Ordering::Relaxed);
@@ -628,12 +605,12 @@ pub fn simplify_with_progress(
                     if let Ok(mut r) = results.lock() {
                         r[ji] = out;
                     }
-                    progress.done.fetch_add(w, Ordering::Relaxed);
+                    progress.advance(w);
                 }
             });
         }
     });
-    if progress.cancel.load(Ordering::Relaxed) {
+    if progress.is_cancelled() {
         return Err(OpError::BadParameter("simplify was cancelled".into()));
     }
     let results = results

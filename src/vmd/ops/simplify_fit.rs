@@ -1,4 +1,4 @@
-//! Curve fitting for [`super::simplify`]: find one quantised VMD curve
+//! Curve fitting for [`simplify`](fn@super::simplify): find one quantised VMD curve
 //! (control points on the 0–127 grid) whose weight at every sample lies in
 //! that sample's allowed band.
 //!

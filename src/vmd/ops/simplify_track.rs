@@ -1,4 +1,4 @@
-//! One track for [`super::simplify`]: its samples at every integer frame,
+//! One track for [`simplify`](fn@super::simplify): its samples at every integer frame,
 //! its candidate keys, and the strategies that choose which keys stay.
 //!
 //! A track is a list of candidate keys (the original keys, one per frame:

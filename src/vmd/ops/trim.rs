@@ -28,6 +28,7 @@ use crate::vmd::interpolation::{
 };
 use crate::vmd::motion::Motion;
 use crate::vmd::records::FrameKey;
+use crate::vmd::records::{BoneKey, CameraKey, LightKey, MorphKey};
 use crate::vmd::track::TrackIndex;
 
 /// Parameters of [`trim`]. Frames are MMD frames (30 fps), inclusive.
@@ -196,11 +197,36 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
         iks: Vec::new(),
         ..m.clone()
     };
-    let inside = |f: u32| (a..=b).contains(&f);
-    let af = f64::from(a);
-    let bf = f64::from(b);
+    out.bones = trim_bones(m, &idx, (a, b), &mut r);
+    out.morphs = trim_morphs(m, &idx, (a, b), &mut r);
+    out.cameras = trim_camera(m, &idx, (a, b), &mut r);
+    out.lights = trim_light(m, &idx, (a, b), &mut r);
+    // ---- self-shadow and IK/show (hold) ----
+    out.shadows = trim_held(
+        &m.shadows,
+        &idx.shadow,
+        (a, b),
+        ("self-shadow", "setting"),
+        &mut r,
+    );
+    out.iks = trim_held(&m.iks, &idx.ik, (a, b), ("IK/show", "state"), &mut r);
 
-    // ---- bones ----
+    let split = r.changed;
+    if p.rebase && a > 0 {
+        rebase(&mut out, a, &mut r);
+    }
+    r.note(format!(
+        "kept frames {a}..{b}: {} keys removed, {} added, {split} keys with split curves",
+        r.dropped, r.added
+    ));
+    Ok((out, r))
+}
+
+/// The bone keys of `m` kept in `a..=b`, with keys added at A and B and the
+/// straddling curves split (see the module comment).
+fn trim_bones(m: &Motion, idx: &TrackIndex, (a, b): (u32, u32), r: &mut Report) -> Vec<BoneKey> {
+    let inside = |f: u32| (a..=b).contains(&f);
+    let (af, bf) = (f64::from(a), f64::from(b));
     let mut bones: Vec<Option<_>> = m
         .bones
         .iter()
@@ -210,7 +236,7 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
     for t in &idx.bones {
         let what = format!("bone \"{}\"", t.name().text);
         let frames = t.keys.iter().map(|&i| m.bones[i as usize].frame());
-        note_dropped(&mut r, &what, frames, (a, b));
+        note_dropped(r, &what, frames, (a, b));
         let Some(pl) = plan(&t.keys, |i| m.bones[i as usize].frame(), a, b, true) else {
             continue;
         };
@@ -235,7 +261,7 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
         {
             for c in BoneChannel::ALL {
                 let s = sub_curve(k.curve(c), start, 1.0);
-                check_piece(&mut r, &what, k.frame(), c.label(), &s);
+                check_piece(r, &what, k.frame(), c.label(), &s);
                 k.set_curve(c, s.curve);
             }
             r.changed += 1;
@@ -257,7 +283,7 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
                     k.set_interpolation_block(next.interpolation_block());
                     for c in BoneChannel::ALL {
                         let s = sub_curve(next.curve(c), s0, s1);
-                        check_piece(&mut r, &what, b, c.label(), &s);
+                        check_piece(r, &what, b, c.label(), &s);
                         k.set_curve(c, s.curve);
                     }
                 }
@@ -270,14 +296,18 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
             ));
         }
     }
-    out.bones = bones.into_iter().flatten().chain(added_bones).collect();
+    bones.into_iter().flatten().chain(added_bones).collect()
+}
 
-    // ---- morphs (linear) ----
+/// The morph keys of `m` kept in `a..=b`, with keys added at A and B
+/// (morphs are linear: no curves to split).
+fn trim_morphs(m: &Motion, idx: &TrackIndex, (a, b): (u32, u32), r: &mut Report) -> Vec<MorphKey> {
+    let inside = |f: u32| (a..=b).contains(&f);
     let mut added_morphs = Vec::new();
     for t in &idx.morphs {
         let what = format!("morph \"{}\"", t.name().text);
         let frames = t.keys.iter().map(|&i| m.morphs[i as usize].frame());
-        note_dropped(&mut r, &what, frames, (a, b));
+        note_dropped(r, &what, frames, (a, b));
         let Some(pl) = plan(&t.keys, |i| m.morphs[i as usize].frame(), a, b, false) else {
             continue;
         };
@@ -297,196 +327,184 @@ pub fn trim(m: &Motion, p: TrimParams) -> Result<(Motion, Report), OpError> {
             ));
         }
     }
-    out.morphs = m
-        .morphs
+    m.morphs
         .iter()
         .filter(|k| inside(k.frame()))
         .cloned()
         .chain(added_morphs)
-        .collect();
+        .collect()
+}
 
-    // ---- camera ----
-    {
-        let frame = |i: u32| m.cameras[i as usize].frame();
-        let frames = idx.camera.iter().map(|&i| frame(i));
-        note_dropped(&mut r, "camera", frames, (a, b));
-        let mut cams: Vec<Option<_>> = m
-            .cameras
-            .iter()
-            .map(|k| inside(k.frame()).then_some(*k))
-            .collect();
-        let mut added = Vec::new();
-        if let Some(pl) = plan(&idx.camera, frame, a, b, true) {
-            let state_key = |tpl: u32, f: u32| {
-                let mut k = m.cameras[tpl as usize];
-                k.set_frame(f);
-                if let Some(s) = camera_at(m, &idx, f64::from(f)) {
-                    k.set_target(s.target);
-                    k.set_rotation(s.rotation);
-                    k.set_distance(s.distance);
-                    k.set_fov(s.fov.round().max(0.0) as u32);
-                    return (k, s.fov);
-                }
-                let fov = k.fov() as f32;
-                (k, fov)
-            };
-            if let Some(tpl) = pl.add_a {
-                let (mut k, fov) = state_key(tpl, a);
-                k.set_interpolation_block(DEFAULT_CAMERA_BLOCK);
-                if (fov - fov.round()).abs() > 0.01 {
-                    r.warn(format!(
-                        "camera: field of view {fov:.3}° at frame {a} rounded to {}°",
-                        k.fov()
-                    ));
-                }
-                added.push(k);
-                r.added += 1;
-                r.note(format!(
-                    "camera: added a key at frame {a} with the camera evaluated there"
+/// The camera keys of `m` kept in `a..=b`, with keys added at A and B,
+/// the straddling curves split, and new cuts reported.
+fn trim_camera(m: &Motion, idx: &TrackIndex, (a, b): (u32, u32), r: &mut Report) -> Vec<CameraKey> {
+    let inside = |f: u32| (a..=b).contains(&f);
+    let frame = |i: u32| m.cameras[i as usize].frame();
+    let frames = idx.camera.iter().map(|&i| frame(i));
+    note_dropped(r, "camera", frames, (a, b));
+    let mut cams: Vec<Option<_>> = m
+        .cameras
+        .iter()
+        .map(|k| inside(k.frame()).then_some(*k))
+        .collect();
+    let mut added = Vec::new();
+    if let Some(pl) = plan(&idx.camera, frame, a, b, true) {
+        let state_key = |tpl: u32, f: u32| {
+            let mut k = m.cameras[tpl as usize];
+            k.set_frame(f);
+            if let Some(s) = camera_at(m, idx, f64::from(f)) {
+                k.set_target(s.target);
+                k.set_rotation(s.rotation);
+                k.set_distance(s.distance);
+                k.set_fov(s.fov.round().max(0.0) as u32);
+                return (k, s.fov);
+            }
+            let fov = k.fov() as f32;
+            (k, fov)
+        };
+        if let Some(tpl) = pl.add_a {
+            let (mut k, fov) = state_key(tpl, a);
+            k.set_interpolation_block(DEFAULT_CAMERA_BLOCK);
+            if (fov - fov.round()).abs() > 0.01 {
+                r.warn(format!(
+                    "camera: field of view {fov:.3}° at frame {a} rounded to {}°",
+                    k.fov()
                 ));
             }
-            if let Some((ki, start)) = pl.split_first
-                && let Some(k) = cams[ki as usize].as_mut()
-            {
-                for c in CameraChannel::ALL {
-                    let s = sub_curve(k.curve(c), start, 1.0);
-                    check_piece(&mut r, "camera", k.frame(), c.label(), &s);
-                    k.set_curve(c, s.curve);
-                }
-                r.changed += 1;
-                r.note(format!(
-                    "camera: the curves of the key at frame {} now start at frame {a}",
+            added.push(k);
+            r.added += 1;
+            r.note(format!(
+                "camera: added a key at frame {a} with the camera evaluated there"
+            ));
+        }
+        if let Some((ki, start)) = pl.split_first
+            && let Some(k) = cams[ki as usize].as_mut()
+        {
+            for c in CameraChannel::ALL {
+                let s = sub_curve(k.curve(c), start, 1.0);
+                check_piece(r, "camera", k.frame(), c.label(), &s);
+                k.set_curve(c, s.curve);
+            }
+            r.changed += 1;
+            r.note(format!(
+                "camera: the curves of the key at frame {} now start at frame {a}",
+                k.frame()
+            ));
+            if is_cut(a, k.frame()) {
+                r.warn(format!(
+                    "camera: the new key at frame {a} is one frame before the key at {}: that segment now plays as a cut",
                     k.frame()
                 ));
-                if is_cut(a, k.frame()) {
-                    r.warn(format!(
-                        "camera: the new key at frame {a} is one frame before the key at {}: that segment now plays as a cut",
-                        k.frame()
-                    ));
-                }
             }
-            if let Some(add) = pl.add_b {
-                let (mut k, fov) = state_key(add.template, b);
-                let next = &m.cameras[add.next as usize];
-                match add.span {
-                    Some((s0, s1)) => {
-                        k.set_interpolation_block(next.interpolation_block());
-                        for c in CameraChannel::ALL {
-                            let s = sub_curve(next.curve(c), s0, s1);
-                            check_piece(&mut r, "camera", b, c.label(), &s);
-                            k.set_curve(c, s.curve);
-                        }
+        }
+        if let Some(add) = pl.add_b {
+            let (mut k, fov) = state_key(add.template, b);
+            let next = &m.cameras[add.next as usize];
+            match add.span {
+                Some((s0, s1)) => {
+                    k.set_interpolation_block(next.interpolation_block());
+                    for c in CameraChannel::ALL {
+                        let s = sub_curve(next.curve(c), s0, s1);
+                        check_piece(r, "camera", b, c.label(), &s);
+                        k.set_curve(c, s.curve);
                     }
-                    None => k.set_interpolation_block(DEFAULT_CAMERA_BLOCK),
                 }
-                if (fov - fov.round()).abs() > 0.01 {
-                    r.warn(format!(
-                        "camera: field of view {fov:.3}° at frame {b} rounded to {}°",
-                        k.fov()
-                    ));
-                }
-                let before = idx
-                    .camera
-                    .iter()
-                    .map(|&i| frame(i))
-                    .filter(|&f| f < b && f >= a)
-                    .max();
-                let prev = before.or((pl.add_a.is_some()).then_some(a));
-                if let Some(pf) = prev
-                    && is_cut(pf, b)
-                {
-                    r.warn(format!(
-                        "camera: the new key at frame {b} is one frame after the key at {pf}: that segment now plays as a cut"
-                    ));
-                }
-                added.push(k);
-                r.added += 1;
-                r.note(format!(
-                    "camera: added a key at frame {b} with the camera evaluated there"
+                None => k.set_interpolation_block(DEFAULT_CAMERA_BLOCK),
+            }
+            if (fov - fov.round()).abs() > 0.01 {
+                r.warn(format!(
+                    "camera: field of view {fov:.3}° at frame {b} rounded to {}°",
+                    k.fov()
                 ));
             }
-        }
-        out.cameras = cams.into_iter().flatten().chain(added).collect();
-    }
-
-    // ---- light (linear) ----
-    {
-        let frame = |i: u32| m.lights[i as usize].frame();
-        let frames = idx.light.iter().map(|&i| frame(i));
-        note_dropped(&mut r, "light", frames, (a, b));
-        let mut added = Vec::new();
-        if let Some(pl) = plan(&idx.light, frame, a, b, false) {
-            for (tpl, f) in pl
-                .add_a
-                .map(|t| (t, a))
-                .into_iter()
-                .chain(pl.add_b.map(|x| (x.template, b)))
+            let before = idx
+                .camera
+                .iter()
+                .map(|&i| frame(i))
+                .filter(|&f| f < b && f >= a)
+                .max();
+            let prev = before.or((pl.add_a.is_some()).then_some(a));
+            if let Some(pf) = prev
+                && is_cut(pf, b)
             {
-                let mut k = m.lights[tpl as usize];
-                k.set_frame(f);
-                if let Some(s) = light_at(m, &idx, f64::from(f)) {
-                    k.set_color(s.color);
-                    k.set_direction(s.direction);
-                }
-                added.push(k);
-                r.added += 1;
-                r.note(format!(
-                    "light: added a key at frame {f} with the light evaluated there"
+                r.warn(format!(
+                    "camera: the new key at frame {b} is one frame after the key at {pf}: that segment now plays as a cut"
                 ));
             }
+            added.push(k);
+            r.added += 1;
+            r.note(format!(
+                "camera: added a key at frame {b} with the camera evaluated there"
+            ));
         }
-        out.lights = m
-            .lights
-            .iter()
-            .filter(|k| inside(k.frame()))
-            .cloned()
-            .chain(added)
-            .collect();
     }
+    cams.into_iter().flatten().chain(added).collect()
+}
 
-    // ---- self-shadow and IK/show (hold) ----
-    out.shadows = trim_held(
-        &m.shadows,
-        &idx.shadow,
-        (a, b),
-        ("self-shadow", "setting"),
-        &mut r,
-    );
-    out.iks = trim_held(&m.iks, &idx.ik, (a, b), ("IK/show", "state"), &mut r);
+/// The light keys of `m` kept in `a..=b`, with keys added at A and B
+/// (the light is linear).
+fn trim_light(m: &Motion, idx: &TrackIndex, (a, b): (u32, u32), r: &mut Report) -> Vec<LightKey> {
+    let inside = |f: u32| (a..=b).contains(&f);
+    let frame = |i: u32| m.lights[i as usize].frame();
+    let frames = idx.light.iter().map(|&i| frame(i));
+    note_dropped(r, "light", frames, (a, b));
+    let mut added = Vec::new();
+    if let Some(pl) = plan(&idx.light, frame, a, b, false) {
+        for (tpl, f) in pl
+            .add_a
+            .map(|t| (t, a))
+            .into_iter()
+            .chain(pl.add_b.map(|x| (x.template, b)))
+        {
+            let mut k = m.lights[tpl as usize];
+            k.set_frame(f);
+            if let Some(s) = light_at(m, idx, f64::from(f)) {
+                k.set_color(s.color);
+                k.set_direction(s.direction);
+            }
+            added.push(k);
+            r.added += 1;
+            r.note(format!(
+                "light: added a key at frame {f} with the light evaluated there"
+            ));
+        }
+    }
+    m.lights
+        .iter()
+        .filter(|k| inside(k.frame()))
+        .cloned()
+        .chain(added)
+        .collect()
+}
 
-    let split = r.changed;
-    if p.rebase && a > 0 {
-        r.changed = out.bones.len()
-            + out.morphs.len()
-            + out.cameras.len()
-            + out.lights.len()
-            + out.shadows.len()
-            + out.iks.len();
-        for k in &mut out.bones {
-            k.set_frame(k.frame() - a);
-        }
-        for k in &mut out.morphs {
-            k.set_frame(k.frame() - a);
-        }
-        for k in &mut out.cameras {
-            k.set_frame(k.frame() - a);
-        }
-        for k in &mut out.lights {
-            k.set_frame(k.frame() - a);
-        }
-        for k in &mut out.shadows {
-            k.set_frame(k.frame() - a);
-        }
-        for k in &mut out.iks {
-            k.set_frame(k.frame() - a);
-        }
-        r.note(format!(
-            "rebased: frame {a} is now frame 0 (every frame moved by −{a})"
-        ));
+/// Moves every key of `out` back by `a` frames (frame A becomes frame 0);
+/// every key counts as changed.
+fn rebase(out: &mut Motion, a: u32, r: &mut Report) {
+    r.changed = out.bones.len()
+        + out.morphs.len()
+        + out.cameras.len()
+        + out.lights.len()
+        + out.shadows.len()
+        + out.iks.len();
+    for k in &mut out.bones {
+        k.set_frame(k.frame() - a);
+    }
+    for k in &mut out.morphs {
+        k.set_frame(k.frame() - a);
+    }
+    for k in &mut out.cameras {
+        k.set_frame(k.frame() - a);
+    }
+    for k in &mut out.lights {
+        k.set_frame(k.frame() - a);
+    }
+    for k in &mut out.shadows {
+        k.set_frame(k.frame() - a);
+    }
+    for k in &mut out.iks {
+        k.set_frame(k.frame() - a);
     }
     r.note(format!(
-        "kept frames {a}..{b}: {} keys removed, {} added, {split} keys with split curves",
-        r.dropped, r.added
+        "rebased: frame {a} is now frame 0 (every frame moved by −{a})"
     ));
-    Ok((out, r))
 }

@@ -1,7 +1,14 @@
 //! The toolbox dialogs' forms: one per tool, and the summary of a result
 //! (drawing; they fill the state the dialog runs).
 
-use super::*;
+use std::path::PathBuf;
+
+use super::run::op_error;
+use super::{SpeedPreview, State, Summary};
+use crate::app::document::Document;
+use crate::app::jobs::{JobKind, JobService, Polled};
+use crate::vmd::Motion;
+use crate::vmd::ops::{self, SpeedParams};
 
 pub(super) fn summary_ui(ui: &mut egui::Ui, s: &Summary) {
     ui.separator();

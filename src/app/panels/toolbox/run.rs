@@ -1,7 +1,12 @@
 //! Running a toolbox request on the documents: the operation, its report
 //! and the lines the status bar shows (no drawing).
 
-use super::*;
+use std::path::Path;
+
+use super::{JoinSecond, Outcome, Request, STATUS_LINES};
+use crate::app::document::Document;
+use crate::vmd::ops::{self, JoinPlacement, OpError, Report};
+use crate::vmd::{self, Motion};
 
 /// Reads a VMD file.
 pub(super) fn load_vmd(path: &Path) -> Result<Motion, String> {

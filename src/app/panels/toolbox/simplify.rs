@@ -9,15 +9,15 @@
 //! and lands as one undo step like every toolbox operation.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use egui_plot::{HLine, Legend, Line, Plot, Points};
 
 use crate::app::document::Document;
 use crate::app::jobs::{JobKind, JobService, Lane, Polled};
+use crate::progress::Progress;
 use crate::vmd::ops::simplify::{SimplifyReport, TrackKind};
 use crate::vmd::ops::simplify_track::rotation_between;
-use crate::vmd::ops::{self, BakeParams, Progress, SimplifyParams};
+use crate::vmd::ops::{self, BakeParams, SimplifyParams};
 use crate::vmd::track::TrackIndex;
 use crate::vmd::{EvalCache, Motion, MotionRef};
 
@@ -241,7 +241,7 @@ pub fn simplify_form(
                     .desired_width(200.0),
             );
             if ui.button("Cancel preview").clicked() {
-                f.progress.cancel.store(true, Ordering::Relaxed);
+                f.progress.cancel();
             }
         });
         ui.ctx()

@@ -1,7 +1,71 @@
 //! Drawing the viewport's scene: grid, axes, skeleton, camera frustum and
 //! the read-out overlay.
 
-use super::*;
+use egui::{Align2, Color32, FontId, Rect, Stroke};
+use glam::{Mat4, Vec3};
+
+use super::{State, project_point, project_segment};
+use crate::model::{BoneTail, Skeleton};
+use crate::scene::view::ViewCamera;
+
+// ---------------------------------------------------------------- colours
+
+pub(super) const GRID: Color32 = Color32::from_rgb(52, 56, 62);
+pub(super) const GRID_MAJOR: Color32 = Color32::from_rgb(72, 77, 85);
+pub(super) const X_RED: Color32 = Color32::from_rgb(230, 70, 70);
+pub(super) const Y_GREEN: Color32 = Color32::from_rgb(90, 200, 90);
+pub(super) const Z_BLUE: Color32 = Color32::from_rgb(80, 130, 250);
+pub(super) const BONE: Color32 = Color32::from_rgb(225, 225, 215);
+pub(super) const BONE_LEFT: Color32 = Color32::from_rgb(120, 210, 235);
+pub(super) const BONE_RIGHT: Color32 = Color32::from_rgb(240, 150, 190);
+pub(super) const IK: Color32 = Color32::from_rgb(255, 165, 40);
+pub(super) const FRUSTUM: Color32 = Color32::from_rgb(250, 220, 90);
+pub(super) const TEXT: Color32 = Color32::from_rgb(210, 210, 210);
+
+/// Side of a bone from its Japanese name: 左 = the model's left (+X).
+pub(super) fn side_colour(name: &str) -> Color32 {
+    if name.starts_with('左') {
+        BONE_LEFT
+    } else if name.starts_with('右') {
+        BONE_RIGHT
+    } else {
+        BONE
+    }
+}
+
+/// Where the scene's lines go: the painter, MMD space → clip space, and
+/// the picture's rectangle.
+pub(super) struct Canvas<'a> {
+    pub(super) painter: &'a egui::Painter,
+    pub(super) vp: Mat4,
+    pub(super) rect: Rect,
+}
+
+impl Canvas<'_> {
+    fn line(&self, a: Vec3, b: Vec3, stroke: Stroke) {
+        if let Some(seg) = project_segment(&self.vp, a, b, self.rect) {
+            self.painter.line_segment(seg, stroke);
+        }
+    }
+    fn dot(&self, p: Vec3, radius: f32, colour: Color32) {
+        if let Some(s) = project_point(&self.vp, p, self.rect) {
+            self.painter.circle_filled(s, radius, colour);
+        }
+    }
+    fn label(&self, p: Vec3, text: &str, colour: Color32) {
+        if let Some(s) = project_point(&self.vp, p, self.rect)
+            && self.rect.expand(40.0).contains(s)
+        {
+            self.painter.text(
+                s + egui::vec2(4.0, -4.0),
+                Align2::LEFT_BOTTOM,
+                text,
+                FontId::proportional(13.0),
+                colour,
+            );
+        }
+    }
+}
 
 pub(super) fn draw_grid(c: &Canvas) {
     const HALF: i32 = 20;
@@ -150,16 +214,10 @@ pub(super) fn overlay(
             "Free view"
         }
     );
-    if let Some(cache) = &state.shots
-        && let Some(i) = shots::shot_at(&cache.shots, eval)
-        && let Some(s) = cache.shots.get(i)
-    {
+    if let Some((s, count)) = state.shots.current(eval) {
         head.push_str(&format!(
-            "  shot {}/{} ({}-{})",
-            s.number,
-            cache.shots.len(),
-            s.first,
-            s.last
+            "  shot {}/{count} ({}-{})",
+            s.number, s.first, s.last
         ));
     }
     let mut lines = vec![head];

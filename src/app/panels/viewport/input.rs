@@ -1,7 +1,10 @@
 //! What the mouse does in the viewport: orbit, pan, zoom, picking a bone
 //! and the gizmo drags (input; returns edits, never draws the scene).
 
-use super::*;
+use super::State;
+use crate::app::document::{Document, Edit, EditRequest, KeyChanges};
+use crate::app::panels::Shared;
+use crate::scene::view::ViewCamera;
 
 /// Orbit / pan / zoom: the free view, or (when enabled) the camera key at the playhead.
 #[allow(clippy::too_many_arguments)]
