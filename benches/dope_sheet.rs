@@ -1,18 +1,20 @@
-//! One dope-sheet frame on a generated 1 M-key motion (400 bones × 2500
-//! keys, a key every 4 frames: frames 0..9996), run through egui's
+//! One timeline frame (the dope sheet as the app draws it: one section) on
+//! a generated 1 M-key motion (400 bones × 2500 keys, a key every 4
+//! frames: frames 0..9996), run through egui's
 //! `Context::run_ui` without a renderer, at fit-all zoom and at a close
 //! zoom; with and without tessellation; with nothing and with everything
 //! selected. Target: ≤ 4 ms of CPU per frame (issue 3).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use vmd_studio::app::document::{DocView, Document, KeyRef};
-use vmd_studio::app::panels::{PanelCtx, Shared, dope_sheet};
+use vmd_studio::app::document::{DocView, KeyRef};
+use vmd_studio::app::panels::{Shared, Views, timeline};
 use vmd_studio::vmd::{BoneKey, Motion, NameEncoding};
+use vmd_studio::workspace::{Event, NewDocument, Workspace};
 
 const BONES: usize = 400;
 const KEYS_PER_BONE: u32 = 2500;
 
-fn big_doc() -> Document {
+fn big_motion() -> Motion {
     let mut m = Motion::new_v2();
     m.bones.reserve(BONES * KEYS_PER_BONE as usize);
     // File order: frame-major, like MMD writes (keys of one frame together).
@@ -30,15 +32,16 @@ fn big_doc() -> Document {
             m.bones.push(key);
         }
     }
-    Document::new(m, None, "bench")
+    m
 }
 
+/// The timeline with one section: the 1 M-key file, outside the scene.
 struct Setup {
     ctx: egui::Context,
-    doc: Document,
-    view: DocView,
+    ws: Workspace,
+    id: u64,
     shared: Shared,
-    state: dope_sheet::State,
+    state: timeline::State,
 }
 
 impl Setup {
@@ -50,16 +53,25 @@ impl Setup {
             )),
             ..Default::default()
         };
-        let mut edits = Vec::new();
+        let sections = [timeline::Section {
+            doc_id: self.id,
+            role: "Not in the scene".to_owned(),
+            offset: 0,
+        }];
+        let last = self.ws.scene_end();
         let out = self.ctx.run_ui(input, |ui| {
             egui::CentralPanel::default().show(ui, |ui| {
-                let mut cx = PanelCtx {
-                    doc: &self.doc,
-                    view: &mut self.view,
-                    edits: &mut edits,
-                    shared: &mut self.shared,
-                };
-                dope_sheet::ui(ui, &mut cx, &mut self.state);
+                let mut views = Views::of(self.ws.docs());
+                timeline::ui(
+                    ui,
+                    self.ws.docs(),
+                    &mut views,
+                    &sections,
+                    Some(self.id),
+                    last,
+                    &mut self.shared,
+                    &mut self.state,
+                );
             });
         });
         if tessellate {
@@ -71,14 +83,17 @@ impl Setup {
 }
 
 fn bench(c: &mut Criterion) {
+    let mut ws = Workspace::new();
+    let new = NewDocument::new(big_motion(), None, "bench");
+    let id = ws.apply(Event::Open(Box::new(new))).opened.expect("opened");
     let mut s = Setup {
         ctx: egui::Context::default(),
-        doc: big_doc(),
-        view: DocView::default(),
+        ws,
+        id,
         shared: Shared::default(),
-        state: dope_sheet::State::default(),
+        state: timeline::State::default(),
     };
-    assert_eq!(s.doc.motion.bones.len(), 1_000_000);
+    assert_eq!(s.ws.docs()[0].motion.bones.len(), 1_000_000);
     for _ in 0..3 {
         s.frame(true);
     }
@@ -99,7 +114,11 @@ fn bench(c: &mut Criterion) {
     g.bench_function("close_zoom", |b| b.iter(|| s.frame(false)));
     g.bench_function("close_zoom_tessellated", |b| b.iter(|| s.frame(true)));
     // Everything selected (1 M entries in the selection set).
-    s.view.selection = (0..1_000_000u32).map(KeyRef::Bone).collect();
+    let view = DocView {
+        selection: (0..1_000_000u32).map(KeyRef::Bone).collect(),
+        ..DocView::default()
+    };
+    s.ws.apply(Event::Select { doc: id, view });
     s.state.fit_pending = true;
     s.frame(false);
     assert!((s.state.px_per_frame - fit_zoom).abs() < 1e-6);

@@ -5,17 +5,24 @@
 //!
 //! ## Layers
 //! ```text
-//! vmd       pure: bytes ⇄ model, curves, evaluation, camera math, toolbox ops
-//! model     pure: PMX/PMD readers, materials, textures, morphs, MMD pose, skinning
+//! vmd        pure: bytes ⇄ motion, curves, evaluation + cache, camera math, key edits, toolbox ops
+//! model      pure: PMX/PMD readers, materials, textures, morphs, MMD pose rules, physics, skinning
+//! audio      pure: decoding, waveform envelopes, beats
+//! scene      pure: actors, camera, light, song slot, offsets; .vmdscene and crash-recovery files
 //!  ↑
-//! render    wgpu (feature `render`, part of `gui`): MMD-style model renderer,
-//!           offscreen targets and readback, for the viewport and the CLI
+//! workspace  pure: open documents + histories, the scene arrangement, one undo
+//!            order, transport, selection; one entry point (`Workspace::apply`)
 //!  ↑
-//! app       eframe/egui (feature `gui`): document + history, panels, preview
-//! main      CLI subcommands and the GUI entry point
+//! render     wgpu (feature `render`, part of `gui`): MMD-style model renderer,
+//!            offscreen targets and readback, for the viewport and the CLI
+//! cli        the `vmd-studio <verb>` commands (render and storyboard use `render`)
+//! app        eframe/egui (feature `gui`): a shell; panels read the workspace
+//!            and return events
+//! main       CLI subcommands and the GUI entry point
 //! ```
-//! **The rule:** nothing in `vmd` or `model` names a GUI type;
-//! `cargo test --no-default-features` builds and tests them alone.
+//! **The rule:** nothing in `vmd`, `model`, `audio`, `scene` or
+//! `workspace` names a GUI or GPU type; `cargo test --no-default-features`
+//! builds and tests them alone.
 //!
 //! ## Invariants
 //! * Every record keeps its raw bytes; reading then writing an unedited
@@ -33,9 +40,8 @@ pub mod progress;
 pub mod render;
 pub mod scene;
 pub mod video;
-/// The model layer's former name; kept so older paths keep compiling.
-pub use model as skeleton;
 pub mod vmd;
+pub mod workspace;
 
 /// The app's data directory (recovery copies, logs): `$VMD_STUDIO_DATA_DIR`,
 /// else the platform's local one: `~/.local/share/vmd-studio` on Linux

@@ -14,11 +14,11 @@ use common::corpus;
 use std::f32::consts::{FRAC_PI_2, PI};
 
 use glam::{Mat4, Quat, Vec3};
-use vmd_studio::model::{Format, Model, PoseEngine, missing_names, standard_model};
-use vmd_studio::skeleton::{
+use vmd_studio::model::{
     Bone, BoneTail, IkChain, IkLink, ModelError, STANDARD_SKELETON_JSON, Skeleton, knee_limits,
     load_model, parse_skeleton_json, standard_skeleton,
 };
+use vmd_studio::model::{Format, Model, PoseEngine, missing_names, standard_model};
 use vmd_studio::vmd::{BoneKey, Motion, NameEncoding, TrackIndex};
 
 // ------------------------------------------- posing through the pose engine
@@ -515,7 +515,7 @@ fn fk_inherit_rotation_half() {
     // child D one unit up) turns 45°.
     let mut skel = two_bone_chain();
     let mut c = Bone::new("C", None, Vec3::ZERO);
-    c.inherit = Some(vmd_studio::skeleton::Inherit {
+    c.inherit = Some(vmd_studio::model::Inherit {
         source: 0,
         ratio: 0.5,
         rotation: true,

@@ -1,360 +1,432 @@
-//! The window's frame around the panels: the menu bar, the document tabs,
-//! the status bar and the unsaved-changes guard (drawing and what their
-//! clicks ask for; the commands themselves run in `execute`).
+//! The window's frame around the panels: the menu bar (one function per
+//! menu), the document tabs, the status bar and the unsaved-changes guard.
+//! Each draws from the workspace and what it is given, and returns
+//! [`Request`]s; the app carries them out ([`super::StudioApp`]'s
+//! `chrome_requests`), the commands themselves in `execute`.
 
-use super::*;
+use std::path::PathBuf;
 
-impl StudioApp {
-    pub(super) fn menu_bar(&mut self, ui: &mut egui::Ui) {
-        let has_doc = self.doc().is_some();
-        // Undo and redo act on the last edit made anywhere in the scene:
-        // the label names it and its file.
-        let label_of = |id: Option<u64>, undo: bool| {
-            let d = self.docs.iter().find(|d| Some(d.id) == id)?;
-            let h = d.history();
-            let l = if undo { h.undo_label() } else { h.redo_label() }?;
-            // An action across timeline sections changes several files at once.
-            match self.step_files(undo) {
-                n if n > 1 => Some(format!("{l} ({} and {} more)", d.title(), n - 1)),
-                _ => Some(format!("{l} ({})", d.title())),
+use super::command::UiCommand;
+use super::panels::{self, Shared};
+use crate::workspace::{Event, TransportEvent, Workspace};
+
+/// What a click in the window's frame asks for.
+#[derive(Debug, Clone)]
+pub enum Request {
+    Command(UiCommand),
+    Event(Event),
+    OpenPaths(Vec<PathBuf>),
+    OpenDemo,
+    Scene(panels::scene::Action),
+    ExportVideo,
+    /// Save document `doc` at `path` (the typed save path).
+    SaveTo {
+        doc: u64,
+        path: PathBuf,
+    },
+    /// File ▸ Load song…: the song dialog.
+    PickSong,
+    RemoveSong,
+}
+
+/// The frame's own state: the typed-path fields of the File menu.
+#[derive(Debug, Default)]
+pub struct Chrome {
+    pub path_field: String,
+    pub save_path_field: String,
+}
+
+/// What the menus show besides the workspace.
+pub struct MenuInput<'a> {
+    pub ws: &'a Workspace,
+    pub recent: &'a [PathBuf],
+    /// A song is loaded (File ▸ Remove song).
+    pub has_song: bool,
+}
+
+/// The menu bar.
+pub fn menu_bar(
+    ui: &mut egui::Ui,
+    input: &MenuInput,
+    chrome: &mut Chrome,
+    toolbox: &mut panels::toolbox::State,
+) -> Vec<Request> {
+    let mut out = Vec::new();
+    egui::MenuBar::new().ui(ui, |ui| {
+        file_menu(ui, input, chrome, &mut out);
+        edit_menu(ui, input.ws, &mut out);
+        ui.menu_button("View", |ui| {
+            for c in [
+                UiCommand::ShowDopeSheet,
+                UiCommand::ShowCurves,
+                UiCommand::ShowPreview,
+                UiCommand::ShowForensics,
+                UiCommand::FitAll,
+            ] {
+                if c.menu_button(ui, true) {
+                    out.push(Request::Command(c));
+                }
             }
-        };
-        let (undo_id, redo_id) = (self.undo_target(), self.redo_target());
-        let (can_undo, can_redo) = (undo_id.is_some(), redo_id.is_some());
-        let (undo_label, redo_label) = (label_of(undo_id, true), label_of(redo_id, false));
-        egui::MenuBar::new().ui(ui, |ui| {
-            // Clicks inside this menu do not close it (its typed-path fields
-            // must take a click); each action closes it itself.
-            let keep_open = egui::containers::menu::MenuConfig::new()
-                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
-            egui::containers::menu::MenuButton::new("File")
-                .config(keep_open)
-                .ui(ui, |ui| {
-                    if Command::Open.menu_button(ui, true) {
-                        self.run_command(Command::Open);
-                        ui.close();
+        });
+        playback_menu(ui, input.ws, &mut out);
+        ui.menu_button("Tools", |ui| {
+            if input.ws.active().is_some() {
+                panels::toolbox::menu(ui, toolbox);
+            } else {
+                ui.weak("Open a file first");
+            }
+        });
+    });
+    out
+}
+
+/// File: open, recent, typed paths, demo, song, scene, export, save,
+/// models, merge, close, quit.
+fn file_menu(ui: &mut egui::Ui, input: &MenuInput, chrome: &mut Chrome, out: &mut Vec<Request>) {
+    let ws = input.ws;
+    let active = ws.active().map(|d| d.id);
+    let has_doc = active.is_some();
+    // Clicks inside this menu do not close it (its typed-path fields must
+    // take a click); each action closes it itself.
+    let keep_open = egui::containers::menu::MenuConfig::new()
+        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+    egui::containers::menu::MenuButton::new("File")
+        .config(keep_open)
+        .ui(ui, |ui| {
+            let mut ask = |ui: &mut egui::Ui, r: Request| {
+                out.push(r);
+                ui.close();
+            };
+            if UiCommand::Open.menu_button(ui, true) {
+                ask(ui, Request::Command(UiCommand::Open));
+            }
+            ui.menu_button("Open recent", |ui| {
+                if input.recent.is_empty() {
+                    ui.weak("No recent files");
+                }
+                for p in input.recent {
+                    if ui.button(p.display().to_string()).clicked() {
+                        ask(ui, Request::OpenPaths(vec![p.clone()]));
                     }
-                    ui.menu_button("Open recent", |ui| {
-                        if self.recent.is_empty() {
-                            ui.weak("No recent files");
+                }
+            });
+            let field = PathField {
+                label: "Path:",
+                hint: "/path/to/file.vmd",
+                width: 220.0,
+                button: "Open",
+                enabled: true,
+            };
+            if let Some(p) = field.ui(ui, &mut chrome.path_field) {
+                ask(ui, Request::OpenPaths(vec![p]));
+            }
+            if ui.button("Open demo").clicked() {
+                ask(ui, Request::OpenDemo);
+            }
+            if ui
+                .button("Load song…")
+                .on_hover_text(
+                    "WAV, MP3, OGG Vorbis or FLAC: its waveform and beat grid appear under the \
+                     timeline's ruler (dropping the file works too)",
+                )
+                .clicked()
+            {
+                ask(ui, Request::PickSong);
+            }
+            if input.has_song && ui.button("Remove song").clicked() {
+                ask(ui, Request::RemoveSong);
+            }
+            ui.separator();
+            if ui
+                .button("Open scene…")
+                .on_hover_text("Open a .vmdscene file: actors, motions, camera, light")
+                .clicked()
+            {
+                ask(ui, Request::Scene(panels::scene::Action::OpenScene));
+            }
+            if ui
+                .button("Save scene")
+                .on_hover_text(
+                    "Save the arrangement and every motion with unsaved edits \
+                     (motions without edits are not rewritten)",
+                )
+                .clicked()
+            {
+                ask(ui, Request::Scene(panels::scene::Action::SaveScene));
+            }
+            if ui.button("Save scene as…").clicked() {
+                ask(ui, Request::Scene(panels::scene::Action::SaveSceneAs));
+            }
+            if ui
+                .button("Export video…")
+                .on_hover_text(
+                    "The scene through its camera as an MP4 with the song (needs \
+                     ffmpeg), or as a PNG sequence",
+                )
+                .clicked()
+            {
+                ask(ui, Request::ExportVideo);
+            }
+            ui.separator();
+            for c in [UiCommand::Save, UiCommand::SaveAs] {
+                if c.menu_button(ui, has_doc) {
+                    ask(ui, Request::Command(c));
+                }
+            }
+            let field = PathField {
+                label: "Save to path:",
+                hint: "/path/to/new.vmd",
+                width: 200.0,
+                button: "Save",
+                enabled: has_doc,
+            };
+            if let Some(p) = field.ui(ui, &mut chrome.save_path_field)
+                && let Some(doc) = active
+            {
+                ask(ui, Request::SaveTo { doc, path: p });
+            }
+            ui.separator();
+            if UiCommand::LoadModel.menu_button(ui, true) {
+                ask(ui, Request::Command(UiCommand::LoadModel));
+            }
+            let can_merge = ws
+                .selected_actor()
+                .or(Some(0))
+                .and_then(|i| ws.scene().actors.get(i))
+                .is_some_and(|a| a.motion.is_some());
+            if UiCommand::MergeMotion.menu_button(ui, can_merge) {
+                ask(ui, Request::Command(UiCommand::MergeMotion));
+            }
+            ui.separator();
+            if UiCommand::CloseTab.menu_button(ui, has_doc) {
+                ask(ui, Request::Command(UiCommand::CloseTab));
+            }
+            if ui.button("Quit").clicked() {
+                ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                ui.close();
+            }
+        });
+}
+
+/// A labelled path field with a button.
+struct PathField {
+    label: &'static str,
+    hint: &'static str,
+    width: f32,
+    button: &'static str,
+    enabled: bool,
+}
+
+impl PathField {
+    /// The path when the button is clicked or Enter pressed with something typed.
+    fn ui(&self, ui: &mut egui::Ui, text: &mut String) -> Option<PathBuf> {
+        ui.horizontal(|ui| {
+            let l = ui.label(self.label);
+            let r = ui
+                .add(
+                    egui::TextEdit::singleline(text)
+                        .hint_text(self.hint)
+                        .desired_width(self.width),
+                )
+                .labelled_by(l.id);
+            let enter =
+                (r.lost_focus() || r.has_focus()) && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let clicked = ui
+                .add_enabled(self.enabled, egui::Button::new(self.button))
+                .clicked();
+            ((clicked || enter) && !text.trim().is_empty()).then(|| PathBuf::from(text.trim()))
+        })
+        .inner
+    }
+}
+
+/// The label of the next undo (or redo): the step and the file(s) it changes.
+fn step_label(ws: &Workspace, undo: bool) -> Option<String> {
+    let l = ws.step_label(undo)?;
+    let Some(d) = ws.step_target(undo).and_then(|id| ws.doc(id)) else {
+        // A scene action (add an actor, an offset): no file changes.
+        return Some(format!("{l} (scene)"));
+    };
+    // An action across timeline sections changes several files at once.
+    match ws.step_files(undo) {
+        n if n > 1 => Some(format!("{l} ({} and {} more)", d.title(), n - 1)),
+        _ => Some(format!("{l} ({})", d.title())),
+    }
+}
+
+/// Edit: undo and redo (named), the key commands, the undo budget.
+fn edit_menu(ui: &mut egui::Ui, ws: &Workspace, out: &mut Vec<Request>) {
+    let has_doc = ws.active().is_some();
+    ui.menu_button("Edit", |ui| {
+        let undo = UiCommand::Undo.menu_button(ui, ws.can_step(true));
+        if let Some(l) = step_label(ws, true) {
+            ui.weak(format!("  {l}"));
+        }
+        if undo {
+            out.push(Request::Command(UiCommand::Undo));
+        }
+        if UiCommand::Redo.menu_button(ui, ws.can_step(false)) {
+            out.push(Request::Command(UiCommand::Redo));
+        }
+        if let Some(l) = step_label(ws, false) {
+            ui.weak(format!("  {l}"));
+        }
+        ui.separator();
+        for c in [
+            UiCommand::CopyKeys,
+            UiCommand::PasteKeys,
+            UiCommand::InsertKey,
+            UiCommand::DeleteKeys,
+            UiCommand::SelectAll,
+            UiCommand::SelectAtFrame,
+        ] {
+            if c.menu_button(ui, has_doc) {
+                out.push(Request::Command(c));
+            }
+        }
+        ui.separator();
+        if let Some(e) = super::settings::undo_budget_ui(ui, ws) {
+            out.push(Request::Event(e));
+        }
+    });
+}
+
+/// Playback: the transport commands and the preview rate.
+fn playback_menu(ui: &mut egui::Ui, ws: &Workspace, out: &mut Vec<Request>) {
+    ui.menu_button("Playback", |ui| {
+        for c in [
+            UiCommand::PlayPause,
+            UiCommand::StepBack,
+            UiCommand::StepForward,
+            UiCommand::PrevKey,
+            UiCommand::NextKey,
+            UiCommand::Home,
+            UiCommand::End,
+            UiCommand::PrevCut,
+            UiCommand::NextCut,
+        ] {
+            if c.menu_button(ui, true) {
+                out.push(Request::Command(c));
+            }
+        }
+        ui.separator();
+        ui.label("Preview rate");
+        let mut chosen = ws.transport().preview_rate;
+        for rate in [30, 60, 120] {
+            ui.radio_value(&mut chosen, rate, format!("{rate} fps"));
+        }
+        if chosen != ws.transport().preview_rate {
+            out.push(Request::Event(Event::Transport(TransportEvent::SetRate(
+                chosen,
+            ))));
+        }
+    });
+}
+
+/// The document tabs: a click activates, a middle click closes.
+pub fn tabs(ui: &mut egui::Ui, ws: &Workspace, busy: bool) -> Vec<Request> {
+    let mut out = Vec::new();
+    ui.horizontal_wrapped(|ui| {
+        let active = ws.active_index();
+        for (i, d) in ws.docs().iter().enumerate() {
+            let r = ui.selectable_label(i == active, d.title());
+            let r = match &d.path {
+                Some(p) => r.on_hover_text(p.display().to_string()),
+                None => r,
+            };
+            if r.clicked() {
+                out.push(Request::Event(Event::Activate(d.id)));
+            }
+            if r.middle_clicked() {
+                out.push(Request::Event(Event::Activate(d.id)));
+                out.push(Request::Command(UiCommand::CloseTab));
+            }
+        }
+        if busy {
+            ui.separator();
+            ui.spinner();
+        }
+    });
+    out
+}
+
+/// The status bar: the playhead, job progress (or why there is no
+/// sound), the last message and the message list.
+pub fn status_bar(ui: &mut egui::Ui, ws: &Workspace, shared: &mut Shared) {
+    ui.horizontal(|ui| {
+        let t = ws.transport();
+        ui.monospace(format!(
+            "frame {:>6.1}  {:>7.2} s {}",
+            t.frame,
+            t.frame / 30.0,
+            if t.playing { "playing" } else { "paused" }
+        ));
+        ui.separator();
+        // Every background job (the song's decoding and beat finding too),
+        // with Cancel; else why the song cannot be heard.
+        let busy = super::jobs::ui::progress_ui(ui, &shared.jobs);
+        let song = &shared.song;
+        if !busy
+            && song.loading().is_none()
+            && let Some(why) = song.no_sound_reason()
+        {
+            ui.weak(format!("No sound: {why}"))
+                .on_hover_text("The waveform, the beat grid and the transport work without sound");
+            ui.separator();
+        }
+        if let Some((msg, err)) = shared.messages.last() {
+            if *err {
+                ui.colored_label(ui.visuals().error_fg_color, msg);
+            } else {
+                ui.label(msg);
+            }
+            if shared.messages.len() > 1 {
+                ui.menu_button(format!("({} messages)", shared.messages.len()), |ui| {
+                    for (m, e) in shared.messages.iter().rev().take(30) {
+                        if *e {
+                            ui.colored_label(ui.visuals().error_fg_color, m);
+                        } else {
+                            ui.label(m);
                         }
-                        for p in self.recent.clone() {
-                            if ui.button(p.display().to_string()).clicked() {
-                                self.open_paths(vec![p]);
-                                ui.close();
-                            }
-                        }
-                    });
-                    ui.horizontal(|ui| {
-                        let l = ui.label("Path:");
-                        let r = ui
-                            .add(
-                                egui::TextEdit::singleline(&mut self.path_field)
-                                    .hint_text("/path/to/file.vmd")
-                                    .desired_width(220.0),
-                            )
-                            .labelled_by(l.id);
-                        let enter = (r.lost_focus() || r.has_focus())
-                            && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                        if (ui.button("Open").clicked() || enter)
-                            && !self.path_field.trim().is_empty()
-                        {
-                            let p = PathBuf::from(self.path_field.trim());
-                            self.open_paths(vec![p]);
-                            ui.close();
-                        }
-                    });
-                    if ui.button("Open demo").clicked() {
-                        self.open_demo();
-                        ui.close();
-                    }
-                    self.song_menu(ui);
-                    ui.separator();
-                    if ui
-                        .button("Open scene…")
-                        .on_hover_text("Open a .vmdscene file: actors, motions, camera, light")
-                        .clicked()
-                    {
-                        self.scene_action(panels::scene::Action::OpenScene);
-                        ui.close();
-                    }
-                    if ui
-                        .button("Save scene")
-                        .on_hover_text(
-                            "Save the arrangement and every motion with unsaved edits \
-                         (motions without edits are not rewritten)",
-                        )
-                        .clicked()
-                    {
-                        self.scene_action(panels::scene::Action::SaveScene);
-                        ui.close();
-                    }
-                    if ui.button("Save scene as…").clicked() {
-                        self.scene_action(panels::scene::Action::SaveSceneAs);
-                        ui.close();
-                    }
-                    if ui
-                        .button("Export video…")
-                        .on_hover_text(
-                            "The scene through its camera as an MP4 with the song (needs \
-                             ffmpeg), or as a PNG sequence",
-                        )
-                        .clicked()
-                    {
-                        self.open_export_video();
-                        ui.close();
-                    }
-                    ui.separator();
-                    if Command::Save.menu_button(ui, has_doc) {
-                        self.run_command(Command::Save);
-                        ui.close();
-                    }
-                    if Command::SaveAs.menu_button(ui, has_doc) {
-                        self.run_command(Command::SaveAs);
-                        ui.close();
-                    }
-                    ui.horizontal(|ui| {
-                        let l = ui.label("Save to path:");
-                        let r = ui
-                            .add(
-                                egui::TextEdit::singleline(&mut self.save_path_field)
-                                    .hint_text("/path/to/new.vmd")
-                                    .desired_width(200.0),
-                            )
-                            .labelled_by(l.id);
-                        let enter = (r.lost_focus() || r.has_focus())
-                            && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                        if (ui.add_enabled(has_doc, egui::Button::new("Save")).clicked() || enter)
-                            && !self.save_path_field.trim().is_empty()
-                            && let Some(id) = self.doc().map(|d| d.id)
-                        {
-                            let p = PathBuf::from(self.save_path_field.trim());
-                            self.save_doc_to(id, p);
-                            ui.close();
-                        }
-                    });
-                    ui.separator();
-                    if Command::LoadModel.menu_button(ui, true) {
-                        self.run_command(Command::LoadModel);
-                        ui.close();
-                    }
-                    let can_merge = self
-                        .scene
-                        .selected_actor
-                        .or(Some(0))
-                        .and_then(|i| self.scene.scene.actors.get(i))
-                        .is_some_and(|a| a.motion.is_some());
-                    if Command::MergeMotion.menu_button(ui, can_merge) {
-                        self.run_command(Command::MergeMotion);
-                        ui.close();
-                    }
-                    ui.separator();
-                    if Command::CloseTab.menu_button(ui, has_doc) {
-                        self.run_command(Command::CloseTab);
-                        ui.close();
-                    }
-                    if ui.button("Quit").clicked() {
-                        ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-                        ui.close();
                     }
                 });
-            ui.menu_button("Edit", |ui| {
-                let undo = Command::Undo.menu_button(ui, can_undo);
-                if let Some(l) = &undo_label {
-                    ui.weak(format!("  {l}"));
-                }
-                if undo {
-                    self.run_command(Command::Undo);
-                }
-                if Command::Redo.menu_button(ui, can_redo) {
-                    self.run_command(Command::Redo);
-                }
-                if let Some(l) = &redo_label {
-                    ui.weak(format!("  {l}"));
-                }
-                ui.separator();
-                for c in [
-                    Command::CopyKeys,
-                    Command::PasteKeys,
-                    Command::InsertKey,
-                    Command::DeleteKeys,
-                    Command::SelectAll,
-                    Command::SelectAtFrame,
-                ] {
-                    if c.menu_button(ui, has_doc) {
-                        self.run_command(c);
-                    }
-                }
-                ui.separator();
-                self.undo_budget_ui(ui);
-            });
-            ui.menu_button("View", |ui| {
-                for c in [
-                    Command::ShowDopeSheet,
-                    Command::ShowCurves,
-                    Command::ShowPreview,
-                    Command::ShowForensics,
-                    Command::FitAll,
-                ] {
-                    if c.menu_button(ui, true) {
-                        self.run_command(c);
-                    }
-                }
-            });
-            ui.menu_button("Playback", |ui| {
-                for c in [
-                    Command::PlayPause,
-                    Command::StepBack,
-                    Command::StepForward,
-                    Command::PrevKey,
-                    Command::NextKey,
-                    Command::Home,
-                    Command::End,
-                    Command::PrevCut,
-                    Command::NextCut,
-                ] {
-                    if c.menu_button(ui, true) {
-                        self.run_command(c);
-                    }
-                }
-                ui.separator();
-                ui.label("Preview rate");
-                for rate in [30, 60, 120] {
-                    ui.radio_value(
-                        &mut self.shared.transport.preview_rate,
-                        rate,
-                        format!("{rate} fps"),
-                    );
-                }
-            });
-            ui.menu_button("Tools", |ui| {
-                if self.docs.get(self.active).is_some() {
-                    panels::toolbox::menu(ui, &mut self.toolbox);
-                } else {
-                    ui.weak("Open a file first");
-                }
-            });
-        });
-    }
-
-    pub(super) fn tabs(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal_wrapped(|ui| {
-            let mut close = None;
-            for (i, d) in self.docs.iter().enumerate() {
-                let r = ui.selectable_label(i == self.active, d.title());
-                let r = match &d.path {
-                    Some(p) => r.on_hover_text(p.display().to_string()),
-                    None => r,
-                };
-                if r.clicked() {
-                    self.active = i;
-                }
-                if r.middle_clicked() {
-                    close = Some(i);
-                }
             }
-            if let Some(i) = close {
-                self.active = i;
-                self.run_command(Command::CloseTab);
+            if ui
+                .small_button("Clear")
+                .on_hover_text("Dismiss messages")
+                .clicked()
+            {
+                shared.messages.clear();
             }
-            if self.jobs.is_busy() {
-                ui.separator();
-                ui.spinner();
-            }
-        });
-    }
-
-    pub(super) fn status_bar(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
-            let t = &self.shared.transport;
-            ui.monospace(format!(
-                "frame {:>6.1}  {:>7.2} s {}",
-                t.frame,
-                t.frame / 30.0,
-                if t.playing { "playing" } else { "paused" }
-            ));
-            ui.separator();
-            self.song_status(ui);
-            if let Some((msg, err)) = self.shared.messages.last() {
-                if *err {
-                    ui.colored_label(ui.visuals().error_fg_color, msg);
-                } else {
-                    ui.label(msg);
-                }
-                if self.shared.messages.len() > 1 {
-                    ui.menu_button(format!("({} messages)", self.shared.messages.len()), |ui| {
-                        for (m, e) in self.shared.messages.iter().rev().take(30) {
-                            if *e {
-                                ui.colored_label(ui.visuals().error_fg_color, m);
-                            } else {
-                                ui.label(m);
-                            }
-                        }
-                    });
-                }
-                if ui
-                    .small_button("Clear")
-                    .on_hover_text("Dismiss messages")
-                    .clicked()
-                {
-                    self.shared.messages.clear();
-                }
-            }
-        });
-    }
-
-    pub(super) fn close_guard_modal(&mut self, ctx: &egui::Context) {
-        let Some(guard) = self.close_guard.clone() else {
-            return;
-        };
-        let Some(doc) = self.docs.iter().find(|d| d.id == guard.doc_id) else {
-            self.close_guard = None;
-            return;
-        };
-        let title = doc.title();
-        let mut choice = None;
-        egui::Modal::new(egui::Id::unique("close-guard")).show(ctx, |ui| {
-            ui.heading("Unsaved changes");
-            ui.label(format!("{title} has edits that are not saved."));
-            ui.horizontal(|ui| {
-                if ui.button("Save").clicked() {
-                    choice = Some(0);
-                }
-                if ui.button("Discard").clicked() {
-                    choice = Some(1);
-                }
-                if ui.button("Cancel").clicked() {
-                    choice = Some(2);
-                }
-            });
-        });
-        match choice {
-            Some(0) => {
-                self.close_guard = None;
-                if let Some(i) = self.docs.iter().position(|d| d.id == guard.doc_id) {
-                    self.active = i;
-                    self.after_save = Some(guard.clone());
-                    self.run_command(Command::Save);
-                }
-            }
-            Some(1) => {
-                self.close_guard = None;
-                match guard.then {
-                    AfterClose::CloseDoc => self.close_doc(guard.doc_id),
-                    AfterClose::Quit => {
-                        // Discard this one's edits, then close again: the
-                        // guard asks about the next modified file, if any.
-                        if let Some(d) = self.docs.iter_mut().find(|d| d.id == guard.doc_id) {
-                            d.mark_saved();
-                        }
-                        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-                    }
-                }
-            }
-            Some(_) => {
-                self.close_guard = None;
-            }
-            None => {}
         }
-    }
+    });
+}
+
+/// The unsaved-changes question's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GuardChoice {
+    Save,
+    Discard,
+    Cancel,
+}
+
+/// Asks what to do with `title`'s unsaved edits; the answer once given.
+pub fn close_guard_modal(ctx: &egui::Context, title: &str) -> Option<GuardChoice> {
+    let mut choice = None;
+    egui::Modal::new(egui::Id::unique("close-guard")).show(ctx, |ui| {
+        ui.heading("Unsaved changes");
+        ui.label(format!("{title} has edits that are not saved."));
+        ui.horizontal(|ui| {
+            if ui.button("Save").clicked() {
+                choice = Some(GuardChoice::Save);
+            }
+            if ui.button("Discard").clicked() {
+                choice = Some(GuardChoice::Discard);
+            }
+            if ui.button("Cancel").clicked() {
+                choice = Some(GuardChoice::Cancel);
+            }
+        });
+    });
+    choice
 }

@@ -7,34 +7,34 @@
 use egui::{Key, KeyboardShortcut};
 
 /// Declares the commands from one table, so a command cannot exist without
-/// its label, tooltip and shortcut entry, and [`Command::ALL`] lists every
+/// its label, tooltip and shortcut entry, and [`UiCommand::ALL`] lists every
 /// one (the shortcut table is built from it).
 macro_rules! commands {
     ($($name:ident: $label:literal, $tip:literal, [$($sc:tt)*];)*) => {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum Command {
+        pub enum UiCommand {
             $($name,)*
         }
 
-        impl Command {
+        impl UiCommand {
             /// Every command, in table order.
-            pub const ALL: &'static [Command] = &[$(Command::$name,)*];
+            pub const ALL: &'static [UiCommand] = &[$(UiCommand::$name,)*];
 
             pub fn label(self) -> &'static str {
                 match self {
-                    $(Command::$name => $label,)*
+                    $(UiCommand::$name => $label,)*
                 }
             }
 
             pub fn tooltip(self) -> &'static str {
                 match self {
-                    $(Command::$name => $tip,)*
+                    $(UiCommand::$name => $tip,)*
                 }
             }
 
             pub fn shortcut(self) -> Option<KeyboardShortcut> {
                 match self {
-                    $(Command::$name => shortcut!($($sc)*),)*
+                    $(UiCommand::$name => shortcut!($($sc)*),)*
                 }
             }
         }
@@ -91,13 +91,13 @@ commands! {
     ShowForensics: "Interpolation forensics", "Show the raw interpolation bytes", [PLAIN F4];
 }
 
-impl Command {
+impl UiCommand {
     /// Commands whose shortcut was pressed this frame (none while typing).
-    pub fn from_input(ctx: &egui::Context) -> Vec<Command> {
+    pub fn from_input(ctx: &egui::Context) -> Vec<UiCommand> {
         if ctx.egui_wants_keyboard_input() {
             return Vec::new();
         }
-        let mut cmds: Vec<Command> = Command::ALL
+        let mut cmds: Vec<UiCommand> = UiCommand::ALL
             .iter()
             .copied()
             .filter(|c| c.shortcut().is_some())
@@ -129,18 +129,18 @@ impl Command {
                     false
                 }
                 egui::Event::Paste(_) => {
-                    if !out.contains(&Command::PasteKeys) {
-                        out.push(Command::PasteKeys);
+                    if !out.contains(&UiCommand::PasteKeys) {
+                        out.push(UiCommand::PasteKeys);
                     }
                     false
                 }
                 _ => true,
             });
-            if copy && !out.contains(&Command::CopyKeys) {
-                out.push(Command::CopyKeys);
+            if copy && !out.contains(&UiCommand::CopyKeys) {
+                out.push(UiCommand::CopyKeys);
             }
         });
-        if out.contains(&Command::CopyKeys) {
+        if out.contains(&UiCommand::CopyKeys) {
             // Some text on the system clipboard, so that the next Ctrl+V
             // reaches the app as a paste event.
             ctx.copy_text("VMD Studio keys".to_owned());
@@ -152,12 +152,12 @@ impl Command {
     pub fn repeats(self) -> bool {
         matches!(
             self,
-            Command::StepBack
-                | Command::StepForward
-                | Command::PrevKey
-                | Command::NextKey
-                | Command::PrevCut
-                | Command::NextCut
+            UiCommand::StepBack
+                | UiCommand::StepForward
+                | UiCommand::PrevKey
+                | UiCommand::NextKey
+                | UiCommand::PrevCut
+                | UiCommand::NextCut
         )
     }
 
@@ -180,13 +180,13 @@ mod tests {
     #[test]
     fn every_command_is_listed_once_and_no_two_share_a_shortcut() {
         let mut seen = std::collections::HashSet::new();
-        for c in Command::ALL {
+        for c in UiCommand::ALL {
             assert!(seen.insert(*c), "{c:?} listed twice");
             assert!(!c.label().is_empty() && !c.tooltip().is_empty());
         }
         // The table declares 29 commands (count the `commands!` rows).
-        assert_eq!(Command::ALL.len(), 29);
-        let shortcuts: Vec<_> = Command::ALL.iter().filter_map(|c| c.shortcut()).collect();
+        assert_eq!(UiCommand::ALL.len(), 29);
+        let shortcuts: Vec<_> = UiCommand::ALL.iter().filter_map(|c| c.shortcut()).collect();
         let unique: std::collections::HashSet<_> = shortcuts.iter().collect();
         assert_eq!(unique.len(), shortcuts.len(), "a shortcut is used twice");
     }

@@ -252,12 +252,13 @@ impl StudioApp {
     /// The scene's copy for an export, or why there is none yet.
     fn export_scene(&self) -> Result<ExportScene, String> {
         let sc = &self.scene;
+        let ws = &self.ws;
         let motion = |id: Option<u64>| {
-            id.and_then(|id| self.docs.iter().find(|d| d.id == id))
+            id.and_then(|id| self.ws.docs().iter().find(|d| d.id == id))
                 .map(|d| d.motion.clone())
         };
         let mut actors = Vec::new();
-        for a in &sc.scene.actors {
+        for a in &ws.scene().actors {
             let model = match &a.model {
                 ModelRef::File(p) => match sc.models.get(p) {
                     Some(m) => m.loaded.clone(),
@@ -282,32 +283,16 @@ impl StudioApp {
         }
         Ok(ExportScene {
             actors,
-            camera: motion(sc.scene.camera),
-            light: motion(sc.scene.light),
+            camera: motion(ws.scene().camera),
+            light: motion(ws.scene().light),
             ground_shadow: self.export_video.ground_shadow,
             self_shadow: self.export_video.self_shadow,
         })
     }
 
-    /// The last frame with a key anywhere in the scene (actors shifted by
-    /// their offsets), for the default range.
-    fn scene_last_frame(&self) -> u32 {
-        let last = |id: Option<u64>| {
-            id.and_then(|id| self.docs.iter().find(|d| d.id == id))
-                .and_then(|d| d.motion.last_frame())
-        };
-        let actors = self.scene.scene.actors.iter().filter_map(|a| {
-            last(a.motion).map(|f| (i64::from(f) + i64::from(a.offset)).max(0) as u32)
-        });
-        actors
-            .chain(last(self.scene.scene.camera))
-            .max()
-            .unwrap_or(0)
-    }
-
     /// Opens the dialog (File ▸ Export video…).
     pub fn open_export_video(&mut self) {
-        let last = self.scene_last_frame();
+        let last = self.ws.scene_end();
         let base = self
             .scene
             .path
@@ -364,7 +349,7 @@ impl StudioApp {
                     return Err("give the video a file name".into());
                 }
                 let ffmpeg = st.ffmpeg().map_err(|e| e.to_string())?;
-                let song = self.scene.scene.song.as_ref().filter(|_| st.with_song);
+                let song = self.ws.scene().song.as_ref().filter(|_| st.with_song);
                 let spec = VideoSpec {
                     width: w,
                     height: h,
@@ -538,7 +523,7 @@ impl StudioApp {
         let mut open = true;
         let mut start = None;
         let mut cancel = false;
-        let song = self.scene.scene.song.clone();
+        let song = self.ws.scene().song.clone();
         egui::Window::new("Export video")
             .open(&mut open)
             .resizable(false)

@@ -1,15 +1,18 @@
 //! The desktop app (eframe/egui): open files, inspect, dope sheet, curve
 //! editor, preview, toolbox, undo and lossless save.
 //!
-//! Shape: [`StudioApp`] owns the open [`Document`]s and the runtime state;
-//! panels read a document and return [`document::EditRequest`]s; commands
-//! collected during a frame run at its end.
+//! Shape: a shell around the [`Workspace`] (documents, scene, undo order,
+//! transport, selection): panels read it and return what they want changed,
+//! which [`StudioApp`] turns into [`Event`]s for [`Workspace::apply`] — the
+//! one way in; commands collected during a frame run at its end.
+//! `StudioApp` itself keeps only the panels' view state and the services
+//! (jobs, saves, recovery, sound).
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use crate::cli::{Cli, CliError, CliResult, GraphicsBackend, PanelArg};
 use crate::vmd;
+use crate::workspace::{Changes, Event, TransportEvent, Workspace};
 
 mod chrome;
 pub mod command;
@@ -22,17 +25,16 @@ pub mod recovery;
 pub mod saving;
 pub mod scene_ops;
 mod scene_ui;
-mod scene_undo;
 pub mod settings;
 pub mod song;
-mod song_ops;
 pub mod sound;
 mod startup;
 
-use command::Command;
+use command::UiCommand;
 use document::{Document, EditRequest};
 use jobs::{JobResult, Jobs, Pick};
 use panels::{PanelCtx, Shared};
+pub use scene_ui::timeline_sections;
 use startup::ScreenshotPlan;
 pub use startup::run;
 
@@ -87,15 +89,16 @@ struct CloseGuard {
 
 /// The application.
 pub struct StudioApp {
-    pub docs: Vec<Document>,
-    pub active: usize,
+    /// The documents, the scene arrangement, the undo order, the transport
+    /// and the selection: every change goes through [`StudioApp::apply`].
+    pub ws: Workspace,
     pub shared: Shared,
     pub central: CentralView,
     pub show_dope_sheet: bool,
     pub jobs: Jobs,
     pub recent: Vec<PathBuf>,
-    pub path_field: String,
-    pub save_path_field: String,
+    /// The menu bar's own state (typed paths).
+    pub chrome: chrome::Chrome,
     /// `TRACK@FRAME` to select once loading has finished (`--select`).
     pub pending_select: Option<String>,
     close_guard: Option<CloseGuard>,
@@ -105,17 +108,18 @@ pub struct StudioApp {
     close_window: bool,
     /// The title last sent to the window.
     window_title: String,
-    pending: Vec<Command>,
+    pending: Vec<UiCommand>,
     screenshot: Option<ScreenshotPlan>,
     pub inspector: panels::inspector::State,
     /// The scene timeline (one dope sheet for every document of the scene).
-    pub dope_sheet: panels::timeline::State,
+    pub timeline: panels::timeline::State,
     pub key_panel: panels::key_panel::State,
     pub curve_editor: panels::curve_editor::State,
     pub forensics: panels::forensics::State,
     pub viewport: panels::viewport::State,
     pub toolbox: panels::toolbox::State,
-    /// The scene: actors, camera, light; models; scene-wide undo order.
+    /// What the app keeps beside the scene: loaded models, pending opens,
+    /// the scene file's path.
     pub scene: scene_ops::SceneState,
     pub scene_panel: panels::scene::State,
     /// The built-in file browser, while open.
@@ -142,15 +146,13 @@ impl Default for StudioApp {
         let shared = Shared::default();
         let jobs = Jobs::new(shared.jobs.clone());
         StudioApp {
-            docs: Vec::new(),
-            active: 0,
+            ws: Workspace::new(),
             shared,
             central: CentralView::Curves,
             show_dope_sheet: true,
             jobs,
             recent: Vec::new(),
-            path_field: String::new(),
-            save_path_field: String::new(),
+            chrome: Default::default(),
             pending_select: None,
             close_guard: None,
             after_save: None,
@@ -159,7 +161,7 @@ impl Default for StudioApp {
             pending: Vec::new(),
             screenshot: None,
             inspector: Default::default(),
-            dope_sheet: Default::default(),
+            timeline: Default::default(),
             key_panel: Default::default(),
             curve_editor: Default::default(),
             forensics: Default::default(),
@@ -202,10 +204,62 @@ impl StudioApp {
 
     /// The active document.
     pub fn doc(&self) -> Option<&Document> {
-        self.docs.get(self.active)
+        self.ws.active()
     }
-    pub fn doc_mut(&mut self) -> Option<&mut Document> {
-        self.docs.get_mut(self.active)
+
+    /// Applies an event to the workspace (the one way to change it); its
+    /// notes go to the status bar and the panels' copy of the transport
+    /// follows a transport change.
+    pub fn apply(&mut self, e: Event) -> Changes {
+        let ch = self.ws.apply(e);
+        for n in &ch.notes {
+            self.shared.info(n.clone());
+        }
+        if ch.transport {
+            self.shared.transport = self.ws.transport().clone();
+        }
+        ch
+    }
+
+    /// A transport command.
+    pub fn transport(&mut self, e: TransportEvent) {
+        self.apply(Event::Transport(e));
+    }
+
+    /// Makes document `id` the active one.
+    pub fn activate(&mut self, id: u64) {
+        self.apply(Event::Activate(id));
+    }
+
+    /// Sends what the panels changed on their copy of the transport
+    /// ([`Shared::transport`]) to the workspace, as transport events.
+    fn sync_transport(&mut self) {
+        let want = self.shared.transport.clone();
+        let have = self.ws.transport().clone();
+        if want.loop_range != have.loop_range {
+            self.transport(TransportEvent::SetLoop(want.loop_range));
+        }
+        if want.preview_rate != have.preview_rate {
+            self.transport(TransportEvent::SetRate(want.preview_rate));
+        }
+        if want.frame != have.frame {
+            self.transport(TransportEvent::Seek(want.frame));
+        }
+        if want.playing != have.playing {
+            self.transport(if want.playing {
+                TransportEvent::Play
+            } else {
+                TransportEvent::Pause
+            });
+        }
+        self.shared.transport = self.ws.transport().clone();
+    }
+
+    /// Applies a panel's edits to document `id` as one user action.
+    pub fn request_on(&mut self, id: u64, reqs: Vec<EditRequest>) {
+        if !reqs.is_empty() {
+            self.apply(Event::Edit(vec![(id, reqs)]));
+        }
     }
 
     /// Selects the key `TRACK@FRAME` (bone or morph name, or `camera`) in the
@@ -213,16 +267,11 @@ impl StudioApp {
     /// returns whether it was found.
     pub fn select_key(&mut self, spec: &str) -> bool {
         // The active document first, then the others (which becomes active).
-        let order: Vec<usize> = std::iter::once(self.active)
-            .chain((0..self.docs.len()).filter(|&i| i != self.active))
+        let active = self.ws.active_index();
+        let order: Vec<usize> = std::iter::once(active)
+            .chain((0..self.ws.docs().len()).filter(|&i| i != active))
             .collect();
-        for i in order {
-            if self.select_key_in(i, spec) {
-                self.active = i;
-                return true;
-            }
-        }
-        false
+        order.into_iter().any(|i| self.select_key_in(i, spec))
     }
 
     fn select_key_in(&mut self, doc_index: usize, spec: &str) -> bool {
@@ -232,7 +281,7 @@ impl StudioApp {
         let Ok(frame) = frame.trim().parse::<u32>() else {
             return false;
         };
-        let Some(doc) = self.docs.get_mut(doc_index) else {
+        let Some(doc) = self.ws.docs().get(doc_index) else {
             return false;
         };
         let m = &doc.motion;
@@ -257,17 +306,18 @@ impl StudioApp {
         };
         match found {
             Some(k) => {
-                doc.view.selection.clear();
-                doc.view.selection.insert(k);
-                doc.view.active = Some(k);
-                doc.view.reveal = Some(k);
+                let id = doc.id;
+                let view = document::DocView {
+                    selection: std::iter::once(k).collect(),
+                    active: Some(k),
+                    reveal: Some(k),
+                };
+                self.apply(Event::Select { doc: id, view });
+                self.activate(id);
                 // The playhead goes to the selected key (scene frame: the
                 // actor's offset added).
-                let id = doc.id;
-                let offset = self.offset_of(id);
-                let t = &mut self.shared.transport;
-                t.frame = f64::from(frame) + f64::from(offset);
-                t.playing = false;
+                let at = f64::from(frame) + f64::from(self.ws.offset_of(id));
+                self.transport(TransportEvent::SeekAndStop(at));
                 true
             }
             None => false,
@@ -275,7 +325,7 @@ impl StudioApp {
     }
 
     /// Queues a command (menus, shortcuts and tests all come here).
-    pub fn run_command(&mut self, c: Command) {
+    pub fn run_command(&mut self, c: UiCommand) {
         self.pending.push(c);
     }
 
@@ -329,7 +379,7 @@ impl StudioApp {
                         }
                     }
                     Pick::Model => {
-                        let sel = self.scene.selected_actor;
+                        let sel = self.ws.selected_actor();
                         for p in paths {
                             match sel {
                                 Some(i) => self.open_for(p, scene_ops::Intent::ActorModel(i)),
@@ -406,22 +456,23 @@ impl StudioApp {
         }
     }
 
-    fn execute(&mut self, c: Command) {
-        let last = self.doc().and_then(|d| d.motion.last_frame()).unwrap_or(0);
+    fn execute(&mut self, c: UiCommand) {
+        let last = self.ws.scene_end();
+        let now = self.ws.transport().frame;
         match c {
-            Command::Open => {
+            UiCommand::Open => {
                 let dir = self.start_dir();
                 self.pick_file(Pick::Open, dir);
             }
-            Command::LoadModel => {
+            UiCommand::LoadModel => {
                 let dir = self.start_dir();
                 self.pick_file(Pick::Model, dir);
             }
-            Command::MergeMotion => {
-                let actor = self.scene.selected_actor.unwrap_or(0);
+            UiCommand::MergeMotion => {
+                let actor = self.ws.selected_actor().unwrap_or(0);
                 if self
-                    .scene
-                    .scene
+                    .ws
+                    .scene()
                     .actors
                     .get(actor)
                     .is_some_and(|a| a.motion.is_some())
@@ -433,7 +484,7 @@ impl StudioApp {
                         .error("Select an actor that wears a motion to merge another one into it");
                 }
             }
-            Command::Save => {
+            UiCommand::Save => {
                 if let Some(d) = self.doc() {
                     let id = d.id;
                     match d.path.clone() {
@@ -445,13 +496,13 @@ impl StudioApp {
                     }
                 }
             }
-            Command::SaveAs => {
+            UiCommand::SaveAs => {
                 if let Some(id) = self.doc().map(|d| d.id) {
                     let dir = self.start_dir();
                     self.pick_file(Pick::SaveAs { doc_id: id }, dir);
                 }
             }
-            Command::CloseTab => {
+            UiCommand::CloseTab => {
                 if let Some(d) = self.doc() {
                     if d.is_modified() {
                         self.close_guard = Some(CloseGuard {
@@ -464,38 +515,40 @@ impl StudioApp {
                     }
                 }
             }
-            Command::Undo => self.undo_scene(),
-            Command::Redo | Command::RedoAlt => self.redo_scene(),
-            Command::PlayPause => {
-                let t = &mut self.shared.transport;
-                t.playing = !t.playing;
-                if t.playing && t.frame >= f64::from(last) {
-                    t.frame = 0.0;
-                }
-                if !t.playing {
+            UiCommand::Undo => {
+                self.apply(Event::Undo);
+            }
+            UiCommand::Redo | UiCommand::RedoAlt => {
+                self.apply(Event::Redo);
+            }
+            UiCommand::PlayPause => {
+                if self.ws.transport().playing {
                     // Paused on a whole frame: what the status bar, the
                     // dope sheet and the key panel all show.
-                    t.frame = t.frame.floor();
+                    self.transport(TransportEvent::SeekAndStop(now.floor()));
+                } else {
+                    if now >= f64::from(last) {
+                        self.transport(TransportEvent::Seek(0.0));
+                    }
+                    self.transport(TransportEvent::Play);
                 }
                 self.last_tick = None;
             }
-            Command::StepBack => {
-                let t = &mut self.shared.transport;
-                t.playing = false;
-                t.frame = (t.frame.ceil() - 1.0).max(0.0);
+            UiCommand::StepBack => {
+                self.transport(TransportEvent::SeekAndStop((now.ceil() - 1.0).max(0.0)))
             }
-            Command::StepForward => {
-                let t = &mut self.shared.transport;
-                t.playing = false;
-                t.frame = t.frame.floor() + 1.0;
+            UiCommand::StepForward => {
+                self.transport(TransportEvent::SeekAndStop(now.floor() + 1.0))
             }
-            Command::Home => self.shared.transport.frame = 0.0,
-            Command::End => self.shared.transport.frame = f64::from(last),
-            Command::PrevKey | Command::NextKey => {
+            UiCommand::Home => self.transport(TransportEvent::Seek(0.0)),
+            UiCommand::End => self.transport(TransportEvent::Seek(f64::from(last))),
+            UiCommand::PrevKey | UiCommand::NextKey => {
                 if let Some(d) = self.doc() {
-                    let now = self.shared.transport.frame;
+                    // The active file's keys, on the scene timeline.
+                    let offset = f64::from(self.ws.offset_of(d.id));
+                    let now = now - offset;
                     let frames = d.motion.key_frames_sorted();
-                    let target = if c == Command::NextKey {
+                    let target = if c == UiCommand::NextKey {
                         frames.iter().copied().find(|&f| f64::from(f) > now + 1e-9)
                     } else {
                         frames
@@ -505,19 +558,18 @@ impl StudioApp {
                             .find(|&f| f64::from(f) < now - 1e-9)
                     };
                     if let Some(f) = target {
-                        self.shared.transport.frame = f64::from(f);
+                        self.transport(TransportEvent::Seek(f64::from(f) + offset));
                     }
                 }
             }
-            Command::PrevCut | Command::NextCut => {
+            UiCommand::PrevCut | UiCommand::NextCut => {
                 // Cuts of the first open camera.
-                if let Some(d) = self.docs.iter().find(|d| !d.motion.cameras.is_empty()) {
+                if let Some(d) = self.ws.docs().iter().find(|d| !d.motion.cameras.is_empty()) {
                     let cuts: Vec<u32> = vmd::summary::cut_frames(&d.motion, &d.index)
                         .into_iter()
                         .map(|a| a + 1)
                         .collect();
-                    let now = self.shared.transport.frame;
-                    let target = if c == Command::NextCut {
+                    let target = if c == UiCommand::NextCut {
                         cuts.iter().copied().find(|&f| f64::from(f) > now + 1e-9)
                     } else {
                         cuts.iter()
@@ -526,86 +578,45 @@ impl StudioApp {
                             .find(|&f| f64::from(f) < now - 1e-9)
                     };
                     if let Some(f) = target {
-                        self.shared.transport.frame = f64::from(f);
+                        self.transport(TransportEvent::Seek(f64::from(f)));
                     }
                 }
             }
-            Command::ShowDopeSheet => self.show_dope_sheet = !self.show_dope_sheet,
-            Command::ShowCurves => self.central = CentralView::Curves,
-            Command::ShowPreview => self.central = CentralView::Preview,
-            Command::ShowForensics => self.central = CentralView::Forensics,
+            UiCommand::ShowDopeSheet => self.show_dope_sheet = !self.show_dope_sheet,
+            UiCommand::ShowCurves => self.central = CentralView::Curves,
+            UiCommand::ShowPreview => self.central = CentralView::Preview,
+            UiCommand::ShowForensics => self.central = CentralView::Forensics,
             // Delete, copy and paste act on every timeline section's selection.
-            Command::DeleteKeys | Command::CopyKeys | Command::PasteKeys => {
-                self.scene_key_command(c)
+            UiCommand::DeleteKeys | UiCommand::CopyKeys | UiCommand::PasteKeys => {
+                let events =
+                    scene_ui::key_command(&self.ws, &mut self.shared, &mut self.timeline, c);
+                self.apply_all(events);
             }
-            Command::InsertKey | Command::SelectAll | Command::SelectAtFrame | Command::FitAll => {
+            UiCommand::InsertKey
+            | UiCommand::SelectAll
+            | UiCommand::SelectAtFrame
+            | UiCommand::FitAll => {
                 // Key commands belong to the dope sheet.
-                let active = self.active;
-                if let Some(doc) = self.docs.get_mut(active) {
-                    let id = doc.id;
-                    let offset = self
-                        .scene
-                        .scene
-                        .actors
-                        .iter()
-                        .find(|a| a.motion == Some(id))
-                        .map_or(0, |a| a.offset);
-                    let mut view = std::mem::take(&mut doc.view);
-                    let mut edits = Vec::new();
-                    {
-                        let mut cx = PanelCtx {
-                            doc,
-                            view: &mut view,
-                            edits: &mut edits,
-                            shared: &mut self.shared,
-                        };
-                        panels::timeline::command(&mut cx, &mut self.dope_sheet, offset, c);
-                    }
-                    doc.view = view;
-                    self.request_on(id, edits);
-                }
+                let offset = self.doc().map_or(0, |d| self.ws.offset_of(d.id));
+                self.with_active(|cx, p| panels::timeline::command(cx, p.timeline, offset, c));
             }
         }
     }
 
     fn close_doc(&mut self, id: u64) {
-        self.docs.retain(|d| d.id != id);
-        self.scene_forget(id);
-        if self.active >= self.docs.len() {
-            self.active = self.docs.len().saturating_sub(1);
-        }
+        self.apply(Event::Close(id));
     }
 
     /// Advances playback in real time at 30 fps (frames are dropped, never slowed).
     fn tick_playback(&mut self, ctx: &egui::Context) {
         let now = ctx.input(|i| i.time);
-        // The scene's end: every file's last key, actors shifted by their offset.
-        let last = self
-            .docs
-            .iter()
-            .filter_map(|d| {
-                let f = i64::from(d.motion.last_frame()?) + i64::from(self.offset_of(d.id));
-                Some(f.clamp(0, i64::from(u32::MAX)) as u32)
-            })
-            .max()
-            .unwrap_or(0);
-        let t = &mut self.shared.transport;
-        if !t.playing {
+        if !self.ws.transport().playing {
             self.last_tick = None;
             return;
         }
-        let dt = self.last_tick.map_or(0.0, |last| (now - last).max(0.0));
+        let seconds = self.last_tick.map_or(0.0, |last| (now - last).max(0.0));
         self.last_tick = Some(now);
-        t.frame += dt * 30.0;
-        let (lo, hi) = t.loop_range.unwrap_or((0, last.max(1)));
-        if t.frame > f64::from(hi) {
-            if t.loop_range.is_some() || hi > 0 {
-                t.frame = f64::from(lo) + (t.frame - f64::from(hi)).min(1.0);
-            }
-            if t.loop_range.is_none() {
-                t.frame = f64::from(lo);
-            }
-        }
+        self.transport(TransportEvent::Advance { seconds });
         ctx.request_repaint();
     }
 
@@ -627,13 +638,13 @@ impl StudioApp {
         &mut self,
         f: impl FnOnce(&mut PanelCtx, &mut StudioPanels) -> R,
     ) -> Option<R> {
-        let doc = self.docs.get_mut(self.active)?;
+        let doc = self.ws.active()?;
         let id = doc.id;
-        let mut view = std::mem::take(&mut doc.view);
+        let mut view = doc.view.clone();
         let mut edits = Vec::new();
         let mut panels = StudioPanels {
             inspector: &mut self.inspector,
-            dope_sheet: &mut self.dope_sheet,
+            timeline: &mut self.timeline,
             key_panel: &mut self.key_panel,
             curve_editor: &mut self.curve_editor,
             forensics: &mut self.forensics,
@@ -648,7 +659,11 @@ impl StudioApp {
             };
             f(&mut cx, &mut panels)
         };
-        doc.view = view;
+        // The playhead first: the panel's copy is what it changed.
+        self.sync_transport();
+        if self.ws.doc(id).is_some_and(|d| d.view != view) {
+            self.apply(Event::Select { doc: id, view });
+        }
         self.request_on(id, edits);
         Some(r)
     }
@@ -656,17 +671,17 @@ impl StudioApp {
     /// Draws the whole window (the eframe `ui` entry point, also used by tests).
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        self.shared.transport = self.ws.transport().clone();
         // What the panels drawn early (status bar, tabs, key panel) show:
         // if a later panel changes it this frame, draw once more.
         let before = (
-            self.shared.transport.frame,
-            self.active,
-            self.docs.iter().map(|d| d.revision).sum::<u64>(),
+            self.ws.transport().frame,
+            self.ws.active_index(),
+            self.ws.docs().iter().map(|d| d.revision).sum::<u64>(),
             self.file_browser.is_some(),
         );
         self.jobs.set_context(&ctx);
         self.poll_jobs();
-        self.adopt_new_documents();
         self.handle_dropped_files(&ctx);
         if !self.jobs.is_busy()
             && let Some(spec) = self.pending_select.take()
@@ -682,7 +697,7 @@ impl StudioApp {
         // edits (e.g. a `--merge`) are not the user's work, so no guard.
         if ctx.input(|i| i.viewport().close_requested())
             && self.screenshot.is_none()
-            && let Some(d) = self.docs.iter().find(|d| d.is_modified())
+            && let Some(d) = self.ws.docs().iter().find(|d| d.is_modified())
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.close_guard = Some(CloseGuard {
@@ -690,17 +705,33 @@ impl StudioApp {
                 then: AfterClose::Quit,
             });
         }
-        let cmds = Command::from_input(&ctx);
+        let cmds = UiCommand::from_input(&ctx);
         self.pending.extend(cmds);
         self.tick_playback(&ctx);
-        self.song_frame(&ctx);
+        let events = song::frame(
+            &mut self.shared.song,
+            &self.ws,
+            &mut self.shared.transport,
+            &self.shared.jobs,
+            &ctx,
+        );
+        let notes = std::mem::take(&mut self.shared.song.messages);
+        self.shared.messages.extend(notes);
+        self.apply_all(events);
 
         egui::Panel::top("menu").show(ui, |ui| {
-            self.menu_bar(ui);
-            self.tabs(ui);
+            let input = chrome::MenuInput {
+                ws: &self.ws,
+                recent: &self.recent,
+                has_song: self.shared.song.song.is_some(),
+            };
+            let mut asked = chrome::menu_bar(ui, &input, &mut self.chrome, &mut self.toolbox);
+            asked.extend(chrome::tabs(ui, &self.ws, self.jobs.is_busy()));
+            self.chrome_requests(asked);
         });
-        egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
-        if self.docs.is_empty() && self.scene.scene.actors.is_empty() {
+        egui::Panel::bottom("status")
+            .show(ui, |ui| chrome::status_bar(ui, &self.ws, &mut self.shared));
+        if self.ws.docs().is_empty() && self.ws.scene().actors.is_empty() {
             egui::CentralPanel::default().show(ui, |ui| {
                 ui.vertical_centered(|ui| {
                     ui.add_space(80.0);
@@ -709,7 +740,7 @@ impl StudioApp {
                         "Open a VMD file (Ctrl+O), drop files onto the window, or open the demo.",
                     );
                     if ui.button("Open…").clicked() {
-                        self.run_command(Command::Open);
+                        self.run_command(UiCommand::Open);
                     }
                     if ui.button("Open demo").clicked() {
                         self.open_demo();
@@ -738,7 +769,7 @@ impl StudioApp {
                         .show(ui, |ui| {
                             self.with_active(|cx, p| panels::key_panel::ui(ui, cx, p.key_panel));
                             ui.separator();
-                            if !self.docs.is_empty() {
+                            if !self.ws.docs().is_empty() {
                                 panels::toolbox::ui(ui, &mut self.toolbox);
                             }
                         });
@@ -750,7 +781,15 @@ impl StudioApp {
                     .min_size(150.0)
                     .resizable(true)
                     .default_size((h * 0.36).clamp(200.0, 400.0))
-                    .show(ui, |ui| self.timeline_ui(ui));
+                    .show(ui, |ui| {
+                        let events = scene_ui::timeline_ui(
+                            ui,
+                            &self.ws,
+                            &mut self.shared,
+                            &mut self.timeline,
+                        );
+                        self.apply_all(events);
+                    });
             }
             egui::CentralPanel::default().show(ui, |ui| {
                 ui.horizontal(|ui| {
@@ -770,7 +809,7 @@ impl StudioApp {
                         let mut edits = Vec::new();
                         let picked_before = self.viewport.pose.selected.clone();
                         {
-                            let view = scene_ops::scene_view(&self.docs, &self.scene);
+                            let view = scene_ops::scene_view(&self.ws, &self.scene);
                             panels::viewport::ui(
                                 ui,
                                 &view,
@@ -781,6 +820,7 @@ impl StudioApp {
                         }
                         // The viewport edits the scene camera's keys and
                         // (posing) the actors' motions, each on its document.
+                        self.sync_transport();
                         for (id, e) in edits {
                             self.request_on(id, vec![e]);
                         }
@@ -788,7 +828,13 @@ impl StudioApp {
                         if self.viewport.pose.selected != picked_before
                             && let Some(b) = self.viewport.pose.selected.clone()
                         {
-                            self.bone_picked(b.actor, &b.name);
+                            let events = scene_ui::bone_picked(
+                                &self.ws,
+                                &mut self.timeline,
+                                b.actor,
+                                &b.name,
+                            );
+                            self.apply_all(events);
                         }
                     }
                 }
@@ -796,12 +842,15 @@ impl StudioApp {
         }
         panels::toolbox::windows(
             &ctx,
-            &self.docs,
-            self.active,
+            self.ws.docs(),
+            self.ws.active_index(),
             &mut self.shared,
             &mut self.toolbox,
         );
-        self.close_guard_modal(&ctx);
+        self.sync_transport();
+        // Whatever a panel changed on its copy of the transport.
+        self.sync_transport();
+        self.close_guard_ui(&ctx);
         self.file_browser_ui(&ctx);
         self.export_video_ui(&ctx);
         self.disk_conflict_modal(&ctx);
@@ -823,9 +872,9 @@ impl StudioApp {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
         let after = (
-            self.shared.transport.frame,
-            self.active,
-            self.docs.iter().map(|d| d.revision).sum::<u64>(),
+            self.ws.transport().frame,
+            self.ws.active_index(),
+            self.ws.docs().iter().map(|d| d.revision).sum::<u64>(),
             self.file_browser.is_some(),
         );
         if after != before {
@@ -834,17 +883,155 @@ impl StudioApp {
         self.screenshot_step(&ctx);
     }
 
+    /// Applies what a panel asked for: the playhead it moved on its copy
+    /// of the transport first, then its events in order.
+    fn apply_all(&mut self, events: Vec<Event>) {
+        self.sync_transport();
+        for e in events {
+            self.apply(e);
+        }
+    }
+
+    /// The scene panel (left side), and the changes it asks for.
+    fn scene_panel_ui(&mut self, ui: &mut egui::Ui) {
+        let active = self.doc().map(|d| d.id);
+        let actions = panels::scene::ui(ui, &self.ws, &self.scene, active, &mut self.scene_panel);
+        for a in actions {
+            self.scene_action(a);
+        }
+    }
+
+    /// Applies a scene-panel action: arrangement changes are workspace
+    /// events (each one undo step); the rest open dialogs or save.
+    pub fn scene_action(&mut self, a: panels::scene::Action) {
+        use panels::scene::Action;
+        if let Some(e) = scene_ui::scene_event(&a) {
+            self.apply(Event::Scene(e));
+            return;
+        }
+        match a {
+            Action::Activate(id) => self.activate(id),
+            Action::LoadModel(i) => {
+                self.apply(Event::Scene(crate::workspace::SceneEvent::SelectActor(
+                    Some(i),
+                )));
+                let dir = self.start_dir();
+                self.pick_file(Pick::Model, dir);
+            }
+            Action::SaveScene if self.scene.path.is_some() => {
+                if let Some(p) = self.scene.path.clone() {
+                    self.save_scene_to(p);
+                }
+            }
+            Action::OpenScene => {
+                let dir = self.start_dir();
+                self.pick_file(Pick::OpenScene, dir);
+            }
+            // Save scene with no file yet, and Save scene as.
+            _ => {
+                let dir = self.start_dir();
+                self.pick_file(Pick::SaveScene, dir);
+            }
+        }
+    }
+
+    /// Loads a song for the scene (from the File menu or a drop). The scene
+    /// takes it once it has decoded; until then nothing changes.
+    /// With nothing open (a song dropped on the empty window, or given
+    /// alone on the command line) it goes under the bundled demo scene, so
+    /// its waveform and beat grid have a timeline to sit on.
+    pub fn load_song(&mut self, path: PathBuf) {
+        if self.ws.docs().is_empty() && self.ws.scene().actors.is_empty() {
+            self.open_demo();
+            self.central = CentralView::Preview;
+        }
+        let offset = self.shared.song.offset_frames;
+        let jobs = self.shared.jobs.clone();
+        self.shared.song.load(path, offset, &jobs);
+    }
+
+    /// Carries out what the menu bar and the tabs asked for.
+    fn chrome_requests(&mut self, asked: Vec<chrome::Request>) {
+        use chrome::Request;
+        for r in asked {
+            match r {
+                Request::Command(c) => self.run_command(c),
+                Request::Event(e) => {
+                    self.apply(e);
+                }
+                Request::OpenPaths(p) => self.open_paths(p),
+                Request::OpenDemo => self.open_demo(),
+                Request::Scene(a) => self.scene_action(a),
+                Request::ExportVideo => self.open_export_video(),
+                Request::SaveTo { doc, path } => self.save_doc_to(doc, path),
+                Request::PickSong => {
+                    let dir = self
+                        .shared
+                        .song
+                        .path
+                        .as_ref()
+                        .and_then(|p| p.parent().map(Path::to_path_buf))
+                        .or_else(|| self.start_dir());
+                    self.pick_file(Pick::Song, dir);
+                }
+                Request::RemoveSong => {
+                    self.shared.song.clear();
+                    self.shared.song.scene_seen = None;
+                    if self.ws.scene().song.is_some() {
+                        self.apply(Event::Scene(crate::workspace::SceneEvent::SetSong(None)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The unsaved-changes question, while one is asked, and its answer.
+    fn close_guard_ui(&mut self, ctx: &egui::Context) {
+        use chrome::GuardChoice;
+        let Some(guard) = self.close_guard.clone() else {
+            return;
+        };
+        let Some(title) = self.ws.doc(guard.doc_id).map(Document::title) else {
+            self.close_guard = None;
+            return;
+        };
+        match chrome::close_guard_modal(ctx, &title) {
+            Some(GuardChoice::Save) => {
+                self.close_guard = None;
+                self.activate(guard.doc_id);
+                self.after_save = Some(guard);
+                self.run_command(UiCommand::Save);
+            }
+            Some(GuardChoice::Discard) => {
+                self.close_guard = None;
+                match guard.then {
+                    AfterClose::CloseDoc => self.close_doc(guard.doc_id),
+                    AfterClose::Quit => {
+                        // Discard this one's edits, then close again: the
+                        // guard asks about the next modified file, if any.
+                        self.apply(Event::Discard(guard.doc_id));
+                        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                    }
+                }
+            }
+            Some(GuardChoice::Cancel) => self.close_guard = None,
+            None => {}
+        }
+    }
+
     /// Runs a toolbox operation the toolbox panel queued (it owns the dialogs).
     fn toolbox_apply(&mut self) {
         if let Some((motion, name)) = self.toolbox.take_new_document() {
-            self.docs.push(Document::new(motion, None, name));
-            self.active = self.docs.len() - 1;
+            let new = crate::workspace::NewDocument::new(motion, None, name);
+            if let Some(id) = self.apply(Event::Open(Box::new(new))).opened {
+                self.place_new(id);
+            }
         }
         let Some(req) = self.toolbox.take_request() else {
             return;
         };
-        let docs: Vec<&Document> = self.docs.iter().collect();
-        match panels::toolbox::run_request(&req, &docs, self.active) {
+        let docs: Vec<&Document> = self.ws.docs().iter().collect();
+        match panels::toolbox::run_request(&req, &docs, self.ws.active_index()) {
             Ok(outcome) => {
                 for line in &outcome.report_lines {
                     self.shared.info(line.clone());
@@ -875,7 +1062,7 @@ impl StudioApp {
 /// Mutable access to each panel's state at once.
 pub struct StudioPanels<'a> {
     pub inspector: &'a mut panels::inspector::State,
-    pub dope_sheet: &'a mut panels::timeline::State,
+    pub timeline: &'a mut panels::timeline::State,
     pub key_panel: &'a mut panels::key_panel::State,
     pub curve_editor: &'a mut panels::curve_editor::State,
     pub forensics: &'a mut panels::forensics::State,
@@ -894,7 +1081,7 @@ impl eframe::App for StudioApp {
             .map(|p| p.display().to_string())
             .collect();
         eframe::set_value(storage, RECENT_KEY, &list);
-        settings::save_undo_budget(storage);
+        settings::save_undo_budget(storage, &self.ws);
         self.viewport.persist(storage);
     }
 

@@ -14,7 +14,6 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
-use super::document::Document;
 use super::jobs::{Finished, JobId, JobKind, JobService};
 use super::scene_ops::Intent;
 use super::{CentralView, StudioApp};
@@ -185,11 +184,11 @@ impl Recovery {
 
 /// The scene as paths, with this document's roles.
 fn scene_record(app: &StudioApp, doc_id: u64) -> Option<SceneRecord> {
-    let s: &Scene<u64> = &app.scene.scene;
+    let s: &Scene<u64> = app.ws.scene();
     if s.actors.is_empty() && s.camera.is_none() && s.light.is_none() {
         return None;
     }
-    let path_of = |id: &u64| app.docs.iter().find(|d| d.id == *id)?.path.clone();
+    let path_of = |id: &u64| app.ws.doc(*id)?.path.clone();
     let mut roles = Vec::new();
     let actors = s
         .actors
@@ -274,7 +273,7 @@ impl StudioApp {
         let interval = self.recovery.interval;
         let mut ops = Vec::new();
         let mut wake: Option<Duration> = None;
-        for d in &self.docs {
+        for d in self.ws.docs() {
             let t = self.recovery.tracks.entry(d.id).or_insert(Track {
                 saved_revision: d.revision,
                 base_edits: 0,
@@ -323,7 +322,7 @@ impl StudioApp {
             }
         }
         // Closed documents: closed without saving after the user said so.
-        let open: Vec<u64> = self.docs.iter().map(|d| d.id).collect();
+        let open: Vec<u64> = self.ws.docs().iter().map(|d| d.id).collect();
         let gone: Vec<u64> = self
             .recovery
             .tracks
@@ -377,14 +376,22 @@ impl StudioApp {
                     continue;
                 }
             };
-            let mut d = Document::new(motion, e.meta.original.clone(), e.meta.name.clone());
-            d.disk_stamp = e
+            let mut new = crate::workspace::NewDocument::new(
+                motion,
+                e.meta.original.clone(),
+                e.meta.name.clone(),
+            );
+            new.disk_stamp = e
                 .meta
                 .original
                 .as_deref()
                 .and_then(vmd::save::DiskStamp::of);
             // Modified: the saved state is one the history never reaches.
-            d.mark_saved_state(u64::MAX);
+            new.unsaved = true;
+            let ev = crate::workspace::Event::Open(Box::new(new));
+            let Some(d) = self.apply(ev).opened.and_then(|id| self.ws.doc(id)) else {
+                continue;
+            };
             let id = d.id;
             self.recovery.tracks.insert(
                 id,
@@ -397,8 +404,6 @@ impl StudioApp {
                 },
             );
             self.shared.info(format!("Restored {}", e.display_name()));
-            self.docs.push(d);
-            self.active = self.docs.len() - 1;
             restored.push((id, e, bytes));
         }
         // The scene as it was: the newest copy's arrangement, with every
@@ -461,7 +466,6 @@ impl StudioApp {
         }
         let mut worn = vec![false; s.actors.len()];
         for (id, roles) in restored {
-            self.scene.known.insert(*id);
             for r in roles {
                 match r {
                     Role::Actor { index } => {
@@ -477,11 +481,16 @@ impl StudioApp {
         }
         let (has_camera, has_light) = (s.camera.is_some(), s.light.is_some());
         let actors = s.actors.len();
-        self.scene.scene = s;
-        self.scene.selected_actor = (actors > 0).then_some(0);
-        self.scene.path = record.scene_file.clone();
         // The arrangement may differ from any saved scene file.
-        self.scene.modified = true;
+        self.apply(crate::workspace::Event::Scene(
+            crate::workspace::SceneEvent::Arrange {
+                scene: Box::new(s),
+                selected_actor: (actors > 0).then_some(0),
+                fresh: true,
+                modified: true,
+            },
+        ));
+        self.scene.path = record.scene_file.clone();
         for (i, a) in record.actors.iter().enumerate() {
             if let Some(p) = &a.model
                 && !self.scene.models.contains_key(p)

@@ -66,7 +66,7 @@ impl StudioApp {
     }
 
     fn start_save(&mut self, doc_id: u64, path: PathBuf, overwrite: bool) {
-        let Some(d) = self.docs.iter().find(|d| d.id == doc_id) else {
+        let Some(d) = self.ws.docs().iter().find(|d| d.id == doc_id) else {
             return;
         };
         match vmd::write(&d.motion) {
@@ -121,11 +121,12 @@ impl StudioApp {
         };
         match result {
             Ok(stamp) => {
-                if let Some(d) = self.docs.iter_mut().find(|d| d.id == doc_id) {
-                    d.path = Some(path.clone());
-                    d.disk_stamp = Some(stamp);
-                    d.mark_saved_state(state);
-                }
+                self.apply(crate::workspace::Event::Saved {
+                    doc: doc_id,
+                    state,
+                    path: path.clone(),
+                    disk_stamp: Some(stamp),
+                });
                 self.remember_recent(&path);
                 self.shared.info(format!("Saved {}", path.display()));
                 self.last_saved = Some(path);
@@ -167,7 +168,7 @@ impl StudioApp {
         let Some(c) = self.disk_conflict.clone() else {
             return;
         };
-        if !self.docs.iter().any(|d| d.id == c.doc_id) {
+        if !self.ws.docs().iter().any(|d| d.id == c.doc_id) {
             self.disk_conflict = None;
             return;
         }
@@ -199,9 +200,7 @@ impl StudioApp {
                 self.after_save = None;
                 // An unmodified document is replaced by the file when it is
                 // opened again (see `poll_jobs`).
-                if let Some(d) = self.docs.iter_mut().find(|d| d.id == c.doc_id) {
-                    d.mark_saved();
-                }
+                self.apply(crate::workspace::Event::Discard(c.doc_id));
                 self.open_paths(vec![c.path]);
             }
             _ => self.after_save = None,

@@ -1,9 +1,11 @@
-//! The scene in the app: which open documents the actors wear, which one is
-//! the camera and which the light; opening files into their roles (in the
-//! order asked for, whatever order they finish loading in); `.vmdscene`
-//! files; and one undo order across the scene's documents.
+//! Loading into the scene: opening files into their roles (in the order
+//! asked for, whatever order they finish loading in), loaded models, the
+//! bundled demo and `.vmdscene` files. The arrangement itself, its undo
+//! steps and the scene-wide undo order are the workspace's
+//! ([`crate::workspace::Workspace`]); what is found here changes it only
+//! through [`crate::workspace::Event`]s.
 //!
-//! Each VMD stays its own [`Document`] with its own history and modified
+//! Each VMD stays its own [`crate::workspace::Document`] with its own history and modified
 //! mark; the scene ([`crate::scene::Scene`], keyed by document id) only
 //! arranges them.
 
@@ -11,7 +13,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::document::{Document, Edit, EditRequest};
+use super::document::{Edit, EditRequest};
 use super::jobs::JobResult;
 use super::panels::viewport::ViewMode;
 use super::{CentralView, StudioApp};
@@ -19,6 +21,7 @@ use crate::model::{Model, Skeleton};
 use crate::render::asset::ModelAsset;
 use crate::scene::{self, ModelRef, MotionRole, Placed, Scene};
 use crate::vmd::{self, Motion};
+use crate::workspace::{Event, NewDocument, SceneEvent, TransportEvent, Workspace};
 
 /// What an open request is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,12 +47,9 @@ pub enum Intent {
     MergeInto(Option<usize>),
 }
 
-/// The scene and what the app keeps beside it.
+/// What the app keeps beside the workspace's scene: loaded models and
+/// pending opens.
 pub struct SceneState {
-    /// The arrangement, by document id.
-    pub scene: Scene<u64>,
-    /// The actor that menus and drops act on.
-    pub selected_actor: Option<usize>,
     /// The `.vmdscene` file the arrangement came from or was saved to.
     pub path: Option<PathBuf>,
     /// Loaded models (with textures and the renderer's template), by path.
@@ -62,10 +62,6 @@ pub struct SceneState {
     /// The built-in standard skeleton, a model with no mesh (actors
     /// without a model file, or while theirs loads).
     pub builtin: Model,
-    /// The arrangement changed since it was last saved or opened.
-    pub modified: bool,
-    /// Documents the scene has placed (others are adopted by their kind).
-    pub(super) known: HashSet<u64>,
     /// What each pending open request is for, by its sequence number.
     intents: HashMap<u64, Intent>,
     /// Results that finished before an earlier request: applied in order.
@@ -74,67 +70,55 @@ pub struct SceneState {
     skipped: HashSet<u64>,
     /// The sequence number to apply next.
     next_apply: u64,
-    /// Scene-wide undo: the documents whose undo steps one action made
-    /// (several for an action across timeline sections), oldest first.
-    /// One undo takes back a whole group.
-    pub(super) undo_order: Vec<Vec<u64>>,
-    pub(super) redo_order: Vec<Vec<u64>>,
 }
 
 impl Default for SceneState {
     fn default() -> Self {
         SceneState {
-            scene: Scene::default(),
-            selected_actor: None,
             path: None,
             models: HashMap::new(),
             model_morphs: HashMap::new(),
             model_loads: HashMap::new(),
             builtin: crate::model::standard_model(),
-            modified: false,
-            known: HashSet::new(),
             intents: HashMap::new(),
             waiting: BTreeMap::new(),
             skipped: HashSet::new(),
             next_apply: 1,
-            undo_order: Vec::new(),
-            redo_order: Vec::new(),
         }
     }
 }
 
 impl SceneState {
-    /// The skeleton actor `i` shows: its model's, or the built-in one
-    /// (also while the model is loading or when it failed).
-    pub fn skeleton_of(&self, i: usize) -> &Skeleton {
-        &self.rig_of(i).skeleton
+    /// The skeleton an actor with `model` shows: its model's, or the
+    /// built-in one (also while the model is loading or when it failed).
+    pub fn skeleton_for(&self, model: &ModelRef) -> &Skeleton {
+        &self.rig_for(model).skeleton
     }
 
-    /// The model actor `i` is posed with: its file's, or the built-in
-    /// skeleton (also while the model is loading or when it failed).
-    pub fn rig_of(&self, i: usize) -> &Model {
-        match self.scene.actors.get(i).map(|a| &a.model) {
-            Some(ModelRef::File(p)) => self
+    /// The model an actor with `model` is posed with: its file's, or the
+    /// built-in skeleton (also while the model is loading or when it failed).
+    pub fn rig_for(&self, model: &ModelRef) -> &Model {
+        match model {
+            ModelRef::File(p) => self
                 .models
                 .get(p)
                 .map_or(&self.builtin, |m| &m.loaded.model),
-            _ => &self.builtin,
+            ModelRef::Builtin => &self.builtin,
         }
     }
 
-    /// The morph names of actor `i`'s model; `None` for the built-in
-    /// skeleton (it has no morphs to check against) and while loading.
-    pub fn morphs_of(&self, i: usize) -> Option<&[String]> {
-        match self.scene.actors.get(i).map(|a| &a.model) {
-            Some(ModelRef::File(p)) => self.model_morphs.get(p).map(Vec::as_slice),
-            _ => None,
+    /// The morph names of `model`; `None` for the built-in skeleton (it has
+    /// no morphs to check against) and while loading.
+    pub fn morphs_for(&self, model: &ModelRef) -> Option<&[String]> {
+        match model {
+            ModelRef::File(p) => self.model_morphs.get(p).map(Vec::as_slice),
+            ModelRef::Builtin => None,
         }
     }
 
-    /// Whether actor `i`'s model file is loaded (false for the built-in skeleton).
-    pub fn model_loaded(&self, i: usize) -> bool {
-        matches!(self.scene.actors.get(i).map(|a| &a.model),
-            Some(ModelRef::File(p)) if self.models.contains_key(p))
+    /// Whether `model`'s file is loaded (false for the built-in skeleton).
+    pub fn loaded(&self, model: &ModelRef) -> bool {
+        matches!(model, ModelRef::File(p) if self.models.contains_key(p))
     }
 }
 
@@ -256,9 +240,9 @@ impl StudioApp {
         let role = MotionRole::of(&m);
         let intent = match intent {
             Intent::MergeInto(which) => {
-                let s = &self.scene.scene;
+                let s = &self.ws.scene();
                 let i = which
-                    .or(self.scene.selected_actor)
+                    .or(self.ws.selected_actor())
                     .filter(|&i| i < s.actors.len())
                     .or(if s.actors.is_empty() { None } else { Some(0) });
                 match i.map(|i| (i, s.actors[i].motion)) {
@@ -275,36 +259,31 @@ impl StudioApp {
         };
         // Replace an open, unmodified copy of the same file (keeping its id,
         // so the scene's references stay valid).
-        let id = match self
-            .docs
+        let same = self
+            .ws
+            .docs()
             .iter()
-            .position(|d| d.path.as_deref() == Some(path.as_path()))
-        {
-            Some(i) if !self.docs[i].is_modified() => {
-                let id = self.docs[i].id;
-                let mut d = Document::new(m, Some(path.clone()), name.clone());
-                d.id = id;
-                d.disk_stamp = stamp;
-                self.docs[i] = d;
-                id
-            }
+            .find(|d| d.path.as_deref() == Some(path.as_path()));
+        let replace = match same {
+            Some(d) if !d.is_modified() => Some(d.id),
             Some(_) => {
                 self.shared.error(format!(
                     "{} is already open with unsaved edits; opened it again as another file",
                     path.display()
                 ));
-                let mut d = Document::new(m, Some(path.clone()), name.clone());
-                d.disk_stamp = stamp;
-                self.push_doc(d)
+                None
             }
-            None => {
-                let mut d = Document::new(m, Some(path.clone()), name.clone());
-                d.disk_stamp = stamp;
-                self.push_doc(d)
-            }
+            None => None,
         };
-        self.scene.known.insert(id);
-        let s = &mut self.scene.scene;
+        let before = self.doc().map(|d| d.id);
+        let mut new = NewDocument::new(m, Some(path.clone()), name.clone());
+        new.disk_stamp = stamp;
+        new.replace = replace;
+        let Some(id) = self.apply(Event::Open(Box::new(new))).opened else {
+            return;
+        };
+        let mut s = self.ws.scene().clone();
+        let mut selected = self.ws.selected_actor();
         let placed = match intent {
             Intent::ActorMotion(i) if i < s.actors.len() => {
                 s.actors[i].motion = Some(id);
@@ -326,37 +305,33 @@ impl StudioApp {
             }
             // Already in the scene (reopened): keep its roles.
             _ if s.uses(&id) => None,
-            _ => Some(s.assign_motion(id, role, self.scene.selected_actor)),
+            _ => Some(s.assign_motion(id, role, selected)),
         };
-        if matches!(intent, Intent::Auto) {
-            self.scene.modified = true;
-        }
         if let Some(Placed::ActorMotion { index, .. }) = placed
-            && (self.scene.selected_actor.is_none() || matches!(intent, Intent::Auto))
+            && (selected.is_none() || matches!(intent, Intent::Auto))
         {
-            self.scene.selected_actor = Some(index);
+            selected = Some(index);
         }
         let text = placed
             .as_ref()
-            .map(|p| placed_text(&self.scene.scene, p))
+            .map(|p| placed_text(&s, p))
             .unwrap_or_else(|| "again".to_owned());
+        self.apply(Event::Scene(SceneEvent::Arrange {
+            scene: Box::new(s),
+            selected_actor: selected,
+            fresh: false,
+            modified: matches!(intent, Intent::Auto),
+        }));
         self.shared
             .info(format!("Opened {} {text}", path.display()));
         // A camera or light does not take the key panel from a motion.
         let is_motion = matches!(role, MotionRole::Motion);
-        let active_is_motion = self.doc().is_some_and(|d| {
-            d.id != id
-                && self
-                    .scene
-                    .scene
-                    .actors
-                    .iter()
-                    .any(|a| a.motion == Some(d.id))
-        });
-        if (is_motion || !active_is_motion)
-            && let Some(i) = self.docs.iter().position(|d| d.id == id)
+        let before_is_motion = before.is_some_and(|b| b != id && self.ws.wearer(b).is_some());
+        if !is_motion
+            && before_is_motion
+            && let Some(b) = before
         {
-            self.active = i;
+            self.activate(b);
         }
     }
 
@@ -368,7 +343,7 @@ impl StudioApp {
     fn merge_into(&mut self, actor: usize, target: u64, mut m: Motion, path: &Path) {
         use crate::vmd::ops::{JoinParams, JoinPlacement, join};
         let name = file_name(path);
-        let actor_name = self.scene.scene.actors[actor].name.clone();
+        let actor_name = self.ws.scene().actors[actor].name.clone();
         if m.bones.is_empty() && m.morphs.is_empty() && m.iks.is_empty() {
             self.shared.error(format!(
                 "{name} holds no bone or morph keys: nothing to merge into {actor_name}'s motion \
@@ -380,10 +355,9 @@ impl StudioApp {
         m.cameras.clear();
         m.lights.clear();
         m.shadows.clear();
-        let Some(k) = self.doc_index(target) else {
+        let Some(doc) = self.ws.doc(target) else {
             return;
         };
-        let doc = &self.docs[k];
         let params = JoinParams {
             placement: JoinPlacement::At(0),
         };
@@ -406,8 +380,8 @@ impl StudioApp {
             format!("Merge {name}"),
         );
         self.request_on(target, vec![req]);
-        self.active = k;
-        self.scene.selected_actor = Some(actor);
+        self.apply(Event::Scene(SceneEvent::SelectActor(Some(actor))));
+        self.activate(target);
         let mut text = format!(
             "Merged {name} into {actor_name}'s motion ({title}): {} bone, {} morph keys from frame 0",
             m.bones.len(),
@@ -455,40 +429,56 @@ impl StudioApp {
                 let morphs = morphs.map(|m| m.name.clone()).collect();
                 self.scene.model_morphs.insert(path.clone(), morphs);
                 self.scene.models.insert(path.clone(), asset);
-                let placed = match intent {
-                    Intent::ActorModel(i) if i < self.scene.scene.actors.len() => {
-                        self.scene.scene.actors[i].model = ModelRef::File(path.clone());
-                        Placed::ActorModel {
+                let mut s = self.ws.scene().clone();
+                let mut selected = self.ws.selected_actor();
+                let (placed, modified) = match intent {
+                    Intent::ActorModel(i) if i < s.actors.len() => {
+                        let placed = Placed::ActorModel {
                             index: i,
                             new: false,
-                        }
+                        };
+                        (placed, s.actors[i].model != ModelRef::File(path.clone()))
                     }
                     _ => {
-                        let p = self
-                            .scene
-                            .scene
-                            .assign_model(ModelRef::File(path.clone()), self.scene.selected_actor);
+                        let p = s.assign_model(ModelRef::File(path.clone()), selected);
                         if let Placed::ActorModel { index, .. } = p {
-                            self.scene.selected_actor = Some(index);
+                            selected = Some(index);
                         }
-                        self.scene.modified = true;
-                        p
+                        (p, true)
                     }
                 };
-                let text = placed_text(&self.scene.scene, &placed);
+                if let Placed::ActorModel { index, .. } = placed {
+                    s.actors[index].model = ModelRef::File(path.clone());
+                }
+                let text = placed_text(&s, &placed);
+                self.apply(Event::Scene(SceneEvent::Arrange {
+                    scene: Box::new(s),
+                    selected_actor: selected,
+                    fresh: false,
+                    modified,
+                }));
                 self.shared.info(format!(
                     "Loaded {name} {text}: {bones} bones, {iks} IK chains{textures}"
                 ));
             }
             Err(e) => {
+                let mut s = self.ws.scene().clone();
                 let who = match intent {
-                    Intent::ActorModel(i) => self.scene.scene.actors.get_mut(i),
+                    Intent::ActorModel(i) => s.actors.get_mut(i),
                     _ => None,
                 };
                 let note = match who {
                     Some(a) => {
                         a.model = ModelRef::Builtin;
-                        format!("; {} shows the built-in skeleton", a.name)
+                        let note = format!("; {} shows the built-in skeleton", a.name);
+                        let selected_actor = self.ws.selected_actor();
+                        self.apply(Event::Scene(SceneEvent::Arrange {
+                            scene: Box::new(s),
+                            selected_actor,
+                            fresh: false,
+                            modified: false,
+                        }));
+                        note
                     }
                     None => String::new(),
                 };
@@ -500,56 +490,63 @@ impl StudioApp {
         }
     }
 
-    fn push_doc(&mut self, d: Document) -> u64 {
-        let id = d.id;
-        self.docs.push(d);
-        id
+    /// Opens a motion as a new document (a toolbox result, a test's file)
+    /// and places it in the scene by what it holds, as a file opened from
+    /// disk would be; returns its id.
+    pub fn open_motion(&mut self, m: Motion, path: Option<PathBuf>, name: &str) -> Option<u64> {
+        let new = NewDocument::new(m, path, name);
+        let id = self.apply(Event::Open(Box::new(new))).opened?;
+        self.place_new(id);
+        Some(id)
     }
 
-    /// Places documents the scene has not seen yet (a toolbox result, a
-    /// test's document) by what they hold. Runs at the start of each frame.
-    pub(super) fn adopt_new_documents(&mut self) {
-        let new: Vec<(u64, MotionRole)> = self
-            .docs
-            .iter()
-            .filter(|d| !self.scene.known.contains(&d.id))
-            .map(|d| (d.id, MotionRole::of(&d.motion)))
-            .collect();
-        for (id, role) in new {
-            self.scene.known.insert(id);
-            if let Placed::ActorMotion { index, .. } =
-                self.scene
-                    .scene
-                    .assign_motion(id, role, self.scene.selected_actor)
-            {
-                self.scene.selected_actor = Some(index);
-            }
+    /// Places a document the scene does not use yet by what it holds.
+    pub(super) fn place_new(&mut self, id: u64) {
+        let Some(d) = self.ws.doc(id) else {
+            return;
+        };
+        let role = MotionRole::of(&d.motion);
+        let mut s = self.ws.scene().clone();
+        let mut selected = self.ws.selected_actor();
+        if s.uses(&id) {
+            return;
         }
-        if self
-            .scene
-            .selected_actor
-            .is_some_and(|i| i >= self.scene.scene.actors.len())
-        {
-            self.scene.selected_actor = self.scene.scene.actors.len().checked_sub(1);
+        if let Placed::ActorMotion { index, .. } = s.assign_motion(id, role, selected) {
+            selected = Some(index);
         }
+        self.apply(Event::Scene(SceneEvent::Arrange {
+            scene: Box::new(s),
+            selected_actor: selected,
+            fresh: false,
+            modified: false,
+        }));
     }
 
     /// The document with this id, by index.
     pub fn doc_index(&self, id: u64) -> Option<usize> {
-        self.docs.iter().position(|d| d.id == id)
+        self.ws.doc_index(id)
     }
 
     /// A fresh scene (the current one's unmodified documents are closed;
     /// modified ones stay open, outside the scene, so nothing is lost).
     pub(super) fn clear_scene(&mut self) {
-        self.docs.retain(|d| d.is_modified());
-        self.scene.scene = Scene::default();
-        self.scene.selected_actor = None;
+        let unmodified: Vec<u64> = self
+            .ws
+            .docs()
+            .iter()
+            .filter(|d| !d.is_modified())
+            .map(|d| d.id)
+            .collect();
+        for id in unmodified {
+            self.apply(Event::Close(id));
+        }
+        self.apply(Event::Scene(SceneEvent::Arrange {
+            scene: Box::default(),
+            selected_actor: None,
+            fresh: true,
+            modified: false,
+        }));
         self.scene.path = None;
-        self.scene.modified = false;
-        self.scene.undo_order.clear();
-        self.scene.redo_order.clear();
-        self.active = 0;
     }
 
     /// Opens the bundled demo as a scene: the demo dance on the built-in
@@ -563,9 +560,8 @@ impl StudioApp {
         ] {
             match vmd::read(bytes) {
                 Ok(m) => {
-                    let id = self.push_doc(Document::new(m, None, name));
-                    self.scene.known.insert(id);
-                    ids.push(Some(id));
+                    let new = NewDocument::new(m, None, name);
+                    ids.push(self.apply(Event::Open(Box::new(new))).opened);
                 }
                 Err(e) => {
                     self.shared.error(format!("bundled demo {name}: {e}"));
@@ -573,14 +569,20 @@ impl StudioApp {
                 }
             }
         }
-        let s = &mut self.scene.scene;
+        let mut s = Scene::default();
         let a = s.add_actor();
         s.actors[a].name = "Demo dancer".to_owned();
         s.actors[a].motion = ids[0];
         s.camera = ids[1];
-        self.scene.selected_actor = Some(a);
-        self.scene.modified = false;
-        self.active = ids[0].and_then(|id| self.doc_index(id)).unwrap_or(0);
+        self.apply(Event::Scene(SceneEvent::Arrange {
+            scene: Box::new(s),
+            selected_actor: Some(a),
+            fresh: true,
+            modified: false,
+        }));
+        if let Some(id) = ids[0] {
+            self.activate(id);
+        }
         self.viewport.mode = ViewMode::VmdCamera;
     }
 
@@ -613,8 +615,12 @@ impl StudioApp {
                 offset: a.offset,
             });
         }
-        self.scene.scene = s;
-        self.scene.selected_actor = (!src.actors.is_empty()).then_some(0);
+        self.apply(Event::Scene(SceneEvent::Arrange {
+            scene: Box::new(s),
+            selected_actor: (!src.actors.is_empty()).then_some(0),
+            fresh: true,
+            modified: false,
+        }));
         for (i, a) in src.actors.iter().enumerate() {
             if let ModelRef::File(p) = &a.model
                 && !self.scene.models.contains_key(p)
@@ -639,8 +645,8 @@ impl StudioApp {
             }
         }
         let p = &src.preview;
-        self.shared.transport.preview_rate = p.rate;
-        self.shared.transport.frame = f64::from(p.frame);
+        self.transport(TransportEvent::SetRate(p.rate));
+        self.transport(TransportEvent::Seek(f64::from(p.frame)));
         self.viewport.mode = if p.through_camera {
             ViewMode::VmdCamera
         } else {
@@ -648,7 +654,6 @@ impl StudioApp {
         };
         self.central = CentralView::Preview;
         self.scene.path = Some(path.to_path_buf());
-        self.scene.modified = false;
         self.remember_recent(path);
         self.shared.info(format!(
             "Opened scene {} ({} actors{})",
@@ -669,8 +674,8 @@ impl StudioApp {
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let mut targets: HashMap<u64, PathBuf> = HashMap::new();
         let mut to_save: Vec<(u64, PathBuf)> = Vec::new();
-        for id in self.scene.scene.motions() {
-            let Some(d) = self.docs.iter().find(|d| d.id == id) else {
+        for id in self.ws.scene().motions() {
+            let Some(d) = self.ws.docs().iter().find(|d| d.id == id) else {
                 continue;
             };
             match &d.path {
@@ -699,9 +704,10 @@ impl StudioApp {
                 }
             }
         }
-        let mut scene = self.scene.scene.map(|id| targets.get(id).cloned());
-        scene.preview.rate = self.shared.transport.preview_rate;
-        scene.preview.frame = self.shared.transport.frame.max(0.0).floor() as u32;
+        let mut scene = self.ws.scene().map(|id| targets.get(id).cloned());
+        let t = self.ws.transport();
+        scene.preview.rate = t.preview_rate;
+        scene.preview.frame = t.frame.max(0.0).floor() as u32;
         scene.preview.through_camera = self.viewport.mode == ViewMode::VmdCamera;
         if let Err(e) = scene::file::save(&scene, &path) {
             self.shared
@@ -712,7 +718,7 @@ impl StudioApp {
             self.save_doc_to(id, p);
         }
         self.scene.path = Some(path.clone());
-        self.scene.modified = false;
+        self.apply(Event::SceneSaved);
         self.remember_recent(&path);
         self.shared.info(format!("Saved scene {}", path.display()));
     }
@@ -721,25 +727,24 @@ impl StudioApp {
 impl StudioApp {
     /// What the viewport shows: the scene's actors and camera.
     pub fn scene_view(&self) -> super::panels::viewport::SceneView<'_> {
-        scene_view(&self.docs, &self.scene)
+        scene_view(&self.ws, &self.scene)
     }
 }
 
 /// What the viewport shows, from the open documents and the scene.
 pub fn scene_view<'a>(
-    docs: &'a [Document],
+    ws: &'a Workspace,
     sc: &'a SceneState,
 ) -> super::panels::viewport::SceneView<'a> {
     {
         use super::panels::viewport::{ActorView, SceneView};
-        let doc = |id: Option<u64>| id.and_then(|id| docs.iter().find(|d| d.id == id));
+        let doc = |id: Option<u64>| id.and_then(|id| ws.doc(id));
         SceneView {
-            actors: sc
-                .scene
+            actors: ws
+                .scene()
                 .actors
                 .iter()
-                .enumerate()
-                .map(|(i, a)| ActorView {
+                .map(|a| ActorView {
                     name: &a.name,
                     model_path: match &a.model {
                         crate::scene::ModelRef::File(p) => Some(p.as_path()),
@@ -749,14 +754,14 @@ pub fn scene_view<'a>(
                         crate::scene::ModelRef::File(p) => sc.models.get(p),
                         crate::scene::ModelRef::Builtin => None,
                     },
-                    rig: sc.rig_of(i),
+                    rig: sc.rig_for(&a.model),
                     motion: doc(a.motion),
                     offset: a.offset,
                 })
                 .collect(),
-            camera: doc(sc.scene.camera),
-            light: doc(sc.scene.light),
-            selected: sc.selected_actor,
+            camera: doc(ws.scene().camera),
+            light: doc(ws.scene().light),
+            selected: ws.selected_actor(),
         }
     }
 }
@@ -768,16 +773,16 @@ impl StudioApp {
     /// says which. Morphs are checked when the model's morph list is known.
     pub fn bones_the_model_lacks(&self, doc_id: u64, new: &Motion) -> Option<String> {
         let i = self
-            .scene
-            .scene
+            .ws
+            .scene()
             .actors
             .iter()
             .position(|a| a.motion == Some(doc_id))?;
-        let doc = self.docs.iter().find(|d| d.id == doc_id)?;
+        let doc = self.ws.docs().iter().find(|d| d.id == doc_id)?;
         // What the new motion uses that the model lacks (the pose engine's
         // rule), less what the document already used: only new tracks.
         let idx = crate::vmd::TrackIndex::build(new);
-        let rig = self.scene.rig_of(i);
+        let rig = self.scene.rig_for(&self.ws.scene().actors[i].model);
         let now = crate::model::missing_names(rig, &idx);
         let before = crate::model::missing_names(rig, &doc.index);
         let fresh = |now: Vec<String>, before: &[String]| -> Vec<String> {
@@ -788,14 +793,14 @@ impl StudioApp {
         };
         let missing = fresh(now.bones, &before.bones);
         // Morphs are checked when the model's morph list is known.
-        let missing_morphs = match self.scene.morphs_of(i) {
+        let missing_morphs = match self.scene.morphs_for(&self.ws.scene().actors[i].model) {
             Some(_) => fresh(now.morphs, &before.morphs),
             None => Vec::new(),
         };
         if missing.is_empty() && missing_morphs.is_empty() {
             return None;
         }
-        let a = &self.scene.scene.actors[i];
+        let a = &self.ws.scene().actors[i];
         let mut parts = Vec::new();
         if !missing.is_empty() {
             parts.push(format!("{} bone track(s)", missing.len()));

@@ -522,3 +522,59 @@ fn file_name(p: &Path) -> String {
         |n| n.to_string_lossy().into_owned(),
     )
 }
+
+/// Once per frame: loader results, the scene's song slot ⇄ the loaded
+/// song, sound ⇄ transport, messages for the status bar. Opening a scene
+/// loads its song; a song that arrives (File ▸ Load song, a dropped audio
+/// file) becomes the scene's once decoded, so a broken file changes
+/// nothing. The sound clock may move `transport` (the shell's working
+/// copy); what the workspace should know comes back as events.
+pub fn frame(
+    song: &mut SongState,
+    ws: &crate::workspace::Workspace,
+    transport: &mut Transport,
+    jobs: &JobService,
+    ctx: &egui::Context,
+) -> Vec<crate::workspace::Event> {
+    use crate::workspace::{Event, SceneEvent};
+    let mut events = Vec::new();
+    // The scene's song changed under us (a scene was opened or cleared).
+    let in_scene = ws.scene().song.clone();
+    if in_scene != song.scene_seen {
+        match &in_scene {
+            Some(s) if song.requested() != Some(s.path.as_path()) => {
+                song.load(s.path.clone(), s.offset, jobs);
+            }
+            Some(s) => song.offset_frames = s.offset,
+            None => song.clear(),
+        }
+        song.scene_seen = in_scene;
+    }
+    // A song arrived: it becomes the scene's.
+    if song.poll(jobs) {
+        ctx.request_repaint();
+    }
+    if let Some(path) = song.path.clone() {
+        let now = Some(crate::scene::Song {
+            path,
+            offset: song.offset_frames,
+        });
+        song.scene_seen = now.clone();
+        if now != ws.scene().song {
+            events.push(Event::Scene(SceneEvent::SetSong(now)));
+        }
+    }
+    // The song's length counts in the scene's end.
+    let seconds = song.song.as_ref().map(|s| s.pcm.duration_seconds());
+    events.push(Event::SongLength(seconds));
+    if song.loading().is_some() {
+        ctx.request_repaint_after(std::time::Duration::from_millis(100));
+    }
+    // Sound and transport: the transport's own wrap range.
+    let (lo, hi) = transport.wrap_range(ws.scene_end());
+    song.sync(transport, (f64::from(lo), f64::from(hi)), Instant::now());
+    if transport.playing && song.song.is_some() {
+        ctx.request_repaint();
+    }
+    events
+}

@@ -1,7 +1,12 @@
 //! Starting the app: the window (`run`) with its command-line roles, and
 //! screenshot mode (render a few frames, capture, save, exit).
 
-use super::*;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use super::{CentralView, RECENT_KEY, StudioApp, install_fonts, panels, scene_ops, settings};
+use crate::cli::{Cli, CliError, CliResult, GraphicsBackend, PanelArg};
+use crate::workspace::TransportEvent;
 
 /// Screenshot mode: render a few frames, capture, save, exit.
 pub(super) struct ScreenshotPlan {
@@ -100,7 +105,9 @@ pub fn run(args: Cli) -> CliResult {
             if screenshot.is_none()
                 && let Some(storage) = cc.storage
             {
-                settings::load_undo_budget(storage);
+                if let Some(e) = settings::load_undo_budget(storage) {
+                    app.apply(e);
+                }
                 app.viewport.restore(storage);
                 if let Some(list) = eframe::get_value::<Vec<String>>(storage, RECENT_KEY) {
                     app.recent = list.into_iter().map(PathBuf::from).collect();
@@ -127,7 +134,7 @@ pub fn run(args: Cli) -> CliResult {
                 app.open_for(p.clone(), scene_ops::Intent::MergeInto(None));
             }
             if let Some(f) = frame {
-                app.shared.transport.frame = f.max(0.0);
+                app.transport(TransportEvent::Seek(f.max(0.0)));
             }
             match panel {
                 Some(PanelArg::Preview) => app.central = CentralView::Preview,

@@ -18,7 +18,7 @@ use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
-use vmd_studio::app::command::Command;
+use vmd_studio::app::command::UiCommand;
 use vmd_studio::app::document::KeyRef;
 
 fn open(path: &Path) -> Harness<'static, StudioApp> {
@@ -27,12 +27,17 @@ fn open(path: &Path) -> Harness<'static, StudioApp> {
     app.open_paths(vec![path.to_path_buf()]);
     let mut h = harness(app);
     settle(&mut h);
-    assert_eq!(h.state().docs.len(), 1, "{:?}", h.state().shared.messages);
+    assert_eq!(
+        h.state().ws.docs().len(),
+        1,
+        "{:?}",
+        h.state().shared.messages
+    );
     h
 }
 
 fn save_to(h: &mut Harness<'_, StudioApp>, path: &Path) -> Vec<u8> {
-    let id = h.state().docs[0].id;
+    let id = h.state().ws.docs()[0].id;
     h.state_mut().save_doc_to(id, path.to_path_buf());
     settle(h);
     assert_eq!(h.state().last_saved.as_deref(), Some(path));
@@ -69,7 +74,7 @@ fn bone_frame_offset(i: usize) -> usize {
 
 /// A bone key whose frame + 2 is free in its track: (file index, frame).
 fn movable_key(app: &StudioApp) -> (u32, u32) {
-    let d = &app.docs[0];
+    let d = &app.ws.docs()[0];
     for t in &d.index.bones {
         let frames: Vec<u32> = t
             .keys
@@ -96,31 +101,31 @@ fn move_a_key_undo_redo_save_and_get_the_original_back() {
     let original = std::fs::read(&src).expect("corpus file");
     assert_eq!(&original[..25], b"Vocaloid Motion Data 0002");
     let mut h = open(&src);
-    let name = h.state().docs[0].title();
+    let name = h.state().ws.docs()[0].title();
     assert!(!name.contains('●'), "fresh file is not modified: {name}");
 
     let (i, f0) = movable_key(h.state());
     let key = KeyRef::Bone(i);
     let p = {
         let app = h.state();
-        app.dope_sheet
-            .key_pos(&app.docs[0], key)
+        app.timeline
+            .key_pos(&app.ws.docs()[0], key)
             .expect("key diamond is in view after fit-all")
     };
 
     // Click selects it.
     click_at(&mut h, p);
     {
-        let v = &h.state().docs[0].view;
+        let v = &h.state().ws.docs()[0].view;
         assert_eq!(v.active, Some(key));
         assert_eq!(v.selection.iter().copied().collect::<Vec<_>>(), vec![key]);
     }
 
     // Drag two frames to the right: one undo step.
-    let ppf = h.state().dope_sheet.layout().expect("layout").px_per_frame;
+    let ppf = h.state().timeline.layout().expect("layout").px_per_frame;
     drag(&mut h, p, p + egui::vec2(2.0 * ppf, 0.0));
     {
-        let d = &h.state().docs[0];
+        let d = &h.state().ws.docs()[0];
         assert_eq!(d.motion.bones[i as usize].frame(), f0 + 2);
         assert_eq!(d.history().len(), 1, "a drag is one undo step");
         assert!(d.is_modified());
@@ -132,12 +137,15 @@ fn move_a_key_undo_redo_save_and_get_the_original_back() {
     // Undo (Ctrl+Z) back to the loaded state clears the mark; redo (Ctrl+Y).
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
-    assert_eq!(h.state().docs[0].motion.bones[i as usize].frame(), f0);
-    assert!(!h.state().docs[0].is_modified());
+    assert_eq!(h.state().ws.docs()[0].motion.bones[i as usize].frame(), f0);
+    assert!(!h.state().ws.docs()[0].is_modified());
     assert!(h.query_by_label_contains("●").is_none());
     h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
     h.run_steps(2);
-    assert_eq!(h.state().docs[0].motion.bones[i as usize].frame(), f0 + 2);
+    assert_eq!(
+        h.state().ws.docs()[0].motion.bones[i as usize].frame(),
+        f0 + 2
+    );
 
     // Save: the bytes differ from the original exactly at the moved key's frame.
     let tmp = std::env::temp_dir().join(format!("vmd-studio-ui-{}", std::process::id()));
@@ -160,12 +168,12 @@ fn move_a_key_undo_redo_save_and_get_the_original_back() {
         diff.iter().all(|&j| (at..at + 4).contains(&j)),
         "bytes changed outside the frame field at {at}: {diff:?}"
     );
-    assert!(!h.state().docs[0].is_modified(), "saved");
+    assert!(!h.state().ws.docs()[0].is_modified(), "saved");
 
     // Undo to the start: modified again (differs from the save point); save → original bytes.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
-    assert!(h.state().docs[0].is_modified());
+    assert!(h.state().ws.docs()[0].is_modified());
     let back = save_to(&mut h, &tmp.join("undone.vmd"));
     assert!(
         back == original,
@@ -181,7 +189,7 @@ fn a_move_onto_an_occupied_frame_is_refused() {
     let mut h = open(&src);
     // A track with keys at a < b: drag a onto b.
     let (i, f0, f1) = {
-        let d = &h.state().docs[0];
+        let d = &h.state().ws.docs()[0];
         let t = d
             .index
             .bones
@@ -191,15 +199,15 @@ fn a_move_onto_an_occupied_frame_is_refused() {
         let f = |k: u32| d.motion.bones[k as usize].frame();
         (t.keys[1], f(t.keys[1]), f(t.keys[2]))
     };
-    let before = vmd_studio::vmd::write(&h.state().docs[0].motion).expect("write");
+    let before = vmd_studio::vmd::write(&h.state().ws.docs()[0].motion).expect("write");
     let p = {
         let app = h.state();
-        app.dope_sheet
-            .key_pos(&app.docs[0], KeyRef::Bone(i))
+        app.timeline
+            .key_pos(&app.ws.docs()[0], KeyRef::Bone(i))
             .expect("in view")
     };
     click_at(&mut h, p);
-    let ppf = h.state().dope_sheet.layout().expect("layout").px_per_frame;
+    let ppf = h.state().timeline.layout().expect("layout").px_per_frame;
     let dx = (f1 - f0) as f32 * ppf;
     // Press and move straight onto the other key's frame.
     h.hover_at(p);
@@ -212,12 +220,12 @@ fn a_move_onto_an_occupied_frame_is_refused() {
     h.run_steps(2);
     let app = h.state();
     assert_eq!(
-        app.docs[0].motion.bones[i as usize].frame(),
+        app.ws.docs()[0].motion.bones[i as usize].frame(),
         f0,
         "key stays"
     );
     assert_eq!(
-        vmd_studio::vmd::write(&app.docs[0].motion).expect("write"),
+        vmd_studio::vmd::write(&app.ws.docs()[0].motion).expect("write"),
         before
     );
     let (msg, is_err) = app.shared.messages.last().expect("a message");
@@ -235,12 +243,12 @@ fn a_rename_that_does_not_fit_15_bytes_is_refused() {
     let (i, _) = movable_key(h.state());
     let p = {
         let app = h.state();
-        app.dope_sheet
-            .key_pos(&app.docs[0], KeyRef::Bone(i))
+        app.timeline
+            .key_pos(&app.ws.docs()[0], KeyRef::Bone(i))
             .expect("in view")
     };
     click_at(&mut h, p);
-    let before = vmd_studio::vmd::write(&h.state().docs[0].motion).expect("write");
+    let before = vmd_studio::vmd::write(&h.state().ws.docs()[0].motion).expect("write");
     // 10 kana = 20 bytes in Shift_JIS (2 bytes each) > 15.
     let long = "ながいながいなまえだ";
     let field = h.get_by_label("Track name");
@@ -254,12 +262,12 @@ fn a_rename_that_does_not_fit_15_bytes_is_refused() {
     h.run_steps(3);
     let app = h.state();
     assert_eq!(
-        vmd_studio::vmd::write(&app.docs[0].motion).expect("write"),
+        vmd_studio::vmd::write(&app.ws.docs()[0].motion).expect("write"),
         before,
         "no byte changed"
     );
-    assert_eq!(app.docs[0].history().len(), 0);
-    assert!(!app.docs[0].is_modified());
+    assert_eq!(app.ws.docs()[0].history().len(), 0);
+    assert!(!app.ws.docs()[0].is_modified());
     let (msg, is_err) = app.shared.messages.last().expect("a message");
     // 10 kana × 2 bytes = 20 bytes; the field holds 15.
     assert!(*is_err && msg.contains("20") && msg.contains("15"), "{msg}");
@@ -275,28 +283,34 @@ fn close_guard_cancel_keeps_the_doc_and_discard_closes_it() {
     let (i, f0) = movable_key(h.state());
     let p = {
         let app = h.state();
-        app.dope_sheet
-            .key_pos(&app.docs[0], KeyRef::Bone(i))
+        app.timeline
+            .key_pos(&app.ws.docs()[0], KeyRef::Bone(i))
             .expect("in view")
     };
     click_at(&mut h, p);
-    let ppf = h.state().dope_sheet.layout().expect("layout").px_per_frame;
+    let ppf = h.state().timeline.layout().expect("layout").px_per_frame;
     drag(&mut h, p, p + egui::vec2(ppf, 0.0));
-    assert_eq!(h.state().docs[0].motion.bones[i as usize].frame(), f0 + 1);
-    assert!(h.state().docs[0].is_modified());
+    assert_eq!(
+        h.state().ws.docs()[0].motion.bones[i as usize].frame(),
+        f0 + 1
+    );
+    assert!(h.state().ws.docs()[0].is_modified());
 
-    h.state_mut().run_command(Command::CloseTab);
+    h.state_mut().run_command(UiCommand::CloseTab);
     h.run_steps(3);
     h.get_by_label("Cancel").click();
     h.run_steps(3);
-    assert_eq!(h.state().docs.len(), 1, "Cancel keeps the document");
+    assert_eq!(h.state().ws.docs().len(), 1, "Cancel keeps the document");
     assert!(h.query_by_label("Discard").is_none(), "guard closed");
 
     h.key_press_modifiers(Modifiers::COMMAND, Key::W);
     h.run_steps(3);
     h.get_by_label("Discard").click();
     h.run_steps(3);
-    assert!(h.state().docs.is_empty(), "Discard closes the document");
+    assert!(
+        h.state().ws.docs().is_empty(),
+        "Discard closes the document"
+    );
 }
 
 #[test]
@@ -304,24 +318,27 @@ fn delete_copy_paste_and_insert_keys() {
     let Some(dir) = corpus() else { return };
     let src = dir.join("mmdagent__mei_wait.vmd");
     let mut h = open(&src);
-    let n0 = h.state().docs[0].motion.bones.len();
+    let n0 = h.state().ws.docs()[0].motion.bones.len();
     let (i, f0) = movable_key(h.state());
     let p = {
         let app = h.state();
-        app.dope_sheet
-            .key_pos(&app.docs[0], KeyRef::Bone(i))
+        app.timeline
+            .key_pos(&app.ws.docs()[0], KeyRef::Bone(i))
             .expect("in view")
     };
     click_at(&mut h, p);
-    let original = h.state().docs[0].motion.clone();
+    let original = h.state().ws.docs()[0].motion.clone();
 
     // Copy, move the playhead two frames on, paste: one new key at f0 + 2.
     h.key_press_modifiers(Modifiers::COMMAND, Key::C);
-    h.state_mut().shared.transport.frame = f64::from(f0 + 2);
+    h.state_mut()
+        .transport(vmd_studio::workspace::TransportEvent::Seek(f64::from(
+            f0 + 2,
+        )));
     h.key_press_modifiers(Modifiers::COMMAND, Key::V);
     h.run_steps(2);
     {
-        let m = &h.state().docs[0].motion;
+        let m = &h.state().ws.docs()[0].motion;
         assert_eq!(m.bones.len(), n0 + 1);
         let new = &m.bones[n0];
         assert_eq!(new.frame(), f0 + 2);
@@ -332,7 +349,7 @@ fn delete_copy_paste_and_insert_keys() {
     // Pasting again on the same frame is refused.
     h.key_press_modifiers(Modifiers::COMMAND, Key::V);
     h.run_steps(2);
-    assert_eq!(h.state().docs[0].motion.bones.len(), n0 + 1);
+    assert_eq!(h.state().ws.docs()[0].motion.bones.len(), n0 + 1);
     assert!(
         h.state()
             .shared
@@ -345,16 +362,19 @@ fn delete_copy_paste_and_insert_keys() {
     h.key_press(Key::Delete);
     h.run_steps(2);
     assert!(
-        h.state().docs[0].motion == original,
+        h.state().ws.docs()[0].motion == original,
         "delete restores file order and bytes"
     );
 
     // Insert at f0 + 1 on the clicked track: evaluated value, default curve.
     click_at(&mut h, p);
-    h.state_mut().shared.transport.frame = f64::from(f0 + 1);
+    h.state_mut()
+        .transport(vmd_studio::workspace::TransportEvent::Seek(f64::from(
+            f0 + 1,
+        )));
     h.key_press(Key::I);
     h.run_steps(2);
-    let m = &h.state().docs[0].motion;
+    let m = &h.state().ws.docs()[0].motion;
     assert_eq!(m.bones.len(), n0 + 1);
     let k = &m.bones[n0];
     assert_eq!(k.frame(), f0 + 1);
@@ -368,8 +388,8 @@ fn delete_copy_paste_and_insert_keys() {
         h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
         h.run_steps(1);
     }
-    assert!(h.state().docs[0].motion == original);
-    assert!(!h.state().docs[0].is_modified());
+    assert!(h.state().ws.docs()[0].motion == original);
+    assert!(!h.state().ws.docs()[0].is_modified());
 }
 
 #[test]
@@ -381,17 +401,25 @@ fn box_select_and_scrub_on_the_ruler() {
     let key = KeyRef::Bone(i);
     let (p, l) = {
         let app = h.state();
-        let p = app.dope_sheet.key_pos(&app.docs[0], key).expect("in view");
-        (p, app.dope_sheet.layout().expect("layout"))
+        let p = app
+            .timeline
+            .key_pos(&app.ws.docs()[0], key)
+            .expect("in view");
+        (p, app.timeline.layout().expect("layout"))
     };
     // Rubber band from an empty spot left of the key (the track has no key
     // within a frame of it), around the diamond, within its row.
-    let d = &h.state().docs[0];
+    let d = &h.state().ws.docs()[0];
     let name = d.motion.bones[i as usize].name_key().to_vec();
     let frames = &d.index.bone(&name).expect("track").frames;
     assert!(!frames.contains(&(f0 - 1)));
     drag(&mut h, p + egui::vec2(-8.0, -6.0), p + egui::vec2(8.0, 6.0));
-    let sel: Vec<KeyRef> = h.state().docs[0].view.selection.iter().copied().collect();
+    let sel: Vec<KeyRef> = h.state().ws.docs()[0]
+        .view
+        .selection
+        .iter()
+        .copied()
+        .collect();
     assert_eq!(sel, vec![key]);
 
     // Scrub: press at frame 10 on the ruler and drag to frame 40.
@@ -401,12 +429,12 @@ fn box_select_and_scrub_on_the_ruler() {
         Pos2::new(l.x_of(10.0), y),
         Pos2::new(l.x_of(40.0), y),
     );
-    assert_eq!(h.state().shared.transport.frame, 40.0);
+    assert_eq!(h.state().ws.transport().frame, 40.0);
 
     // Ctrl+A selects every key (406 bone + 142 morph keys in CENSUS.txt).
     h.key_press_modifiers(Modifiers::COMMAND, Key::A);
     h.run_steps(2);
-    assert_eq!(h.state().docs[0].view.selection.len(), 406 + 142);
+    assert_eq!(h.state().ws.docs()[0].view.selection.len(), 406 + 142);
 }
 
 /// Bad files and failed saves: a clear message, nothing else changes.
@@ -423,7 +451,7 @@ fn a_broken_file_and_a_failed_save_lose_nothing() {
     h.state_mut()
         .open_paths(vec![dir.join("mmdbase__result.vmd")]);
     settle(&mut h);
-    assert_eq!(h.state().docs.len(), 1);
+    assert_eq!(h.state().ws.docs().len(), 1);
     let last = h
         .state()
         .shared
@@ -440,17 +468,19 @@ fn a_broken_file_and_a_failed_save_lose_nothing() {
     // A key move, then a save into a directory that does not exist: the
     // error is shown, the document stays modified and keeps the edit, and
     // the file on disk is untouched.
-    let k = h.state().docs[0].motion.bones[0];
+    let k = h.state().ws.docs()[0].motion.bones[0];
     let mut moved = k;
     moved.set_frame(k.frame() + 1000);
-    h.state_mut().docs[0].apply(
-        vmd_studio::app::document::Edit::SetKeys(vmd_studio::app::document::KeyChanges {
-            bones: vec![(0, moved)],
-            ..Default::default()
-        }),
-        "move",
-    );
-    let id = h.state().docs[0].id;
+    let doc = h.state().ws.docs()[0].id;
+    let edit = vmd_studio::app::document::Edit::SetKeys(vmd_studio::app::document::KeyChanges {
+        bones: vec![(0, moved)],
+        ..Default::default()
+    });
+    h.state_mut().apply(vmd_studio::workspace::Event::edit(
+        doc,
+        vmd_studio::workspace::EditRequest::apply(edit, "move"),
+    ));
+    let id = h.state().ws.docs()[0].id;
     let bad = std::env::temp_dir().join("vmd-studio-no-such-dir/x/out.vmd");
     h.state_mut().save_doc_to(id, bad.clone());
     settle(&mut h);
@@ -463,8 +493,11 @@ fn a_broken_file_and_a_failed_save_lose_nothing() {
         .cloned()
         .expect("a message");
     assert!(last.1 && last.0.contains("Save failed"), "{last:?}");
-    assert!(h.state().docs[0].is_modified());
-    assert_eq!(h.state().docs[0].motion.bones[0].frame(), k.frame() + 1000);
+    assert!(h.state().ws.docs()[0].is_modified());
+    assert_eq!(
+        h.state().ws.docs()[0].motion.bones[0].frame(),
+        k.frame() + 1000
+    );
     assert_eq!(std::fs::read(&path).expect("still there"), original);
 }
 
@@ -475,23 +508,25 @@ fn close_guard_save_writes_the_file_then_closes_the_tab() {
     let work = std::env::temp_dir().join(format!("vmd-studio-guard-{}.vmd", std::process::id()));
     std::fs::write(&work, &original).expect("temp copy");
     let mut h = open(&work);
-    let k = h.state().docs[0].motion.bones[0];
+    let k = h.state().ws.docs()[0].motion.bones[0];
     let mut moved = k;
     moved.set_frame(k.frame() + 500);
-    h.state_mut().docs[0].apply(
-        vmd_studio::app::document::Edit::SetKeys(vmd_studio::app::document::KeyChanges {
-            bones: vec![(0, moved)],
-            ..Default::default()
-        }),
-        "move",
-    );
-    h.state_mut().run_command(Command::CloseTab);
+    let doc = h.state().ws.docs()[0].id;
+    let edit = vmd_studio::app::document::Edit::SetKeys(vmd_studio::app::document::KeyChanges {
+        bones: vec![(0, moved)],
+        ..Default::default()
+    });
+    h.state_mut().apply(vmd_studio::workspace::Event::edit(
+        doc,
+        vmd_studio::workspace::EditRequest::apply(edit, "move"),
+    ));
+    h.state_mut().run_command(UiCommand::CloseTab);
     h.run_steps(3);
     h.get_by_label("Save").click();
     h.run_steps(2);
     settle(&mut h);
     assert!(
-        h.state().docs.is_empty(),
+        h.state().ws.docs().is_empty(),
         "the tab closes once the save has finished"
     );
     // Bone key 0's frame field: 30 header + 20 name + 4 count + 15 = offset 69.

@@ -24,7 +24,7 @@ fn demo_at(frame: f64) -> Harness<'static, StudioApp> {
     let mut app = StudioApp::with_demo();
     app.central = CentralView::Preview;
     app.viewport.mode = ViewMode::Free;
-    app.shared.transport.frame = frame;
+    app.transport(vmd_studio::workspace::TransportEvent::Seek(frame));
     let mut h = harness(app);
     h.run_steps(4);
     h
@@ -59,13 +59,13 @@ fn click_joint(h: &mut Harness<'_, StudioApp>, name: &str) {
 
 /// (document index, track) of the demo dance's bone `name`.
 fn track(h: &Harness<'_, StudioApp>, name: &str) -> TrackRef {
-    let d = &h.state().docs[0];
+    let d = &h.state().ws.docs()[0];
     let t = d.index.bone_by_text(name).expect("the demo keys it");
     TrackRef::Bone(t.name_key.clone())
 }
 
 fn key_on(h: &Harness<'_, StudioApp>, name: &str, frame: u32) -> KeyRef {
-    let m = &h.state().docs[0].motion;
+    let m = &h.state().ws.docs()[0].motion;
     let i = m
         .bones
         .iter()
@@ -76,13 +76,13 @@ fn key_on(h: &Harness<'_, StudioApp>, name: &str, frame: u32) -> KeyRef {
 
 fn in_view(h: &Harness<'_, StudioApp>, key: KeyRef) -> bool {
     let app = h.state();
-    app.dope_sheet.key_pos(&app.docs[0], key).is_some()
+    app.timeline.key_pos(&app.ws.docs()[0], key).is_some()
 }
 
 fn picked_tracks(h: &Harness<'_, StudioApp>) -> Vec<TrackRef> {
     let app = h.state();
-    let id = app.docs[0].id;
-    app.dope_sheet.sheets[&id]
+    let id = app.ws.docs()[0].id;
+    app.timeline.sheets[&id]
         .selected_tracks
         .iter()
         .cloned()
@@ -94,36 +94,39 @@ fn clicking_a_joint_selects_its_row_and_its_key_at_the_playhead() {
     let mut h = demo_at(30.0);
     // Zoomed so that frame 30 is in view, whatever the fit chose.
     {
-        let t = &mut h.state_mut().dope_sheet;
+        let t = &mut h.state_mut().timeline;
         t.px_per_frame = 6.0;
         t.left_frame = 0.0;
     }
     h.run_steps(3);
-    assert_eq!(h.state().docs.len(), 2, "demo dance and camera");
+    assert_eq!(h.state().ws.docs().len(), 2, "demo dance and camera");
     let ik30 = key_on(&h, "右足ＩＫ", 30);
     assert!(
         !in_view(&h, ik30),
         "右足ＩＫ's row starts below the timeline's first screenful"
     );
     // A key of the camera file is selected first: the click replaces it.
-    h.state_mut().docs[1]
-        .view
-        .selection
-        .insert(KeyRef::Camera(0));
+    let doc = h.state().ws.docs()[1].id;
+    let view = vmd_studio::app::document::DocView {
+        selection: std::iter::once(KeyRef::Camera(0)).collect(),
+        ..Default::default()
+    };
+    h.state_mut()
+        .apply(vmd_studio::workspace::Event::Select { doc, view });
 
     click_joint(&mut h, "右足ＩＫ");
     {
         let app = h.state();
-        let sel: Vec<KeyRef> = app.docs[0].view.selection.iter().copied().collect();
+        let sel: Vec<KeyRef> = app.ws.docs()[0].view.selection.iter().copied().collect();
         assert_eq!(sel, vec![ik30], "the key on the playhead's frame");
-        assert_eq!(app.docs[0].view.active, Some(ik30));
+        assert_eq!(app.ws.docs()[0].view.active, Some(ik30));
         assert!(
-            app.docs[1].view.selection.is_empty(),
+            app.ws.docs()[1].view.selection.is_empty(),
             "camera selection cleared"
         );
         assert_eq!(
             app.doc().map(|d| d.id),
-            Some(app.docs[0].id),
+            Some(app.ws.docs()[0].id),
             "dance active"
         );
     }
@@ -131,10 +134,11 @@ fn clicking_a_joint_selects_its_row_and_its_key_at_the_playhead() {
     assert!(in_view(&h, ik30), "the timeline scrolled to the row");
 
     // On a frame where 左腕 has no key: its row is picked, no key selected.
-    h.state_mut().shared.transport.frame = 35.0;
+    h.state_mut()
+        .transport(vmd_studio::workspace::TransportEvent::Seek(35.0));
     h.run_steps(3);
     click_joint(&mut h, "左腕");
-    assert!(h.state().docs[0].view.selection.is_empty());
+    assert!(h.state().ws.docs()[0].view.selection.is_empty());
     assert_eq!(picked_tracks(&h), vec![track(&h, "左腕")]);
     assert!(in_view(&h, key_on(&h, "左腕", 40)), "左腕's row in view");
 }

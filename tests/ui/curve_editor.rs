@@ -10,15 +10,16 @@
 use crate::common;
 use common::ui::harness_sized;
 
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use egui::{Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use vmd_studio::app::document::{Document, KeyRef};
+use vmd_studio::app::command::UiCommand;
+use vmd_studio::app::document::{DocView, KeyRef};
 use vmd_studio::app::{CentralView, StudioApp};
 use vmd_studio::vmd;
+use vmd_studio::workspace::Event;
 
 /// Copies (byte offsets in the 64-byte block) of P[j], physics bytes excluded.
 fn copies_of(j: usize) -> Vec<usize> {
@@ -30,13 +31,27 @@ fn copies_of(j: usize) -> Vec<usize> {
 
 fn app_with(motion: vmd::Motion, name: &str, key: u32, central: CentralView) -> StudioApp {
     let mut app = StudioApp::default();
-    let mut doc = Document::new(motion, None, name);
-    doc.view.active = Some(KeyRef::Bone(key));
-    doc.view.selection = BTreeSet::from([KeyRef::Bone(key)]);
-    app.docs.push(doc);
-    app.active = 0;
+    let id = app.open_motion(motion, None, name).expect("opens");
+    select(&mut app, id, &[key], key);
     app.central = central;
     app
+}
+
+/// Selects bone keys `keys` of document `id`, `active` the one shown (as
+/// clicking them in the dope sheet does).
+fn select(app: &mut StudioApp, id: u64, keys: &[u32], active: u32) {
+    let view = DocView {
+        selection: keys.iter().map(|&k| KeyRef::Bone(k)).collect(),
+        active: Some(KeyRef::Bone(active)),
+        reveal: None,
+    };
+    app.apply(Event::Select { doc: id, view });
+}
+
+/// Undo, as Edit ▸ Undo (or Ctrl+Z) does.
+fn undo(h: &mut Harness<'_, StudioApp>) {
+    h.state_mut().run_command(UiCommand::Undo);
+    h.run_steps(1);
 }
 
 /// Screen position of (x, y) in 0..127 curve space inside a box (y up),
@@ -94,7 +109,7 @@ fn dragging_a_rotation_control_point_rewrites_its_copies_as_one_undo_step() {
         at(rect, 100.0, 30.0),
     );
 
-    let doc = &h.state().docs[0];
+    let doc = &h.state().ws.docs()[0];
     let after = block(&doc.motion, key);
     let mut expected = copies_of(3);
     expected.extend(copies_of(7));
@@ -121,8 +136,8 @@ fn dragging_a_rotation_control_point_rewrites_its_copies_as_one_undo_step() {
     );
     assert_eq!(doc.history().len(), 1, "a drag is one undo step");
 
-    h.state_mut().docs[0].undo();
-    let restored = vmd::write(&h.state().docs[0].motion).expect("write");
+    undo(&mut h);
+    let restored = vmd::write(&h.state().ws.docs()[0].motion).expect("write");
     assert_eq!(restored, original_file, "undo restores every byte");
 }
 
@@ -153,7 +168,8 @@ fn linked_drag_on_a_physics_off_key_keeps_63_0f_and_applies_to_the_selection() {
     // found by reading the file by hand; all four curves are linear (20,20)-(107,107).
     let (a, b) = (444usize, 451usize);
     let mut app = app_with(m, "physics.vmd", a as u32, CentralView::Curves);
-    app.docs[0].view.selection.insert(KeyRef::Bone(b as u32));
+    let id = app.ws.docs()[0].id;
+    select(&mut app, id, &[a as u32, b as u32], a as u32);
     app.curve_editor.link_xyz = true;
     app.curve_editor.apply_to_selection = true;
     let mut h = harness_sized(app, 1600.0, 1000.0);
@@ -162,7 +178,7 @@ fn linked_drag_on_a_physics_off_key_keeps_63_0f_and_applies_to_the_selection() {
     let rect = *h.state().curve_editor.boxes.get(1).expect("Y box drawn");
     drag(&mut h, at(rect, 107.0, 107.0), at(rect, 127.0, 64.0));
 
-    let doc = &h.state().docs[0];
+    let doc = &h.state().ws.docs()[0];
     let out = vmd::write(&doc.motion).expect("write");
     for key in [a, b] {
         let blk = block(&doc.motion, key);
@@ -190,8 +206,11 @@ fn linked_drag_on_a_physics_off_key_keeps_63_0f_and_applies_to_the_selection() {
         .collect();
     assert!((0..out.len()).all(|i| out[i] == bytes[i] || blocks.iter().any(|r| r.contains(&i))));
     assert_eq!(doc.history().len(), 1, "one undo step for both keys");
-    h.state_mut().docs[0].undo();
-    assert_eq!(vmd::write(&h.state().docs[0].motion).expect("write"), bytes);
+    undo(&mut h);
+    assert_eq!(
+        vmd::write(&h.state().ws.docs()[0].motion).expect("write"),
+        bytes
+    );
 }
 
 #[test]
@@ -206,9 +225,14 @@ fn forensics_view_renders_for_bone_and_camera_keys() {
     h.get_by_label_contains("What a row-0 reader");
     let cam = vmd::read(vmd_studio::app::DEMO_CAMERA).expect("demo camera reads");
     let mut app = StudioApp::default();
-    let mut doc = Document::new(cam, None, "demo_camera.vmd");
-    doc.view.active = Some(KeyRef::Camera(1));
-    app.docs.push(doc);
+    let id = app
+        .open_motion(cam, None, "demo_camera.vmd")
+        .expect("opens");
+    let view = DocView {
+        active: Some(KeyRef::Camera(1)),
+        ..DocView::default()
+    };
+    app.apply(Event::Select { doc: id, view });
     app.central = CentralView::Forensics;
     let mut h = harness_sized(app, 1600.0, 1000.0);
     h.run_steps(3);
@@ -234,14 +258,14 @@ fn preset_menu_and_copy_paste_write_the_curve_through_the_document() {
     h.run_steps(3);
     h.get_by_label_contains("Ease in-out  (").click();
     h.run_steps(3);
-    let blk = block(&h.state().docs[0].motion, key);
+    let blk = block(&h.state().ws.docs()[0].motion, key);
     // CSS ease-in-out 0.42, 0, 0.58, 1 → 53.34 → 53, 0, 73.66 → 74, 127.
     for (j, v) in [(3, 53u8), (7, 0), (11, 74), (15, 127)] {
         for i in copies_of(j) {
             assert_eq!(blk[i], v, "rotation copy at {i}");
         }
     }
-    assert_eq!(h.state().docs[0].history().len(), 1);
+    assert_eq!(h.state().ws.docs()[0].history().len(), 1);
 
     // Copy the rotation curve, paste it onto X move.
     h.get_all_by_label("Copy")
@@ -251,18 +275,18 @@ fn preset_menu_and_copy_paste_write_the_curve_through_the_document() {
     h.run_steps(2);
     h.get_all_by_label("Paste").next().expect("X paste").click();
     h.run_steps(3);
-    let blk = block(&h.state().docs[0].motion, key);
+    let blk = block(&h.state().ws.docs()[0].motion, key);
     // X move is P[0], P[4], P[8], P[12].
     for (j, v) in [(0, 53u8), (4, 0), (8, 74), (12, 127)] {
         for i in copies_of(j) {
             assert_eq!(blk[i], v, "X copy at {i}");
         }
     }
-    assert_eq!(h.state().docs[0].history().len(), 2);
-    h.state_mut().docs[0].undo();
-    h.state_mut().docs[0].undo();
+    assert_eq!(h.state().ws.docs()[0].history().len(), 2);
+    undo(&mut h);
+    undo(&mut h);
     assert_eq!(
-        vmd::write(&h.state().docs[0].motion).expect("write"),
+        vmd::write(&h.state().ws.docs()[0].motion).expect("write"),
         original_file
     );
 }

@@ -29,14 +29,14 @@ fn demo_at(frame: f64) -> Harness<'static, StudioApp> {
     let mut app = StudioApp::with_demo();
     app.central = CentralView::Preview;
     app.viewport.mode = ViewMode::Free;
-    app.shared.transport.frame = frame;
+    app.transport(vmd_studio::workspace::TransportEvent::Seek(frame));
     let mut h = harness(app);
     h.run_steps(4);
     h
 }
 
 fn dance_bytes(h: &Harness<'_, StudioApp>) -> Vec<u8> {
-    vmd::write(&h.state().docs[0].motion).expect("the dance serializes")
+    vmd::write(&h.state().ws.docs()[0].motion).expect("the dance serializes")
 }
 
 fn click(h: &mut Harness<'_, StudioApp>, at: Pos2) {
@@ -87,7 +87,7 @@ fn select_bone(h: &mut Harness<'_, StudioApp>, name: &str) {
 
 /// Index of the dance's `name` key on `frame`.
 fn key_index(h: &Harness<'_, StudioApp>, name: &str, frame: u32) -> Option<usize> {
-    h.state().docs[0]
+    h.state().ws.docs()[0]
         .motion
         .bones
         .iter()
@@ -99,8 +99,8 @@ fn ring_drag_changes_only_that_keys_rotation_bytes_and_one_undo_restores_them() 
     let mut h = demo_at(20.0);
     let original = dance_bytes(&h);
     let k = key_index(&h, "左腕", 20).expect("make_demo keys 左腕 on frame 20");
-    let q_before = Quat::from_array(h.state().docs[0].motion.bones[k].rotation());
-    let steps_before = h.state().docs[0].history().len();
+    let q_before = Quat::from_array(h.state().ws.docs()[0].motion.bones[k].rotation());
+    let steps_before = h.state().ws.docs()[0].history().len();
 
     select_bone(&mut h, "左腕");
     // Local axes (the default): grab the X ring and drag along it.
@@ -126,7 +126,7 @@ fn ring_drag_changes_only_that_keys_rotation_bytes_and_one_undo_restores_them() 
     );
     // A turn about the bone's own X axis: q' = q·Rx(a), so q⁻¹·q' has no
     // Y or Z part.
-    let q_after = Quat::from_array(h.state().docs[0].motion.bones[k].rotation());
+    let q_after = Quat::from_array(h.state().ws.docs()[0].motion.bones[k].rotation());
     let d = q_before.inverse() * q_after;
     assert!(d.x.abs() > 0.05, "turned too little: {d:?}");
     assert!(
@@ -134,13 +134,13 @@ fn ring_drag_changes_only_that_keys_rotation_bytes_and_one_undo_restores_them() 
         "not about local X: {d:?}"
     );
     assert_eq!(
-        h.state().docs[0].history().len(),
+        h.state().ws.docs()[0].history().len(),
         steps_before + 1,
         "one drag, one undo step"
     );
 
     h.state_mut()
-        .run_command(vmd_studio::app::command::Command::Undo);
+        .run_command(vmd_studio::app::command::UiCommand::Undo);
     h.run_steps(2);
     assert_eq!(dance_bytes(&h), original, "one undo restores every byte");
 }
@@ -150,7 +150,7 @@ fn enter_on_a_frame_without_a_key_registers_the_posed_bone_there() {
     // Frame 10: 左腕 is keyed on 0 and 20, not 10.
     let mut h = demo_at(10.0);
     let original = dance_bytes(&h);
-    let count = h.state().docs[0].motion.bones.len();
+    let count = h.state().ws.docs()[0].motion.bones.len();
     assert_eq!(key_index(&h, "左腕", 10), None);
     select_bone(&mut h, "左腕");
     let (p, tangent) = h
@@ -171,7 +171,7 @@ fn enter_on_a_frame_without_a_key_registers_the_posed_bone_there() {
 
     h.key_press(egui::Key::Enter);
     h.run_steps(2);
-    let m = &h.state().docs[0].motion;
+    let m = &h.state().ws.docs()[0].motion;
     assert_eq!(m.bones.len(), count + 1, "exactly one key inserted");
     let k = key_index(&h, "左腕", 10).expect("a 左腕 key on frame 10");
     let key = &m.bones[k];
@@ -194,7 +194,7 @@ fn enter_on_a_frame_without_a_key_registers_the_posed_bone_there() {
     assert!(h.state().viewport.pose.pending.is_none());
     // One undo step takes it out again.
     h.state_mut()
-        .run_command(vmd_studio::app::command::Command::Undo);
+        .run_command(vmd_studio::app::command::UiCommand::Undo);
     h.run_steps(2);
     assert_eq!(dance_bytes(&h), original);
 }
@@ -203,21 +203,21 @@ fn enter_on_a_frame_without_a_key_registers_the_posed_bone_there() {
 fn enter_on_a_bare_frame_keys_the_current_pose_and_leaves_a_keyed_frame_alone() {
     let mut h = demo_at(30.0);
     select_bone(&mut h, "左腕");
-    let count = h.state().docs[0].motion.bones.len();
+    let count = h.state().ws.docs()[0].motion.bones.len();
     h.get_by_label("Register key (Enter)").click();
     h.run_steps(2);
-    assert_eq!(h.state().docs[0].motion.bones.len(), count + 1);
+    assert_eq!(h.state().ws.docs()[0].motion.bones.len(), count + 1);
     let k = key_index(&h, "左腕", 30).expect("keyed at 30");
     // Halfway between make_demo's −10° (frame 20) and 35° (frame 40) on an
     // ease-out curve: the angle about Z lies strictly between them.
-    let q = Quat::from_array(h.state().docs[0].motion.bones[k].rotation());
+    let q = Quat::from_array(h.state().ws.docs()[0].motion.bones[k].rotation());
     let (axis, angle) = q.to_axis_angle();
     let deg = (angle * axis.z.signum()).to_degrees();
     assert!(deg > -10.0 && deg < 35.0, "{deg}");
     // Enter again: the key exists now, nothing is added.
     h.key_press(egui::Key::Enter);
     h.run_steps(2);
-    assert_eq!(h.state().docs[0].motion.bones.len(), count + 1);
+    assert_eq!(h.state().ws.docs()[0].motion.bones.len(), count + 1);
 }
 
 #[test]
@@ -225,12 +225,12 @@ fn dragging_the_ik_target_up_moves_its_key_and_the_leg_follows() {
     // Frame 15: 左足ＩＫ keyed at (0, 1.2, −0.6) (make_demo).
     let mut h = demo_at(15.0);
     let k = key_index(&h, "左足ＩＫ", 15).expect("keyed on 15");
-    let before = h.state().docs[0].motion.bones[k].position();
+    let before = h.state().ws.docs()[0].motion.bones[k].position();
     select_bone(&mut h, "左足ＩＫ");
     let rig = vmd_studio::model::standard_model();
     let ankle = rig.skeleton.find("左足首").expect("ankle");
     let ankle_y = |h: &Harness<'_, StudioApp>| {
-        let d = &h.state().docs[0];
+        let d = &h.state().ws.docs()[0];
         let w = vmd_studio::app::panels::viewport::posed_world(&rig, Some(d.source()), 15.0);
         w[ankle].w_axis.y
     };
@@ -244,7 +244,7 @@ fn dragging_the_ik_target_up_moves_its_key_and_the_leg_follows() {
         .expect("the Y arrow is on screen");
     assert!(dir.y < -0.5, "the Y arrow points up the screen: {dir:?}");
     drag(&mut h, p, p + dir * 30.0);
-    let after = h.state().docs[0].motion.bones[k].position();
+    let after = h.state().ws.docs()[0].motion.bones[k].position();
     assert!(after[1] > before[1] + 0.1, "{before:?} → {after:?}");
     assert!((after[0] - before[0]).abs() < 1e-4 && (after[2] - before[2]).abs() < 1e-4);
     assert!(
@@ -258,7 +258,13 @@ fn a_bone_key_clicked_in_the_dope_sheet_selects_its_bone_in_the_view() {
     let mut h = demo_at(0.0);
     let k = key_index(&h, "右ひじ", 0).expect("keyed on 0");
     let key = vmd_studio::app::document::KeyRef::Bone(k as u32);
-    h.state_mut().docs[0].view.active = Some(key);
+    let doc = h.state().ws.docs()[0].id;
+    let view = vmd_studio::app::document::DocView {
+        active: Some(key),
+        ..Default::default()
+    };
+    h.state_mut()
+        .apply(vmd_studio::workspace::Event::Select { doc, view });
     h.run_steps(2);
     let sel = h.state().viewport.pose.selected.clone();
     assert_eq!(sel.map(|s| s.name), Some("右ひじ".to_owned()));
@@ -269,10 +275,10 @@ fn the_free_view_registers_as_a_camera_key_in_one_undo_step() {
     // The demo camera (document 1) has no key on frame 50 (make_demo keys
     // it on 0, 12, 29, 30, 45, 59, 60, …).
     let mut h = demo_at(50.0);
-    let cam_before = vmd::write(&h.state().docs[1].motion).expect("writes");
-    let n = h.state().docs[1].motion.cameras.len();
+    let cam_before = vmd::write(&h.state().ws.docs()[1].motion).expect("writes");
+    let n = h.state().ws.docs()[1].motion.cameras.len();
     assert!(
-        !h.state().docs[1]
+        !h.state().ws.docs()[1]
             .motion
             .cameras
             .iter()
@@ -283,7 +289,7 @@ fn the_free_view_registers_as_a_camera_key_in_one_undo_step() {
     h.run_steps(2);
     h.get_by_label("Register camera key").click();
     h.run_steps(2);
-    let cams = &h.state().docs[1].motion.cameras;
+    let cams = &h.state().ws.docs()[1].motion.cameras;
     assert_eq!(cams.len(), n + 1);
     let key = cams.iter().find(|c| c.frame() == 50).expect("key on 50");
     assert_eq!(key.rotation(), [0.2, -0.5, 0.0]);
@@ -291,10 +297,10 @@ fn the_free_view_registers_as_a_camera_key_in_one_undo_step() {
     assert_eq!(key.target(), [0.0, 10.0, 0.0]);
     assert_eq!(key.fov(), 30);
     h.state_mut()
-        .run_command(vmd_studio::app::command::Command::Undo);
+        .run_command(vmd_studio::app::command::UiCommand::Undo);
     h.run_steps(2);
     assert_eq!(
-        vmd::write(&h.state().docs[1].motion).expect("writes"),
+        vmd::write(&h.state().ws.docs()[1].motion).expect("writes"),
         cam_before
     );
 }
@@ -324,12 +330,12 @@ fn a_global_ring_turns_the_bone_about_the_models_axis() {
     let rig = vmd_studio::model::standard_model();
     let arm = rig.skeleton.find("左腕").expect("arm");
     let world_rot = |h: &Harness<'_, StudioApp>| {
-        let d = &h.state().docs[0];
+        let d = &h.state().ws.docs()[0];
         let w = vmd_studio::app::panels::viewport::posed_world(&rig, Some(d.source()), 20.0);
         w[arm].to_scale_rotation_translation().1
     };
     let before = world_rot(&h);
-    let q_key_before = h.state().docs[0].motion.bones[k].rotation();
+    let q_key_before = h.state().ws.docs()[0].motion.bones[k].rotation();
     // Y ring (the model's vertical axis).
     let (p, tangent) = h
         .state()
@@ -338,7 +344,10 @@ fn a_global_ring_turns_the_bone_about_the_models_axis() {
         .ring_grab_point(1)
         .expect("the Y ring is on screen");
     drag(&mut h, p, p + tangent * 40.0);
-    assert_ne!(h.state().docs[0].motion.bones[k].rotation(), q_key_before);
+    assert_ne!(
+        h.state().ws.docs()[0].motion.bones[k].rotation(),
+        q_key_before
+    );
     // The arm's world rotation changed by a turn about world Y only:
     // W' = Ry(a)·W, so W'·W⁻¹ has no X or Z part.
     let turn = world_rot(&h) * before.inverse();
@@ -367,11 +376,13 @@ fn an_unregistered_pose_is_shown_live_and_dropped_when_the_frame_changes() {
         "the elbow follows the posed arm on screen: {before:?} → {posed:?}"
     );
     // Another frame: the pose is dropped, nothing was written.
-    h.state_mut().shared.transport.frame = 11.0;
+    h.state_mut()
+        .transport(vmd_studio::workspace::TransportEvent::Seek(11.0));
     h.run_steps(2);
     assert!(h.state().viewport.pose.pending.is_none());
     assert_eq!(key_index(&h, "左腕", 10), None);
-    h.state_mut().shared.transport.frame = 10.0;
+    h.state_mut()
+        .transport(vmd_studio::workspace::TransportEvent::Seek(10.0));
     h.run_steps(2);
     assert!(
         (elbow(&h) - before).length() < 0.5,
@@ -383,8 +394,8 @@ fn an_unregistered_pose_is_shown_live_and_dropped_when_the_frame_changes() {
 fn registering_the_free_view_on_a_keyed_frame_keeps_that_keys_curves() {
     // make_demo keys the camera on frame 45 with a smooth curve.
     let mut h = demo_at(45.0);
-    let n = h.state().docs[1].motion.cameras.len();
-    let old = h.state().docs[1]
+    let n = h.state().ws.docs()[1].motion.cameras.len();
+    let old = h.state().ws.docs()[1]
         .motion
         .cameras
         .iter()
@@ -395,7 +406,7 @@ fn registering_the_free_view_on_a_keyed_frame_keeps_that_keys_curves() {
     h.run_steps(2);
     h.get_by_label("Register camera key").click();
     h.run_steps(2);
-    let cams = &h.state().docs[1].motion.cameras;
+    let cams = &h.state().ws.docs()[1].motion.cameras;
     assert_eq!(cams.len(), n, "no key added: the one on 45 is rewritten");
     let new = cams.iter().find(|c| c.frame() == 45).expect("key on 45");
     assert_eq!(new.distance(), -25.0);

@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
-use vmd_studio::app::document::Document;
 use vmd_studio::app::jobs::{JobKind, JobResult};
 use vmd_studio::app::scene_ops::Intent;
 use vmd_studio::scene::ModelRef;
@@ -61,11 +60,15 @@ fn wait_until(
 fn a_long_simplify_shows_progress_and_cancel_leaves_the_document_untouched() {
     let mut h = harness_sized(StudioApp::with_demo(), 1600.0, 1000.0);
     h.run_steps(3);
-    h.state_mut().docs[0] = Document::new(baked(120, 1500), None, "big.vmd");
-    h.state_mut().active = 0;
+    // The dance file reopened with other keys (it keeps its place).
+    let id = h.state().ws.docs()[0].id;
+    let mut new = vmd_studio::workspace::NewDocument::new(baked(120, 1500), None, "big.vmd");
+    new.replace = Some(id);
+    h.state_mut()
+        .apply(vmd_studio::workspace::Event::Open(Box::new(new)));
     h.state_mut().toolbox.background_keys = 0;
     h.run_steps(2);
-    let original = vmd::write(&h.state().docs[0].motion).expect("writes");
+    let original = vmd::write(&h.state().ws.docs()[0].motion).expect("writes");
 
     // The dialog's live preview is a job too; stop it so Apply runs anew.
     h.get_by_label("Tools").click();
@@ -121,7 +124,7 @@ fn a_long_simplify_shows_progress_and_cancel_leaves_the_document_untouched() {
         cancelled_at.elapsed()
     );
     h.run_steps(3);
-    let doc = &h.state().docs[0];
+    let doc = &h.state().ws.docs()[0];
     assert_eq!(doc.history().len(), 0, "no undo step");
     assert!(!doc.is_modified());
     assert_eq!(vmd::write(&doc.motion).expect("writes"), original);
@@ -144,7 +147,7 @@ fn a_replaced_model_load_is_dropped_even_when_it_arrives_last() {
     let first = corpus.join("mei/mei.pmd");
     let second = corpus.join("pmx-babylonmmd/bone_hierarchy_test.pmx");
     let mut app = StudioApp::with_demo();
-    assert!(!app.scene.scene.actors.is_empty(), "the demo has an actor");
+    assert!(!app.ws.scene().actors.is_empty(), "the demo has an actor");
     let messages_before = app.shared.messages.len();
     let seq_first = app.jobs.next_open_seq();
     app.open_for(first.clone(), Intent::ActorModel(0));
@@ -180,17 +183,17 @@ fn a_replaced_model_load_is_dropped_even_when_it_arrives_last() {
 
     app.queue_loaded(seq_second, r_second);
     assert_eq!(
-        app.scene.scene.actors[0].model,
+        app.ws.scene().actors[0].model,
         ModelRef::File(second.clone()),
         "the current load applies as soon as it arrives"
     );
-    assert!(app.scene.model_loaded(0));
+    assert!(app.scene.loaded(&app.ws.scene().actors[0].model));
     let after_second = app.shared.messages.len();
     assert!(after_second > messages_before, "\"Loaded …\" was said");
 
     app.queue_loaded(seq_first, r_first);
     assert_eq!(
-        app.scene.scene.actors[0].model,
+        app.ws.scene().actors[0].model,
         ModelRef::File(second.clone()),
         "the stale load changes nothing"
     );
@@ -200,7 +203,11 @@ fn a_replaced_model_load_is_dropped_even_when_it_arrives_last() {
     );
     assert_eq!(app.shared.messages.len(), after_second, "and says nothing");
     // The skeleton shown is the second model's.
-    let bones = app.scene.skeleton_of(0).bones.len();
+    let bones = app
+        .scene
+        .skeleton_for(&app.ws.scene().actors[0].model)
+        .bones
+        .len();
     let expected = app.scene.models[&second].loaded.model.skeleton.bones.len();
     assert_eq!(bones, expected);
     assert_ne!(bones, 142, "not Mei's 142 bones");

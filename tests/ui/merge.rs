@@ -102,7 +102,7 @@ fn merge_a_face_motion_onto_the_dance_from_the_file_menu() {
     app.open_paths(vec![dir.join("mei/mei.pmd"), wait.clone()]);
     let mut h = harness(app);
     settle(&mut h);
-    assert_eq!(h.state().docs.len(), 1);
+    assert_eq!(h.state().ws.docs().len(), 1);
 
     // File ▸ Merge motion into actor…, then the built-in browser.
     h.get_by_label("File").click();
@@ -124,9 +124,9 @@ fn merge_a_face_motion_onto_the_dance_from_the_file_menu() {
 
     let app = h.state();
     // The face file did not become a document or an actor of its own.
-    assert_eq!(app.docs.len(), 1, "{:?}", app.shared.messages);
-    assert_eq!(app.scene.scene.actors.len(), 1);
-    let doc = &app.docs[0];
+    assert_eq!(app.ws.docs().len(), 1, "{:?}", app.shared.messages);
+    assert_eq!(app.ws.scene().actors.len(), 1);
+    let doc = &app.ws.docs()[0];
     assert!(doc.is_modified());
     let (got_bones, got_morphs) = keys(&doc.motion);
     assert_eq!(got_bones, want_bones);
@@ -147,8 +147,11 @@ fn merge_a_face_motion_onto_the_dance_from_the_file_menu() {
     // One undo takes the whole merge back, byte for byte.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
-    assert_eq!(vmd::write(&h.state().docs[0].motion).unwrap(), wait_bytes);
-    assert!(!h.state().docs[0].is_modified());
+    assert_eq!(
+        vmd::write(&h.state().ws.docs()[0].motion).unwrap(),
+        wait_bytes
+    );
+    assert!(!h.state().ws.docs()[0].is_modified());
 
     // Redo and save: the file holds the merged keys; the face file is untouched.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
@@ -175,18 +178,18 @@ fn merge_flag_goes_to_the_actor_and_a_camera_is_refused() {
     let mut h = harness(app);
     settle(&mut h);
     let app = h.state();
-    assert_eq!(app.docs.len(), 1, "{:?}", app.shared.messages);
-    assert_eq!(keys(&app.docs[0].motion), (want_bones, want_morphs));
+    assert_eq!(app.ws.docs().len(), 1, "{:?}", app.shared.messages);
+    assert_eq!(keys(&app.ws.docs()[0].motion), (want_bones, want_morphs));
 
     // A camera file holds nothing an actor wears: refused, nothing changes.
-    let before = vmd::write(&app.docs[0].motion).unwrap();
+    let before = vmd::write(&app.ws.docs()[0].motion).unwrap();
     h.state_mut().open_for(
         dir.join("webmmd__GimmexGimme.vmd"),
         Intent::MergeInto(Some(0)),
     );
     settle(&mut h);
     let app = h.state();
-    assert_eq!(vmd::write(&app.docs[0].motion).unwrap(), before);
+    assert_eq!(vmd::write(&app.ws.docs()[0].motion).unwrap(), before);
     assert!(
         app.shared
             .messages

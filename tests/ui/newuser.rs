@@ -14,7 +14,7 @@ use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
-use vmd_studio::app::command::Command;
+use vmd_studio::app::command::UiCommand;
 use vmd_studio::app::document::KeyRef;
 
 fn click_at(h: &mut Harness<'_, StudioApp>, p: Pos2) {
@@ -32,7 +32,7 @@ fn open_falls_back_to_the_built_in_browser() {
     let mut app = StudioApp::default();
     // As on a bare X server: no desktop portal for the system dialog.
     app.native_dialog = false;
-    app.run_command(Command::Open);
+    app.run_command(UiCommand::Open);
     let mut h = harness(app, 1280.0, 720.0);
     h.run_steps(3);
     // The browser says why it is there, and lists the folder typed in.
@@ -51,10 +51,10 @@ fn open_falls_back_to_the_built_in_browser() {
         .click();
     settle(&mut h);
     let app = h.state();
-    assert_eq!(app.docs.len(), 1, "{:?}", app.shared.messages);
+    assert_eq!(app.ws.docs().len(), 1, "{:?}", app.shared.messages);
     let canon = |p: &std::path::Path| std::fs::canonicalize(p).expect("exists");
     assert_eq!(
-        app.docs[0].path.as_deref().map(canon),
+        app.ws.docs()[0].path.as_deref().map(canon),
         Some(canon(&dir.join("mmdagent__mei_wait.vmd")))
     );
     assert!(app.file_browser.is_none(), "the browser closed");
@@ -76,7 +76,12 @@ fn the_file_menu_path_field_keeps_the_menu_open_and_enter_opens() {
     h.run_steps(1);
     h.key_press(Key::Enter);
     settle(&mut h);
-    assert_eq!(h.state().docs.len(), 1, "{:?}", h.state().shared.messages);
+    assert_eq!(
+        h.state().ws.docs().len(),
+        1,
+        "{:?}",
+        h.state().shared.messages
+    );
 }
 
 #[test]
@@ -88,7 +93,7 @@ fn selecting_a_key_moves_the_playhead_and_select_flag_too() {
     settle(&mut h);
     // A key at a frame other than the playhead's (0).
     let (k, f) = {
-        let d = &h.state().docs[0];
+        let d = &h.state().ws.docs()[0];
         let t = d
             .index
             .bones
@@ -101,30 +106,32 @@ fn selecting_a_key_moves_the_playhead_and_select_flag_too() {
     assert!(f > 0);
     let p = {
         let app = h.state();
-        app.dope_sheet
-            .key_pos(&app.docs[0], KeyRef::Bone(k))
+        app.timeline
+            .key_pos(&app.ws.docs()[0], KeyRef::Bone(k))
             .expect("in view")
     };
     click_at(&mut h, p);
-    assert_eq!(h.state().docs[0].view.active, Some(KeyRef::Bone(k)));
-    assert_eq!(h.state().shared.transport.frame, f64::from(f));
+    assert_eq!(h.state().ws.docs()[0].view.active, Some(KeyRef::Bone(k)));
+    assert_eq!(h.state().ws.transport().frame, f64::from(f));
     // `--select TRACK@FRAME` does the same.
-    let name = h.state().docs[0].motion.bones[k as usize].name().text;
-    h.state_mut().shared.transport.frame = 0.0;
+    let name = h.state().ws.docs()[0].motion.bones[k as usize].name().text;
+    h.state_mut()
+        .transport(vmd_studio::workspace::TransportEvent::Seek(0.0));
     assert!(h.state_mut().select_key(&format!("{name}@{f}")));
-    assert_eq!(h.state().shared.transport.frame, f64::from(f));
+    assert_eq!(h.state().ws.transport().frame, f64::from(f));
 }
 
 #[test]
 fn zoom_keeps_the_playhead_and_never_scrolls_left_of_zero() {
     let mut h = harness(StudioApp::with_demo(), 1280.0, 720.0);
     h.run_steps(3);
-    h.state_mut().shared.transport.frame = 60.0;
+    h.state_mut()
+        .transport(vmd_studio::workspace::TransportEvent::Seek(60.0));
     h.run_steps(2);
-    let x0 = h.state().dope_sheet.layout().expect("ruler").x_of(60.0);
+    let x0 = h.state().timeline.layout().expect("ruler").x_of(60.0);
     h.get_by_label("Zoom in").click();
     h.run_steps(2);
-    let l = h.state().dope_sheet.layout().expect("ruler");
+    let l = h.state().timeline.layout().expect("ruler");
     assert!(l.px_per_frame > 0.0);
     assert!((l.x_of(60.0) - x0).abs() < 0.5, "{} vs {x0}", l.x_of(60.0));
     for _ in 0..12 {
@@ -132,7 +139,7 @@ fn zoom_keeps_the_playhead_and_never_scrolls_left_of_zero() {
         h.run_steps(1);
     }
     h.run_steps(2);
-    let l = h.state().dope_sheet.layout().expect("ruler");
+    let l = h.state().timeline.layout().expect("ruler");
     // Frame 0 is at most a few points right of the key area's left edge,
     // never with empty negative time before it.
     let x_zero = l.x_of(0.0);
@@ -148,11 +155,13 @@ fn zoom_keeps_the_playhead_and_never_scrolls_left_of_zero() {
 fn pause_lands_on_a_whole_frame_and_held_right_steps_per_repeat() {
     let mut h = harness(StudioApp::with_demo(), 1280.0, 720.0);
     h.run_steps(2);
-    h.state_mut().shared.transport.frame = 12.6;
-    h.state_mut().shared.transport.playing = true;
-    h.state_mut().run_command(Command::PlayPause);
+    h.state_mut()
+        .transport(vmd_studio::workspace::TransportEvent::Seek(12.6));
+    h.state_mut()
+        .transport(vmd_studio::workspace::TransportEvent::Play);
+    h.state_mut().run_command(UiCommand::PlayPause);
     h.run_steps(1);
-    let t = &h.state().shared.transport;
+    let t = &h.state().ws.transport();
     assert!(!t.playing);
     assert_eq!(
         t.frame,
@@ -172,12 +181,12 @@ fn pause_lands_on_a_whole_frame_and_held_right_steps_per_repeat() {
         });
     }
     h.run_steps(1);
-    assert_eq!(h.state().shared.transport.frame, f0 + 3.0);
+    assert_eq!(h.state().ws.transport().frame, f0 + 3.0);
 }
 
 #[test]
 fn the_undo_label_names_the_whole_drag() {
-    use vmd_studio::app::document::{Document, Edit, EditRequest, KeyChanges};
+    use vmd_studio::app::document::{Edit, EditRequest, KeyChanges};
     use vmd_studio::vmd::{BoneKey, Motion, NameEncoding};
     let mut m = Motion::new_v2();
     m.bones.push(
@@ -190,24 +199,35 @@ fn the_undo_label_names_the_whole_drag() {
         )
         .expect("key"),
     );
-    let mut d = Document::new(m, None, "t");
+    let mut ws = vmd_studio::workspace::Workspace::new();
+    let new = vmd_studio::workspace::NewDocument::new(m, None, "t");
+    let id = ws
+        .apply(vmd_studio::workspace::Event::Open(Box::new(new)))
+        .opened
+        .expect("opened");
+    let merge = vmd_studio::workspace::merge_id();
     for (f, label) in [
         (1, "→ 39,0,107,108"),
         (2, "→ 39,0,90,80"),
         (3, "→ 39,0,73,65"),
     ] {
-        let mut k = d.motion.bones[0];
+        let mut k = ws.doc(id).expect("doc").motion.bones[0];
         k.set_frame(f);
-        d.request(EditRequest::merge(
+        let e = EditRequest::merge(
             Edit::SetKeys(KeyChanges {
                 bones: vec![(0, k)],
                 ..Default::default()
             }),
             label,
-            9,
-        ));
+            merge,
+        );
+        ws.apply(vmd_studio::workspace::Event::edit(id, e));
     }
-    d.request(EditRequest::EndMerge);
+    ws.apply(vmd_studio::workspace::Event::edit(
+        id,
+        EditRequest::EndMerge,
+    ));
+    let d = ws.doc(id).expect("doc");
     assert_eq!(d.history().len(), 1);
     assert_eq!(d.history().undo_label(), Some("→ 39,0,73,65"));
 }
@@ -216,8 +236,8 @@ fn the_undo_label_names_the_whole_drag() {
 fn a_toolbox_result_with_bones_the_model_lacks_says_so() {
     use vmd_studio::vmd::{BoneKey, NameEncoding};
     let app = StudioApp::with_demo();
-    let dance = app.scene.scene.actors[0].motion.expect("demo dance");
-    let d = app.docs.iter().find(|d| d.id == dance).expect("open");
+    let dance = app.ws.scene().actors[0].motion.expect("demo dance");
+    let d = app.ws.docs().iter().find(|d| d.id == dance).expect("open");
     // As a mirror onto a model without the bone would: one new track.
     let mut m = d.motion.clone();
     m.bones.push(
@@ -289,7 +309,7 @@ fn layout_kept_by_selecting(w: f32, ht: f32) {
     // The demo dance keys 左腕 at frame 40 (examples/make_demo.rs).
     assert!(h.state_mut().select_key("左腕@40"));
     h.run_steps(4);
-    assert!(h.state().docs.iter().any(|d| d.view.active.is_some()));
+    assert!(h.state().ws.docs().iter().any(|d| d.view.active.is_some()));
     let (key1, posing1, one_row1, ruler1) = layout_edges(&h);
     assert_eq!(key1, key0, "{at}: the Key panel moved: {key0} → {key1}");
     // The toolbar's selection read-out ("1 selected in demo_dance.vmd") is
@@ -311,9 +331,11 @@ fn layout_kept_by_selecting(w: f32, ht: f32) {
     );
     assert!(one_row0 && one_row1, "{at}: the dope sheet toolbar wraps");
     // Deselecting changes nothing either.
-    for d in &mut h.state_mut().docs {
-        d.view.active = None;
-        d.view.selection.clear();
+    let ids: Vec<u64> = h.state().ws.docs().iter().map(|d| d.id).collect();
+    for doc in ids {
+        let view = Default::default();
+        h.state_mut()
+            .apply(vmd_studio::workspace::Event::Select { doc, view });
     }
     h.run_steps(4);
     let (key2, posing2, _, ruler2) = layout_edges(&h);

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
-use vmd_studio::app::command::Command;
+use vmd_studio::app::command::UiCommand;
 use vmd_studio::app::document::{Edit, KeyChanges};
 use vmd_studio::scene::recovery::{INTERVAL_ENV, Meta};
 use vmd_studio::scene::{ModelRef, Song};
@@ -121,21 +121,28 @@ fn open(path: &Path, rdir: &Path, interval: Duration) -> Harness<'static, Studio
     app.recovery.interval = interval;
     let mut h = harness(app);
     settle(&mut h);
-    assert_eq!(h.state().docs.len(), 1, "{:?}", h.state().shared.messages);
+    assert_eq!(
+        h.state().ws.docs().len(),
+        1,
+        "{:?}",
+        h.state().shared.messages
+    );
     h
 }
 
 /// Moves bone key 0 to `frame`, as one undo step.
 fn move_key0(h: &mut Harness<'_, StudioApp>, frame: u32) {
-    let mut k = h.state().docs[0].motion.bones[0];
+    let mut k = h.state().ws.docs()[0].motion.bones[0];
     k.set_frame(frame);
-    h.state_mut().docs[0].apply(
-        Edit::SetKeys(KeyChanges {
-            bones: vec![(0, k)],
-            ..Default::default()
-        }),
-        "move",
-    );
+    let doc = h.state().ws.docs()[0].id;
+    let edit = Edit::SetKeys(KeyChanges {
+        bones: vec![(0, k)],
+        ..Default::default()
+    });
+    h.state_mut().apply(vmd_studio::workspace::Event::edit(
+        doc,
+        vmd_studio::workspace::EditRequest::apply(edit, "move"),
+    ));
 }
 
 /// The sidecars in the folder, read.
@@ -177,17 +184,18 @@ fn child_process() {
     settle(&mut h);
     {
         let app = h.state_mut();
-        assert_eq!(app.scene.scene.actors.len(), 1);
-        app.scene.scene.actors[0].offset = 12;
-        app.scene.scene.song = Some(Song {
+        assert_eq!(app.ws.scene().actors.len(), 1);
+        use vmd_studio::workspace::{Event, SceneEvent};
+        app.scene_action(vmd_studio::app::panels::scene::Action::SetOffset(0, 12));
+        app.apply(Event::Scene(SceneEvent::SetSong(Some(Song {
             path: work.join("song.wav"),
             offset: 5,
-        });
+        }))));
     }
     settle(&mut h);
     assert!(h.state().shared.song.song.is_some(), "the song decoded");
     assert_eq!(
-        h.state().docs[0].path.as_deref(),
+        h.state().ws.docs()[0].path.as_deref(),
         Some(work.join("dance.vmd").as_path())
     );
     let rdir = h.state().recovery.dir().expect("recovery on").to_path_buf();
@@ -199,7 +207,7 @@ fn child_process() {
     wait_for(&mut h, "the copy with 3 edits", |h| {
         h.state().recovery.is_idle() && sidecars(&rdir).iter().any(|m| m.edits == 3)
     });
-    let expected = vmd_studio::vmd::write(&h.state().docs[0].motion).expect("write");
+    let expected = vmd_studio::vmd::write(&h.state().ws.docs()[0].motion).expect("write");
     std::fs::write(work.join("expected.vmd"), &expected).expect("expected");
     let mut out = std::io::stdout();
     let _ = writeln!(out, "\nRECOVERY-CHILD-READY");
@@ -299,14 +307,15 @@ fn sigkill_after_edits_then_the_next_start_restores_the_same_bytes() {
     assert!(h.state().recovery.offer.is_none());
     let app = h.state();
     // The dance (restored) and the camera (opened from its file).
-    assert_eq!(app.docs.len(), 2, "{:?}", app.shared.messages);
+    assert_eq!(app.ws.docs().len(), 2, "{:?}", app.shared.messages);
     let d = app
-        .docs
+        .ws
+        .docs()
         .iter()
         .find(|d| d.path.as_deref() == Some(original.as_path()))
         .expect("the dance is restored");
     // The scene is rebuilt as it was.
-    let s = &app.scene.scene;
+    let s = &app.ws.scene();
     assert_eq!(s.actors.len(), 1, "{:?}", app.shared.messages);
     assert_eq!(s.actors[0].motion, Some(d.id), "the actor wears the dance");
     assert_eq!(s.actors[0].offset, 12);
@@ -314,10 +323,14 @@ fn sigkill_after_edits_then_the_next_start_restores_the_same_bytes() {
         s.actors[0].model,
         ModelRef::File(dir.path().join("model.pmx"))
     );
-    assert!(app.scene.model_loaded(0), "{:?}", app.shared.messages);
+    assert!(
+        app.scene.loaded(&app.ws.scene().actors[0].model),
+        "{:?}",
+        app.shared.messages
+    );
     let camera = s
         .camera
-        .and_then(|id| app.docs.iter().find(|d| d.id == id))
+        .and_then(|id| app.ws.docs().iter().find(|d| d.id == id))
         .expect("the camera is back");
     assert_eq!(
         camera.path.as_deref(),
@@ -347,10 +360,10 @@ fn sigkill_after_edits_then_the_next_start_restores_the_same_bytes() {
     assert_eq!(vmd_files(&rdir), 1);
 
     // Saving writes the restored bytes to the original and drops the copy.
-    h.state_mut().run_command(Command::Save);
+    h.state_mut().run_command(UiCommand::Save);
     settle(&mut h);
     assert_eq!(std::fs::read(&original).expect("saved"), expected);
-    assert!(!h.state().docs[0].is_modified());
+    assert!(!h.state().ws.docs()[0].is_modified());
     settle(&mut h);
     assert!(sidecars(&rdir).is_empty());
     assert_eq!(vmd_files(&rdir), 0);
@@ -378,7 +391,7 @@ fn the_fiftieth_edit_writes_a_copy_before_the_interval() {
     assert_eq!(frame0(&bytes), 150);
     assert_eq!(
         bytes,
-        vmd_studio::vmd::write(&h.state().docs[0].motion).expect("write")
+        vmd_studio::vmd::write(&h.state().ws.docs()[0].motion).expect("write")
     );
     // Only the edited frame differs from the original file.
     let orig = vmd_studio::app::DEMO_DANCE;
@@ -403,7 +416,7 @@ fn saving_deletes_the_copy() {
     wait_for(&mut h, "the copy", |h| {
         h.state().recovery.is_idle() && sidecars(&rdir).len() == 1
     });
-    h.state_mut().run_command(Command::Save);
+    h.state_mut().run_command(UiCommand::Save);
     settle(&mut h);
     assert_eq!(frame0(&std::fs::read(&original).expect("saved")), 7);
     settle(&mut h);
@@ -420,13 +433,13 @@ fn closing_without_saving_deletes_the_copy() {
     wait_for(&mut h, "the copy", |h| {
         h.state().recovery.is_idle() && sidecars(&rdir).len() == 1
     });
-    assert!(h.state().docs[0].is_modified());
-    h.state_mut().run_command(Command::CloseTab);
+    assert!(h.state().ws.docs()[0].is_modified());
+    h.state_mut().run_command(UiCommand::CloseTab);
     h.run_steps(3);
     h.get_by_label("Discard").click();
     h.run_steps(2);
     settle(&mut h);
-    assert!(h.state().docs.is_empty());
+    assert!(h.state().ws.docs().is_empty());
     assert!(sidecars(&rdir).is_empty());
     assert_eq!(vmd_files(&rdir), 0);
     assert_eq!(
@@ -464,7 +477,7 @@ fn live_copies_are_not_offered_later_keeps_and_discard_deletes() {
     h.run_steps(2);
     settle(&mut h);
     assert!(h.state().recovery.offer.is_none());
-    assert!(h.state().docs.is_empty());
+    assert!(h.state().ws.docs().is_empty());
     assert_eq!(sidecars(&rdir).len(), 1, "Later keeps the copy");
     drop(h);
 
@@ -476,7 +489,7 @@ fn live_copies_are_not_offered_later_keeps_and_discard_deletes() {
     h.get_by_label("Discard").click();
     h.run_steps(2);
     settle(&mut h);
-    assert!(h.state().docs.is_empty());
+    assert!(h.state().ws.docs().is_empty());
     assert!(sidecars(&rdir).is_empty(), "Discard deletes the copy");
     assert_eq!(vmd_files(&rdir), 0);
     drop(h);

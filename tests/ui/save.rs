@@ -18,7 +18,7 @@ use std::time::Duration;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
-use vmd_studio::app::command::Command;
+use vmd_studio::app::command::UiCommand;
 use vmd_studio::app::document::{Edit, KeyChanges};
 
 const FRAME0: usize = 69;
@@ -40,7 +40,12 @@ fn open(path: &Path) -> Harness<'static, StudioApp> {
     app.open_paths(vec![path.to_path_buf()]);
     let mut h = harness(app);
     settle(&mut h);
-    assert_eq!(h.state().docs.len(), 1, "{:?}", h.state().shared.messages);
+    assert_eq!(
+        h.state().ws.docs().len(),
+        1,
+        "{:?}",
+        h.state().shared.messages
+    );
     h
 }
 
@@ -50,15 +55,17 @@ fn frame0(b: &[u8]) -> u32 {
 
 /// Moves bone key 0 to `frame`, as one undo step.
 fn move_key0(h: &mut Harness<'_, StudioApp>, frame: u32) {
-    let mut k = h.state().docs[0].motion.bones[0];
+    let mut k = h.state().ws.docs()[0].motion.bones[0];
     k.set_frame(frame);
-    h.state_mut().docs[0].apply(
-        Edit::SetKeys(KeyChanges {
-            bones: vec![(0, k)],
-            ..Default::default()
-        }),
-        "move",
-    );
+    let doc = h.state().ws.docs()[0].id;
+    let edit = Edit::SetKeys(KeyChanges {
+        bones: vec![(0, k)],
+        ..Default::default()
+    });
+    h.state_mut().apply(vmd_studio::workspace::Event::edit(
+        doc,
+        vmd_studio::workspace::EditRequest::apply(edit, "move"),
+    ));
 }
 
 fn with_frame0(original: &[u8], frame: u32) -> Vec<u8> {
@@ -84,7 +91,7 @@ fn saves_racing_on_a_slow_disk_end_with_the_newest_bytes() {
             std::thread::sleep(Duration::from_millis(400));
         }
     }));
-    let id = h.state().docs[0].id;
+    let id = h.state().ws.docs()[0].id;
     move_key0(&mut h, f0 + 1000);
     h.state_mut().save_doc_to(id, path.clone());
     h.step();
@@ -103,14 +110,14 @@ fn saves_racing_on_a_slow_disk_end_with_the_newest_bytes() {
     assert_eq!(frame0(&on_disk), f0 + 3000);
     assert_eq!(on_disk, with_frame0(&original, f0 + 3000));
     assert!(
-        !h.state().docs[0].is_modified(),
+        !h.state().ws.docs()[0].is_modified(),
         "saved at the newest state"
     );
     assert!(!h.state().saves.is_saving(id));
     // Undo once: the document differs from the file again.
-    h.state_mut().run_command(Command::Undo);
+    h.state_mut().run_command(UiCommand::Undo);
     h.run_steps(2);
-    assert!(h.state().docs[0].is_modified());
+    assert!(h.state().ws.docs()[0].is_modified());
 }
 
 /// Another program rewrites the file: Save asks, Overwrite writes ours, and
@@ -127,7 +134,7 @@ fn a_file_changed_on_disk_asks_before_overwriting() {
     theirs.extend_from_slice(b"XTRA");
     std::fs::write(&path, &theirs).expect("external write");
 
-    h.state_mut().run_command(Command::Save);
+    h.state_mut().run_command(UiCommand::Save);
     h.run_steps(2);
     settle(&mut h);
     h.get_by_label("File changed on disk");
@@ -136,7 +143,7 @@ fn a_file_changed_on_disk_asks_before_overwriting() {
         theirs,
         "not overwritten"
     );
-    assert!(h.state().docs[0].is_modified());
+    assert!(h.state().ws.docs()[0].is_modified());
 
     h.get_by_label("Overwrite").click();
     h.run_steps(2);
@@ -146,11 +153,11 @@ fn a_file_changed_on_disk_asks_before_overwriting() {
         std::fs::read(&path).expect("read"),
         with_frame0(&original, f0 + 7)
     );
-    assert!(!h.state().docs[0].is_modified());
+    assert!(!h.state().ws.docs()[0].is_modified());
 
     // Our own save updated what we know of the file: no question now.
     move_key0(&mut h, f0 + 8);
-    h.state_mut().run_command(Command::Save);
+    h.state_mut().run_command(UiCommand::Save);
     h.run_steps(2);
     settle(&mut h);
     assert!(h.query_by_label("File changed on disk").is_none());
@@ -173,24 +180,27 @@ fn a_file_changed_on_disk_can_be_reloaded() {
     std::thread::sleep(Duration::from_millis(20));
     std::fs::write(&path, &theirs).expect("external write");
 
-    h.state_mut().run_command(Command::Save);
+    h.state_mut().run_command(UiCommand::Save);
     h.run_steps(2);
     settle(&mut h);
     h.get_by_label("Cancel").click();
     h.run_steps(2);
     assert!(h.query_by_label("File changed on disk").is_none());
     assert_eq!(std::fs::read(&path).expect("read"), theirs);
-    assert!(h.state().docs[0].is_modified(), "our edit is still here");
-    assert_eq!(h.state().docs[0].motion.bones[0].frame(), f0 + 9);
+    assert!(
+        h.state().ws.docs()[0].is_modified(),
+        "our edit is still here"
+    );
+    assert_eq!(h.state().ws.docs()[0].motion.bones[0].frame(), f0 + 9);
 
-    h.state_mut().run_command(Command::Save);
+    h.state_mut().run_command(UiCommand::Save);
     h.run_steps(2);
     settle(&mut h);
     h.get_by_label("Reload from disk").click();
     h.run_steps(2);
     settle(&mut h);
-    assert_eq!(h.state().docs.len(), 1);
-    let d = &h.state().docs[0];
+    assert_eq!(h.state().ws.docs().len(), 1);
+    let d = &h.state().ws.docs()[0];
     assert!(!d.is_modified());
     assert_eq!(vmd_studio::vmd::write(&d.motion).expect("bytes"), theirs);
     assert_eq!(std::fs::read(&path).expect("read"), theirs);

@@ -52,7 +52,7 @@ fn movable(frames: &[u32], order: impl Iterator<Item = u32>) -> Option<(u32, u32
 
 /// Zooms the timeline to 8 points per frame with `frame` near the left.
 fn show_frame(h: &mut Harness<'_, StudioApp>, frame: u32) {
-    let t = &mut h.state_mut().dope_sheet;
+    let t = &mut h.state_mut().timeline;
     t.px_per_frame = 8.0;
     t.left_frame = f64::from(frame) - 20.0;
     h.run_steps(2);
@@ -64,12 +64,12 @@ fn key_on_screen(h: &mut Harness<'_, StudioApp>, doc_index: usize, key: KeyRef) 
     for _ in 0..60 {
         let found = {
             let app = h.state();
-            app.dope_sheet.key_pos(&app.docs[doc_index], key)
+            app.timeline.key_pos(&app.ws.docs()[doc_index], key)
         };
         if let Some(p) = found {
             return p;
         }
-        let ruler = h.state().dope_sheet.layout().expect("timeline drawn");
+        let ruler = h.state().timeline.layout().expect("timeline drawn");
         let over = ruler.keys.center();
         h.hover_at(over);
         h.event(egui::Event::MouseWheel {
@@ -85,7 +85,8 @@ fn key_on_screen(h: &mut Harness<'_, StudioApp>, doc_index: usize, key: KeyRef) 
 }
 
 fn doc_by_path<'a>(app: &'a StudioApp, p: &Path) -> (usize, &'a Document) {
-    app.docs
+    app.ws
+        .docs()
         .iter()
         .enumerate()
         .find(|(_, d)| d.path.as_deref() == Some(p))
@@ -113,27 +114,33 @@ fn model_dance_camera_scene_edit_both_undo_save_reopen() {
     settle(&mut h);
     {
         let app = h.state();
-        // Command-line order, whatever order the loads finished in.
-        assert_eq!(app.docs.len(), 2, "{:?}", app.shared.messages);
-        assert_eq!(app.docs[0].path.as_deref(), Some(dance.as_path()));
-        assert_eq!(app.docs[1].path.as_deref(), Some(camera.as_path()));
-        let s = &app.scene.scene;
+        // UiCommand-line order, whatever order the loads finished in.
+        assert_eq!(app.ws.docs().len(), 2, "{:?}", app.shared.messages);
+        assert_eq!(app.ws.docs()[0].path.as_deref(), Some(dance.as_path()));
+        assert_eq!(app.ws.docs()[1].path.as_deref(), Some(camera.as_path()));
+        let s = &app.ws.scene();
         assert_eq!(s.actors.len(), 1, "one actor");
         assert_eq!(s.actors[0].model, ModelRef::File(model.clone()));
-        assert_eq!(s.actors[0].motion, Some(app.docs[0].id));
-        assert_eq!(s.camera, Some(app.docs[1].id));
-        assert!(app.scene.model_loaded(0), "{:?}", app.shared.messages);
+        assert_eq!(s.actors[0].motion, Some(app.ws.docs()[0].id));
+        assert_eq!(s.camera, Some(app.ws.docs()[1].id));
+        assert!(
+            app.scene.loaded(&app.ws.scene().actors[0].model),
+            "{:?}",
+            app.shared.messages
+        );
         // CENSUS: the camera file has no bone or morph keys.
-        assert!(app.docs[1].motion.bones.is_empty() && app.docs[1].motion.morphs.is_empty());
+        assert!(
+            app.ws.docs()[1].motion.bones.is_empty() && app.ws.docs()[1].motion.morphs.is_empty()
+        );
         // One timeline: the camera's section first, then the actor's.
-        let sections = app.timeline_sections();
+        let sections = vmd_studio::app::timeline_sections(&app.ws);
         let ids: Vec<u64> = sections.iter().map(|s| s.doc_id).collect();
-        assert_eq!(ids, vec![app.docs[1].id, app.docs[0].id]);
+        assert_eq!(ids, vec![app.ws.docs()[1].id, app.ws.docs()[0].id]);
     }
 
     // 1. Move a camera key two frames right on the timeline.
     let (cam_i, cam_f) = {
-        let d = &h.state().docs[1];
+        let d = &h.state().ws.docs()[1];
         let frames: Vec<u32> = d.motion.cameras.iter().map(|k| k.frame()).collect();
         movable(&frames, d.index.camera.iter().copied()).expect("a camera key with room")
     };
@@ -141,20 +148,20 @@ fn model_dance_camera_scene_edit_both_undo_save_reopen() {
     let p = key_on_screen(&mut h, 1, KeyRef::Camera(cam_i));
     drag(&mut h, p, p + egui::vec2(16.0, 0.0));
     assert_eq!(
-        h.state().docs[1].motion.cameras[cam_i as usize].frame(),
+        h.state().ws.docs()[1].motion.cameras[cam_i as usize].frame(),
         cam_f + 2
     );
-    assert!(h.state().docs[1].is_modified());
-    assert!(!h.state().docs[0].is_modified());
+    assert!(h.state().ws.docs()[1].is_modified());
+    assert!(!h.state().ws.docs()[0].is_modified());
     assert_eq!(
         h.state().doc().map(|d| d.id),
-        Some(h.state().docs[1].id),
+        Some(h.state().ws.docs()[1].id),
         "camera file active"
     );
 
     // 2. Move a bone key of the dance two frames right on the same timeline.
     let (bone_i, bone_f) = {
-        let d = &h.state().docs[0];
+        let d = &h.state().ws.docs()[0];
         let mut found = None;
         for t in &d.index.bones {
             let frames: Vec<u32> = d.motion.bones.iter().map(|k| k.frame()).collect();
@@ -170,39 +177,39 @@ fn model_dance_camera_scene_edit_both_undo_save_reopen() {
     let p = key_on_screen(&mut h, 0, KeyRef::Bone(bone_i));
     drag(&mut h, p, p + egui::vec2(16.0, 0.0));
     assert_eq!(
-        h.state().docs[0].motion.bones[bone_i as usize].frame(),
+        h.state().ws.docs()[0].motion.bones[bone_i as usize].frame(),
         bone_f + 2
     );
-    assert!(h.state().docs[0].is_modified());
-    assert_eq!(h.state().docs[1].history().len(), 1);
-    assert_eq!(h.state().docs[0].history().len(), 1);
+    assert!(h.state().ws.docs()[0].is_modified());
+    assert_eq!(h.state().ws.docs()[1].history().len(), 1);
+    assert_eq!(h.state().ws.docs()[0].history().len(), 1);
 
     // 3. Undo twice: the bone move (the last edit), then the camera move.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
     assert_eq!(
-        h.state().docs[0].motion.bones[bone_i as usize].frame(),
+        h.state().ws.docs()[0].motion.bones[bone_i as usize].frame(),
         bone_f
     );
     assert_eq!(
-        h.state().docs[1].motion.cameras[cam_i as usize].frame(),
+        h.state().ws.docs()[1].motion.cameras[cam_i as usize].frame(),
         cam_f + 2
     );
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
     assert_eq!(
-        h.state().docs[1].motion.cameras[cam_i as usize].frame(),
+        h.state().ws.docs()[1].motion.cameras[cam_i as usize].frame(),
         cam_f
     );
-    for d in &h.state().docs {
+    for d in h.state().ws.docs() {
         assert!(!d.is_modified(), "{} after undo", d.title());
     }
     assert_eq!(
-        vmd_studio::vmd::write(&h.state().docs[0].motion).unwrap(),
+        vmd_studio::vmd::write(&h.state().ws.docs()[0].motion).unwrap(),
         dance_bytes
     );
     assert_eq!(
-        vmd_studio::vmd::write(&h.state().docs[1].motion).unwrap(),
+        vmd_studio::vmd::write(&h.state().ws.docs()[1].motion).unwrap(),
         camera_bytes
     );
 
@@ -210,11 +217,11 @@ fn model_dance_camera_scene_edit_both_undo_save_reopen() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
     h.run_steps(2);
     assert_eq!(
-        h.state().docs[1].motion.cameras[cam_i as usize].frame(),
+        h.state().ws.docs()[1].motion.cameras[cam_i as usize].frame(),
         cam_f + 2
     );
     assert_eq!(
-        h.state().docs[0].motion.bones[bone_i as usize].frame(),
+        h.state().ws.docs()[0].motion.bones[bone_i as usize].frame(),
         bone_f
     );
 
@@ -247,7 +254,10 @@ fn model_dance_camera_scene_edit_both_undo_save_reopen() {
     // The dance had no unsaved edits: untouched on disk.
     assert_eq!(std::fs::read(&dance).unwrap(), dance_bytes);
     let _ = bone_frame_offset(bone_i as usize);
-    assert!(!h.state().docs[1].is_modified(), "saved with the scene");
+    assert!(
+        !h.state().ws.docs()[1].is_modified(),
+        "saved with the scene"
+    );
 
     // 6. Reopen the scene in a fresh app: same roles, model and offset.
     let mut app = StudioApp::default();
@@ -256,7 +266,7 @@ fn model_dance_camera_scene_edit_both_undo_save_reopen() {
     settle(&mut h2);
     {
         let app = h2.state();
-        let s = &app.scene.scene;
+        let s = &app.ws.scene();
         assert_eq!(s.actors.len(), 1, "{:?}", app.shared.messages);
         assert_eq!(s.actors[0].name, "Mei");
         assert_eq!(s.actors[0].offset, 12);
@@ -273,7 +283,7 @@ fn model_dance_camera_scene_edit_both_undo_save_reopen() {
         assert_eq!(s.camera, Some(c.id));
         assert_eq!(c.motion.cameras[cam_i as usize].frame(), cam_f + 2);
         // The actor's section is shifted by its offset on the timeline.
-        let sec = app.timeline_sections();
+        let sec = vmd_studio::app::timeline_sections(&app.ws);
         assert_eq!(
             sec.iter().find(|x| x.doc_id == d.id).map(|x| x.offset),
             Some(12)
@@ -301,11 +311,11 @@ fn model_dance_camera_scene_edit_both_undo_save_reopen() {
                 .any(|m| m.contains("motion of Mei not found") && m.contains("mei_wait.vmd")),
             "{errors:?}"
         );
-        let s = &app.scene.scene;
+        let s = &app.ws.scene();
         assert_eq!(s.actors.len(), 1);
         assert_eq!(s.actors[0].motion, None);
         assert!(s.camera.is_some(), "the camera still opens");
-        assert_eq!(app.docs.len(), 1);
+        assert_eq!(app.ws.docs().len(), 1);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -313,7 +323,7 @@ fn model_dance_camera_scene_edit_both_undo_save_reopen() {
 #[test]
 fn first_start_is_the_demo_scene_through_its_camera() {
     let app = StudioApp::with_demo();
-    let s = &app.scene.scene;
+    let s = &app.ws.scene();
     assert_eq!(s.actors.len(), 1);
     assert_eq!(s.actors[0].model, ModelRef::Builtin);
     let dance = s.actors[0].motion.expect("demo dance worn");
@@ -326,9 +336,7 @@ fn first_start_is_the_demo_scene_through_its_camera() {
     let mut h = harness_sized(app, 1400.0, 1000.0);
     h.run_steps(3);
     // Both files on one timeline: camera first, then the dancer.
-    let ids: Vec<u64> = h
-        .state()
-        .timeline_sections()
+    let ids: Vec<u64> = vmd_studio::app::timeline_sections(&h.state().ws)
         .iter()
         .map(|s| s.doc_id)
         .collect();
@@ -371,8 +379,11 @@ fn morphs_the_model_lacks_are_listed_per_actor() {
     let mut h = mei_wearing(&corpus, &lacking);
     {
         let app = h.state();
-        assert_eq!(app.scene.scene.actors.len(), 1);
-        assert!(app.scene.model_loaded(0), "Mei loaded");
+        assert_eq!(app.ws.scene().actors.len(), 1);
+        assert!(
+            app.scene.loaded(&app.ws.scene().actors[0].model),
+            "Mei loaded"
+        );
     }
     let shown = |h: &Harness<'_, StudioApp>, n: &str| h.query_all_by_label(n).count();
     let (missing_before, present_before) = (shown(&h, "存在しない表情"), shown(&h, "発音「あ」"));
@@ -388,8 +399,8 @@ fn morphs_the_model_lacks_are_listed_per_actor() {
     {
         use vmd_studio::vmd::{MorphKey, NameEncoding};
         let app = h.state();
-        let id = app.scene.scene.actors[0].motion.expect("motion worn");
-        let d = app.docs.iter().find(|d| d.id == id).expect("open");
+        let id = app.ws.scene().actors[0].motion.expect("motion worn");
+        let d = app.ws.docs().iter().find(|d| d.id == id).expect("open");
         let with = |name: &str| {
             let mut m = d.motion.clone();
             m.morphs
@@ -414,4 +425,35 @@ fn morphs_the_model_lacks_are_listed_per_actor() {
     assert!(h.query_by_label_contains("Morphs missing").is_none());
     h.get_by_label("Every morph of the motion is in mei.pmd.");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The scene's end is one answer wherever it is used: with the dancer
+/// shifted 200 frames, the End key and File ▸ Export video's default range
+/// both stop at the dance's last key + 200 (later than the camera's), and
+/// after an undo of the offset the End key stops at the files' own last key.
+#[test]
+fn the_end_key_and_the_export_range_share_the_scene_end_with_an_offset_actor() {
+    use vmd_studio::app::command::UiCommand;
+    let mut h = harness_sized(StudioApp::with_demo(), 1400.0, 1000.0);
+    h.run_steps(3);
+    // By hand, from the files: the last key of each, the dance shifted.
+    let last = |i: usize| h.state().ws.docs()[i].motion.last_frame().expect("keys");
+    let (dance, camera) = (last(0), last(1));
+    assert_eq!(h.state().ws.wearer(h.state().ws.docs()[0].id), Some(0));
+    h.state_mut().scene_action(Action::SetOffset(0, 200));
+    h.run_steps(2);
+    let expected = (dance + 200).max(camera);
+    assert!(expected > camera, "the shifted dance ends the scene");
+    h.state_mut().run_command(UiCommand::End);
+    h.run_steps(2);
+    assert_eq!(h.state().ws.transport().frame, f64::from(expected));
+    h.state_mut().open_export_video();
+    assert_eq!(h.state().export_video.last, expected);
+    // The offset is one undo step.
+    h.state_mut().run_command(UiCommand::Undo);
+    h.run_steps(2);
+    assert_eq!(h.state().ws.scene().actors[0].offset, 0);
+    h.state_mut().run_command(UiCommand::End);
+    h.run_steps(2);
+    assert_eq!(h.state().ws.transport().frame, f64::from(dance.max(camera)));
 }

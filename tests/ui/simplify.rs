@@ -16,8 +16,7 @@ use std::time::Duration;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
-use vmd_studio::app::command::Command;
-use vmd_studio::app::document::Document;
+use vmd_studio::app::command::UiCommand;
 use vmd_studio::vmd::evaluate::bone_at;
 use vmd_studio::vmd::{self, BoneKey, Motion, NameEncoding, TrackIndex};
 
@@ -46,8 +45,12 @@ fn baked() -> Motion {
 fn with_baked() -> Harness<'static, StudioApp> {
     let mut h = harness_sized(StudioApp::with_demo(), 1600.0, 1000.0);
     h.run_steps(3);
-    h.state_mut().docs[0] = Document::new(baked(), None, "baked.vmd");
-    h.state_mut().active = 0;
+    // The dance file reopened with other keys (it keeps its place).
+    let id = h.state().ws.docs()[0].id;
+    let mut new = vmd_studio::workspace::NewDocument::new(baked(), None, "baked.vmd");
+    new.replace = Some(id);
+    h.state_mut()
+        .apply(vmd_studio::workspace::Event::Open(Box::new(new)));
     h.run_steps(3);
     h
 }
@@ -98,7 +101,7 @@ fn worst(a: &Motion, b: &Motion) -> (f64, f64) {
 #[test]
 fn simplify_previews_then_applies_as_one_undo_step() {
     let mut h = with_baked();
-    let original = h.state().docs[0].motion.clone();
+    let original = h.state().ws.docs()[0].motion.clone();
     let original_bytes = bytes(&original);
     tools(&mut h, "Simplify…");
     settle(&mut h);
@@ -110,7 +113,7 @@ fn simplify_previews_then_applies_as_one_undo_step() {
     assert!(h.query_by_label_contains("Worst bone rotation").is_some());
     assert!(h.query_by_label("Track on the graph").is_some());
     assert_eq!(
-        h.state().docs[0].history().len(),
+        h.state().ws.docs()[0].history().len(),
         0,
         "a preview changes nothing"
     );
@@ -129,16 +132,16 @@ fn simplify_previews_then_applies_as_one_undo_step() {
 
     h.get_by_label("Apply the simplification").click();
     settle(&mut h);
-    let m = h.state().docs[0].motion.clone();
+    let m = h.state().ws.docs()[0].motion.clone();
     assert_eq!(m.bones.len(), previewed, "the previewed result was applied");
-    assert_eq!(h.state().docs[0].history().len(), 1, "one undo step");
+    assert_eq!(h.state().ws.docs()[0].history().len(), 1, "one undo step");
     let (dp, dr) = worst(&original, &m);
     assert!(dp <= 0.01 + 1e-6 && dr <= 0.1 + 1e-3, "{dp} {dr}");
     assert!(h.query_by_label_contains("Done:").is_some());
 
-    h.state_mut().run_command(Command::Undo);
+    h.state_mut().run_command(UiCommand::Undo);
     h.run_steps(3);
-    assert_eq!(bytes(&h.state().docs[0].motion), original_bytes);
+    assert_eq!(bytes(&h.state().ws.docs()[0].motion), original_bytes);
 }
 
 #[test]
@@ -164,20 +167,20 @@ fn a_big_motion_previews_on_a_thread_and_changing_a_tolerance_recomputes() {
         other => panic!("no preview: {other:?}"),
     };
     assert!(second <= first, "{second} > {first}");
-    assert_eq!(h.state().docs[0].history().len(), 0);
+    assert_eq!(h.state().ws.docs()[0].history().len(), 0);
 }
 
 #[test]
 fn bake_from_the_tools_menu_keys_every_frame_and_undoes() {
     let mut h = harness_sized(StudioApp::with_demo(), 1600.0, 1000.0);
     h.run_steps(3);
-    let original = h.state().docs[0].motion.clone();
+    let original = h.state().ws.docs()[0].motion.clone();
     let original_bytes = bytes(&original);
     tools(&mut h, "Bake…");
     h.get_by_label("Bake the motion").click();
     settle(&mut h);
-    let m = h.state().docs[0].motion.clone();
-    assert_eq!(h.state().docs[0].history().len(), 1);
+    let m = h.state().ws.docs()[0].motion.clone();
+    assert_eq!(h.state().ws.docs()[0].history().len(), 1);
     // Every bone track: one key per frame from its first key to its last.
     let idx = TrackIndex::build(&original);
     let out = TrackIndex::build(&m);
@@ -187,7 +190,7 @@ fn bake_from_the_tools_menu_keys_every_frame_and_undoes() {
         assert_eq!(got, &(a..=b).collect::<Vec<u32>>(), "{}", t.name().text);
     }
     assert!(m.bones.iter().all(|k| k.is_linear()));
-    h.state_mut().run_command(Command::Undo);
+    h.state_mut().run_command(UiCommand::Undo);
     h.run_steps(3);
-    assert_eq!(bytes(&h.state().docs[0].motion), original_bytes);
+    assert_eq!(bytes(&h.state().ws.docs()[0].motion), original_bytes);
 }

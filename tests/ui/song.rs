@@ -76,7 +76,7 @@ fn song_lane_appears_and_dragging_moves_the_song() {
     settle(&mut h);
     let s = h.state();
     assert!(s.shared.song.song.is_some(), "{:?}", s.shared.messages);
-    let in_scene = s.scene.scene.song.clone().expect("the scene has the song");
+    let in_scene = s.ws.scene().song.clone().expect("the scene has the song");
     assert_eq!((in_scene.path, in_scene.offset), (path.clone(), 0));
     // The beat grid of the click track: 120 BPM from 0 s.
     let g = s.shared.song.grid.expect("beat grid");
@@ -90,7 +90,7 @@ fn song_lane_appears_and_dragging_moves_the_song() {
     );
 
     let lane = h.get_by_label("Song lane").rect();
-    let l = h.state().dope_sheet.layout().expect("timeline layout");
+    let l = h.state().timeline.layout().expect("timeline layout");
     // The song starts at frame 0: its first click is painted at x_of(0).
     let x0 = waveform_left(&h).expect("waveform painted");
     assert!(
@@ -115,8 +115,8 @@ fn song_lane_appears_and_dragging_moves_the_song() {
     h.run_steps(3);
     let s = h.state();
     assert_eq!(s.shared.song.offset_frames, 12);
-    assert_eq!(s.scene.scene.song.as_ref().map(|s| s.offset), Some(12));
-    let l = s.dope_sheet.layout().unwrap();
+    assert_eq!(s.ws.scene().song.as_ref().map(|s| s.offset), Some(12));
+    let l = s.timeline.layout().unwrap();
     let x1 = waveform_left(&h).expect("waveform painted");
     assert!(
         (x1 - l.x_of(12.0)).abs() <= 1.0,
@@ -138,7 +138,7 @@ fn broken_song_changes_nothing() {
     settle(&mut h);
     let s = h.state();
     assert!(s.shared.song.song.is_none());
-    assert!(s.scene.scene.song.is_none());
+    assert!(s.ws.scene().song.is_none());
     let msg = s
         .shared
         .messages
@@ -158,18 +158,19 @@ fn no_sound_device_plays_silently_and_says_why() {
     // This machine has no sound device (and the default build no sound
     // output): the status bar says why.
     h.get_by_label_contains("No sound:");
-    let start = h.state().shared.transport.frame;
-    h.state_mut().shared.transport.playing = true;
+    let start = h.state().ws.transport().frame;
+    h.state_mut()
+        .transport(vmd_studio::workspace::TransportEvent::Play);
     for _ in 0..30 {
         h.step();
         std::thread::sleep(Duration::from_millis(10));
     }
     let s = h.state();
     assert!(
-        s.shared.transport.frame > start + 5.0,
+        s.ws.transport().frame > start + 5.0,
         "the silent transport runs: {} → {}",
         start,
-        s.shared.transport.frame
+        s.ws.transport().frame
     );
 }
 
@@ -177,7 +178,7 @@ fn no_sound_device_plays_silently_and_says_why() {
 fn a_song_dropped_on_the_empty_window_plays_under_the_demo_scene() {
     // Nothing open: the start screen.
     let mut app = StudioApp::default();
-    assert!(app.docs.is_empty());
+    assert!(app.ws.docs().is_empty());
     let path = song_file();
     app.open_paths(vec![path.clone()]);
     let mut h = harness(app);
@@ -185,11 +186,11 @@ fn a_song_dropped_on_the_empty_window_plays_under_the_demo_scene() {
     let s = h.state();
     // The demo scene opened (its dance and camera) and the song is in it,
     // so the lane has a timeline to sit on.
-    assert_eq!(s.docs.len(), 2, "demo dance and camera");
-    assert_eq!(s.scene.scene.actors.len(), 1);
-    assert!(s.scene.scene.camera.is_some());
+    assert_eq!(s.ws.docs().len(), 2, "demo dance and camera");
+    assert_eq!(s.ws.scene().actors.len(), 1);
+    assert!(s.ws.scene().camera.is_some());
     assert_eq!(
-        s.scene.scene.song.as_ref().map(|s| s.path.clone()),
+        s.ws.scene().song.as_ref().map(|s| s.path.clone()),
         Some(path)
     );
     assert!(waveform_left(&h).is_some(), "the waveform is painted");

@@ -99,19 +99,19 @@ fn open_scene(tag: &str) -> Scene {
     settle(&mut h);
     {
         let app = h.state();
-        assert_eq!(app.docs.len(), 2, "{:?}", app.shared.messages);
-        assert_eq!(app.docs[0].path.as_deref(), Some(dance_path.as_path()));
-        let s = &app.scene.scene;
+        assert_eq!(app.ws.docs().len(), 2, "{:?}", app.shared.messages);
+        assert_eq!(app.ws.docs()[0].path.as_deref(), Some(dance_path.as_path()));
+        let s = &app.ws.scene();
         assert_eq!(
             s.camera,
-            Some(app.docs[1].id),
+            Some(app.ws.docs()[1].id),
             "the camera file is the camera"
         );
         assert_eq!(s.actors.len(), 1);
-        assert_eq!(s.actors[0].motion, Some(app.docs[0].id));
+        assert_eq!(s.actors[0].motion, Some(app.ws.docs()[0].id));
     }
     // 8 points per frame, frame 10 well inside the view.
-    let t = &mut h.state_mut().dope_sheet;
+    let t = &mut h.state_mut().timeline;
     t.px_per_frame = 8.0;
     t.left_frame = -5.0;
     h.run_steps(3);
@@ -126,8 +126,8 @@ fn open_scene(tag: &str) -> Scene {
 
 fn key_pos(h: &Harness<'_, StudioApp>, doc: usize, key: KeyRef) -> Pos2 {
     let app = h.state();
-    app.dope_sheet
-        .key_pos(&app.docs[doc], key)
+    app.timeline
+        .key_pos(&app.ws.docs()[doc], key)
         .unwrap_or_else(|| panic!("{key:?} of file {doc} not in view"))
 }
 
@@ -148,8 +148,8 @@ fn box_select_frame_10(h: &mut Harness<'_, StudioApp>) {
 fn selections(h: &Harness<'_, StudioApp>) -> (Vec<KeyRef>, Vec<KeyRef>) {
     let app = h.state();
     (
-        app.docs[0].view.selection.iter().copied().collect(),
-        app.docs[1].view.selection.iter().copied().collect(),
+        app.ws.docs()[0].view.selection.iter().copied().collect(),
+        app.ws.docs()[1].view.selection.iter().copied().collect(),
     )
 }
 
@@ -180,7 +180,7 @@ fn a_band_across_camera_light_and_actor_rows_moves_saves_and_undoes_as_one() {
     drag(&mut h, p, p + egui::vec2(24.0, 0.0));
     {
         let app = h.state();
-        let (d, c) = (&app.docs[0].motion, &app.docs[1].motion);
+        let (d, c) = (&app.ws.docs()[0].motion, &app.ws.docs()[1].motion);
         assert_eq!(d.bones[1].frame(), 13);
         assert_eq!(d.bones[2].frame(), 13);
         assert_eq!(d.morphs[0].frame(), 13);
@@ -190,14 +190,14 @@ fn a_band_across_camera_light_and_actor_rows_moves_saves_and_undoes_as_one() {
         assert_eq!(d.bones[3].frame(), 31);
         assert_eq!(c.cameras[2].frame(), 30);
         // One undo step in each file.
-        assert_eq!(app.docs[0].history().len(), 1);
-        assert_eq!(app.docs[1].history().len(), 1);
+        assert_eq!(app.ws.docs()[0].history().len(), 1);
+        assert_eq!(app.ws.docs()[1].history().len(), 1);
         // ... which the scene undoes as one action over both files.
-        assert_eq!(app.step_files(true), 2);
+        assert_eq!(app.ws.step_files(true), 2);
     }
 
     // Save both files; only the moved records' frame fields differ.
-    let (dance_id, camera_id) = (h.state().docs[0].id, h.state().docs[1].id);
+    let (dance_id, camera_id) = (h.state().ws.docs()[0].id, h.state().ws.docs()[1].id);
     h.state_mut().save_doc_to(dance_id, dance.clone());
     h.state_mut().save_doc_to(camera_id, camera.clone());
     settle(&mut h);
@@ -233,8 +233,8 @@ fn a_band_across_camera_light_and_actor_rows_moves_saves_and_undoes_as_one() {
     h.run_steps(2);
     {
         let app = h.state();
-        assert_eq!(vmd::write(&app.docs[0].motion).unwrap(), dance_bytes);
-        assert_eq!(vmd::write(&app.docs[1].motion).unwrap(), camera_bytes);
+        assert_eq!(vmd::write(&app.ws.docs()[0].motion).unwrap(), dance_bytes);
+        assert_eq!(vmd::write(&app.ws.docs()[1].motion).unwrap(), camera_bytes);
     }
     // Saved again, both files are byte for byte the originals.
     h.state_mut().save_doc_to(dance_id, dance.clone());
@@ -245,8 +245,8 @@ fn a_band_across_camera_light_and_actor_rows_moves_saves_and_undoes_as_one() {
     // One Ctrl+Y brings the whole move back.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
     h.run_steps(2);
-    assert_eq!(h.state().docs[0].motion.morphs[0].frame(), 13);
-    assert_eq!(h.state().docs[1].motion.lights[0].frame(), 13);
+    assert_eq!(h.state().ws.docs()[0].motion.morphs[0].frame(), 13);
+    assert_eq!(h.state().ws.docs()[1].motion.lights[0].frame(), 13);
 }
 
 #[test]
@@ -269,14 +269,14 @@ fn a_move_that_clashes_in_one_file_moves_no_file_there() {
     h.run_steps(2);
     let app = h.state();
     // Every file stays at the last offset allowed (+1).
-    assert_eq!(app.docs[0].motion.bones[1].frame(), 11, "dance held");
-    assert_eq!(app.docs[0].motion.morphs[0].frame(), 11);
+    assert_eq!(app.ws.docs()[0].motion.bones[1].frame(), 11, "dance held");
+    assert_eq!(app.ws.docs()[0].motion.morphs[0].frame(), 11);
     assert_eq!(
-        app.docs[1].motion.cameras[1].frame(),
+        app.ws.docs()[1].motion.cameras[1].frame(),
         11,
         "camera not on 30"
     );
-    assert_eq!(app.docs[1].motion.lights[0].frame(), 11);
+    assert_eq!(app.ws.docs()[1].motion.lights[0].frame(), 11);
     assert!(
         app.shared.messages.iter().any(|(m, err)| *err
             && m.contains("Move refused")
@@ -334,12 +334,13 @@ fn delete_and_copy_paste_across_sections_go_to_each_file() {
     // the same kind of row of the same file, the earliest at the playhead.
     h.key_press_modifiers(Modifiers::COMMAND, Key::C);
     h.run_steps(2);
-    h.state_mut().shared.transport.frame = 50.0;
+    h.state_mut()
+        .transport(vmd_studio::workspace::TransportEvent::Seek(50.0));
     h.key_press_modifiers(Modifiers::COMMAND, Key::V);
     h.run_steps(2);
     {
         let app = h.state();
-        let (d, c) = (&app.docs[0].motion, &app.docs[1].motion);
+        let (d, c) = (&app.ws.docs()[0].motion, &app.ws.docs()[1].motion);
         // Appended after each section's records, in copy order.
         assert_eq!(d.bones.len(), 7);
         assert_eq!(
@@ -358,7 +359,7 @@ fn delete_and_copy_paste_across_sections_go_to_each_file() {
         assert!(c.bones.is_empty(), "no bone keys went into the camera file");
         // The pasted keys are the selection.
         assert_eq!(
-            app.docs[1]
+            app.ws.docs()[1]
                 .view
                 .selection
                 .iter()
@@ -370,8 +371,14 @@ fn delete_and_copy_paste_across_sections_go_to_each_file() {
     // One Ctrl+Z takes the paste back from both files.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
-    assert_eq!(vmd::write(&h.state().docs[0].motion).unwrap(), dance_bytes);
-    assert_eq!(vmd::write(&h.state().docs[1].motion).unwrap(), camera_bytes);
+    assert_eq!(
+        vmd::write(&h.state().ws.docs()[0].motion).unwrap(),
+        dance_bytes
+    );
+    assert_eq!(
+        vmd::write(&h.state().ws.docs()[1].motion).unwrap(),
+        camera_bytes
+    );
 
     // Delete the band's keys in both files at once.
     box_select_frame_10(&mut h);
@@ -379,7 +386,7 @@ fn delete_and_copy_paste_across_sections_go_to_each_file() {
     h.run_steps(2);
     {
         let app = h.state();
-        let (d, c) = (&app.docs[0].motion, &app.docs[1].motion);
+        let (d, c) = (&app.ws.docs()[0].motion, &app.ws.docs()[1].motion);
         let frames = |v: Vec<u32>| v;
         assert_eq!(
             frames(d.bones.iter().map(|k| k.frame()).collect()),
@@ -400,8 +407,14 @@ fn delete_and_copy_paste_across_sections_go_to_each_file() {
     }
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
-    assert_eq!(vmd::write(&h.state().docs[0].motion).unwrap(), dance_bytes);
-    assert_eq!(vmd::write(&h.state().docs[1].motion).unwrap(), camera_bytes);
+    assert_eq!(
+        vmd::write(&h.state().ws.docs()[0].motion).unwrap(),
+        dance_bytes
+    );
+    assert_eq!(
+        vmd::write(&h.state().ws.docs()[1].motion).unwrap(),
+        camera_bytes
+    );
 }
 
 /// Screen position of (x, y) in 0..127 curve space inside a curve box (y
@@ -438,8 +451,12 @@ fn curve_edits_from_either_section_go_to_that_file() {
     let cam = key_pos(&h, 1, KeyRef::Camera(1));
     click_with(&mut h, cam, Modifiers::NONE);
     h.run_steps(3);
-    assert_eq!(h.state().active, 1, "the camera file is the active one");
-    assert_eq!(h.state().docs[1].view.active, Some(KeyRef::Camera(1)));
+    assert_eq!(
+        h.state().ws.active_index(),
+        1,
+        "the camera file is the active one"
+    );
+    assert_eq!(h.state().ws.docs()[1].view.active, Some(KeyRef::Camera(1)));
     let rec = 62 + 61; // camera record 1 starts at its frame field
     let (x1, y1) = (camera_bytes[rec + 32], camera_bytes[rec + 34]);
     let rect = *h
@@ -449,7 +466,7 @@ fn curve_edits_from_either_section_go_to_that_file() {
         .first()
         .expect("target-X box drawn");
     drag(&mut h, curve_at(rect, x1, y1), curve_at(rect, 100, 30));
-    let now = vmd::write(&h.state().docs[1].motion).expect("camera");
+    let now = vmd::write(&h.state().ws.docs()[1].motion).expect("camera");
     let changed: Vec<usize> = (0..now.len())
         .filter(|&i| now[i] != camera_bytes[i])
         .collect();
@@ -463,15 +480,19 @@ fn curve_edits_from_either_section_go_to_that_file() {
     assert!(!expected.is_empty(), "the drag must move the point");
     assert_eq!(changed, expected, "only item 0's x1 and y1 of record 1");
     assert_eq!((now[rec + 32], now[rec + 34]), (100, 30));
-    let dance_now = vmd::write(&h.state().docs[0].motion).expect("dance");
+    let dance_now = vmd::write(&h.state().ws.docs()[0].motion).expect("dance");
     assert_eq!(dance_now, dance_bytes, "the dance is untouched");
 
     // 2. The actor's センター key at frame 10 (bone record 1).
     let bone = key_pos(&h, 0, KeyRef::Bone(1));
     click_with(&mut h, bone, Modifiers::NONE);
     h.run_steps(3);
-    assert_eq!(h.state().active, 0, "the dance is the active one");
-    assert_eq!(h.state().docs[0].view.active, Some(KeyRef::Bone(1)));
+    assert_eq!(
+        h.state().ws.active_index(),
+        0,
+        "the dance is the active one"
+    );
+    assert_eq!(h.state().ws.docs()[0].view.active, Some(KeyRef::Bone(1)));
     let block = 54 + 111 + 47;
     let (rx1, ry1) = (dance_bytes[block + 48], dance_bytes[block + 52]);
     let rect = *h
@@ -481,7 +502,7 @@ fn curve_edits_from_either_section_go_to_that_file() {
         .get(3)
         .expect("rotation box drawn");
     drag(&mut h, curve_at(rect, rx1, ry1), curve_at(rect, 100, 30));
-    let now = vmd::write(&h.state().docs[0].motion).expect("dance");
+    let now = vmd::write(&h.state().ws.docs()[0].motion).expect("dance");
     let changed: Vec<usize> = (0..now.len())
         .filter(|&i| now[i] != dance_bytes[i])
         .collect();
@@ -491,7 +512,7 @@ fn curve_edits_from_either_section_go_to_that_file() {
         "only bone record 1's curve block changed: {changed:?}"
     );
     assert_eq!((now[block + 48], now[block + 52]), (100, 30));
-    let cam_now = vmd::write(&h.state().docs[1].motion).expect("camera");
+    let cam_now = vmd::write(&h.state().ws.docs()[1].motion).expect("camera");
     assert_eq!(
         cam_now[rec + 32..rec + 36],
         [100, camera_bytes[rec + 33], 30, camera_bytes[rec + 35]],
@@ -504,9 +525,12 @@ fn curve_edits_from_either_section_go_to_that_file() {
         h.run_steps(3);
     }
     let app = h.state();
-    assert_eq!(vmd::write(&app.docs[0].motion).expect("dance"), dance_bytes);
     assert_eq!(
-        vmd::write(&app.docs[1].motion).expect("camera"),
+        vmd::write(&app.ws.docs()[0].motion).expect("dance"),
+        dance_bytes
+    );
+    assert_eq!(
+        vmd::write(&app.ws.docs()[1].motion).expect("camera"),
         camera_bytes
     );
 }

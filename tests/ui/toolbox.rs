@@ -23,14 +23,14 @@ use std::time::Duration;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
-use vmd_studio::app::command::Command;
+use vmd_studio::app::command::UiCommand;
 use vmd_studio::vmd::{self, Motion};
 
 fn demo() -> Harness<'static, StudioApp> {
     let mut h = harness_sized(StudioApp::with_demo(), 1600.0, 1000.0);
     h.run_steps(3);
-    assert_eq!(h.state().docs.len(), 2, "demo dance and camera");
-    assert_eq!(h.state().active, 0);
+    assert_eq!(h.state().ws.docs().len(), 2, "demo dance and camera");
+    assert_eq!(h.state().ws.active_index(), 0);
     h
 }
 
@@ -79,7 +79,7 @@ fn track(m: &Motion, name: &str) -> BTreeMap<u32, ([f32; 3], [f32; 4])> {
 }
 
 fn undo(h: &mut Harness<'static, StudioApp>) {
-    h.state_mut().run_command(Command::Undo);
+    h.state_mut().run_command(UiCommand::Undo);
     h.run_steps(3);
 }
 
@@ -107,7 +107,7 @@ fn assert_mirrored(original: &Motion, mirrored: &Motion) {
 #[test]
 fn mirror_from_the_tools_menu_is_one_undo_step() {
     let mut h = demo();
-    let original = h.state().docs[0].motion.clone();
+    let original = h.state().ws.docs()[0].motion.clone();
     let original_bytes = bytes(&original);
     let first_left = track(&original, "左腕");
     let (&f0, &(_, q0)) = first_left.iter().next().expect("demo keys 左腕");
@@ -121,15 +121,18 @@ fn mirror_from_the_tools_menu_is_one_undo_step() {
     h.run_steps(3);
 
     let app = h.state();
-    let m = &app.docs[0].motion;
-    assert_eq!(app.docs[0].history().len(), 1, "one undo step");
+    let m = &app.ws.docs()[0].motion;
+    assert_eq!(app.ws.docs()[0].history().len(), 1, "one undo step");
     // 左腕's first key now sits on 右腕 with rotation (x, -y, -z, w).
     let right = track(m, "右腕");
     let (_, q) = right[&f0];
     assert_eq!(q, [q0[0], -q0[1], -q0[2], q0[3]]);
     assert_mirrored(&original, m);
     // The camera tab was not touched.
-    assert_eq!(bytes(&app.docs[1].motion), vmd_studio::app::DEMO_CAMERA);
+    assert_eq!(
+        bytes(&app.ws.docs()[1].motion),
+        vmd_studio::app::DEMO_CAMERA
+    );
     // The dialog stays open with the result summary.
     assert!(
         h.query_by_label_contains("Done:").is_some(),
@@ -141,13 +144,13 @@ fn mirror_from_the_tools_menu_is_one_undo_step() {
     );
 
     undo(&mut h);
-    assert_eq!(bytes(&h.state().docs[0].motion), original_bytes);
+    assert_eq!(bytes(&h.state().ws.docs()[0].motion), original_bytes);
 }
 
 #[test]
 fn speed_x2_from_the_dialog_halves_the_length_and_undoes() {
     let mut h = demo();
-    let original = h.state().docs[0].motion.clone();
+    let original = h.state().ws.docs()[0].motion.clone();
     let original_bytes = bytes(&original);
     // The demo's length (inspect: "length: frame 120").
     assert_eq!(last_frame(&original), 120);
@@ -168,7 +171,7 @@ fn speed_x2_from_the_dialog_halves_the_length_and_undoes() {
 
     h.get_by_label("Change the speed").click();
     h.run_steps(3);
-    let m = h.state().docs[0].motion.clone();
+    let m = h.state().ws.docs()[0].motion.clone();
     assert_eq!(last_frame(&m), 60);
     // Every track's frames are round(frame / 2), merged where they meet.
     for name in ["センター", "左腕", "頭"] {
@@ -179,17 +182,17 @@ fn speed_x2_from_the_dialog_halves_the_length_and_undoes() {
         let got: BTreeSet<u32> = track(&m, name).keys().copied().collect();
         assert_eq!(got, want, "{name}");
     }
-    assert_eq!(h.state().docs[0].history().len(), 1);
+    assert_eq!(h.state().ws.docs()[0].history().len(), 1);
     assert!(h.query_by_label_contains("Done:").is_some());
 
     undo(&mut h);
-    assert_eq!(bytes(&h.state().docs[0].motion), original_bytes);
+    assert_eq!(bytes(&h.state().ws.docs()[0].motion), original_bytes);
 }
 
 #[test]
 fn trim_with_a_after_b_shows_an_error_and_changes_nothing() {
     let mut h = demo();
-    let original_bytes = bytes(&h.state().docs[0].motion);
+    let original_bytes = bytes(&h.state().ws.docs()[0].motion);
 
     tools(&mut h, "Trim…");
     // No loop range and no selection: the defaults are the whole motion (0..120).
@@ -211,8 +214,8 @@ fn trim_with_a_after_b_shows_an_error_and_changes_nothing() {
     );
     assert!(h.query_by_label("Nothing was changed.").is_some());
     let app = h.state();
-    assert_eq!(bytes(&app.docs[0].motion), original_bytes);
-    assert_eq!(app.docs[0].history().len(), 0, "no undo step");
+    assert_eq!(bytes(&app.ws.docs()[0].motion), original_bytes);
+    assert_eq!(app.ws.docs()[0].history().len(), 0, "no undo step");
     assert!(
         app.shared
             .messages
@@ -226,9 +229,12 @@ fn trim_with_a_after_b_shows_an_error_and_changes_nothing() {
 #[test]
 fn trim_with_a_loop_range_defaults_to_it_and_rebases() {
     let mut h = demo();
-    let original = h.state().docs[0].motion.clone();
+    let original = h.state().ws.docs()[0].motion.clone();
     let original_bytes = bytes(&original);
-    h.state_mut().shared.transport.loop_range = Some((30, 90));
+    h.state_mut()
+        .transport(vmd_studio::workspace::TransportEvent::SetLoop(Some((
+            30, 90,
+        ))));
 
     tools(&mut h, "Trim…");
     assert_eq!(h.state().toolbox.trim.from, 30);
@@ -237,17 +243,17 @@ fn trim_with_a_loop_range_defaults_to_it_and_rebases() {
     h.get_by_label("Trim the motion").click();
     h.run_steps(3);
     // 30..90 rebased to 0..60: the last key is at 90 - 30 = 60 and the first at 0.
-    let m = h.state().docs[0].motion.clone();
+    let m = h.state().ws.docs()[0].motion.clone();
     assert_eq!(last_frame(&m), 60);
     assert_eq!(m.bones.iter().map(|k| k.frame()).min(), Some(0));
     undo(&mut h);
-    assert_eq!(bytes(&h.state().docs[0].motion), original_bytes);
+    assert_eq!(bytes(&h.state().ws.docs()[0].motion), original_bytes);
 }
 
 #[test]
 fn big_motions_run_on_a_background_thread_with_the_same_result() {
     let mut h = demo();
-    let original = h.state().docs[0].motion.clone();
+    let original = h.state().ws.docs()[0].motion.clone();
     let original_bytes = bytes(&original);
     // Treat every motion as big: the operation goes to a thread.
     h.state_mut().toolbox.background_keys = 0;
@@ -262,36 +268,36 @@ fn big_motions_run_on_a_background_thread_with_the_same_result() {
     settle(&mut h);
     let app = h.state();
     assert!(!app.toolbox.is_busy());
-    assert_eq!(app.docs[0].history().len(), 1);
-    assert_mirrored(&original, &app.docs[0].motion);
+    assert_eq!(app.ws.docs()[0].history().len(), 1);
+    assert_mirrored(&original, &app.ws.docs()[0].motion);
     undo(&mut h);
-    assert_eq!(bytes(&h.state().docs[0].motion), original_bytes);
+    assert_eq!(bytes(&h.state().ws.docs()[0].motion), original_bytes);
 }
 
 #[test]
 fn join_with_the_camera_tab_lands_after_the_dance() {
     let mut h = demo();
-    let dance = h.state().docs[0].motion.clone();
-    let camera = h.state().docs[1].motion.clone();
+    let dance = h.state().ws.docs()[0].motion.clone();
+    let camera = h.state().ws.docs()[1].motion.clone();
     assert_eq!(last_frame(&dance), 120);
 
     tools(&mut h, "Join with…");
     // The other open tab is the default second motion; gap 1 is the default.
     h.get_by_label("Join the motions").click();
     h.run_steps(3);
-    let m = h.state().docs[0].motion.clone();
+    let m = h.state().ws.docs()[0].motion.clone();
     let want: Vec<u32> = camera.cameras.iter().map(|k| k.frame() + 121).collect();
     let got: Vec<u32> = m.cameras.iter().map(|k| k.frame()).collect();
     assert_eq!(got, want, "camera keys shifted by 120 + 1");
     assert_eq!(m.bones.len(), dance.bones.len(), "the dance is kept");
     undo(&mut h);
-    assert_eq!(bytes(&h.state().docs[0].motion), bytes(&dance));
+    assert_eq!(bytes(&h.state().ws.docs()[0].motion), bytes(&dance));
 }
 
 #[test]
 fn export_then_import_json_opens_an_identical_tab() {
     let mut h = demo();
-    let original_bytes = bytes(&h.state().docs[0].motion);
+    let original_bytes = bytes(&h.state().ws.docs()[0].motion);
     let dir = std::env::temp_dir().join(format!("vmd-studio-ui-toolbox-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let out = dir.join("dance.json");
@@ -302,7 +308,7 @@ fn export_then_import_json_opens_an_identical_tab() {
     h.run_steps(3);
     assert!(out.is_file(), "{:?}", h.state().shared.messages);
     assert_eq!(
-        h.state().docs[0].history().len(),
+        h.state().ws.docs()[0].history().len(),
         0,
         "export changes nothing"
     );
@@ -313,16 +319,16 @@ fn export_then_import_json_opens_an_identical_tab() {
     h.step();
     settle(&mut h);
     let app = h.state();
-    assert_eq!(app.docs.len(), 3, "{:?}", app.shared.messages);
-    assert_eq!(app.active, 2);
-    assert_eq!(bytes(&app.docs[2].motion), original_bytes);
+    assert_eq!(app.ws.docs().len(), 3, "{:?}", app.shared.messages);
+    assert_eq!(app.ws.active_index(), 2);
+    assert_eq!(bytes(&app.ws.docs()[2].motion), original_bytes);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn rename_from_the_dialog_reports_unmapped_names_and_undoes() {
     let mut h = demo();
-    let original = h.state().docs[0].motion.clone();
+    let original = h.state().ws.docs()[0].motion.clone();
     let original_bytes = bytes(&original);
     let left_arm_keys = track(&original, "左腕").len();
     assert_eq!(left_arm_keys, 7, "inspect: 左腕 7");
@@ -332,7 +338,7 @@ fn rename_from_the_dialog_reports_unmapped_names_and_undoes() {
     h.state_mut().toolbox.rename.map_text = "左腕\tひだりうで\nどこにもない\tx\n".to_owned();
     h.get_by_label("Apply the renames").click();
     h.run_steps(3);
-    let m = h.state().docs[0].motion.clone();
+    let m = h.state().ws.docs()[0].motion.clone();
     assert_eq!(track(&m, "ひだりうで").len(), left_arm_keys);
     assert!(track(&m, "左腕").is_empty());
     assert!(
@@ -341,18 +347,18 @@ fn rename_from_the_dialog_reports_unmapped_names_and_undoes() {
         "unmapped name reported in the dialog"
     );
     undo(&mut h);
-    assert_eq!(bytes(&h.state().docs[0].motion), original_bytes);
+    assert_eq!(bytes(&h.state().ws.docs()[0].motion), original_bytes);
 
     // A map that changes nothing adds no undo step.
     h.state_mut().toolbox.rename.map_text = "どこにもない\tx\n".to_owned();
     h.get_by_label("Apply the renames").click();
     h.run_steps(3);
-    assert_eq!(h.state().docs[0].history().len(), 0);
+    assert_eq!(h.state().ws.docs()[0].history().len(), 0);
     assert!(
         h.query_by_label_contains("no undo step was added")
             .is_some()
     );
-    assert_eq!(bytes(&h.state().docs[0].motion), original_bytes);
+    assert_eq!(bytes(&h.state().ws.docs()[0].motion), original_bytes);
 }
 
 #[test]
@@ -376,7 +382,7 @@ fn speed_preview_of_a_big_motion_runs_on_a_thread() {
     h.run_steps(2);
     assert!(h.query_by_label("Preview for factor 2:").is_some());
     assert_eq!(
-        h.state().docs[0].history().len(),
+        h.state().ws.docs()[0].history().len(),
         0,
         "a preview changes nothing"
     );

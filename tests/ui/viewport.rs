@@ -14,7 +14,6 @@ use common::ui::harness;
 use egui::{Modifiers, Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use vmd_studio::app::document::Document;
 use vmd_studio::app::panels::viewport::ViewMode;
 use vmd_studio::app::{CentralView, StudioApp};
 use vmd_studio::vmd::{BoneKey, Motion, NameEncoding};
@@ -62,23 +61,28 @@ fn drag(h: &mut Harness<'_, StudioApp>, from: Pos2, to: Pos2) {
 fn demo_preview_runs_and_shot_click_moves_the_playhead() {
     let mut h = demo_in_preview();
     // Play a few frames: nothing may panic while the skeleton and camera move.
-    h.state_mut().shared.transport.playing = true;
+    h.state_mut()
+        .transport(vmd_studio::workspace::TransportEvent::Play);
     h.run_steps(10);
-    h.state_mut().shared.transport.playing = false;
-    h.state_mut().shared.transport.frame = 0.0;
+    h.state_mut()
+        .transport(vmd_studio::workspace::TransportEvent::Pause);
+    h.state_mut()
+        .transport(vmd_studio::workspace::TransportEvent::Seek(0.0));
     h.run_steps(2);
     // Four shots: 0–29, 30–59, 60–119, 120–120 (make_demo.rs cuts).
     h.get_by_label("Shots (4)");
     h.get_by_label("#2  30-59  1.00 s").click();
     h.run_steps(2);
-    assert_eq!(h.state().shared.transport.frame, 30.0);
+    assert_eq!(h.state().ws.transport().frame, 30.0);
     h.get_by_label("#3  60-119  2.00 s").click();
     h.run_steps(2);
-    assert_eq!(h.state().shared.transport.frame, 60.0);
+    assert_eq!(h.state().ws.transport().frame, 60.0);
     // At every preview rate the app keeps running.
     for rate in [60, 120, 30] {
-        h.state_mut().shared.transport.preview_rate = rate;
-        h.state_mut().shared.transport.frame = 29.5;
+        h.state_mut()
+            .transport(vmd_studio::workspace::TransportEvent::SetRate(rate));
+        h.state_mut()
+            .transport(vmd_studio::workspace::TransportEvent::Seek(29.5));
         h.run_steps(2);
     }
 }
@@ -92,7 +96,7 @@ fn bones_missing_from_the_skeleton_are_listed() {
         m.bones
             .push(BoneKey::new(name, sj, 0, [0.0; 3], [0.0, 0.0, 0.0, 1.0]).expect("key"));
     }
-    app.docs.push(Document::new(m, None, "two-bones.vmd"));
+    app.open_motion(m, None, "two-bones.vmd");
     app.central = CentralView::Preview;
     let mut h = harness(app);
     h.run_steps(3);
@@ -132,13 +136,15 @@ fn dragging_the_vmd_camera_edits_the_key_at_the_playhead_in_one_undo_step() {
     let mut h = demo_in_preview();
     // The camera file must be the active tab; frame 45 holds a key
     // (make_demo.rs: rotation (9°, −22°, 1°), distance −20).
-    h.state_mut().active = 1;
+    let camera = h.state().ws.docs()[1].id;
+    h.state_mut().activate(camera);
     h.state_mut().viewport.mode = ViewMode::VmdCamera;
     h.state_mut().viewport.edit_camera = true;
-    h.state_mut().shared.transport.frame = 45.0;
+    h.state_mut()
+        .transport(vmd_studio::workspace::TransportEvent::Seek(45.0));
     h.run_steps(3);
     let key_at_45 = |app: &StudioApp| {
-        app.docs[1]
+        app.ws.docs()[1]
             .motion
             .cameras
             .iter()
@@ -148,7 +154,7 @@ fn dragging_the_vmd_camera_edits_the_key_at_the_playhead_in_one_undo_step() {
     };
     let before = key_at_45(h.state());
     assert!((before.rotation()[1] - (-22f32).to_radians()).abs() < 1e-5);
-    let undo_before = h.state().docs[1].history().len();
+    let undo_before = h.state().ws.docs()[1].history().len();
     let p = canvas_point(&h);
     drag(&mut h, p, p + egui::vec2(60.0, 0.0));
     let after = key_at_45(h.state());
@@ -158,10 +164,12 @@ fn dragging_the_vmd_camera_edits_the_key_at_the_playhead_in_one_undo_step() {
     );
     assert_eq!(after.distance(), before.distance());
     assert_eq!(
-        h.state().docs[1].history().len(),
+        h.state().ws.docs()[1].history().len(),
         undo_before + 1,
         "one undo step per drag"
     );
-    assert!(h.state_mut().docs[1].undo());
+    h.state_mut()
+        .run_command(vmd_studio::app::command::UiCommand::Undo);
+    h.run_steps(1);
     assert_eq!(key_at_45(h.state()), before);
 }

@@ -196,6 +196,8 @@ fn frame_row(
     }
 }
 
+/// The key panel: the fields of the active key (one function per key
+/// kind below), the rename field, and the edits they ask for.
 pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
     ui.heading("Key");
     let Some(key) = cx.view.active else {
@@ -207,385 +209,16 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
         ui.weak(format!("{n} keys selected; editing the one clicked last."));
     }
     let mut out = Out::default();
-    let doc = cx.doc;
-    let m = &doc.motion;
     egui::Grid::new("key-panel-grid")
         .num_columns(2)
         .spacing([8.0, 4.0])
         .show(ui, |ui| match key {
-            KeyRef::Bone(i) => {
-                let Some(k) = m.bones.get(i as usize) else {
-                    return;
-                };
-                ui.label("Bone");
-                ui.strong(k.name().text);
-                ui.end_row();
-                frame_row(ui, cx, key, k.frame(), &mut out, |f| {
-                    let mut k = *k;
-                    k.set_frame(f);
-                    bone_change(i, k)
-                });
-                let mut p = k.position();
-                vec3_row(
-                    ui,
-                    "Position",
-                    &mut p,
-                    0.01,
-                    &mut out,
-                    |p| {
-                        let mut k = *k;
-                        k.set_position(p);
-                        bone_change(i, k)
-                    },
-                    "pos",
-                    key,
-                );
-                let q = k.rotation();
-                let bits = q.map(f32::to_bits);
-                let mut e = match state.euler {
-                    Some((kk, b, e)) if kk == key && b == bits => e,
-                    _ => euler_deg_from_quat(q),
-                };
-                let before = e;
-                vec3_row(
-                    ui,
-                    "Rotation (deg)",
-                    &mut e,
-                    0.2,
-                    &mut out,
-                    |e| {
-                        let mut k = *k;
-                        k.set_rotation(quat_from_euler_deg(e));
-                        bone_change(i, k)
-                    },
-                    "euler",
-                    key,
-                );
-                state.euler = Some((key, bits, e));
-                if e != before {
-                    // Remember the angles typed, keyed by the quaternion they make.
-                    state.euler = Some((key, quat_from_euler_deg(e).map(f32::to_bits), e));
-                }
-                // Two rows of two (x y, z w): four five-decimal fields in
-                // one row would not fit a narrow panel.
-                let mut q2 = q;
-                let qaxes = ["x", "y", "z", "w"];
-                for (row, pair) in [[0usize, 1], [2, 3]].into_iter().enumerate() {
-                    ui.label(if row == 0 { "Quaternion" } else { "" });
-                    let widths =
-                        pair.map(|j| field_width(ui, &format!("{} {:.4}", qaxes[j], q2[j])));
-                    field_rows(ui, &widths, |ui, n| {
-                        let j = pair[n];
-                        let r = ui.add(
-                            egui::DragValue::new(&mut q2[j])
-                                .speed(0.001)
-                                .prefix(format!("{} ", qaxes[j]))
-                                .max_decimals(4),
-                        );
-                        let now = q2;
-                        out.watch(
-                            &r,
-                            || {
-                                let mut k = *k;
-                                k.set_rotation(now);
-                                bone_change(i, k)
-                            },
-                            "Edit quaternion",
-                            &format!("quat-{j}"),
-                            key,
-                        );
-                    });
-                    ui.end_row();
-                }
-                ui.label("Physics");
-                let mut off = k.physics_off();
-                if ui
-                    .checkbox(&mut off, "off for this key")
-                    .on_hover_text("MMD's per-key physics flag (interpolation bytes 2-3 = 63 0F)")
-                    .changed()
-                {
-                    let mut k = *k;
-                    k.set_physics_off(off);
-                    out.apply = Some((bone_change(i, k), "Toggle physics".into()));
-                }
-                ui.end_row();
-            }
-            KeyRef::Morph(i) => {
-                let Some(k) = m.morphs.get(i as usize) else {
-                    return;
-                };
-                let change = |k: MorphKey| KeyChanges {
-                    morphs: vec![(i, k)],
-                    ..Default::default()
-                };
-                ui.label("Morph");
-                ui.strong(k.name().text);
-                ui.end_row();
-                frame_row(ui, cx, key, k.frame(), &mut out, |f| {
-                    let mut k = *k;
-                    k.set_frame(f);
-                    change(k)
-                });
-                let l = ui.label("Weight");
-                let mut w = k.weight();
-                let r = ui
-                    .add(egui::DragValue::new(&mut w).speed(0.005).max_decimals(4))
-                    .labelled_by(l.id);
-                out.watch(
-                    &r,
-                    || {
-                        let mut k = *k;
-                        k.set_weight(w);
-                        change(k)
-                    },
-                    "Edit weight",
-                    "weight",
-                    key,
-                );
-                ui.end_row();
-            }
-            KeyRef::Camera(i) => {
-                let Some(k) = m.cameras.get(i as usize) else {
-                    return;
-                };
-                let change = |k| KeyChanges {
-                    cameras: vec![(i, k)],
-                    ..Default::default()
-                };
-                frame_row(ui, cx, key, k.frame(), &mut out, |f| {
-                    let mut k = *k;
-                    k.set_frame(f);
-                    change(k)
-                });
-                let mut t = k.target();
-                vec3_row(
-                    ui,
-                    "Target",
-                    &mut t,
-                    0.01,
-                    &mut out,
-                    |t| {
-                        let mut k = *k;
-                        k.set_target(t);
-                        change(k)
-                    },
-                    "target",
-                    key,
-                );
-                let mut r = k.rotation().map(f32::to_degrees);
-                vec3_row(
-                    ui,
-                    "Rotation (deg)",
-                    &mut r,
-                    0.2,
-                    &mut out,
-                    |r| {
-                        let mut k = *k;
-                        k.set_rotation(r.map(f32::to_radians));
-                        change(k)
-                    },
-                    "cam-rot",
-                    key,
-                );
-                let l = ui.label("Distance");
-                let mut d = k.distance();
-                let resp = ui
-                    .add(egui::DragValue::new(&mut d).speed(0.05).max_decimals(4))
-                    .labelled_by(l.id);
-                out.watch(
-                    &resp,
-                    || {
-                        let mut k = *k;
-                        k.set_distance(d);
-                        change(k)
-                    },
-                    "Edit distance",
-                    "distance",
-                    key,
-                );
-                ui.end_row();
-                let l = ui.label("Field of view");
-                let mut fov = k.fov();
-                let resp = ui
-                    .add(
-                        egui::DragValue::new(&mut fov)
-                            .speed(0.2)
-                            .range(1..=180)
-                            .suffix(" deg"),
-                    )
-                    .labelled_by(l.id);
-                out.watch(
-                    &resp,
-                    || {
-                        let mut k = *k;
-                        k.set_fov(fov);
-                        change(k)
-                    },
-                    "Edit field of view",
-                    "fov",
-                    key,
-                );
-                ui.end_row();
-                ui.label("Perspective");
-                let mut p = k.perspective();
-                if ui.checkbox(&mut p, "perspective on").changed() {
-                    let mut k = *k;
-                    k.set_perspective(p);
-                    out.apply = Some((change(k), "Toggle perspective".into()));
-                }
-                ui.end_row();
-            }
-            KeyRef::Light(i) => {
-                let Some(k) = m.lights.get(i as usize) else {
-                    return;
-                };
-                let change = |k| KeyChanges {
-                    lights: vec![(i, k)],
-                    ..Default::default()
-                };
-                frame_row(ui, cx, key, k.frame(), &mut out, |f| {
-                    let mut k = *k;
-                    k.set_frame(f);
-                    change(k)
-                });
-                let mut c = k.color();
-                ui.label("Colour");
-                let caxes = ["r", "g", "b"];
-                let mut widths: Vec<f32> = (0..3)
-                    .map(|j| field_width(ui, &format!("{} {:.3}", caxes[j], c[j])))
-                    .collect();
-                // The swatch.
-                widths.push(16.0);
-                field_rows(ui, &widths, |ui, j| {
-                    if j == 3 {
-                        let sw = egui::Color32::from_rgb(
-                            (c[0].clamp(0.0, 1.0) * 255.0) as u8,
-                            (c[1].clamp(0.0, 1.0) * 255.0) as u8,
-                            (c[2].clamp(0.0, 1.0) * 255.0) as u8,
-                        );
-                        let (rect, _) =
-                            ui.allocate_exact_size(egui::vec2(16.0, 16.0), egui::Sense::hover());
-                        ui.painter().rect_filled(rect, 2.0, sw);
-                        return;
-                    }
-                    let r = ui.add(
-                        egui::DragValue::new(&mut c[j])
-                            .speed(0.005)
-                            .range(0.0..=1.0)
-                            .prefix(format!("{} ", caxes[j]))
-                            .max_decimals(3),
-                    );
-                    let now = c;
-                    out.watch(
-                        &r,
-                        || {
-                            let mut k = *k;
-                            k.set_color(now);
-                            change(k)
-                        },
-                        "Edit light colour",
-                        &format!("light-{j}"),
-                        key,
-                    );
-                });
-                ui.end_row();
-                let mut d = k.direction();
-                vec3_row(
-                    ui,
-                    "Direction",
-                    &mut d,
-                    0.01,
-                    &mut out,
-                    |d| {
-                        let mut k = *k;
-                        k.set_direction(d);
-                        change(k)
-                    },
-                    "light-dir",
-                    key,
-                );
-            }
-            KeyRef::Shadow(i) => {
-                let Some(k) = m.shadows.get(i as usize) else {
-                    return;
-                };
-                let change = |k| KeyChanges {
-                    shadows: vec![(i, k)],
-                    ..Default::default()
-                };
-                frame_row(ui, cx, key, k.frame(), &mut out, |f| {
-                    let mut k = *k;
-                    k.set_frame(f);
-                    change(k)
-                });
-                let l = ui.label("Mode");
-                let mut mode = k.mode();
-                let r = ui
-                    .add(egui::DragValue::new(&mut mode).range(0..=2))
-                    .labelled_by(l.id)
-                    .on_hover_text("0 = off, 1 = mode 1, 2 = mode 2");
-                out.watch(
-                    &r,
-                    || {
-                        let mut k = *k;
-                        k.set_mode(mode);
-                        change(k)
-                    },
-                    "Edit shadow mode",
-                    "shadow-mode",
-                    key,
-                );
-                ui.end_row();
-                let l = ui.label("Distance");
-                let mut d = k.distance();
-                let r = ui
-                    .add(egui::DragValue::new(&mut d).speed(0.0001).max_decimals(5))
-                    .labelled_by(l.id);
-                out.watch(
-                    &r,
-                    || {
-                        let mut k = *k;
-                        k.set_distance(d);
-                        change(k)
-                    },
-                    "Edit shadow distance",
-                    "shadow-dist",
-                    key,
-                );
-                ui.end_row();
-            }
-            KeyRef::Ik(i) => {
-                let Some(k) = m.iks.get(i as usize) else {
-                    return;
-                };
-                let change = |k| KeyChanges {
-                    iks: vec![(i, k)],
-                    ..Default::default()
-                };
-                frame_row(ui, cx, key, k.frame(), &mut out, |f| {
-                    let mut k = k.clone();
-                    k.set_frame(f);
-                    change(k)
-                });
-                ui.label("Model shown");
-                let mut s = k.show();
-                if ui.checkbox(&mut s, "show").changed() {
-                    let mut k = k.clone();
-                    k.set_show(s);
-                    out.apply = Some((change(k), "Toggle show".into()));
-                }
-                ui.end_row();
-                for e in 0..k.entry_count() {
-                    ui.label(format!("IK {}", k.entry_name(e).text));
-                    let mut on = k.entry_enabled(e);
-                    if ui.checkbox(&mut on, "on").changed() {
-                        let mut k = k.clone();
-                        k.set_entry_enabled(e, on);
-                        out.apply = Some((change(k), "Toggle IK".into()));
-                    }
-                    ui.end_row();
-                }
-            }
+            KeyRef::Bone(i) => bone_fields(ui, cx, state, key, i, &mut out),
+            KeyRef::Morph(i) => morph_fields(ui, cx, key, i, &mut out),
+            KeyRef::Camera(i) => camera_fields(ui, cx, key, i, &mut out),
+            KeyRef::Light(i) => light_fields(ui, cx, key, i, &mut out),
+            KeyRef::Shadow(i) => shadow_fields(ui, cx, key, i, &mut out),
+            KeyRef::Ik(i) => ik_fields(ui, cx, key, i, &mut out),
         });
     rename_ui(ui, cx, state, key, &mut out);
     if let Some((c, label, id)) = out.merge {
@@ -596,6 +229,402 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
     }
     if out.end {
         cx.push(EditRequest::EndMerge);
+    }
+}
+
+/// Frame, position, rotation (Euler and quaternion) and the physics flag of bone key `i`.
+fn bone_fields(
+    ui: &mut egui::Ui,
+    cx: &mut PanelCtx,
+    state: &mut State,
+    key: KeyRef,
+    i: u32,
+    out: &mut Out,
+) {
+    let m = &cx.doc.motion;
+    let Some(k) = m.bones.get(i as usize) else {
+        return;
+    };
+    ui.label("Bone");
+    ui.strong(k.name().text);
+    ui.end_row();
+    frame_row(ui, cx, key, k.frame(), out, |f| {
+        let mut k = *k;
+        k.set_frame(f);
+        bone_change(i, k)
+    });
+    let mut p = k.position();
+    vec3_row(
+        ui,
+        "Position",
+        &mut p,
+        0.01,
+        out,
+        |p| {
+            let mut k = *k;
+            k.set_position(p);
+            bone_change(i, k)
+        },
+        "pos",
+        key,
+    );
+    let q = k.rotation();
+    let bits = q.map(f32::to_bits);
+    let mut e = match state.euler {
+        Some((kk, b, e)) if kk == key && b == bits => e,
+        _ => euler_deg_from_quat(q),
+    };
+    let before = e;
+    vec3_row(
+        ui,
+        "Rotation (deg)",
+        &mut e,
+        0.2,
+        out,
+        |e| {
+            let mut k = *k;
+            k.set_rotation(quat_from_euler_deg(e));
+            bone_change(i, k)
+        },
+        "euler",
+        key,
+    );
+    state.euler = Some((key, bits, e));
+    if e != before {
+        // Remember the angles typed, keyed by the quaternion they make.
+        state.euler = Some((key, quat_from_euler_deg(e).map(f32::to_bits), e));
+    }
+    // Two rows of two (x y, z w): four five-decimal fields in
+    // one row would not fit a narrow panel.
+    let mut q2 = q;
+    let qaxes = ["x", "y", "z", "w"];
+    for (row, pair) in [[0usize, 1], [2, 3]].into_iter().enumerate() {
+        ui.label(if row == 0 { "Quaternion" } else { "" });
+        let widths = pair.map(|j| field_width(ui, &format!("{} {:.4}", qaxes[j], q2[j])));
+        field_rows(ui, &widths, |ui, n| {
+            let j = pair[n];
+            let r = ui.add(
+                egui::DragValue::new(&mut q2[j])
+                    .speed(0.001)
+                    .prefix(format!("{} ", qaxes[j]))
+                    .max_decimals(4),
+            );
+            let now = q2;
+            out.watch(
+                &r,
+                || {
+                    let mut k = *k;
+                    k.set_rotation(now);
+                    bone_change(i, k)
+                },
+                "Edit quaternion",
+                &format!("quat-{j}"),
+                key,
+            );
+        });
+        ui.end_row();
+    }
+    ui.label("Physics");
+    let mut off = k.physics_off();
+    if ui
+        .checkbox(&mut off, "off for this key")
+        .on_hover_text("MMD's per-key physics flag (interpolation bytes 2-3 = 63 0F)")
+        .changed()
+    {
+        let mut k = *k;
+        k.set_physics_off(off);
+        out.apply = Some((bone_change(i, k), "Toggle physics".into()));
+    }
+    ui.end_row();
+}
+
+/// Frame and weight of morph key `i`.
+fn morph_fields(ui: &mut egui::Ui, cx: &mut PanelCtx, key: KeyRef, i: u32, out: &mut Out) {
+    let m = &cx.doc.motion;
+    let Some(k) = m.morphs.get(i as usize) else {
+        return;
+    };
+    let change = |k: MorphKey| KeyChanges {
+        morphs: vec![(i, k)],
+        ..Default::default()
+    };
+    ui.label("Morph");
+    ui.strong(k.name().text);
+    ui.end_row();
+    frame_row(ui, cx, key, k.frame(), out, |f| {
+        let mut k = *k;
+        k.set_frame(f);
+        change(k)
+    });
+    let l = ui.label("Weight");
+    let mut w = k.weight();
+    let r = ui
+        .add(egui::DragValue::new(&mut w).speed(0.005).max_decimals(4))
+        .labelled_by(l.id);
+    out.watch(
+        &r,
+        || {
+            let mut k = *k;
+            k.set_weight(w);
+            change(k)
+        },
+        "Edit weight",
+        "weight",
+        key,
+    );
+    ui.end_row();
+}
+
+/// Frame, target, rotation, distance, field of view and perspective of camera key `i`.
+fn camera_fields(ui: &mut egui::Ui, cx: &mut PanelCtx, key: KeyRef, i: u32, out: &mut Out) {
+    let m = &cx.doc.motion;
+    let Some(k) = m.cameras.get(i as usize) else {
+        return;
+    };
+    let change = |k| KeyChanges {
+        cameras: vec![(i, k)],
+        ..Default::default()
+    };
+    frame_row(ui, cx, key, k.frame(), out, |f| {
+        let mut k = *k;
+        k.set_frame(f);
+        change(k)
+    });
+    let mut t = k.target();
+    vec3_row(
+        ui,
+        "Target",
+        &mut t,
+        0.01,
+        out,
+        |t| {
+            let mut k = *k;
+            k.set_target(t);
+            change(k)
+        },
+        "target",
+        key,
+    );
+    let mut r = k.rotation().map(f32::to_degrees);
+    vec3_row(
+        ui,
+        "Rotation (deg)",
+        &mut r,
+        0.2,
+        out,
+        |r| {
+            let mut k = *k;
+            k.set_rotation(r.map(f32::to_radians));
+            change(k)
+        },
+        "cam-rot",
+        key,
+    );
+    let l = ui.label("Distance");
+    let mut d = k.distance();
+    let resp = ui
+        .add(egui::DragValue::new(&mut d).speed(0.05).max_decimals(4))
+        .labelled_by(l.id);
+    out.watch(
+        &resp,
+        || {
+            let mut k = *k;
+            k.set_distance(d);
+            change(k)
+        },
+        "Edit distance",
+        "distance",
+        key,
+    );
+    ui.end_row();
+    let l = ui.label("Field of view");
+    let mut fov = k.fov();
+    let resp = ui
+        .add(
+            egui::DragValue::new(&mut fov)
+                .speed(0.2)
+                .range(1..=180)
+                .suffix(" deg"),
+        )
+        .labelled_by(l.id);
+    out.watch(
+        &resp,
+        || {
+            let mut k = *k;
+            k.set_fov(fov);
+            change(k)
+        },
+        "Edit field of view",
+        "fov",
+        key,
+    );
+    ui.end_row();
+    ui.label("Perspective");
+    let mut p = k.perspective();
+    if ui.checkbox(&mut p, "perspective on").changed() {
+        let mut k = *k;
+        k.set_perspective(p);
+        out.apply = Some((change(k), "Toggle perspective".into()));
+    }
+    ui.end_row();
+}
+
+/// Frame, colour and direction of light key `i`.
+fn light_fields(ui: &mut egui::Ui, cx: &mut PanelCtx, key: KeyRef, i: u32, out: &mut Out) {
+    let m = &cx.doc.motion;
+    let Some(k) = m.lights.get(i as usize) else {
+        return;
+    };
+    let change = |k| KeyChanges {
+        lights: vec![(i, k)],
+        ..Default::default()
+    };
+    frame_row(ui, cx, key, k.frame(), out, |f| {
+        let mut k = *k;
+        k.set_frame(f);
+        change(k)
+    });
+    let mut c = k.color();
+    ui.label("Colour");
+    let caxes = ["r", "g", "b"];
+    let mut widths: Vec<f32> = (0..3)
+        .map(|j| field_width(ui, &format!("{} {:.3}", caxes[j], c[j])))
+        .collect();
+    // The swatch.
+    widths.push(16.0);
+    field_rows(ui, &widths, |ui, j| {
+        if j == 3 {
+            let sw = egui::Color32::from_rgb(
+                (c[0].clamp(0.0, 1.0) * 255.0) as u8,
+                (c[1].clamp(0.0, 1.0) * 255.0) as u8,
+                (c[2].clamp(0.0, 1.0) * 255.0) as u8,
+            );
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(16.0, 16.0), egui::Sense::hover());
+            ui.painter().rect_filled(rect, 2.0, sw);
+            return;
+        }
+        let r = ui.add(
+            egui::DragValue::new(&mut c[j])
+                .speed(0.005)
+                .range(0.0..=1.0)
+                .prefix(format!("{} ", caxes[j]))
+                .max_decimals(3),
+        );
+        let now = c;
+        out.watch(
+            &r,
+            || {
+                let mut k = *k;
+                k.set_color(now);
+                change(k)
+            },
+            "Edit light colour",
+            &format!("light-{j}"),
+            key,
+        );
+    });
+    ui.end_row();
+    let mut d = k.direction();
+    vec3_row(
+        ui,
+        "Direction",
+        &mut d,
+        0.01,
+        out,
+        |d| {
+            let mut k = *k;
+            k.set_direction(d);
+            change(k)
+        },
+        "light-dir",
+        key,
+    );
+}
+
+/// Frame, mode and distance of self-shadow key `i`.
+fn shadow_fields(ui: &mut egui::Ui, cx: &mut PanelCtx, key: KeyRef, i: u32, out: &mut Out) {
+    let m = &cx.doc.motion;
+    let Some(k) = m.shadows.get(i as usize) else {
+        return;
+    };
+    let change = |k| KeyChanges {
+        shadows: vec![(i, k)],
+        ..Default::default()
+    };
+    frame_row(ui, cx, key, k.frame(), out, |f| {
+        let mut k = *k;
+        k.set_frame(f);
+        change(k)
+    });
+    let l = ui.label("Mode");
+    let mut mode = k.mode();
+    let r = ui
+        .add(egui::DragValue::new(&mut mode).range(0..=2))
+        .labelled_by(l.id)
+        .on_hover_text("0 = off, 1 = mode 1, 2 = mode 2");
+    out.watch(
+        &r,
+        || {
+            let mut k = *k;
+            k.set_mode(mode);
+            change(k)
+        },
+        "Edit shadow mode",
+        "shadow-mode",
+        key,
+    );
+    ui.end_row();
+    let l = ui.label("Distance");
+    let mut d = k.distance();
+    let r = ui
+        .add(egui::DragValue::new(&mut d).speed(0.0001).max_decimals(5))
+        .labelled_by(l.id);
+    out.watch(
+        &r,
+        || {
+            let mut k = *k;
+            k.set_distance(d);
+            change(k)
+        },
+        "Edit shadow distance",
+        "shadow-dist",
+        key,
+    );
+    ui.end_row();
+}
+
+/// Frame, the model's visibility and each IK switch of IK key `i`.
+fn ik_fields(ui: &mut egui::Ui, cx: &mut PanelCtx, key: KeyRef, i: u32, out: &mut Out) {
+    let m = &cx.doc.motion;
+    let Some(k) = m.iks.get(i as usize) else {
+        return;
+    };
+    let change = |k| KeyChanges {
+        iks: vec![(i, k)],
+        ..Default::default()
+    };
+    frame_row(ui, cx, key, k.frame(), out, |f| {
+        let mut k = k.clone();
+        k.set_frame(f);
+        change(k)
+    });
+    ui.label("Model shown");
+    let mut s = k.show();
+    if ui.checkbox(&mut s, "show").changed() {
+        let mut k = k.clone();
+        k.set_show(s);
+        out.apply = Some((change(k), "Toggle show".into()));
+    }
+    ui.end_row();
+    for e in 0..k.entry_count() {
+        ui.label(format!("IK {}", k.entry_name(e).text));
+        let mut on = k.entry_enabled(e);
+        if ui.checkbox(&mut on, "on").changed() {
+            let mut k = k.clone();
+            k.set_entry_enabled(e, on);
+            out.apply = Some((change(k), "Toggle IK".into()));
+        }
+        ui.end_row();
     }
 }
 

@@ -1,5 +1,8 @@
-//! The panels. Each reads the active document and returns edits through
-//! [`PanelCtx::edits`]; none mutates a motion itself.
+//! The panels. Each reads the workspace's documents and returns what it
+//! wants changed — edits through [`PanelCtx::edits`], selection and
+//! playhead changes on its working copies ([`PanelCtx::view`],
+//! [`Shared::transport`]) — which the shell turns into
+//! [`crate::workspace::Event`]s; none mutates a document itself.
 
 use super::document::{DocView, Document, EditRequest};
 use crate::vmd::Curve;
@@ -19,42 +22,14 @@ pub mod toolbox;
 pub mod viewport;
 pub mod waveform;
 
-/// The transport: one playhead shared by every open file, so a dance and
-/// its camera play together.
-#[derive(Debug, Clone)]
-pub struct Transport {
-    /// Playhead in frames; fractional while playing.
-    pub frame: f64,
-    pub playing: bool,
-    /// Loop over this range (inclusive frames) while playing.
-    pub loop_range: Option<(u32, u32)>,
-    /// Preview evaluation rate in frames per second: 30 = MMD's own steps;
-    /// 60 or more evaluates sub-frames (cuts stay hard at any rate).
-    pub preview_rate: u32,
-}
-
-impl Default for Transport {
-    fn default() -> Self {
-        Transport {
-            frame: 0.0,
-            playing: false,
-            loop_range: None,
-            preview_rate: 30,
-        }
-    }
-}
-
-impl Transport {
-    /// The frame to evaluate: the playhead quantized to the preview rate.
-    pub fn eval_frame(&self) -> f64 {
-        let steps_per_frame = (f64::from(self.preview_rate.max(1)) / 30.0).max(1.0 / 30.0);
-        (self.frame * steps_per_frame).floor() / steps_per_frame
-    }
-}
+pub use crate::workspace::Transport;
 
 /// State shared by all panels (not part of undo).
 #[derive(Debug, Default)]
 pub struct Shared {
+    /// The panels' working copy of the workspace's transport for this
+    /// frame: the shell refreshes it from the workspace before the panels
+    /// run and sends what they changed back as transport events.
     pub transport: Transport,
     /// Curve copied in the curve editor.
     pub curve_clipboard: Option<Curve>,
@@ -93,5 +68,51 @@ pub struct PanelCtx<'a> {
 impl PanelCtx<'_> {
     pub fn push(&mut self, e: EditRequest) {
         self.edits.push(e);
+    }
+}
+
+/// The panels' working copies of the documents' selections for one frame
+/// (cheap: a [`crate::workspace::Selection`] is shared until changed). The
+/// shell hands back the ones that changed as [`crate::workspace::Event::Select`].
+#[derive(Debug, Default)]
+pub struct Views {
+    views: std::collections::HashMap<u64, DocView>,
+    none: DocView,
+}
+
+impl Views {
+    /// Copies of every document's view.
+    pub fn of(docs: &[Document]) -> Views {
+        Views {
+            views: docs.iter().map(|d| (d.id, d.view.clone())).collect(),
+            none: DocView::default(),
+        }
+    }
+
+    pub fn get(&self, id: u64) -> &DocView {
+        self.views.get(&id).unwrap_or(&self.none)
+    }
+
+    pub fn get_mut(&mut self, id: u64) -> &mut DocView {
+        self.views.entry(id).or_default()
+    }
+
+    pub fn take(&mut self, id: u64) -> DocView {
+        self.views.remove(&id).unwrap_or_default()
+    }
+
+    pub fn put(&mut self, id: u64, view: DocView) {
+        self.views.insert(id, view);
+    }
+
+    /// The views that differ from the documents' own.
+    pub fn changed(self, docs: &[Document]) -> Vec<(u64, DocView)> {
+        let mut out: Vec<(u64, DocView)> = self
+            .views
+            .into_iter()
+            .filter(|(id, v)| docs.iter().any(|d| d.id == *id && d.view != *v))
+            .collect();
+        out.sort_by_key(|(id, _)| *id);
+        out
     }
 }

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use crate::app::document::Document;
 use crate::app::scene_ops::SceneState;
 use crate::scene::{self, MissingNames, ModelRef};
+use crate::workspace::Workspace;
 
 /// A change the user asked for.
 #[derive(Debug, Clone, PartialEq)]
@@ -85,13 +86,14 @@ fn doc_combo(
 /// Draws the panel; returns what the user asked for.
 pub fn ui(
     ui: &mut egui::Ui,
+    ws: &Workspace,
     sc: &SceneState,
-    docs: &[Document],
     active: Option<u64>,
     state: &mut State,
 ) -> Vec<Action> {
     let mut out = Vec::new();
-    let s = &sc.scene;
+    let s = ws.scene();
+    let docs = ws.docs();
     let title = match &sc.path {
         Some(p) => p
             .file_name()
@@ -100,7 +102,7 @@ pub fn ui(
         None => "unsaved scene".to_owned(),
     };
     // Not "●": that mark means a VMD with unsaved edits.
-    let header = if sc.modified && sc.path.is_some() {
+    let header = if ws.scene_modified() && sc.path.is_some() {
         format!("Scene: {title} (arrangement changed)")
     } else {
         format!("Scene: {title}")
@@ -164,7 +166,7 @@ pub fn ui(
                         });
                     ui.separator();
                     for (i, a) in s.actors.iter().enumerate() {
-                        actor_ui(ui, sc, docs, active, state, i, a, &mut out);
+                        actor_ui(ui, ws, sc, active, state, i, a, &mut out);
                     }
                     if ui
                         .button("Add actor")
@@ -193,15 +195,16 @@ pub fn ui(
 #[allow(clippy::too_many_arguments)]
 fn actor_ui(
     ui: &mut egui::Ui,
+    ws: &Workspace,
     sc: &SceneState,
-    docs: &[Document],
     active: Option<u64>,
     state: &mut State,
     i: usize,
     a: &scene::Actor<u64>,
     out: &mut Vec<Action>,
 ) {
-    let selected = sc.selected_actor == Some(i);
+    let docs = ws.docs();
+    let selected = ws.selected_actor() == Some(i);
     ui.horizontal(|ui| {
         match &mut state.rename {
             Some((j, text)) if *j == i => {
@@ -242,7 +245,7 @@ fn actor_ui(
         .show(ui, |ui| {
             ui.label("Model");
             ui.horizontal(|ui| {
-                let loading = matches!(&a.model, ModelRef::File(_)) && !sc.model_loaded(i);
+                let loading = matches!(&a.model, ModelRef::File(_)) && !sc.loaded(&a.model);
                 let name = a.model.display_name();
                 let shown = if loading {
                     format!("{name} (loading…)")
@@ -303,8 +306,8 @@ fn actor_ui(
         });
     // Names the motion uses that the model lacks.
     if let Some(doc) = a.motion.and_then(|id| docs.iter().find(|d| d.id == id)) {
-        let rig = sc.rig_of(i);
-        let model_morphs = sc.morphs_of(i);
+        let rig = sc.rig_for(&a.model);
+        let model_morphs = sc.morphs_for(&a.model);
         let key = (
             doc.id,
             doc.revision,

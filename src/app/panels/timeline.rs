@@ -20,8 +20,8 @@ use std::collections::{BTreeSet, HashMap};
 use egui::{Pos2, Rect, Sense, Vec2};
 
 use super::dope_sheet::{self, Clipboard, LABEL_WIDTH, Layout, RULER_HEIGHT, SectionEvent};
-use super::{PanelCtx, Shared};
-use crate::app::command::Command;
+use super::{PanelCtx, Shared, Views};
+use crate::app::command::UiCommand;
 use crate::app::document::{Document, Edit, EditRequest, KeyRef};
 use crate::vmd::key_edit::{self, KeyClash, KeyMove, track_label};
 
@@ -72,7 +72,6 @@ pub struct State {
     shown: Vec<u64>,
     /// Keys being dragged, in every section.
     group_move: Option<GroupMove>,
-    next_merge: u64,
 }
 
 impl Default for State {
@@ -89,7 +88,6 @@ impl Default for State {
             hbar_drag: false,
             shown: Vec::new(),
             group_move: None,
-            next_merge: 0,
         }
     }
 }
@@ -200,8 +198,8 @@ impl State {
 
 /// Runs a key command (copy, paste, delete, insert, select, fit) on the
 /// section of `cx.doc`.
-pub fn command(cx: &mut PanelCtx, state: &mut State, offset: i32, c: Command) {
-    if c == Command::FitAll {
+pub fn command(cx: &mut PanelCtx, state: &mut State, offset: i32, c: UiCommand) {
+    if c == UiCommand::FitAll {
         state.fit_pending = true;
         return;
     }
@@ -211,10 +209,14 @@ pub fn command(cx: &mut PanelCtx, state: &mut State, offset: i32, c: Command) {
     state.put_sheet(id, st);
 }
 
-/// Draws the timeline. `last_frame` is the scene's last keyed frame (offsets included).
+/// Draws the timeline. `last_frame` is the scene's last frame
+/// ([`crate::workspace::Workspace::scene_end`]). Selections change on
+/// `views` (the shell hands the changed ones back to the workspace).
+#[allow(clippy::too_many_arguments)]
 pub fn ui(
     ui: &mut egui::Ui,
-    docs: &mut [Document],
+    docs: &[Document],
+    views: &mut Views,
     sections: &[Section],
     active: Option<u64>,
     last_frame: u32,
@@ -222,7 +224,7 @@ pub fn ui(
     state: &mut State,
 ) -> Output {
     let mut out = Output::default();
-    toolbar(ui, docs, sections, active, shared, state);
+    toolbar(ui, docs, views, sections, active, shared, state);
 
     let full = ui.available_rect_before_wrap();
     let ruler = Rect::from_min_max(
@@ -317,7 +319,7 @@ pub fn ui(
                 let Some(k) = docs.iter().position(|d| d.id == s.doc_id) else {
                     continue;
                 };
-                let doc = &mut docs[k];
+                let doc = &docs[k];
                 if section_header(ui, doc, s, active == Some(doc.id), state) {
                     out.activate = Some(doc.id);
                 }
@@ -325,7 +327,7 @@ pub fn ui(
                     continue;
                 }
                 let mut st = state.take_sheet(doc.id, s.offset);
-                let mut view = std::mem::take(&mut doc.view);
+                let mut view = views.take(doc.id);
                 let mut edits = Vec::new();
                 let pressed = {
                     let mut cx = PanelCtx {
@@ -341,7 +343,7 @@ pub fn ui(
                         egui::Id::unique(("timeline-section", doc.id)),
                     )
                 };
-                doc.view = view;
+                views.put(doc.id, view);
                 events.extend(st.take_events().into_iter().map(|e| (doc.id, e)));
                 state.put_sheet(doc.id, st);
                 if pressed {
@@ -352,7 +354,7 @@ pub fn ui(
                 }
             }
         });
-    section_events(docs, sections, shared, state, events, &mut out);
+    section_events(docs, views, sections, shared, state, events, &mut out);
     // The rubber band, over every section it crosses.
     if let Some(from) = state.sheets.values().find_map(|s| s.rubber_band())
         && let Some(p) = ui.input(|i| i.pointer.interact_pos())
@@ -415,6 +417,7 @@ fn section_header(
 fn toolbar(
     ui: &mut egui::Ui,
     docs: &[Document],
+    views: &Views,
     sections: &[Section],
     active: Option<u64>,
     shared: &mut Shared,
@@ -433,7 +436,7 @@ fn toolbar(
         ui.separator();
         if ui
             .button("Fit all")
-            .on_hover_text(Command::FitAll.tooltip())
+            .on_hover_text(UiCommand::FitAll.tooltip())
             .clicked()
         {
             state.fit_pending = true;
@@ -468,7 +471,11 @@ fn toolbar(
             .map_or(0, |s| s.offset);
         let span = act.and_then(|d| {
             let m = &d.motion;
-            let mut it = d.view.selection.iter().filter_map(|&k| m.key_frame(k));
+            let mut it = views
+                .get(d.id)
+                .selection
+                .iter()
+                .filter_map(|&k| m.key_frame(k));
             let first = it.next()?;
             let (lo, hi) = it.fold((first, first), |(a, b), f| (a.min(f), b.max(f)));
             let shift = |f: u32| (i64::from(f) + i64::from(offset)).max(0) as u32;
@@ -499,13 +506,13 @@ fn toolbar(
         let counts: Vec<usize> = sections
             .iter()
             .filter_map(|s| docs.iter().find(|d| d.id == s.doc_id))
-            .map(|d| d.view.selection.len())
+            .map(|d| views.get(d.id).selection.len())
             .filter(|&n| n > 0)
             .collect();
         let n: usize = counts.iter().sum();
         let text = match (counts.len(), act) {
             (0, _) => "nothing selected".to_owned(),
-            (1, Some(d)) if !d.view.selection.is_empty() => {
+            (1, Some(d)) if !views.get(d.id).selection.is_empty() => {
                 format!("{n} selected in {}", d.title())
             }
             (files, _) => format!("{n} selected in {files} files"),
@@ -648,7 +655,8 @@ impl GroupMove {
 /// section clears the others; a rubber band selects in every section it
 /// covers; a drag moves the selected keys of every section.
 fn section_events(
-    docs: &mut [Document],
+    docs: &[Document],
+    views: &mut Views,
     sections: &[Section],
     shared: &mut Shared,
     state: &mut State,
@@ -658,38 +666,39 @@ fn section_events(
     for (from, e) in events {
         match e {
             SectionEvent::SelectionReplaced => {
-                for d in docs.iter_mut().filter(|d| d.id != from) {
-                    d.view.selection.clear();
-                    d.view.active = None;
+                for d in docs.iter().filter(|d| d.id != from) {
+                    let v = views.get_mut(d.id);
+                    v.selection.clear();
+                    v.active = None;
                 }
             }
             SectionEvent::Box { rect, additive } => {
                 for s in sections {
-                    let Some(d) = docs.iter_mut().find(|d| d.id == s.doc_id) else {
+                    let Some(d) = docs.iter().find(|d| d.id == s.doc_id) else {
                         continue;
                     };
                     if !additive {
-                        d.view.selection.clear();
-                        d.view.active = None;
+                        let v = views.get_mut(d.id);
+                        v.selection.clear();
+                        v.active = None;
                     }
                     if state.collapsed.contains(&d.id) {
                         continue;
                     }
                     if let Some(st) = state.sheets.get(&d.id) {
-                        let mut view = std::mem::take(&mut d.view);
+                        let mut view = views.take(d.id);
                         dope_sheet::box_select(d, &mut view, st, rect, true);
-                        d.view = view;
+                        views.put(d.id, view);
                     }
                 }
             }
             SectionEvent::MoveStart => {
-                state.next_merge += 1;
                 let moves = sections
                     .iter()
                     .filter_map(|s| docs.iter().find(|d| d.id == s.doc_id))
-                    .filter(|d| !d.view.selection.is_empty())
+                    .filter(|d| !views.get(d.id).selection.is_empty())
                     .map(|d| {
-                        let keys = d.view.selection.iter().copied();
+                        let keys = views.get(d.id).selection.iter().copied();
                         (d.id, KeyMove::new(&d.motion, keys))
                     })
                     .collect();
@@ -697,8 +706,7 @@ fn section_events(
                     moves,
                     applied: 0,
                     refused: None,
-                    // Distinct from other panels' ids: a tag in the high bits.
-                    merge_id: 0x71AE_0000_0000_0000 | state.next_merge,
+                    merge_id: crate::workspace::merge_id(),
                     sent: false,
                 });
             }
@@ -729,26 +737,28 @@ fn section_events(
 /// the earliest at the playhead and the others at the same distances in
 /// scene time. Returns the edits per document: one action, undone as one.
 pub fn scene_command(
-    docs: &mut [Document],
+    docs: &[Document],
+    views: &mut Views,
     sections: &[Section],
     active: Option<u64>,
     shared: &mut Shared,
     state: &mut State,
-    c: Command,
+    c: UiCommand,
 ) -> Vec<(u64, Vec<EditRequest>)> {
     match c {
-        Command::DeleteKeys => delete_all(docs, sections, shared),
-        Command::CopyKeys => {
-            copy_all(docs, sections, shared, state);
+        UiCommand::DeleteKeys => delete_all(docs, views, sections, shared),
+        UiCommand::CopyKeys => {
+            copy_all(docs, views, sections, shared, state);
             Vec::new()
         }
-        Command::PasteKeys => paste_all(docs, sections, active, shared, state),
+        UiCommand::PasteKeys => paste_all(docs, views, sections, active, shared, state),
         _ => Vec::new(),
     }
 }
 
 fn delete_all(
     docs: &[Document],
+    views: &Views,
     sections: &[Section],
     shared: &mut Shared,
 ) -> Vec<(u64, Vec<EditRequest>)> {
@@ -757,11 +767,12 @@ fn delete_all(
         let Some(d) = docs.iter().find(|d| d.id == s.doc_id) else {
             continue;
         };
-        let n = d.view.selection.len();
+        let sel = &views.get(d.id).selection;
+        let n = sel.len();
         if n == 0 {
             continue;
         }
-        let m = key_edit::delete_keys(&d.motion, &d.view.selection);
+        let m = key_edit::delete_keys(&d.motion, sel);
         let e = EditRequest::apply(
             Edit::ReplaceMotion {
                 motion: Box::new(m),
@@ -777,13 +788,19 @@ fn delete_all(
     out
 }
 
-fn copy_all(docs: &[Document], sections: &[Section], shared: &mut Shared, state: &mut State) {
+fn copy_all(
+    docs: &[Document],
+    views: &Views,
+    sections: &[Section],
+    shared: &mut Shared,
+    state: &mut State,
+) {
     let mut clip = SceneClipboard::default();
     for s in sections {
         let Some(d) = docs.iter().find(|d| d.id == s.doc_id) else {
             continue;
         };
-        let keys = Clipboard::copy(&d.motion, &d.view.selection);
+        let keys = Clipboard::copy(&d.motion, &views.get(d.id).selection);
         if !keys.is_empty() {
             clip.parts.push(ClipPart {
                 doc_id: d.id,
@@ -803,7 +820,8 @@ fn copy_all(docs: &[Document], sections: &[Section], shared: &mut Shared, state:
 }
 
 fn paste_all(
-    docs: &mut [Document],
+    docs: &[Document],
+    views: &mut Views,
     sections: &[Section],
     active: Option<u64>,
     shared: &mut Shared,
@@ -864,10 +882,11 @@ fn paste_all(
         return Vec::new();
     }
     // The pasted keys become the selection; other files' selections go.
-    for d in docs.iter_mut() {
+    for d in docs {
         if !pasted.iter().any(|(id, _)| *id == d.id) {
-            d.view.selection.clear();
-            d.view.active = None;
+            let v = views.get_mut(d.id);
+            v.selection.clear();
+            v.active = None;
         }
     }
     pasted
@@ -893,7 +912,8 @@ fn paste_all(
 /// Returns false (and changes nothing) when the motion has no keys for
 /// that bone.
 pub fn reveal_bone(
-    docs: &mut [Document],
+    docs: &[Document],
+    views: &mut Views,
     state: &mut State,
     doc_id: u64,
     offset: i32,
@@ -912,12 +932,13 @@ pub fn reveal_bone(
     let key = (f >= 0.0)
         .then(|| key_edit::keys_on_frame(&d.motion, &d.index, &t, f as u32).last())
         .flatten();
-    for d in docs.iter_mut() {
-        d.view.selection.clear();
-        d.view.active = None;
+    for d in docs {
+        let v = views.get_mut(d.id);
+        v.selection.clear();
+        v.active = None;
         if d.id == doc_id {
-            d.view.selection.extend(key);
-            d.view.active = key;
+            v.selection.extend(key);
+            v.active = key;
         }
     }
     // A filter that would hide the row is cleared.

@@ -18,9 +18,9 @@ use super::gizmo::{self, PoseTool};
 use super::model_view;
 use super::shots::ShotList;
 use crate::app::document::{Document, EditRequest};
+use crate::model::Skeleton;
 use crate::model::{Model, PoseEngine, replace_bone};
 use crate::scene::view::{self, ScreenRect, ViewCamera};
-use crate::skeleton::Skeleton;
 use crate::vmd::MotionRef;
 use crate::vmd::evaluate;
 
@@ -169,7 +169,6 @@ pub struct State {
     drag_merge: Option<u64>,
     /// Merge id of wheel zooming on the camera key, and whether it scrolled last frame.
     wheel_merge: Option<u64>,
-    next_merge: u64,
     /// Posing: the selected bone, the gizmo, unregistered poses.
     pub pose: PoseTool,
 }
@@ -226,7 +225,6 @@ impl Default for State {
             shots: ShotList::default(),
             drag_merge: None,
             wheel_merge: None,
-            next_merge: 0x5649_4557_0000_0000,
             pose: PoseTool::default(),
         }
     }
@@ -234,8 +232,7 @@ impl Default for State {
 
 impl State {
     fn merge_id(&mut self) -> u64 {
-        self.next_merge += 1;
-        self.next_merge
+        crate::workspace::merge_id()
     }
 }
 

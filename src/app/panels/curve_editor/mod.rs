@@ -63,7 +63,6 @@ pub struct State {
     drag: Option<curve_box::Drag>,
     /// An open merged step from dragging a numeric field.
     field_merge: Option<u64>,
-    next_merge: u64,
     /// Screen rectangles of the curve boxes drawn last frame, by channel
     /// index (0..4 bone, 0..6 camera). For tests and screenshots.
     pub boxes: Vec<Rect>,
@@ -80,7 +79,6 @@ impl Default for State {
             rotation_plot: RotationPlot::default(),
             drag: None,
             field_merge: None,
-            next_merge: 0,
             boxes: Vec::new(),
             box_side: 150.0,
         }
@@ -89,9 +87,7 @@ impl Default for State {
 
 impl State {
     fn new_merge_id(&mut self) -> u64 {
-        self.next_merge += 1;
-        // Distinct from other panels' ids: a tag in the high bits.
-        0xC0_E500_0000_0000 | self.next_merge
+        crate::workspace::merge_id()
     }
 }
 

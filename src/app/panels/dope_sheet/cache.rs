@@ -19,7 +19,6 @@ pub(super) struct Cache {
     pub(super) morph_names: Vec<String>,
     /// Earlier frame of every cut (camera keys exactly one frame apart).
     pub(super) cuts: Vec<u32>,
-    pub(super) last_frame: u32,
 }
 
 /// Per-track frame lists (sorted like the track's keys) for the camera,
@@ -155,7 +154,6 @@ impl State {
             bone_names: doc.index.bones.iter().map(|t| t.name().text).collect(),
             morph_names: doc.index.morphs.iter().map(|t| t.name().text).collect(),
             cuts: vmd::summary::cut_frames(&doc.motion, &doc.index),
-            last_frame: doc.motion.last_frame().unwrap_or(0),
         };
     }
 }

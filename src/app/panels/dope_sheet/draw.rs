@@ -5,7 +5,7 @@
 use egui::{Align2, Color32, FontId, Mesh, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 
 use super::cache::{SEL_BITS_MIN, SelTest};
-use super::input::{Drag, handle_key_input};
+use super::input::handle_key_input;
 use super::layout::{COLUMN, HALF, OUTLINE_GAP, ROW_HEIGHT, RUN_GAP, SPARSE_GAP};
 use super::{Layout, PanelCtx, Row, State, key_ref, track_keys};
 use crate::vmd::key_edit::{Group, TrackRef};
@@ -435,21 +435,7 @@ pub(super) fn keys_ui(
     if l.keys.x_range().contains(px) {
         painter.vline(px, l.keys.y_range(), Stroke::new(1.5, pal.playhead));
     }
-    // Rubber band.
-    // (As a timeline section the timeline draws it across the sections.)
-    if let Drag::Box { from, .. } = &state.drag
-        && !state.linked
-        && let Some(p) = ui.input(|i| i.pointer.interact_pos())
-    {
-        let r = Rect::from_two_pos(*from, p);
-        painter.rect_filled(r, 0.0, ui.visuals().selection.bg_fill.gamma_multiply(0.2));
-        painter.rect_stroke(
-            r,
-            0.0,
-            Stroke::new(1.0, ui.visuals().selection.stroke.color),
-            egui::StrokeKind::Inside,
-        );
-    }
+    // (The rubber band: the timeline draws it across the sections.)
 }
 
 #[cfg(test)]

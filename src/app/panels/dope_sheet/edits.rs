@@ -5,25 +5,25 @@
 use std::collections::BTreeSet;
 
 use super::{PanelCtx, State};
-use crate::app::command::Command;
+use crate::app::command::UiCommand;
 use crate::app::document::{Edit, EditRequest};
 use crate::vmd::key_edit::{self, Clipboard, KeyClash, TrackRef, track_label, track_of};
 
 /// Runs a key command (delete, copy, paste, insert, select, fit).
-pub fn command(cx: &mut PanelCtx, state: &mut State, c: Command) {
+pub fn command(cx: &mut PanelCtx, state: &mut State, c: UiCommand) {
     state.refresh_cache(cx.doc);
     match c {
-        Command::DeleteKeys => delete_selected(cx),
-        Command::CopyKeys => copy_selected(cx, state),
-        Command::PasteKeys => paste(cx, state),
-        Command::InsertKey => insert_keys(cx, state),
-        Command::SelectAll => cx.view.selection = key_edit::select_all(&cx.doc.motion),
-        Command::SelectAtFrame => {
+        UiCommand::DeleteKeys => delete_selected(cx),
+        UiCommand::CopyKeys => copy_selected(cx, state),
+        UiCommand::PasteKeys => paste(cx, state),
+        UiCommand::InsertKey => insert_keys(cx, state),
+        UiCommand::SelectAll => cx.view.selection = key_edit::select_all(&cx.doc.motion).into(),
+        UiCommand::SelectAtFrame => {
             let f = playhead(cx, state);
-            cx.view.selection = key_edit::select_at_frame(&cx.doc.motion, &cx.doc.index, f);
+            cx.view.selection = key_edit::select_at_frame(&cx.doc.motion, &cx.doc.index, f).into();
             cx.view.active = cx.view.selection.iter().next().copied();
         }
-        Command::FitAll => state.fit_pending = true,
+        UiCommand::FitAll => state.fit_pending = true,
         _ => {}
     }
 }

@@ -2,42 +2,27 @@
 //! keys in time (through [`KeyMove`], refused on a clash), rubber-band
 //! selection, panning, and the scrollbars.
 
-use egui::{PointerButton, Pos2, Rect, Sense};
+use egui::{PointerButton, Pos2, Rect};
 
 use super::layout::{HALF, ROW_HEIGHT, hit_key};
-use super::{
-    Layout, PanelCtx, Row, SectionEvent, State, frame_in, key_ref, track_keys, track_label,
-    track_of,
-};
-use crate::app::document::{DocView, Document, Edit, EditRequest, KeyRef};
-use crate::vmd::key_edit::{KeyClash, KeyMove};
+use super::{Layout, PanelCtx, Row, SectionEvent, State, frame_in, key_ref, track_keys, track_of};
+use crate::app::document::{DocView, Document, KeyRef};
 
 #[derive(Debug, Clone, Default)]
 pub(super) enum Drag {
     #[default]
     None,
-    /// Moving the selected keys in time.
+    /// Moving the selected keys in time (the timeline moves the selected
+    /// keys of every section together: [`SectionEvent::MoveTo`]).
     Move {
-        /// The moved keys and their frames when the drag began.
-        keys: KeyMove,
         origin_x: f32,
-        /// Frame offset currently applied.
+        /// Frame offset last handed up.
         applied: i64,
-        /// Offset last refused (so the message is given once).
-        refused: Option<i64>,
-        merge_id: u64,
-        sent: bool,
     },
     /// Rubber-band selection from this point.
-    Box {
-        from: Pos2,
-        additive: bool,
-    },
+    Box { from: Pos2, additive: bool },
     /// Panning with the middle or right button.
     Pan,
-    /// Dragging the horizontal / vertical scrollbar thumb.
-    HBar,
-    VBar,
 }
 
 /// Selects `k` following the modifiers: plain = only this, Shift = add,
@@ -104,14 +89,9 @@ pub(super) fn handle_key_input(
             } else {
                 cx.view.active = Some(k);
             }
-            let keys = KeyMove::new(&cx.doc.motion, cx.view.selection.iter().copied());
             state.drag = Drag::Move {
-                keys,
                 origin_x: origin.x,
                 applied: 0,
-                refused: None,
-                merge_id: state.merge_id(),
-                sent: false,
             };
             state.emit(SectionEvent::MoveStart);
         } else {
@@ -124,51 +104,17 @@ pub(super) fn handle_key_input(
     if r.dragged() {
         let pointer = ui.input(|i| i.pointer.interact_pos());
         match &mut state.drag {
-            Drag::Move {
-                keys,
-                origin_x,
-                applied,
-                refused,
-                merge_id,
-                sent,
-            } => {
+            Drag::Move { origin_x, applied } => {
                 if let Some(p) = pointer {
                     let mut delta = ((p.x - *origin_x) / l.px_per_frame).round() as i64;
                     // Snapping to beats: the key under the press lands on a beat.
                     let anchor = l.frame_at(*origin_x).round() as i64 + i64::from(state.offset);
                     delta = cx.shared.song.snap_delta(anchor, delta);
-                    if state.linked {
-                        // The timeline moves the selected keys of every
-                        // section together (and holds them at frame 0).
-                        if delta != *applied {
-                            *applied = delta;
-                            state.events.push(SectionEvent::MoveTo { delta });
-                        }
-                    } else {
-                        delta = delta.max(keys.min_delta());
-                        if delta != *applied {
-                            match keys.apply(&cx.doc.motion, &cx.doc.index, delta) {
-                                Ok(c) => {
-                                    cx.push(EditRequest::merge(
-                                        Edit::SetKeys(c),
-                                        format!("Move {} keys", keys.len()),
-                                        *merge_id,
-                                    ));
-                                    *applied = delta;
-                                    *sent = true;
-                                    *refused = None;
-                                }
-                                Err(KeyClash { track, frame }) => {
-                                    if *refused != Some(delta) {
-                                        let track = track_label(&track);
-                                        cx.shared.error(format!(
-                                            "Move refused: two keys of \"{track}\" would be on frame {frame}; the keys stay where they were"
-                                        ));
-                                        *refused = Some(delta);
-                                    }
-                                }
-                            }
-                        }
+                    // The timeline moves the selected keys of every
+                    // section together (and holds them at frame 0).
+                    if delta != *applied {
+                        *applied = delta;
+                        state.events.push(SectionEvent::MoveTo { delta });
                     }
                 }
             }
@@ -182,22 +128,15 @@ pub(super) fn handle_key_input(
     }
     if r.drag_stopped() {
         match std::mem::take(&mut state.drag) {
-            Drag::Move { .. } if state.linked => state.emit(SectionEvent::MoveEnd),
-            Drag::Move { sent: true, .. } => {
-                cx.push(EditRequest::EndMerge);
-            }
+            Drag::Move { .. } => state.emit(SectionEvent::MoveEnd),
             Drag::Box { from, additive } => {
                 if let Some(p) = r
                     .interact_pointer_pos()
                     .or(ui.input(|i| i.pointer.latest_pos()))
                 {
                     let rect = Rect::from_two_pos(from, p);
-                    if state.linked {
-                        // Every section selects what the band covers.
-                        state.emit(SectionEvent::Box { rect, additive });
-                    } else {
-                        box_select(cx.doc, cx.view, state, l, rect, additive);
-                    }
+                    // Every section selects what the band covers.
+                    state.emit(SectionEvent::Box { rect, additive });
                 }
             }
             _ => {}
@@ -246,78 +185,5 @@ pub(super) fn box_select(
     }
     if view.active.is_none_or(|a| !view.selection.contains(&a)) {
         view.active = view.selection.iter().next().copied();
-    }
-}
-
-pub(super) fn scrollbars(
-    ui: &mut egui::Ui,
-    state: &mut State,
-    l: &Layout,
-    full: Rect,
-    id: egui::Id,
-) {
-    let v = ui.visuals();
-    let track_col = v.extreme_bg_color;
-    let thumb_col = v.widgets.inactive.bg_fill;
-    // Horizontal: the whole motion (plus margin) against the visible span.
-    let h = Rect::from_min_max(
-        Pos2::new(l.keys.left(), l.keys.bottom()),
-        Pos2::new(l.keys.right(), full.bottom()),
-    );
-    let total = f64::from(state.cache.last_frame) + 30.0;
-    let (lo, hi) = l.visible_frames();
-    let all = total.max(hi) - lo.min(0.0);
-    let t0 = ((lo - lo.min(0.0)) / all).clamp(0.0, 1.0) as f32;
-    let t1 = ((hi - lo.min(0.0)) / all).clamp(0.0, 1.0) as f32;
-    let painter = ui.painter();
-    painter.rect_filled(h, 0.0, track_col);
-    let thumb = Rect::from_min_max(
-        Pos2::new(h.left() + t0 * h.width(), h.top() + 2.0),
-        Pos2::new(
-            (h.left() + t1 * h.width()).max(h.left() + t0 * h.width() + 8.0),
-            h.bottom() - 2.0,
-        ),
-    );
-    painter.rect_filled(thumb, 3.0, thumb_col);
-    let r = ui.interact(h, id.with("hbar"), Sense::drag());
-    if r.drag_started() {
-        state.drag = Drag::HBar;
-    }
-    if r.dragged() && matches!(state.drag, Drag::HBar) {
-        state.left_frame += f64::from(r.drag_delta().x / h.width()) * all;
-    }
-    if r.drag_stopped() {
-        state.drag = Drag::None;
-    }
-    // Vertical: rows.
-    let vr = Rect::from_min_max(
-        Pos2::new(l.keys.right(), l.keys.top()),
-        Pos2::new(full.right(), l.keys.bottom()),
-    );
-    let content = (state.rows.len() as f32 * ROW_HEIGHT).max(1.0);
-    let vis = l.keys.height();
-    painter.rect_filled(vr, 0.0, track_col);
-    if content > vis {
-        let a = state.scroll_y / content;
-        let b = ((state.scroll_y + vis) / content).min(1.0);
-        let thumb = Rect::from_min_max(
-            Pos2::new(vr.left() + 2.0, vr.top() + a * vr.height()),
-            Pos2::new(
-                vr.right() - 2.0,
-                (vr.top() + b * vr.height()).max(vr.top() + a * vr.height() + 8.0),
-            ),
-        );
-        painter.rect_filled(thumb, 3.0, thumb_col);
-        let r = ui.interact(vr, id.with("vbar"), Sense::drag());
-        if r.drag_started() {
-            state.drag = Drag::VBar;
-        }
-        if r.dragged() && matches!(state.drag, Drag::VBar) {
-            state.scroll_y += r.drag_delta().y / vr.height() * content;
-            state.clamp_view(vis);
-        }
-        if r.drag_stopped() {
-            state.drag = Drag::None;
-        }
     }
 }

@@ -29,8 +29,6 @@ pub(super) const SPARSE_GAP: f32 = 6.0;
 pub(super) const OUTLINE_GAP: f32 = 12.0;
 /// Hit radius around a diamond, points.
 pub(super) const HIT: f32 = 6.0;
-pub(super) const ZOOM_MIN: f32 = 0.002;
-pub(super) const ZOOM_MAX: f32 = 60.0;
 
 /// One row of the sheet.
 #[derive(Debug, Clone, PartialEq)]
@@ -144,29 +142,6 @@ impl State {
             }
         }
     }
-
-    pub(super) fn fit(&mut self, width: f32) {
-        let last = f64::from(self.cache.last_frame.max(10));
-        let margin = (last * 0.02).max(2.0);
-        let span = last + 2.0 * margin;
-        self.px_per_frame = (f64::from(width.max(50.0)) / span) as f32;
-        self.px_per_frame = self.px_per_frame.clamp(ZOOM_MIN, ZOOM_MAX);
-        self.left_frame = -margin;
-    }
-
-    /// Zooms by `factor` keeping the frame under screen x fixed.
-    pub(super) fn zoom_at(&mut self, l: &Layout, x: f32, factor: f32) {
-        let anchor = l.frame_at(x);
-        self.px_per_frame = (self.px_per_frame * factor).clamp(ZOOM_MIN, ZOOM_MAX);
-        self.left_frame = anchor - f64::from(x - l.keys.left()) / f64::from(self.px_per_frame);
-    }
-
-    pub(super) fn clamp_view(&mut self, keys_h: f32) {
-        let content = self.rows.len() as f32 * ROW_HEIGHT;
-        self.scroll_y = self.scroll_y.clamp(0.0, (content - keys_h).max(0.0));
-        let last = f64::from(self.cache.last_frame) + 100.0;
-        self.left_frame = self.left_frame.clamp(-100.0, last.max(0.0));
-    }
 }
 
 /// Key under screen point `p`, nearest in time within the hit radius.
@@ -195,18 +170,6 @@ pub(super) fn hit_key(doc: &Document, rows: &[Row], l: &Layout, p: Pos2) -> Opti
         }
     }
     best.map(|(_, k)| key_ref(track, k))
-}
-
-/// Keeps the playhead in view while playing.
-pub(super) fn follow_playhead(cx: &PanelCtx, state: &mut State, width: f32) {
-    if !cx.shared.transport.playing {
-        return;
-    }
-    let span = f64::from(width / state.px_per_frame);
-    let f = cx.shared.transport.frame;
-    if f > state.left_frame + span || f < state.left_frame {
-        state.left_frame = f - span * 0.05;
-    }
 }
 
 /// Scrolls a key the inspector asked for into view.

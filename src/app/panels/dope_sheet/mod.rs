@@ -22,12 +22,11 @@
 //! [`crate::vmd::key_edit`]; this panel only turns its results into
 //! [`crate::app::document::EditRequest`]s.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use egui::{Pos2, Rect, Sense, Vec2};
 
 use super::PanelCtx;
-use crate::app::command::Command;
 use crate::app::document::{DocView, Document, KeyRef};
 use crate::vmd::key_edit;
 
@@ -41,11 +40,11 @@ mod layout;
 use cache::{Cache, FrameCache, SelBits};
 use draw::{keys_ui, ruler_ui};
 pub use edits::command;
-use input::{Drag, scrollbars};
+use input::Drag;
 pub use key_edit::{Clipboard, Group, TrackRef, frame_in, key_ref, track_label, track_of};
 use labels::labels_ui;
 pub use layout::{LABEL_WIDTH, Layout, ROW_HEIGHT, RULER_HEIGHT, Row};
-use layout::{SCROLLBAR, ZOOM_MAX, ZOOM_MIN, follow_playhead, reveal};
+use layout::{SCROLLBAR, reveal};
 
 /// What a section of the scene timeline hands up instead of doing it
 /// itself, so that selection and moves span every section (the timeline
@@ -87,7 +86,7 @@ pub struct State {
     pub left_frame: f64,
     /// Vertical scroll, points.
     pub scroll_y: f32,
-    /// Fit all on the next frame (set by [`Command::FitAll`] and on open).
+    /// Fit all on the next frame (set by [`crate::app::command::UiCommand::FitAll`] and on open).
     pub fit_pending: bool,
     /// Tracks picked by clicking their labels (what Insert key keys).
     pub selected_tracks: BTreeSet<TrackRef>,
@@ -97,17 +96,14 @@ pub struct State {
     /// playhead (a scene frame) at the document's `frame − offset`.
     pub offset: i32,
     shown_doc: Option<u64>,
-    views: HashMap<u64, (f32, f64, f32)>,
     drag: Drag,
-    next_merge: u64,
     cache: Cache,
     rows: Vec<Row>,
     layout: Option<Layout>,
     frames: FrameCache,
     sel_bits: SelBits,
-    /// Drawn as a section of the scene timeline: selection replacements,
-    /// rubber bands and moves go to [`Self::take_events`].
-    linked: bool,
+    /// Selection replacements, rubber bands and moves for the timeline
+    /// (see [`Self::take_events`]).
     events: Vec<SectionEvent>,
     /// A track to show on the next frame (see [`State::reveal_track`]).
     pending_track: Option<TrackRef>,
@@ -129,15 +125,12 @@ impl Default for State {
             clipboard: Clipboard::default(),
             offset: 0,
             shown_doc: None,
-            views: HashMap::new(),
             drag: Drag::None,
-            next_merge: 0,
             cache: Cache::default(),
             rows: Vec::new(),
             layout: None,
             frames: FrameCache::default(),
             sel_bits: SelBits::default(),
-            linked: false,
             events: Vec::new(),
             pending_track: None,
             reveal_row: None,
@@ -190,110 +183,8 @@ impl State {
 
     /// Records an event for the timeline (only as a timeline section).
     fn emit(&mut self, e: SectionEvent) {
-        if self.linked {
-            self.events.push(e);
-        }
+        self.events.push(e);
     }
-
-    fn merge_id(&mut self) -> u64 {
-        self.next_merge += 1;
-        // Distinct from other panels' ids: a tag in the high bits.
-        0xD0_5E00_0000_0000 | self.next_merge
-    }
-}
-
-/// Draws the dope sheet and handles its input.
-pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
-    let doc = cx.doc;
-    state.refresh_cache(doc);
-    if state.shown_doc != Some(doc.id) {
-        if let Some(old) = state.shown_doc {
-            state
-                .views
-                .insert(old, (state.px_per_frame, state.left_frame, state.scroll_y));
-        }
-        match state.views.get(&doc.id) {
-            Some(&(z, l, s)) => {
-                state.px_per_frame = z;
-                state.left_frame = l;
-                state.scroll_y = s;
-            }
-            None => state.fit_pending = true,
-        }
-        state.shown_doc = Some(doc.id);
-        state.selected_tracks.clear();
-        state.drag = Drag::None;
-    }
-    toolbar(ui, cx, state);
-    reveal(cx, state);
-    state.build_rows(cx.doc);
-
-    let full = ui.available_rect_before_wrap();
-    ui.allocate_rect(full, Sense::hover());
-    let ruler = Rect::from_min_max(
-        Pos2::new(full.left() + LABEL_WIDTH, full.top()),
-        Pos2::new(full.right() - SCROLLBAR, full.top() + RULER_HEIGHT),
-    );
-    let labels = Rect::from_min_max(
-        Pos2::new(full.left(), ruler.bottom()),
-        Pos2::new(full.left() + LABEL_WIDTH, full.bottom() - SCROLLBAR),
-    );
-    let keys_rect = Rect::from_min_max(
-        Pos2::new(labels.right(), ruler.bottom()),
-        Pos2::new(ruler.right(), labels.bottom()),
-    );
-    if keys_rect.width() < 20.0 || keys_rect.height() < 4.0 {
-        return;
-    }
-    if state.fit_pending {
-        state.fit(keys_rect.width());
-        state.fit_pending = false;
-    }
-    follow_playhead(cx, state, keys_rect.width());
-    state.clamp_view(keys_rect.height());
-    let mut l = Layout {
-        ruler,
-        labels,
-        keys: keys_rect,
-        px_per_frame: state.px_per_frame,
-        left_frame: state.left_frame,
-        scroll_y: state.scroll_y,
-    };
-
-    // Wheel: Ctrl+wheel zooms around the pointer, wheel scrolls rows,
-    // Shift+wheel (or a horizontal wheel) pans time.
-    let hover_area = Rect::from_min_max(full.min, Pos2::new(full.right(), labels.bottom()));
-    if ui.rect_contains_pointer(hover_area) {
-        let (zoom, scroll, pointer) =
-            ui.input(|i| (i.zoom_delta(), i.smooth_scroll_delta, i.pointer.hover_pos()));
-        if (zoom - 1.0).abs() > 1e-4 {
-            let x = pointer.map_or(keys_rect.center().x, |p| {
-                p.x.clamp(keys_rect.left(), keys_rect.right())
-            });
-            state.zoom_at(&l, x, zoom);
-        } else if scroll != Vec2::ZERO {
-            state.scroll_y -= scroll.y;
-            state.left_frame -= f64::from(scroll.x / state.px_per_frame);
-        }
-        state.clamp_view(keys_rect.height());
-        l.px_per_frame = state.px_per_frame;
-        l.left_frame = state.left_frame;
-        l.scroll_y = state.scroll_y;
-    }
-
-    let id = egui::Id::unique("vmd-studio-dope-sheet");
-    let cuts = std::mem::take(&mut state.cache.cuts);
-    ruler_ui(ui, cx.shared, &cuts, &l, id);
-    state.cache.cuts = cuts;
-    labels_ui(ui, cx, state, &l, id);
-    keys_ui(ui, cx, state, &mut l, id);
-    scrollbars(ui, state, &l, full, id);
-    state.layout = Some(Layout {
-        px_per_frame: state.px_per_frame,
-        left_frame: state.left_frame,
-        scroll_y: state.scroll_y,
-        ..l
-    });
 }
 
 /// Draws one document's rows as a section of the scene timeline: no
@@ -303,7 +194,6 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
 /// `state.offset`). Returns whether the pointer was pressed on it.
 pub fn section_ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, id: egui::Id) -> bool {
     let doc = cx.doc;
-    state.linked = true;
     state.refresh_cache(doc);
     if state.shown_doc != Some(doc.id) {
         state.shown_doc = Some(doc.id);
@@ -391,70 +281,4 @@ pub fn ruler(
     id: egui::Id,
 ) {
     ruler_ui(ui, shared, cuts, l, id);
-}
-
-fn toolbar(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
-    ui.horizontal(|ui| {
-        ui.label("Filter");
-        ui.add(
-            egui::TextEdit::singleline(&mut state.filter)
-                .hint_text("track name")
-                .desired_width(140.0),
-        );
-        if !state.filter.is_empty() && ui.small_button("Clear").clicked() {
-            state.filter.clear();
-        }
-        ui.separator();
-        if ui
-            .button("Fit all")
-            .on_hover_text(Command::FitAll.tooltip())
-            .clicked()
-        {
-            state.fit_pending = true;
-        }
-        if ui.button("Zoom in").clicked() {
-            state.px_per_frame = (state.px_per_frame * 1.5).min(ZOOM_MAX);
-        }
-        if ui.button("Zoom out").clicked() {
-            state.px_per_frame = (state.px_per_frame / 1.5).max(ZOOM_MIN);
-        }
-        ui.weak(format!("{:.2} px/frame", state.px_per_frame));
-        ui.separator();
-        if ui
-            .add_enabled(
-                !cx.view.selection.is_empty(),
-                egui::Button::new("Loop selection"),
-            )
-            .on_hover_text("Loop playback over the frames of the selected keys")
-            .clicked()
-            && let Some(r) = selection_span(cx)
-        {
-            cx.shared.transport.loop_range = Some(r);
-            cx.shared.info(format!("Loop {}..{}", r.0, r.1));
-        }
-        if ui
-            .add_enabled(
-                cx.shared.transport.loop_range.is_some(),
-                egui::Button::new("Clear loop"),
-            )
-            .clicked()
-        {
-            cx.shared.transport.loop_range = None;
-        }
-        if let Some((a, b)) = cx.shared.transport.loop_range {
-            ui.weak(format!("loop {a}-{b}"));
-        }
-        ui.separator();
-        let n = cx.view.selection.len();
-        ui.weak(format!("{n} selected"));
-    });
-}
-
-/// First and last frame of the selected keys.
-fn selection_span(cx: &PanelCtx) -> Option<(u32, u32)> {
-    let m = &cx.doc.motion;
-    let mut it = cx.view.selection.iter().filter_map(|&k| m.key_frame(k));
-    let first = it.next()?;
-    let (lo, hi) = it.fold((first, first), |(a, b), f| (a.min(f), b.max(f)));
-    Some((lo, hi))
 }

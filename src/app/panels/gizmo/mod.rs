@@ -23,9 +23,9 @@ use glam::{Mat4, Quat, Vec2, Vec3};
 use super::Shared;
 use super::viewport::SceneView;
 use crate::app::document::{Document, EditRequest, KeyRef};
+use crate::model::Skeleton;
 use crate::model::gizmo::{self as gm, Screen, Space};
 use crate::scene::view::ViewCamera;
-use crate::skeleton::Skeleton;
 
 mod drag;
 mod draw;
@@ -137,7 +137,6 @@ pub struct PoseTool {
     /// The dope-sheet key last adopted as the selection: (document, key).
     seen_active: Option<(u64, KeyRef)>,
     pub drawn: Option<Drawn>,
-    next_merge: u64,
 }
 
 impl Default for PoseTool {
@@ -151,7 +150,6 @@ impl Default for PoseTool {
             hover_joint: None,
             seen_active: None,
             drawn: None,
-            next_merge: 0x504f_5345_0000_0000,
         }
     }
 }
@@ -212,8 +210,7 @@ pub(super) fn rotation_of(m: &Mat4) -> Quat {
 
 impl PoseTool {
     fn merge_id(&mut self) -> u64 {
-        self.next_merge += 1;
-        self.next_merge
+        crate::workspace::merge_id()
     }
 
     /// Whether a gizmo drag is in progress (the view must not orbit).

@@ -5,8 +5,8 @@ use egui::{Align2, Color32, FontId, Rect, Stroke};
 use glam::{Mat4, Vec3};
 
 use super::{State, project_point, project_segment};
+use crate::model::{BoneTail, Skeleton};
 use crate::scene::view::ViewCamera;
-use crate::skeleton::{BoneTail, Skeleton};
 
 // ---------------------------------------------------------------- colours
 
