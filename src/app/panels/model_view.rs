@@ -16,6 +16,8 @@ use eframe::egui;
 use eframe::egui_wgpu::{self, wgpu};
 use glam::{Mat4, Vec3, Vec4};
 
+use crate::model::physics::{SimulationMode, Transport};
+use crate::model::{Model, PoseEngine};
 use crate::render::asset::ModelAsset;
 use crate::render::from_model::{ModelPosing, posed_materials, posed_vertices};
 use crate::render::stage::demo_model;
@@ -155,6 +157,42 @@ pub struct ModelActor<'a> {
     /// A bone's local pose to show instead of the motion's (the posing
     /// tool's unregistered pose): bone name, translation, rotation.
     pub pose_override: Option<(&'a str, Vec3, glam::Quat)>,
+    /// How its physics runs this frame (mode; transport playing, seconds).
+    pub physics: PhysicsRun,
+}
+
+/// The viewport's physics for one actor and one painted frame: the mode
+/// the user picked, whether the gizmo drags one of the actor's bones (the
+/// actor is then posed without physics: the drag shows the animated pose
+/// of every bone, and the world resets when the drag ends) and what the
+/// transport does.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PhysicsRun {
+    pub mode: SimulationMode,
+    pub dragging: bool,
+    pub transport: Transport,
+}
+
+/// Switches `engine`'s physics to `run` before a pose: the user's Off drops
+/// the world (the animated pose, nothing simulated); any other mode builds
+/// it once (a model without rigid bodies stays without) and hands the
+/// clock the transport. A temporary Off (a gizmo drag) keeps the world; the
+/// clock resets it when the mode comes back.
+pub fn apply_physics(engine: &mut PoseEngine, model: &Model, run: PhysicsRun) {
+    if run.mode == SimulationMode::Off {
+        if engine.physics().is_some() {
+            engine.disable_physics();
+        }
+        return;
+    }
+    let mode = if run.dragging {
+        SimulationMode::Off
+    } else {
+        run.mode
+    };
+    if engine.enable_physics(model, mode) {
+        engine.set_transport(run.transport);
+    }
 }
 
 /// What [`draw`] did.
@@ -239,6 +277,7 @@ pub fn draw(
         let replace = a
             .pose_override
             .and_then(|(name, t, q)| Some((model.skeleton.find(name)?, t, q)));
+        apply_physics(&mut actor.posing, model, a.physics);
         actor.posing.pose_adjusted(
             model,
             a.motion.map(|(src, _)| src),
@@ -803,6 +842,8 @@ pub struct HookActor<'a> {
     pub offset: i32,
     /// The posing tool's unregistered pose for this actor, if any.
     pub pose_override: Option<(&'a str, Vec3, glam::Quat)>,
+    /// How its physics runs this frame.
+    pub physics: PhysicsRun,
 }
 
 /// Draws the scene's models into `pic_rect` through `camera` at scene frame
@@ -845,6 +886,7 @@ pub fn draw_scene(
             motion: a.motion.map(|d| (d.source(), (d.id, d.revision))),
             frame: eval - f64::from(a.offset),
             pose_override: a.pose_override,
+            physics: a.physics,
         })
         .collect();
     // The viewport's background, in gamma-space 0..1 (24, 26, 30).

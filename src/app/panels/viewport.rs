@@ -19,6 +19,7 @@ use super::model_view;
 use super::shots::ShotList;
 use crate::app::document::{Document, EditRequest};
 use crate::model::Skeleton;
+use crate::model::physics::{SimulationMode, Transport};
 use crate::model::{Model, PoseEngine, replace_bone};
 use crate::scene::view::{self, ScreenRect, ViewCamera};
 use crate::vmd::MotionRef;
@@ -171,9 +172,20 @@ pub struct State {
     wheel_merge: Option<u64>,
     /// Posing: the selected bone, the gizmo, unregistered poses.
     pub pose: PoseTool,
+    /// When the actors' rigid bodies are simulated (MMD's default: while
+    /// playing). Kept between runs.
+    pub physics: SimulationMode,
 }
 
 impl State {
+    /// Actor `actor`'s bone world matrices as the viewport last posed them
+    /// (skeleton, joints and gizmo; physics included), if it was posed.
+    pub fn posed_bones(&self, actor: usize) -> Option<&[Mat4]> {
+        let p = self.poses.get(actor)?.as_ref()?;
+        p.last?;
+        Some(&p.engine.posed.bone_world)
+    }
+
     /// Sets the view from the `--view` flag: `camera`, `free`, or
     /// `free:RX,RY,DISTANCE[,TX,TY,TZ]` (degrees, degrees, units, look-at
     /// point) to orbit the free view.
@@ -190,6 +202,41 @@ pub const SETTINGS_KEY: &str = "vmd-studio-viewport";
 struct Persisted {
     show_grid: bool,
     look: model_view::Settings,
+    /// Missing in options stored before physics: the default mode.
+    #[serde(default)]
+    physics: PhysicsSetting,
+}
+
+/// [`SimulationMode`] as stored (the model layer's enum is not serde).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+enum PhysicsSetting {
+    Off,
+    #[default]
+    Play,
+    Always,
+    Trace,
+}
+
+impl From<SimulationMode> for PhysicsSetting {
+    fn from(m: SimulationMode) -> Self {
+        match m {
+            SimulationMode::Off => PhysicsSetting::Off,
+            SimulationMode::Play => PhysicsSetting::Play,
+            SimulationMode::Always => PhysicsSetting::Always,
+            SimulationMode::Trace => PhysicsSetting::Trace,
+        }
+    }
+}
+
+impl From<PhysicsSetting> for SimulationMode {
+    fn from(m: PhysicsSetting) -> Self {
+        match m {
+            PhysicsSetting::Off => SimulationMode::Off,
+            PhysicsSetting::Play => SimulationMode::Play,
+            PhysicsSetting::Always => SimulationMode::Always,
+            PhysicsSetting::Trace => SimulationMode::Trace,
+        }
+    }
 }
 
 impl State {
@@ -199,6 +246,7 @@ impl State {
         if let Some(p) = eframe::get_value::<Persisted>(storage, SETTINGS_KEY) {
             self.show_grid = p.show_grid;
             self.look = p.look;
+            self.physics = p.physics.into();
         }
     }
 
@@ -207,6 +255,7 @@ impl State {
         let p = Persisted {
             show_grid: self.show_grid,
             look: self.look,
+            physics: self.physics.into(),
         };
         eframe::set_value(storage, SETTINGS_KEY, &p);
     }
@@ -226,6 +275,7 @@ impl Default for State {
             drag_merge: None,
             wheel_merge: None,
             pose: PoseTool::default(),
+            physics: SimulationMode::default(),
         }
     }
 }
@@ -271,6 +321,33 @@ pub fn ui(
     }
     let playhead = shared.transport.frame;
     state.pose.sync(scene, playhead);
+    // Physics: the user's mode, the transport's state and the wall-clock
+    // time since the last picture (Always runs on while stopped; capped so
+    // a stall does not simulate seconds at once).
+    let elapsed = ui.input(|i| i.unstable_dt);
+    let transport = Transport {
+        playing: shared.transport.playing,
+        elapsed: if elapsed.is_finite() {
+            elapsed.clamp(0.0, 0.1)
+        } else {
+            0.0
+        },
+    };
+    let dragged = state
+        .pose
+        .selected
+        .as_ref()
+        .filter(|_| state.pose.dragging())
+        .map(|s| s.actor);
+    let mode = state.physics;
+    let physics_of = move |i: usize| model_view::PhysicsRun {
+        mode,
+        dragging: dragged == Some(i),
+        transport,
+    };
+    if state.physics == SimulationMode::Always && !shared.transport.playing {
+        ui.ctx().request_repaint();
+    }
 
     egui::Panel::right("viewport-side")
         .resizable(true)
@@ -294,7 +371,13 @@ pub fn ui(
                 Some((a.skeleton().find(name)?, t, q))
             });
             match slot {
-                Some(p) => pose(p, a, frame, replace).to_vec(),
+                Some(p) => {
+                    let world = pose(p, a, frame, replace, physics_of(i)).to_vec();
+                    if let Some(m) = p.engine.take_physics_message() {
+                        shared.error(format!("{}: {m}", a.name));
+                    }
+                    world
+                }
                 None => Vec::new(),
             }
         })
@@ -373,6 +456,7 @@ pub fn ui(
                     .pose
                     .override_for(i, d, gizmo::motion_frame(playhead, a.offset))
             }),
+            physics: physics_of(i),
         })
         .collect();
     let rendered = model_view::draw_scene(
@@ -490,10 +574,19 @@ fn refresh_engine(slot: &mut Option<ActorPose>, actor: &ActorView) {
 }
 
 /// An actor's bone world matrices at motion frame `frame` (rest pose
-/// without a motion), with the posing tool's override; the last pose is
-/// reused while nothing changed.
-fn pose<'p>(p: &'p mut ActorPose, actor: &ActorView, frame: f64, replace: Override) -> &'p [Mat4] {
-    if p.last != Some((frame, replace)) || p.engine.posed.bone_world.is_empty() {
+/// without a motion), with the posing tool's override and physics as `run`
+/// says; without physics the last pose is reused while nothing changed
+/// (with it, every picture is posed: the clock decides what time does).
+fn pose<'p>(
+    p: &'p mut ActorPose,
+    actor: &ActorView,
+    frame: f64,
+    replace: Override,
+    run: model_view::PhysicsRun,
+) -> &'p [Mat4] {
+    model_view::apply_physics(&mut p.engine, actor.rig, run);
+    let simulated = p.engine.physics().is_some();
+    if simulated || p.last != Some((frame, replace)) || p.engine.posed.bone_world.is_empty() {
         p.engine.pose_bones(
             actor.rig,
             actor.motion.map(Document::source),
@@ -566,6 +659,22 @@ fn toolbar(
             .on_hover_text(
                 "Cuts stay hard at every rate: between keys A and A+1 the camera holds key A \
                  for every sub-frame.",
+            );
+        ui.separator();
+        egui::ComboBox::from_label("Physics")
+            .selected_text(state.physics.label())
+            .show_ui(ui, |ui| {
+                for m in SimulationMode::ALL {
+                    ui.selectable_value(&mut state.physics, m, m.label());
+                }
+            })
+            .response
+            .on_hover_text(
+                "When hair, skirts and accessories are simulated (MMD's physics menu): \
+                 Off; While playing (MMD's default; a frame picked while stopped shows the \
+                 bodies settled there); Always (also while stopped); Trace (forward while \
+                 scrubbing forward; a jump back or far ahead resets). Dragging a bone with \
+                 the gizmo poses its actor without physics.",
             );
         ui.separator();
         ui.checkbox(&mut state.show_grid, "Grid");
