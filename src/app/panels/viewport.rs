@@ -178,12 +178,13 @@ pub struct State {
 }
 
 impl State {
-    /// Actor `actor`'s bone world matrices as the viewport last posed them
-    /// (skeleton, joints and gizmo; physics included), if it was posed.
-    pub fn posed_bones(&self, actor: usize) -> Option<&[Mat4]> {
+    /// Actor `actor`'s last pose in the viewport: its motion frame and bone
+    /// world matrices (skeleton, joints and gizmo; physics included), if it
+    /// was posed.
+    pub fn posed_bones(&self, actor: usize) -> Option<(f64, &[Mat4])> {
         let p = self.poses.get(actor)?.as_ref()?;
-        p.last?;
-        Some(&p.engine.posed.bone_world)
+        let (frame, _) = p.last?;
+        Some((frame, &p.engine.posed.bone_world))
     }
 
     /// Sets the view from the `--view` flag: `camera`, `free`, or
@@ -764,7 +765,7 @@ fn side_panel(
 mod tests {
     use std::collections::HashMap;
 
-    use super::{State, model_view};
+    use super::{SETTINGS_KEY, SimulationMode, State, model_view};
 
     /// eframe's storage in memory.
     #[derive(Default)]
@@ -795,6 +796,7 @@ mod tests {
                 ground_shadow: false,
                 self_shadow: false,
             },
+            physics: SimulationMode::Trace,
             ..Default::default()
         };
         let mut storage = Memory::default();
@@ -804,10 +806,28 @@ mod tests {
         next.restore(&storage);
         assert!(!next.show_grid);
         assert_eq!(next.look, s.look);
+        assert_eq!(next.physics, SimulationMode::Trace);
         // Nothing stored: the defaults stay.
         let mut fresh = State::default();
         fresh.restore(&Memory::default());
         assert!(fresh.show_grid);
         assert_eq!(fresh.look, model_view::Settings::default());
+        assert_eq!(fresh.physics, SimulationMode::Play, "MMD's default");
+        // Options stored before physics existed keep the default mode.
+        #[derive(serde::Serialize)]
+        struct Before {
+            show_grid: bool,
+            look: model_view::Settings,
+        }
+        let mut old = Memory::default();
+        let before = Before {
+            show_grid: false,
+            look: model_view::Settings::default(),
+        };
+        eframe::set_value(&mut old, SETTINGS_KEY, &before);
+        let mut from_old = State::default();
+        from_old.restore(&old);
+        assert!(!from_old.show_grid, "the old options were read");
+        assert_eq!(from_old.physics, SimulationMode::Play);
     }
 }
