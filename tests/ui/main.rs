@@ -17,6 +17,7 @@ mod gizmo;
 mod jobs;
 mod merge;
 mod newuser;
+mod physics;
 mod recovery;
 mod save;
 mod scene;
