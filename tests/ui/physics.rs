@@ -17,6 +17,7 @@ use vmd_studio::app::panels::viewport;
 use vmd_studio::app::{CentralView, StudioApp};
 use vmd_studio::model::PhysicsMode;
 use vmd_studio::model::physics::SimulationMode;
+use vmd_studio::workspace::TransportEvent;
 
 fn mei_waiting(corpus: &std::path::Path) -> Harness<'static, StudioApp> {
     let mut app = StudioApp::default();
@@ -28,8 +29,12 @@ fn mei_waiting(corpus: &std::path::Path) -> Harness<'static, StudioApp> {
     ]);
     let mut h = harness_sized(app, 1400.0, 900.0);
     settle(&mut h);
-    assert!(h.state().scene.model_loaded(0), "Mei loaded");
-    assert_eq!(h.state().docs.len(), 1, "the motion is open");
+    let app = h.state();
+    assert!(
+        app.scene.loaded(&app.ws.scene().actors[0].model),
+        "Mei loaded"
+    );
+    assert_eq!(app.ws.docs().len(), 1, "the motion is open");
     h
 }
 
@@ -43,22 +48,21 @@ fn play(
     frames: u32,
 ) -> (f64, Vec<Mat4>, Vec<Mat4>) {
     h.state_mut().viewport.physics = mode;
+    h.state_mut().transport(TransportEvent::Play);
     for f in 0..frames {
-        let app = h.state_mut();
-        app.shared.transport.playing = true;
-        app.shared.transport.frame = f64::from(f);
+        h.state_mut().transport(TransportEvent::Seek(f64::from(f)));
         h.step();
     }
     let app = h.state();
     let (frame, got) = app.viewport.posed_bones(0).expect("the viewport posed Mei");
-    let rig = app.scene.rig_of(0);
-    let want = viewport::posed_world(rig, Some(app.docs[0].source()), frame);
+    let rig = app.scene.rig_for(&app.ws.scene().actors[0].model);
+    let want = viewport::posed_world(rig, Some(app.ws.docs()[0].source()), frame);
     (frame, got.to_vec(), want)
 }
 
 /// Bones a dynamic body (modes 1 and 2) drives, by index.
 fn driven(app: &StudioApp) -> Vec<usize> {
-    let rig = app.scene.rig_of(0);
+    let rig = app.scene.rig_for(&app.ws.scene().actors[0].model);
     let mut bones: Vec<usize> = rig
         .rigid_bodies
         .iter()
@@ -111,7 +115,8 @@ fn hair_moves_while_playing_and_not_with_physics_off() {
     assert!(frame > 30.0, "played to frame {frame}");
     assert_eq!(got.len(), want.len());
     let names: Vec<String> = {
-        let rig = h.state().scene.rig_of(0);
+        let app = h.state();
+        let rig = app.scene.rig_for(&app.ws.scene().actors[0].model);
         rig.skeleton.bones.iter().map(|b| b.name.clone()).collect()
     };
     let moved: Vec<(usize, f32)> = driven
