@@ -169,3 +169,89 @@ fn hair_moves_while_playing_and_not_with_physics_off() {
     }
     assert!(h.state().viewport.posed_bones(0).is_some());
 }
+
+/// Tools ▸ Bake physics… on Mei wearing the wait motion: one undo step; a
+/// key on every frame for each bone a dynamic body drives, each with
+/// physics switched off (bytes 2–3 of the interpolation block `63 0F`, as
+/// MMD writes it); every other key's bytes untouched; undo gives the motion
+/// back.
+#[test]
+fn bake_physics_from_the_tools_menu_is_one_undo_step() {
+    use egui_kittest::kittest::Queryable;
+    use std::collections::BTreeSet;
+    let Some(corpus) = corpus() else { return };
+    let mut h = mei_waiting(&corpus);
+    let before = h.state().ws.docs()[0].motion.clone();
+    let last = before.last_frame().expect("keys");
+    let names: BTreeSet<String> = {
+        let app = h.state();
+        let rig = app.scene.rig_for(&app.ws.scene().actors[0].model);
+        driven(app)
+            .iter()
+            .map(|&b| rig.skeleton.bones[b].name.clone())
+            .collect()
+    };
+    h.get_by_label("Tools").click();
+    h.run_steps(2);
+    h.get_by_label("Bake physics…").click();
+    h.run_steps(3);
+    h.get_by_label("Bake the physics").click();
+    for _ in 0..4000 {
+        h.step();
+        if !h.state().toolbox.is_busy() && !h.state().jobs.is_busy() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    h.run_steps(3);
+    let app = h.state();
+    let doc = &app.ws.docs()[0];
+    assert_eq!(
+        doc.history().len(),
+        1,
+        "one undo step: {:?}",
+        app.shared.messages
+    );
+    let after = &doc.motion;
+    for name in &names {
+        let frames: BTreeSet<u32> = after
+            .bones
+            .iter()
+            .filter(|k| &k.name().text == name)
+            .map(|k| {
+                let b = k.interpolation_block();
+                assert_eq!(
+                    &b[2..4],
+                    &[0x63, 0x0F],
+                    "{name} at {}: physics off",
+                    k.frame()
+                );
+                k.frame()
+            })
+            .collect();
+        assert_eq!(frames, (0..=last).collect(), "{name}: a key on every frame");
+    }
+    let others = |m: &vmd_studio::vmd::Motion| -> Vec<vmd_studio::vmd::BoneKey> {
+        m.bones
+            .iter()
+            .filter(|k| !names.contains(&k.name().text))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(others(after), others(&before), "other bone keys untouched");
+    assert_eq!(after.morphs, before.morphs);
+    eprintln!(
+        "baked {} bones over frames 0..={last}: {} bone keys before, {} after",
+        names.len(),
+        before.bones.len(),
+        after.bones.len()
+    );
+    h.state_mut()
+        .run_command(vmd_studio::app::command::UiCommand::Undo);
+    h.run_steps(3);
+    assert_eq!(
+        h.state().ws.docs()[0].motion,
+        before,
+        "undo gives the motion back"
+    );
+}

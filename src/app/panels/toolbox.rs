@@ -65,12 +65,13 @@ pub enum Tool {
     Rename,
     Simplify,
     Bake,
+    BakePhysics,
     ExportJson,
     ImportJson,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 10] = [
+    pub const ALL: [Tool; 11] = [
         Tool::Mirror,
         Tool::Trim,
         Tool::Join,
@@ -79,6 +80,7 @@ impl Tool {
         Tool::Rename,
         Tool::Simplify,
         Tool::Bake,
+        Tool::BakePhysics,
         Tool::ExportJson,
         Tool::ImportJson,
     ];
@@ -94,6 +96,7 @@ impl Tool {
             Tool::Rename => "Rename tracks…",
             Tool::Simplify => "Simplify…",
             Tool::Bake => "Bake…",
+            Tool::BakePhysics => "Bake physics…",
             Tool::ExportJson => "Export JSON…",
             Tool::ImportJson => "Import JSON…",
         }
@@ -110,6 +113,7 @@ impl Tool {
             Tool::Rename => "Rename",
             Tool::Simplify => "Simplify",
             Tool::Bake => "Bake",
+            Tool::BakePhysics => "Bake physics",
             Tool::ExportJson => "Export JSON",
             Tool::ImportJson => "Import JSON",
         }
@@ -126,6 +130,7 @@ impl Tool {
             Tool::Rename => "Rename tracks",
             Tool::Simplify => "Simplify keys",
             Tool::Bake => "Bake keys",
+            Tool::BakePhysics => "Bake physics",
             Tool::ExportJson => "Export as JSON",
             Tool::ImportJson => "Import from JSON",
         }
@@ -142,6 +147,7 @@ impl Tool {
             Tool::Rename => "Apply the renames",
             Tool::Simplify => "Apply the simplification",
             Tool::Bake => "Bake the motion",
+            Tool::BakePhysics => "Bake the physics",
             Tool::ExportJson => "Write the JSON file",
             Tool::ImportJson => "Open as a new tab",
         }
@@ -163,6 +169,11 @@ impl Tool {
                  motion becomes editable curves"
             }
             Tool::Bake => "A key on every frame (or every N) with straight-line curves",
+            Tool::BakePhysics => {
+                "Simulate the wearer's rigid bodies over the motion and write a key per frame \
+                 for every bone a dynamic body drives, physics switched off on those keys so \
+                 MMD plays them; every other key is kept"
+            }
             Tool::ExportJson => "Write every field of every key as JSON (optionally right-handed)",
             Tool::ImportJson => "Read a VMD Studio JSON export and open it as a new tab",
         }
@@ -384,6 +395,9 @@ pub struct State {
     pub bake: BakeForm,
     pub export: ExportForm,
     pub import: ImportForm,
+    /// The model of the actor wearing the active document (its name and
+    /// asset), set by the app each frame: what Bake physics simulates.
+    pub wearer_model: Option<(String, Arc<crate::render::asset::ModelAsset>)>,
     /// The last run's result, shown in its dialog.
     pub summary: Option<Summary>,
     /// Motions with more keys than this run on a background thread.
@@ -409,6 +423,7 @@ impl Default for State {
             bake: BakeForm::default(),
             export: ExportForm::default(),
             import: ImportForm::default(),
+            wearer_model: None,
             summary: None,
             background_keys: BACKGROUND_KEYS,
             job: None,
@@ -651,6 +666,20 @@ fn dialog(
             simplify::simplify_form(ui, doc, background, &mut state.simplify, &shared.jobs);
         }
         Tool::Bake => simplify::bake_form(ui, &mut state.bake, doc.motion.last_frame()),
+        Tool::BakePhysics => match &state.wearer_model {
+            Some((name, asset)) => {
+                let m = &asset.loaded.model;
+                ui.label(format!(
+                    "Model: {name} ({} rigid bodies, {} joints); frames 0–{}",
+                    m.rigid_bodies.len(),
+                    m.joints.len(),
+                    doc.motion.last_frame().unwrap_or(0)
+                ));
+            }
+            None => {
+                ui.label("No loaded model wears this motion: open a PMX/PMD model with it.");
+            }
+        },
         Tool::ExportJson => export_form(ui, doc, state),
         Tool::ImportJson => import_form(ui, state),
     }
@@ -745,6 +774,49 @@ fn start(tool: Tool, docs: &[Document], active: usize, shared: &mut Shared, stat
                 Ok(Done::Wrote { path, report })
             }) as Work);
         }
+        if tool == Tool::BakePhysics {
+            let (_, asset) = state
+                .wearer_model
+                .clone()
+                .ok_or_else(|| "no loaded model wears this motion".to_owned())?;
+            let first = doc.motion.clone();
+            let last = first.last_frame().unwrap_or(0);
+            reads_file = true; // always in the background: it simulates
+            return Ok(Box::new(move |ctx: &JobCtx| {
+                let model = &asset.loaded.model;
+                let (motion, baked) =
+                    crate::model::physics::bake_physics(model, &first, 0..=last, |f| {
+                        ctx.progress(f, "simulating physics");
+                        !ctx.cancelled()
+                    })
+                    .map_err(|e| e.to_string())?;
+                let label = "Bake physics".to_owned();
+                let mut report = Report::default();
+                report.lines.push(format!(
+                    "baked {} bones over {} frames: {} keys written, {} replaced",
+                    baked.bones.len(),
+                    baked.frames,
+                    baked.keys_written,
+                    baked.keys_replaced
+                ));
+                report.lines.extend(baked.resets.iter().cloned());
+                report.lines.extend(baked.warnings.iter().cloned());
+                report.added = baked.keys_written.saturating_sub(baked.keys_replaced);
+                report.changed = baked.keys_replaced;
+                report.warnings = baked.resets.len() + baked.warnings.len();
+                let changed = motion != first;
+                let report_lines = status_lines(&label, &report);
+                Ok(Done::Replace {
+                    outcome: Outcome {
+                        motion,
+                        report_lines,
+                        label,
+                    },
+                    report,
+                    changed,
+                })
+            }) as Work);
+        }
         if tool == Tool::Simplify {
             // The previewed result when it is current; else run it now.
             let label = "Simplify keys".to_owned();
@@ -830,7 +902,7 @@ fn start(tool: Tool, docs: &[Document], active: usize, shared: &mut Shared, stat
                 Request::Rename(map)
             }
             Tool::Bake => Request::Bake(state.bake.params()),
-            Tool::Simplify | Tool::ExportJson | Tool::ImportJson => {
+            Tool::Simplify | Tool::BakePhysics | Tool::ExportJson | Tool::ImportJson => {
                 return Err(format!("{} does not change the motion", tool.title()));
             }
         };
