@@ -4,6 +4,7 @@
 //! [`Request`]s; the app carries them out ([`super::StudioApp`]'s
 //! `chrome_requests`), the commands themselves in `execute`.
 
+use crate::model::physics::SimulationMode;
 use std::path::PathBuf;
 
 use super::command::UiCommand;
@@ -50,6 +51,7 @@ pub fn menu_bar(
     input: &MenuInput,
     chrome: &mut Chrome,
     toolbox: &mut panels::toolbox::State,
+    physics: &mut SimulationMode,
 ) -> Vec<Request> {
     let mut out = Vec::new();
     egui::MenuBar::new().ui(ui, |ui| {
@@ -68,7 +70,7 @@ pub fn menu_bar(
                 }
             }
         });
-        playback_menu(ui, input.ws, &mut out);
+        playback_menu(ui, input.ws, physics, &mut out);
         ui.menu_button("Tools", |ui| {
             if input.ws.active().is_some() {
                 panels::toolbox::menu(ui, toolbox);
@@ -292,7 +294,12 @@ fn edit_menu(ui: &mut egui::Ui, ws: &Workspace, out: &mut Vec<Request>) {
 }
 
 /// Playback: the transport commands and the preview rate.
-fn playback_menu(ui: &mut egui::Ui, ws: &Workspace, out: &mut Vec<Request>) {
+fn playback_menu(
+    ui: &mut egui::Ui,
+    ws: &Workspace,
+    physics: &mut SimulationMode,
+    out: &mut Vec<Request>,
+) {
     ui.menu_button("Playback", |ui| {
         for c in [
             UiCommand::PlayPause,
@@ -319,6 +326,11 @@ fn playback_menu(ui: &mut egui::Ui, ws: &Workspace, out: &mut Vec<Request>) {
             out.push(Request::Event(Event::Transport(TransportEvent::SetRate(
                 chosen,
             ))));
+        }
+        ui.separator();
+        ui.label("Physics");
+        for m in SimulationMode::ALL {
+            ui.radio_value(physics, m, m.label());
         }
     });
 }
@@ -352,7 +364,12 @@ pub fn tabs(ui: &mut egui::Ui, ws: &Workspace, busy: bool) -> Vec<Request> {
 
 /// The status bar: the playhead, job progress (or why there is no
 /// sound), the last message and the message list.
-pub fn status_bar(ui: &mut egui::Ui, ws: &Workspace, shared: &mut Shared) {
+pub fn status_bar(
+    ui: &mut egui::Ui,
+    ws: &Workspace,
+    shared: &mut Shared,
+    physics: &mut SimulationMode,
+) {
     ui.horizontal(|ui| {
         let t = ws.transport();
         ui.monospace(format!(
@@ -361,6 +378,14 @@ pub fn status_bar(ui: &mut egui::Ui, ws: &Workspace, shared: &mut Shared) {
             t.frame / 30.0,
             if t.playing { "playing" } else { "paused" }
         ));
+        ui.separator();
+        ui.menu_button(format!("Physics: {}", physics.label()), |ui| {
+            for m in SimulationMode::ALL {
+                ui.radio_value(physics, m, m.label());
+            }
+        })
+        .response
+        .on_hover_text("When hair, skirts and accessories are simulated (as MMD's physics menu)");
         ui.separator();
         // Every background job (the song's decoding and beat finding too),
         // with Cancel; else why the song cannot be heard.

@@ -725,12 +725,19 @@ impl StudioApp {
                 recent: &self.recent,
                 has_song: self.shared.song.song.is_some(),
             };
-            let mut asked = chrome::menu_bar(ui, &input, &mut self.chrome, &mut self.toolbox);
+            let mut asked = chrome::menu_bar(
+                ui,
+                &input,
+                &mut self.chrome,
+                &mut self.toolbox,
+                &mut self.viewport.physics,
+            );
             asked.extend(chrome::tabs(ui, &self.ws, self.jobs.is_busy()));
             self.chrome_requests(asked);
         });
-        egui::Panel::bottom("status")
-            .show(ui, |ui| chrome::status_bar(ui, &self.ws, &mut self.shared));
+        egui::Panel::bottom("status").show(ui, |ui| {
+            chrome::status_bar(ui, &self.ws, &mut self.shared, &mut self.viewport.physics)
+        });
         if self.ws.docs().is_empty() && self.ws.scene().actors.is_empty() {
             egui::CentralPanel::default().show(ui, |ui| {
                 ui.vertical_centered(|ui| {

@@ -255,3 +255,19 @@ fn bake_physics_from_the_tools_menu_is_one_undo_step() {
         "undo gives the motion back"
     );
 }
+
+/// The mode shows in the status bar and is switched from Playback ▸
+/// Physics (the same value the viewport's toolbar selector sets).
+#[test]
+fn the_mode_is_in_the_status_bar_and_the_playback_menu() {
+    use egui_kittest::kittest::Queryable;
+    let mut h = crate::common::ui::harness(StudioApp::with_demo());
+    h.run_steps(3);
+    h.get_by_label("Physics: While playing");
+    h.get_by_label("Playback").click();
+    h.run_steps(2);
+    h.get_by_label("Trace").click();
+    h.run_steps(3);
+    assert_eq!(h.state().viewport.physics, SimulationMode::Trace);
+    h.get_by_label("Physics: Trace");
+}
