@@ -346,9 +346,6 @@ pub fn ui(
         dragging: dragged == Some(i),
         transport,
     };
-    if state.physics == SimulationMode::Always && !shared.transport.playing {
-        ui.ctx().request_repaint();
-    }
 
     egui::Panel::right("viewport-side")
         .resizable(true)
@@ -383,6 +380,18 @@ pub fn ui(
             }
         })
         .collect();
+
+    // Always runs on while stopped: keep painting while a world exists.
+    if state.physics == SimulationMode::Always
+        && !shared.transport.playing
+        && state
+            .poses
+            .iter()
+            .flatten()
+            .any(|p| p.engine.physics().is_some())
+    {
+        ui.ctx().request_repaint();
+    }
 
     let size = ui.available_size();
     let (response, painter) = ui.allocate_painter(size, Sense::click_and_drag());
