@@ -25,7 +25,8 @@ use std::collections::HashMap;
 use super::report::{OpError, Report};
 use crate::vmd::evaluate::is_cut;
 use crate::vmd::motion::Motion;
-use crate::vmd::track::TrackIndex;
+use crate::vmd::records::{CameraKey, FrameKey};
+use crate::vmd::track::{Track, TrackIndex};
 
 /// Parameters of [`speed`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -99,69 +100,102 @@ pub fn speed(m: &Motion, p: SpeedParams) -> Result<(Motion, Report), OpError> {
     let mut r = Report::new();
     let mut out = m.clone();
 
-    // Bones and morphs per track.
-    let mut bone_new = HashMap::new();
-    for t in &idx.bones {
-        let what = format!("bone \"{}\"", t.name().text);
-        merge_track(
-            &t.keys,
-            |i| m.bones[i as usize].frame(),
-            k,
-            &what,
-            &mut r,
-            &mut bone_new,
-        )?;
-    }
-    let mut morph_new = HashMap::new();
-    for t in &idx.morphs {
-        let what = format!("morph \"{}\"", t.name().text);
-        merge_track(
-            &t.keys,
-            |i| m.morphs[i as usize].frame(),
-            k,
-            &what,
-            &mut r,
-            &mut morph_new,
-        )?;
-    }
-    let mut light_new = HashMap::new();
-    merge_track(
-        &idx.light,
-        |i| m.lights[i as usize].frame(),
-        k,
-        "light",
-        &mut r,
-        &mut light_new,
-    )?;
-    let mut shadow_new = HashMap::new();
-    merge_track(
-        &idx.shadow,
-        |i| m.shadows[i as usize].frame(),
-        k,
-        "self-shadow",
-        &mut r,
-        &mut shadow_new,
-    )?;
-    let mut ik_new = HashMap::new();
-    merge_track(
-        &idx.ik,
-        |i| m.iks[i as usize].frame(),
-        k,
-        "IK/show",
-        &mut r,
-        &mut ik_new,
-    )?;
+    let bone_new = merge_named_tracks(&idx.bones, &m.bones, "bone", k, &mut r)?;
+    let morph_new = merge_named_tracks(&idx.morphs, &m.morphs, "morph", k, &mut r)?;
+    let light_new = merge_single_track(&idx.light, &m.lights, "light", k, &mut r)?;
+    let shadow_new = merge_single_track(&idx.shadow, &m.shadows, "self-shadow", k, &mut r)?;
+    let ik_new = merge_single_track(&idx.ik, &m.iks, "IK/show", k, &mut r)?;
+    let cuts_before = count_cuts(&idx.camera, &m.cameras);
+    let cam_new = retime_camera(&idx.camera, &m.cameras, k, &mut r)?;
 
-    // Camera: sequential, keeping cuts and making none.
-    let mut cam_new: HashMap<u32, u32> = HashMap::new();
-    let cam_frame = |i: u32| m.cameras[i as usize].frame();
-    let cuts_before = idx
-        .camera
+    out.bones = apply_frames(&m.bones, &bone_new, &mut r);
+    out.morphs = apply_frames(&m.morphs, &morph_new, &mut r);
+    out.cameras = apply_frames(&m.cameras, &cam_new, &mut r);
+    out.lights = apply_frames(&m.lights, &light_new, &mut r);
+    out.shadows = apply_frames(&m.shadows, &shadow_new, &mut r);
+    out.iks = apply_frames(&m.iks, &ik_new, &mut r);
+
+    let cuts_after = count_cuts(&TrackIndex::build(&out).camera, &out.cameras);
+    if !m.cameras.is_empty() {
+        r.note(format!(
+            "camera cuts: {cuts_before} before, {cuts_after} after"
+        ));
+    }
+    // Name the merges only when there are some (each has its own note).
+    let listed = if r.dropped > 0 {
+        " (each merge is named in its own line of this report)"
+    } else {
+        ""
+    };
+    r.note(format!(
+        "speed ×{k}: new frame = round(frame / {k}); {} keys moved, {} merged away{listed}",
+        r.changed, r.dropped
+    ));
+    Ok((out, r))
+}
+
+/// Merges every named track (bones or morphs, `kind` names them in the
+/// report); returns the new frame of each kept storage index.
+fn merge_named_tracks<T: FrameKey>(
+    tracks: &[Track],
+    keys: &[T],
+    kind: &str,
+    k: f64,
+    r: &mut Report,
+) -> Result<HashMap<u32, u32>, OpError> {
+    let mut assign = HashMap::new();
+    for t in tracks {
+        let what = format!("{kind} \"{}\"", t.name().text);
+        merge_track(
+            &t.keys,
+            |i| keys[i as usize].frame(),
+            k,
+            &what,
+            r,
+            &mut assign,
+        )?;
+    }
+    Ok(assign)
+}
+
+/// Merges one unnamed track (light, self-shadow, IK/show).
+fn merge_single_track<T: FrameKey>(
+    order: &[u32],
+    keys: &[T],
+    what: &str,
+    k: f64,
+    r: &mut Report,
+) -> Result<HashMap<u32, u32>, OpError> {
+    let mut assign = HashMap::new();
+    merge_track(order, |i| keys[i as usize].frame(), k, what, r, &mut assign)?;
+    Ok(assign)
+}
+
+/// Camera cuts (keys exactly one frame apart) along `order` (storage
+/// indices sorted by frame).
+fn count_cuts(order: &[u32], cameras: &[CameraKey]) -> usize {
+    order
         .windows(2)
-        .filter(|w| is_cut(cam_frame(w[0]), cam_frame(w[1])))
-        .count();
+        .filter(|w| {
+            is_cut(
+                cameras[w[0] as usize].frame(),
+                cameras[w[1] as usize].frame(),
+            )
+        })
+        .count()
+}
+
+/// Camera: sequential, keeping cuts and making none (see the module docs).
+/// Returns the new frame of each kept storage index.
+fn retime_camera(
+    order: &[u32],
+    cameras: &[CameraKey],
+    k: f64,
+    r: &mut Report,
+) -> Result<HashMap<u32, u32>, OpError> {
+    let mut cam_new: HashMap<u32, u32> = HashMap::new();
     // Keys one frame apart in the file form cuts; both ends are protected.
-    let frames: Vec<u32> = idx.camera.iter().map(|&i| cam_frame(i)).collect();
+    let frames: Vec<u32> = order.iter().map(|&i| cameras[i as usize].frame()).collect();
     let protected: Vec<bool> = (0..frames.len())
         .map(|j| {
             (j > 0 && is_cut(frames[j - 1], frames[j]))
@@ -170,14 +204,14 @@ pub fn speed(m: &Motion, p: SpeedParams) -> Result<(Motion, Report), OpError> {
         .collect();
     // The previous kept key: (sorted position, new frame).
     let mut prev: Option<(usize, u32)> = None;
-    for (j, &i) in idx.camera.iter().enumerate() {
+    for (j, &i) in order.iter().enumerate() {
         let f = frames[j];
         let Some((pj, pn)) = prev else {
             cam_new.insert(i, new_frame(f, k)?);
             prev = Some((j, new_frame(f, k)?));
             continue;
         };
-        let (pi, pf) = (idx.camera[pj], frames[pj]);
+        let (pi, pf) = (order[pj], frames[pj]);
         if f == pf {
             // Two keys on one frame in the file: the later record wins.
             cam_new.remove(&pi);
@@ -233,55 +267,26 @@ pub fn speed(m: &Motion, p: SpeedParams) -> Result<(Motion, Report), OpError> {
         cam_new.insert(i, nf);
         prev = Some((j, nf));
     }
+    Ok(cam_new)
+}
 
-    macro_rules! apply {
-        ($field:ident, $map:expr) => {{
-            let mut kept = Vec::with_capacity(m.$field.len());
-            for (i, key) in m.$field.iter().enumerate() {
-                if let Some(&nf) = $map.get(&(i as u32)) {
-                    let mut key = key.clone();
-                    if key.frame() != nf {
-                        key.set_frame(nf);
-                        r.changed += 1;
-                    }
-                    kept.push(key);
-                }
+/// The kept keys (those `assign` maps) in storage order, each moved to its
+/// new frame; counts each key whose frame changed.
+fn apply_frames<T: FrameKey + Clone>(
+    keys: &[T],
+    assign: &HashMap<u32, u32>,
+    r: &mut Report,
+) -> Vec<T> {
+    let mut kept = Vec::with_capacity(keys.len());
+    for (i, key) in keys.iter().enumerate() {
+        if let Some(&nf) = assign.get(&(i as u32)) {
+            let mut key = key.clone();
+            if key.frame() != nf {
+                key.set_frame(nf);
+                r.changed += 1;
             }
-            out.$field = kept;
-        }};
+            kept.push(key);
+        }
     }
-    apply!(bones, bone_new);
-    apply!(morphs, morph_new);
-    apply!(cameras, cam_new);
-    apply!(lights, light_new);
-    apply!(shadows, shadow_new);
-    apply!(iks, ik_new);
-
-    let out_idx = TrackIndex::build(&out);
-    let cuts_after = out_idx
-        .camera
-        .windows(2)
-        .filter(|w| {
-            is_cut(
-                out.cameras[w[0] as usize].frame(),
-                out.cameras[w[1] as usize].frame(),
-            )
-        })
-        .count();
-    if !m.cameras.is_empty() {
-        r.note(format!(
-            "camera cuts: {cuts_before} before, {cuts_after} after"
-        ));
-    }
-    // Name the merges only when there are some (each has its own note).
-    let listed = if r.dropped > 0 {
-        " (each merge is named in its own line of this report)"
-    } else {
-        ""
-    };
-    r.note(format!(
-        "speed ×{k}: new frame = round(frame / {k}); {} keys moved, {} merged away{listed}",
-        r.changed, r.dropped
-    ));
-    Ok((out, r))
+    kept
 }
