@@ -505,6 +505,70 @@ pub fn import_json(text: &str) -> Result<(Motion, Report), OpError> {
 
 /// Builds a VMD from a document; see [`import_json`].
 pub fn import_document(doc: &VmdJson) -> Result<(Motion, Report), OpError> {
+    check_document_kind(doc)?;
+    let mut r = Report::new();
+    let mut m = Motion::new_v2();
+    let version = document_version(doc.version)?;
+    m.version = version;
+    m.header = import_header(doc, version)?;
+    // The file's name encoding, for names given as text only.
+    let enc = NameEncoding::ShiftJis;
+    m.model_name_field = import_model_name_field(doc, version, enc)?;
+    check_sections(doc)?;
+    m.sections_present = doc.sections_present;
+    m.trailing = import_trailing(doc)?;
+
+    let mut built_from_fields = 0usize;
+    for (i, b) in doc.bones.iter().enumerate() {
+        let (k, built) = import_bone(b, i, enc)?;
+        built_from_fields += usize::from(built);
+        m.bones.push(k);
+    }
+    for (i, j) in doc.morphs.iter().enumerate() {
+        m.morphs.push(import_morph(j, i, enc)?);
+    }
+    for (i, j) in doc.cameras.iter().enumerate() {
+        let (k, built) = import_camera(j, i)?;
+        built_from_fields += usize::from(built);
+        m.cameras.push(k);
+    }
+    for j in &doc.lights {
+        m.lights
+            .push(LightKey::new(j.frame, un3(j.color), un3(j.direction)));
+    }
+    for j in &doc.shadows {
+        m.shadows
+            .push(ShadowKey::new(j.frame, j.mode, j.distance.0));
+    }
+    for (i, j) in doc.iks.iter().enumerate() {
+        m.iks.push(import_ik(j, i, enc)?);
+    }
+    if built_from_fields > 0 {
+        r.note(format!(
+            "{built_from_fields} keys had no raw interpolation block; built from their curves"
+        ));
+    }
+    r.added = m.bones.len()
+        + m.morphs.len()
+        + m.cameras.len()
+        + m.lights.len()
+        + m.shadows.len()
+        + m.iks.len();
+    if decode_model_name_text(&m) != doc.model_name {
+        r.warn(format!(
+            "model_name \"{}\" differs from its raw bytes (\"{}\"); the raw bytes were used",
+            doc.model_name,
+            decode_model_name_text(&m)
+        ));
+    }
+    read_back(&m)?;
+    r.note(format!("imported {} keys", r.added));
+    Ok((m, r))
+}
+
+/// Refuses documents that are not a VMD Studio export in MMD coordinates,
+/// format version 1.
+fn check_document_kind(doc: &VmdJson) -> Result<(), OpError> {
     if doc.format != FORMAT {
         return Err(OpError::BadInput(format!(
             "not a VMD Studio JSON export (format is \"{}\", expected \"{FORMAT}\")",
@@ -528,24 +592,30 @@ pub fn import_document(doc: &VmdJson) -> Result<(Motion, Report), OpError> {
             doc.format_version
         )));
     }
-    let mut r = Report::new();
-    let mut m = Motion::new_v2();
-    let version = match doc.version {
-        1 => Version::V1,
-        2 => Version::V2,
-        v => {
-            return Err(OpError::BadInput(format!(
-                "version is {v}, a VMD file is version 1 or 2"
-            )));
-        }
-    };
-    m.version = version;
+    Ok(())
+}
+
+/// The VMD version a document's `version` names.
+fn document_version(v: u8) -> Result<Version, OpError> {
+    match v {
+        1 => Ok(Version::V1),
+        2 => Ok(Version::V2),
+        v => Err(OpError::BadInput(format!(
+            "version is {v}, a VMD file is version 1 or 2"
+        ))),
+    }
+}
+
+/// The 30 header bytes: `header_hex` when given (it must start with the
+/// version's signature), else the signature padded with zeros; either way
+/// `header_text` must agree with them.
+fn import_header(doc: &VmdJson, version: Version) -> Result<[u8; HEADER_LEN], OpError> {
     let signature = if version == Version::V1 {
         layout::HEADER_V1
     } else {
         layout::HEADER_V2
     };
-    m.header = match hex_field::<HEADER_LEN>(doc.header_hex.as_ref(), "header_hex")? {
+    let header = match hex_field::<HEADER_LEN>(doc.header_hex.as_ref(), "header_hex")? {
         Some(h) => {
             if !h.starts_with(signature) {
                 return Err(OpError::BadInput(format!(
@@ -563,17 +633,25 @@ pub fn import_document(doc: &VmdJson) -> Result<(Motion, Report), OpError> {
             h
         }
     };
-    let header_end = m.header.iter().position(|&b| b == 0).unwrap_or(HEADER_LEN);
-    let header_text = String::from_utf8_lossy(&m.header[..header_end]);
+    let header_end = header.iter().position(|&b| b == 0).unwrap_or(HEADER_LEN);
+    let header_text = String::from_utf8_lossy(&header[..header_end]);
     if doc.header_text != header_text {
         return Err(OpError::BadInput(format!(
             "header_text \"{}\" disagrees with the header bytes (\"{header_text}\")",
             doc.header_text
         )));
     }
-    // The file's name encoding, for names given as text only.
-    let enc = NameEncoding::ShiftJis;
-    m.model_name_field = match &doc.model_name_hex {
+    Ok(header)
+}
+
+/// The model name field: `model_name_hex` when given (its length must fit
+/// the version), else `model_name` encoded.
+fn import_model_name_field(
+    doc: &VmdJson,
+    version: Version,
+    enc: NameEncoding,
+) -> Result<Vec<u8>, OpError> {
+    match &doc.model_name_hex {
         Some(h) => {
             let b =
                 from_hex(h).ok_or_else(|| OpError::BadInput("model_name_hex is not hex".into()))?;
@@ -585,175 +663,155 @@ pub fn import_document(doc: &VmdJson) -> Result<(Motion, Report), OpError> {
                     version.model_name_len()
                 )));
             }
-            b
+            Ok(b)
         }
         None => encode_name(&doc.model_name, version.model_name_len(), enc)
-            .map_err(|e| OpError::BadInput(format!("model name: {e}")))?,
-    };
-    check_sections(doc)?;
-    m.sections_present = doc.sections_present;
-    m.trailing = from_hex(&doc.trailing_hex)
+            .map_err(|e| OpError::BadInput(format!("model name: {e}"))),
+    }
+}
+
+/// The bytes after the last section; refused when a reader would take them
+/// for another section's count.
+fn import_trailing(doc: &VmdJson) -> Result<Vec<u8>, OpError> {
+    let trailing = from_hex(&doc.trailing_hex)
         .ok_or_else(|| OpError::BadInput("trailing_hex is not hex".into()))?;
-    if m.sections_present < 6 && m.trailing.len() >= 4 {
+    if doc.sections_present < 6 && trailing.len() >= 4 {
         return Err(OpError::BadInput(format!(
             "trailing_hex has {} bytes after {} sections: a reader takes its first 4 bytes as the next section's count (only a file with all 6 sections, or fewer than 4 trailing bytes, keeps them as trailing data)",
-            m.trailing.len(),
-            m.sections_present
+            trailing.len(),
+            doc.sections_present
         )));
     }
+    Ok(trailing)
+}
 
-    let mut built_from_fields = 0usize;
-    for (i, b) in doc.bones.iter().enumerate() {
-        let what = format!("bone key #{i}");
-        let mut k = BoneKey {
-            raw: [0; layout::BONE_KEY_LEN],
-        };
-        let f: [u8; NAME_LEN] = name_field(&b.name, b.name_hex.as_ref(), enc, &what)?;
-        k.set_name_field(&f);
-        k.set_frame(b.frame);
-        k.set_position(un3(b.position));
-        k.set_rotation(un4(b.rotation));
-        match hex_field::<64>(b.interpolation_hex.as_ref(), &what)? {
-            Some(block) => {
-                k.set_interpolation_block(block);
-                let c = [b.curves.x, b.curves.y, b.curves.z, b.curves.rotation];
-                if k.curves() != c {
-                    return Err(disagrees(&what, "curves", "interpolation_hex"));
-                }
-                if k.physics_off() != b.physics_off {
-                    return Err(disagrees(&what, "physics_off", "interpolation_hex"));
-                }
+/// Bone key `i`; the flag says its interpolation block was built from its
+/// curves (no `interpolation_hex`).
+fn import_bone(b: &BoneJson, i: usize, enc: NameEncoding) -> Result<(BoneKey, bool), OpError> {
+    let what = format!("bone key #{i}");
+    let mut k = BoneKey {
+        raw: [0; layout::BONE_KEY_LEN],
+    };
+    let f: [u8; NAME_LEN] = name_field(&b.name, b.name_hex.as_ref(), enc, &what)?;
+    k.set_name_field(&f);
+    k.set_frame(b.frame);
+    k.set_position(un3(b.position));
+    k.set_rotation(un4(b.rotation));
+    let c = [b.curves.x, b.curves.y, b.curves.z, b.curves.rotation];
+    let built = match hex_field::<64>(b.interpolation_hex.as_ref(), &what)? {
+        Some(block) => {
+            k.set_interpolation_block(block);
+            if k.curves() != c {
+                return Err(disagrees(&what, "curves", "interpolation_hex"));
             }
-            None => {
-                built_from_fields += 1;
-                k.set_interpolation_block(interpolation::DEFAULT_BONE_BLOCK);
-                let c = [b.curves.x, b.curves.y, b.curves.z, b.curves.rotation];
-                for ch in BoneChannel::ALL {
-                    k.set_curve(ch, c[ch.index()]);
-                }
-                k.set_physics_off(b.physics_off);
+            if k.physics_off() != b.physics_off {
+                return Err(disagrees(&what, "physics_off", "interpolation_hex"));
+            }
+            false
+        }
+        None => {
+            k.set_interpolation_block(interpolation::DEFAULT_BONE_BLOCK);
+            for ch in BoneChannel::ALL {
+                k.set_curve(ch, c[ch.index()]);
+            }
+            k.set_physics_off(b.physics_off);
+            true
+        }
+    };
+    Ok((k, built))
+}
+
+/// Morph key `i`.
+fn import_morph(j: &MorphJson, i: usize, enc: NameEncoding) -> Result<MorphKey, OpError> {
+    let what = format!("morph key #{i}");
+    let mut k = MorphKey {
+        raw: [0; layout::MORPH_KEY_LEN],
+    };
+    let f: [u8; NAME_LEN] = name_field(&j.name, j.name_hex.as_ref(), enc, &what)?;
+    k.set_name_field(&f);
+    k.set_frame(j.frame);
+    k.set_weight(j.weight.0);
+    Ok(k)
+}
+
+/// Camera key `i`; the flag says its interpolation block was built from its
+/// curves (no `interpolation_hex`).
+fn import_camera(j: &CameraJson, i: usize) -> Result<(CameraKey, bool), OpError> {
+    let what = format!("camera key #{i}");
+    let rotation = j
+        .rotation
+        .ok_or_else(|| OpError::BadInput(format!("{what}: no rotation (Euler angles)")))?;
+    let mut k = CameraKey {
+        raw: [0; layout::CAMERA_KEY_LEN],
+    };
+    k.set_frame(j.frame);
+    k.set_distance(j.distance.0);
+    k.set_target(un3(j.target));
+    k.set_rotation(un3(rotation));
+    let c = &j.curves;
+    let cs = [
+        c.target_x, c.target_y, c.target_z, c.rotation, c.distance, c.fov,
+    ];
+    let built = match hex_field::<24>(j.interpolation_hex.as_ref(), &what)? {
+        Some(block) => {
+            k.set_interpolation_block(block);
+            if k.curves() != cs {
+                return Err(disagrees(&what, "curves", "interpolation_hex"));
+            }
+            false
+        }
+        None => {
+            for ch in CameraChannel::ALL {
+                k.set_curve(ch, cs[ch.index()]);
+            }
+            true
+        }
+    };
+    k.set_fov(j.fov);
+    match j.perspective_byte {
+        Some(b) => {
+            k.raw[layout::CAMERA_PERSPECTIVE] = b;
+            if k.perspective() != j.perspective {
+                return Err(disagrees(&what, "perspective", "perspective_byte"));
             }
         }
-        m.bones.push(k);
+        None => k.set_perspective(j.perspective),
     }
-    for (i, j) in doc.morphs.iter().enumerate() {
-        let what = format!("morph key #{i}");
-        let mut k = MorphKey {
-            raw: [0; layout::MORPH_KEY_LEN],
-        };
-        let f: [u8; NAME_LEN] = name_field(&j.name, j.name_hex.as_ref(), enc, &what)?;
-        k.set_name_field(&f);
-        k.set_frame(j.frame);
-        k.set_weight(j.weight.0);
-        m.morphs.push(k);
-    }
-    for (i, j) in doc.cameras.iter().enumerate() {
-        let what = format!("camera key #{i}");
-        let rotation = j
-            .rotation
-            .ok_or_else(|| OpError::BadInput(format!("{what}: no rotation (Euler angles)")))?;
-        let mut k = CameraKey {
-            raw: [0; layout::CAMERA_KEY_LEN],
-        };
-        k.set_frame(j.frame);
-        k.set_distance(j.distance.0);
-        k.set_target(un3(j.target));
-        k.set_rotation(un3(rotation));
-        match hex_field::<24>(j.interpolation_hex.as_ref(), &what)? {
-            Some(block) => {
-                k.set_interpolation_block(block);
-                let c = &j.curves;
-                let cs = [
-                    c.target_x, c.target_y, c.target_z, c.rotation, c.distance, c.fov,
-                ];
-                if k.curves() != cs {
-                    return Err(disagrees(&what, "curves", "interpolation_hex"));
-                }
-            }
-            None => {
-                built_from_fields += 1;
-                let c = &j.curves;
-                let cs = [
-                    c.target_x, c.target_y, c.target_z, c.rotation, c.distance, c.fov,
-                ];
-                for ch in CameraChannel::ALL {
-                    k.set_curve(ch, cs[ch.index()]);
-                }
-            }
+    Ok((k, built))
+}
+
+/// IK/show key `i` with its entries.
+fn import_ik(j: &IkJson, i: usize, enc: NameEncoding) -> Result<IkKey, OpError> {
+    let what = format!("IK/show key #{i}");
+    let mut k = IkKey::new(j.frame, j.show);
+    if let Some(b) = j.show_byte {
+        k.raw[4] = b;
+        if k.show() != j.show {
+            return Err(disagrees(&what, "show", "show_byte"));
         }
-        k.set_fov(j.fov);
-        match j.perspective_byte {
-            Some(b) => {
-                k.raw[layout::CAMERA_PERSPECTIVE] = b;
-                if k.perspective() != j.perspective {
-                    return Err(disagrees(&what, "perspective", "perspective_byte"));
-                }
-            }
-            None => k.set_perspective(j.perspective),
-        }
-        m.cameras.push(k);
     }
-    for j in &doc.lights {
-        m.lights
-            .push(LightKey::new(j.frame, un3(j.color), un3(j.direction)));
-    }
-    for j in &doc.shadows {
-        m.shadows
-            .push(ShadowKey::new(j.frame, j.mode, j.distance.0));
-    }
-    for (i, j) in doc.iks.iter().enumerate() {
-        let what = format!("IK/show key #{i}");
-        let mut k = IkKey::new(j.frame, j.show);
-        if let Some(b) = j.show_byte {
-            k.raw[4] = b;
-            if k.show() != j.show {
-                return Err(disagrees(&what, "show", "show_byte"));
-            }
-        }
-        let n = u32::try_from(j.entries.len())
-            .map_err(|_| OpError::BadInput(format!("{what}: too many entries")))?;
-        for (e_i, e) in j.entries.iter().enumerate() {
-            let f: [u8; IK_NAME_LEN] = name_field(
-                &e.name,
-                e.name_hex.as_ref(),
-                enc,
+    let n = u32::try_from(j.entries.len())
+        .map_err(|_| OpError::BadInput(format!("{what}: too many entries")))?;
+    for (e_i, e) in j.entries.iter().enumerate() {
+        let f: [u8; IK_NAME_LEN] = name_field(
+            &e.name,
+            e.name_hex.as_ref(),
+            enc,
+            &format!("{what} entry {e_i}"),
+        )?;
+        k.raw.extend_from_slice(&f);
+        let byte = e.enabled_byte.unwrap_or(u8::from(e.enabled));
+        if (byte != 0) != e.enabled {
+            return Err(disagrees(
                 &format!("{what} entry {e_i}"),
-            )?;
-            k.raw.extend_from_slice(&f);
-            let byte = e.enabled_byte.unwrap_or(u8::from(e.enabled));
-            if (byte != 0) != e.enabled {
-                return Err(disagrees(
-                    &format!("{what} entry {e_i}"),
-                    "enabled",
-                    "enabled_byte",
-                ));
-            }
-            k.raw.push(byte);
+                "enabled",
+                "enabled_byte",
+            ));
         }
-        k.raw[5..9].copy_from_slice(&n.to_le_bytes());
-        m.iks.push(k);
+        k.raw.push(byte);
     }
-    if built_from_fields > 0 {
-        r.note(format!(
-            "{built_from_fields} keys had no raw interpolation block; built from their curves"
-        ));
-    }
-    r.added = m.bones.len()
-        + m.morphs.len()
-        + m.cameras.len()
-        + m.lights.len()
-        + m.shadows.len()
-        + m.iks.len();
-    if decode_model_name_text(&m) != doc.model_name {
-        r.warn(format!(
-            "model_name \"{}\" differs from its raw bytes (\"{}\"); the raw bytes were used",
-            doc.model_name,
-            decode_model_name_text(&m)
-        ));
-    }
-    read_back(&m)?;
-    r.note(format!("imported {} keys", r.added));
-    Ok((m, r))
+    k.raw[5..9].copy_from_slice(&n.to_le_bytes());
+    Ok(k)
 }
 
 fn disagrees(what: &str, field: &str, raw: &str) -> OpError {
