@@ -177,50 +177,18 @@ fn draw_of(m: &RenderMaterial, first: u32, count: u32) -> Draw {
     }
 }
 
-impl GpuModel {
-    /// Uploads `mesh`. Refuses indices that point past the vertices; a
-    /// material whose index run passes the end of the index list draws what
-    /// is there; textures that are missing or malformed draw as white (the
-    /// material's colours alone).
-    pub fn upload(
-        renderer: &Renderer,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        mesh: &RenderMesh,
-    ) -> Result<GpuModel, RenderError> {
-        let n = mesh.vertices.len();
-        if let Some((i, bad)) = mesh
-            .indices
-            .iter()
-            .enumerate()
-            .find(|(_, v)| **v as usize >= n)
-        {
-            return Err(RenderError::BadMesh(format!(
-                "index {i} is {bad} but the mesh has {n} vertices"
-            )));
-        }
-        let mut scratch = Vec::new();
-        pack_vertices(&mesh.vertices, &mut scratch);
-        if scratch.is_empty() {
-            scratch.resize(RenderVertex::FLOATS, 0.0);
-        }
-        let vertex_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("model vertices"),
-            contents: bytemuck::cast_slice(&scratch),
-            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
-        });
-        let mut indices = mesh.indices.clone();
-        indices.truncate(indices.len() / 3 * 3);
-        let index_total = indices.len() as u32;
-        if indices.is_empty() {
-            indices.push(0);
-        }
-        let index_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("model indices"),
-            contents: bytemuck::cast_slice(&indices),
-            usage: wgpu::BufferUsages::INDEX,
-        });
+/// A mesh's textures on the GPU: colour/sphere textures (mipmapped) and
+/// toon ramps (without mips), one entry per mesh texture (`None`: missing,
+/// malformed, or not used as a toon ramp).
+struct MeshTextures {
+    textures: Vec<Option<wgpu::Texture>>,
+    toon_textures: Vec<Option<wgpu::Texture>>,
+    views: Vec<Option<wgpu::TextureView>>,
+    toon_views: Vec<Option<wgpu::TextureView>>,
+}
 
+impl MeshTextures {
+    fn upload(device: &wgpu::Device, queue: &wgpu::Queue, mesh: &RenderMesh) -> MeshTextures {
         let textures: Vec<Option<wgpu::Texture>> = mesh
             .textures
             .iter()
@@ -242,14 +210,171 @@ impl GpuModel {
                     .map(|t| upload_texture(device, queue, t, false))
             })
             .collect();
-        let views: Vec<Option<wgpu::TextureView>> = textures
-            .iter()
-            .map(|t| t.as_ref().map(|t| t.create_view(&Default::default())))
-            .collect();
-        let toon_views: Vec<Option<wgpu::TextureView>> = toon_textures
-            .iter()
-            .map(|t| t.as_ref().map(|t| t.create_view(&Default::default())))
-            .collect();
+        let view_of = |list: &[Option<wgpu::Texture>]| -> Vec<Option<wgpu::TextureView>> {
+            list.iter()
+                .map(|t| t.as_ref().map(|t| t.create_view(&Default::default())))
+                .collect()
+        };
+        let views = view_of(&textures);
+        let toon_views = view_of(&toon_textures);
+        MeshTextures {
+            textures,
+            toon_textures,
+            views,
+            toon_views,
+        }
+    }
+
+    /// The texture, sphere and toon views material `m` samples (`None`: the
+    /// slot is empty and samples white).
+    fn views_of(
+        &self,
+        m: &RenderMaterial,
+    ) -> (
+        Option<wgpu::TextureView>,
+        Option<wgpu::TextureView>,
+        Option<wgpu::TextureView>,
+    ) {
+        let pick = |index: Option<usize>, list: &[Option<wgpu::TextureView>]| {
+            index
+                .and_then(|k| list.get(k))
+                .and_then(|v| v.as_ref())
+                .cloned()
+        };
+        let tex = pick(m.texture, &self.views);
+        let sphere = if m.sphere_mode == SphereMode::None {
+            None
+        } else {
+            pick(m.sphere, &self.views)
+        };
+        let toon = pick(m.toon, &self.toon_views);
+        (tex, sphere, toon)
+    }
+
+    /// Every uploaded texture, kept alive with the model.
+    fn into_owned(self) -> Vec<wgpu::Texture> {
+        self.textures
+            .into_iter()
+            .chain(self.toon_textures)
+            .flatten()
+            .collect()
+    }
+}
+
+/// Refuses indices that point past the vertices.
+fn check_indices(mesh: &RenderMesh) -> Result<(), RenderError> {
+    let n = mesh.vertices.len();
+    if let Some((i, bad)) = mesh
+        .indices
+        .iter()
+        .enumerate()
+        .find(|(_, v)| **v as usize >= n)
+    {
+        return Err(RenderError::BadMesh(format!(
+            "index {i} is {bad} but the mesh has {n} vertices"
+        )));
+    }
+    Ok(())
+}
+
+/// The vertex buffer (never empty: one zero vertex stands in for none) and
+/// the packed floats, kept as scratch for later updates.
+fn upload_vertices(device: &wgpu::Device, vertices: &[RenderVertex]) -> (wgpu::Buffer, Vec<f32>) {
+    let mut scratch = Vec::new();
+    pack_vertices(vertices, &mut scratch);
+    if scratch.is_empty() {
+        scratch.resize(RenderVertex::FLOATS, 0.0);
+    }
+    let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("model vertices"),
+        contents: bytemuck::cast_slice(&scratch),
+        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+    });
+    (buffer, scratch)
+}
+
+/// The index buffer of whole triangles (a trailing partial one is dropped;
+/// never empty) and how many indices it draws.
+fn upload_indices(device: &wgpu::Device, indices: &[u32]) -> (wgpu::Buffer, u32) {
+    let mut indices = indices.to_vec();
+    indices.truncate(indices.len() / 3 * 3);
+    let index_total = indices.len() as u32;
+    if indices.is_empty() {
+        indices.push(0);
+    }
+    let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("model indices"),
+        contents: bytemuck::cast_slice(&indices),
+        usage: wgpu::BufferUsages::INDEX,
+    });
+    (buffer, index_total)
+}
+
+/// Material `i`'s bind group: its slice of the material uniforms, its
+/// texture, sphere and toon views (white where empty) and the samplers.
+fn material_bind(
+    renderer: &Renderer,
+    device: &wgpu::Device,
+    material_buffer: &wgpu::Buffer,
+    i: usize,
+    (tex, sphere, toon): (
+        Option<&wgpu::TextureView>,
+        Option<&wgpu::TextureView>,
+        Option<&wgpu::TextureView>,
+    ),
+) -> wgpu::BindGroup {
+    let white = &renderer.white;
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("material"),
+        layout: &renderer.material_layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: material_buffer,
+                    offset: i as u64 * renderer.material_stride,
+                    size: wgpu::BufferSize::new(MATERIAL_FLOATS as u64 * 4),
+                }),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::TextureView(tex.unwrap_or(white)),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: wgpu::BindingResource::TextureView(sphere.unwrap_or(white)),
+            },
+            wgpu::BindGroupEntry {
+                binding: 3,
+                resource: wgpu::BindingResource::TextureView(toon.unwrap_or(white)),
+            },
+            wgpu::BindGroupEntry {
+                binding: 4,
+                resource: wgpu::BindingResource::Sampler(&renderer.sampler_wrap),
+            },
+            wgpu::BindGroupEntry {
+                binding: 5,
+                resource: wgpu::BindingResource::Sampler(&renderer.sampler_clamp),
+            },
+        ],
+    })
+}
+
+impl GpuModel {
+    /// Uploads `mesh`. Refuses indices that point past the vertices; a
+    /// material whose index run passes the end of the index list draws what
+    /// is there; textures that are missing or malformed draw as white (the
+    /// material's colours alone).
+    pub fn upload(
+        renderer: &Renderer,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        mesh: &RenderMesh,
+    ) -> Result<GpuModel, RenderError> {
+        check_indices(mesh)?;
+        let (vertex_buffer, scratch) = upload_vertices(device, &mesh.vertices);
+        let (index_buffer, index_total) = upload_indices(device, &mesh.indices);
+        let textures = MeshTextures::upload(device, queue, mesh);
 
         let stride = renderer.material_stride;
         let material_count = mesh.materials.len().max(1) as u64;
@@ -264,72 +389,26 @@ impl GpuModel {
         let mut slots = Vec::with_capacity(mesh.materials.len());
         let mut first = 0u32;
         for (i, m) in mesh.materials.iter().enumerate() {
-            let pick = |index: Option<usize>, list: &[Option<wgpu::TextureView>]| {
-                index
-                    .and_then(|k| list.get(k))
-                    .and_then(|v| v.as_ref())
-                    .cloned()
-            };
-            let tex = pick(m.texture, &views);
-            let sphere = if m.sphere_mode == SphereMode::None {
-                None
-            } else {
-                pick(m.sphere, &views)
-            };
-            let toon = pick(m.toon, &toon_views);
-            let s = Slots {
+            let (tex, sphere, toon) = textures.views_of(m);
+            slots.push(Slots {
                 texture: tex.is_some(),
                 sphere: sphere.is_some(),
                 toon: toon.is_some(),
-            };
-            let white = &renderer.white;
-            let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("material"),
-                layout: &renderer.material_layout,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                            buffer: &material_buffer,
-                            offset: i as u64 * stride,
-                            size: wgpu::BufferSize::new(MATERIAL_FLOATS as u64 * 4),
-                        }),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::TextureView(tex.as_ref().unwrap_or(white)),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 2,
-                        resource: wgpu::BindingResource::TextureView(
-                            sphere.as_ref().unwrap_or(white),
-                        ),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 3,
-                        resource: wgpu::BindingResource::TextureView(
-                            toon.as_ref().unwrap_or(white),
-                        ),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 4,
-                        resource: wgpu::BindingResource::Sampler(&renderer.sampler_wrap),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 5,
-                        resource: wgpu::BindingResource::Sampler(&renderer.sampler_clamp),
-                    },
-                ],
             });
+            binds.push(material_bind(
+                renderer,
+                device,
+                &material_buffer,
+                i,
+                (tex.as_ref(), sphere.as_ref(), toon.as_ref()),
+            ));
             let count = m.index_count.min(index_total.saturating_sub(first)) / 3 * 3;
             draws.push(draw_of(m, first, count));
             first = first.saturating_add(count);
-            binds.push(bind);
-            slots.push(s);
         }
         let mut model = GpuModel {
             vertex_buffer,
-            vertex_count: n,
+            vertex_count: mesh.vertices.len(),
             index_buffer,
             material_buffer,
             material_stride: stride,
@@ -337,11 +416,7 @@ impl GpuModel {
             draws,
             slots,
             scratch,
-            _textures: textures
-                .into_iter()
-                .chain(toon_textures)
-                .flatten()
-                .collect(),
+            _textures: textures.into_owned(),
         };
         model.update_materials(queue, &mesh.materials)?;
         Ok(model)
