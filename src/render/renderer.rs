@@ -123,19 +123,51 @@ fn blend() -> wgpu::BlendState {
     }
 }
 
-impl Renderer {
-    /// Builds the pipelines for targets of `format` with `samples` (1 or 4)
-    /// samples per pixel.
-    pub fn new(
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        format: wgpu::TextureFormat,
-        samples: u32,
-    ) -> Renderer {
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("mmd shader"),
-            source: wgpu::ShaderSource::Wgsl(include_str!("shader.wgsl").into()),
-        });
+/// Model vertex attributes: position, normal, uv, edge scale.
+const VERTEX_ATTRS: [wgpu::VertexAttribute; 4] = wgpu::vertex_attr_array![
+    0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Float32
+];
+/// Line vertex attributes: position, colour.
+const LINE_ATTRS: [wgpu::VertexAttribute; 2] =
+    wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4];
+
+fn vertex_layout() -> wgpu::VertexBufferLayout<'static> {
+    wgpu::VertexBufferLayout {
+        array_stride: (RenderVertex::FLOATS * 4) as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &VERTEX_ATTRS,
+    }
+}
+
+fn line_vertex_layout() -> wgpu::VertexBufferLayout<'static> {
+    wgpu::VertexBufferLayout {
+        array_stride: (LineVertex::FLOATS * 4) as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &LINE_ATTRS,
+    }
+}
+
+/// Depth against the colour targets' depth buffer.
+fn depth(write: bool, compare: wgpu::CompareFunction) -> Option<wgpu::DepthStencilState> {
+    Some(wgpu::DepthStencilState {
+        format: DEPTH_FORMAT,
+        depth_write_enabled: Some(write),
+        depth_compare: Some(compare),
+        stencil: wgpu::StencilState::default(),
+        bias: wgpu::DepthBiasState::default(),
+    })
+}
+
+/// The three bind group layouts: frame (group 0), material (group 1) and
+/// the self-shadow map (group 2).
+struct BindLayouts {
+    frame: wgpu::BindGroupLayout,
+    material: wgpu::BindGroupLayout,
+    shadow: wgpu::BindGroupLayout,
+}
+
+impl BindLayouts {
+    fn new(device: &wgpu::Device) -> BindLayouts {
         let uniform_entry = |binding, visibility| wgpu::BindGroupLayoutEntry {
             binding,
             visibility,
@@ -163,11 +195,11 @@ impl Renderer {
             count: None,
         };
         let vf = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
-        let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        let frame = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("frame"),
             entries: &[uniform_entry(0, vf)],
         });
-        let material_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        let material = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("material"),
             entries: &[
                 uniform_entry(0, vf),
@@ -178,7 +210,7 @@ impl Renderer {
                 sampler_entry(5),
             ],
         });
-        let shadow_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        let shadow = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("shadow map"),
             entries: &[wgpu::BindGroupLayoutEntry {
                 binding: 0,
@@ -191,68 +223,95 @@ impl Renderer {
                 count: None,
             }],
         });
+        BindLayouts {
+            frame,
+            material,
+            shadow,
+        }
+    }
+}
+
+/// What every pipeline shares: the shader, the pipeline layouts, the
+/// colour target and the sample count.
+struct PipelineKit<'a> {
+    device: &'a wgpu::Device,
+    shader: wgpu::ShaderModule,
+    /// Frame, material and shadow map: the lit model passes.
+    model_layout: wgpu::PipelineLayout,
+    /// Frame and material: the shadow map and the ground shadow.
+    material_only_layout: wgpu::PipelineLayout,
+    /// Frame only: lines.
+    line_layout: wgpu::PipelineLayout,
+    multisample: wgpu::MultisampleState,
+    targets: [Option<wgpu::ColorTargetState>; 1],
+}
+
+impl<'a> PipelineKit<'a> {
+    fn new(
+        device: &'a wgpu::Device,
+        layouts: &BindLayouts,
+        format: wgpu::TextureFormat,
+        samples: u32,
+    ) -> PipelineKit<'a> {
+        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("mmd shader"),
+            source: wgpu::ShaderSource::Wgsl(include_str!("shader.wgsl").into()),
+        });
         let model_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("model"),
             bind_group_layouts: &[
-                Some(&frame_layout),
-                Some(&material_layout),
-                Some(&shadow_layout),
+                Some(&layouts.frame),
+                Some(&layouts.material),
+                Some(&layouts.shadow),
             ],
             immediate_size: 0,
         });
         let material_only_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("zplot / ground shadow"),
-            bind_group_layouts: &[Some(&frame_layout), Some(&material_layout)],
+            bind_group_layouts: &[Some(&layouts.frame), Some(&layouts.material)],
             immediate_size: 0,
         });
         let line_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("lines"),
-            bind_group_layouts: &[Some(&frame_layout)],
+            bind_group_layouts: &[Some(&layouts.frame)],
             immediate_size: 0,
         });
+        PipelineKit {
+            device,
+            shader,
+            model_layout,
+            material_only_layout,
+            line_layout,
+            multisample: wgpu::MultisampleState {
+                count: samples.max(1),
+                mask: !0,
+                alpha_to_coverage_enabled: false,
+            },
+            targets: [Some(wgpu::ColorTargetState {
+                format,
+                blend: Some(blend()),
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }
+    }
 
-        let vertex_attrs = wgpu::vertex_attr_array![
-            0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Float32
-        ];
-        let vertex_layout = wgpu::VertexBufferLayout {
-            array_stride: (RenderVertex::FLOATS * 4) as u64,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &vertex_attrs,
-        };
-        let line_attrs = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4];
-        let line_vertex_layout = wgpu::VertexBufferLayout {
-            array_stride: (LineVertex::FLOATS * 4) as u64,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &line_attrs,
-        };
-        let multisample = wgpu::MultisampleState {
-            count: samples.max(1),
-            mask: !0,
-            alpha_to_coverage_enabled: false,
-        };
-        let depth = |write: bool, compare| {
-            Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
-                depth_write_enabled: Some(write),
-                depth_compare: Some(compare),
-                stencil: wgpu::StencilState::default(),
-                bias: wgpu::DepthBiasState::default(),
-            })
-        };
-        let targets = [Some(wgpu::ColorTargetState {
-            format,
-            blend: Some(blend()),
-            write_mask: wgpu::ColorWrites::ALL,
-        })];
-        // MMD's triangles are clockwise seen from their front (Direct3D).
-        let mesh_pipeline = |label, vs, fs, cull| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+    /// A lit mesh pass (model or edge). MMD's triangles are clockwise seen
+    /// from their front (Direct3D).
+    fn mesh(
+        &self,
+        label: &str,
+        vs: &str,
+        fs: &str,
+        cull: Option<wgpu::Face>,
+    ) -> wgpu::RenderPipeline {
+        self.device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
-                layout: Some(&model_layout),
+                layout: Some(&self.model_layout),
                 vertex: wgpu::VertexState {
-                    module: &shader,
+                    module: &self.shader,
                     entry_point: Some(vs),
-                    buffers: &[Some(vertex_layout.clone())],
+                    buffers: &[Some(vertex_layout())],
                     compilation_options: wgpu::PipelineCompilationOptions::default(),
                 },
                 primitive: wgpu::PrimitiveState {
@@ -262,34 +321,28 @@ impl Renderer {
                     ..Default::default()
                 },
                 depth_stencil: depth(true, wgpu::CompareFunction::Less),
-                multisample,
+                multisample: self.multisample,
                 fragment: Some(wgpu::FragmentState {
-                    module: &shader,
+                    module: &self.shader,
                     entry_point: Some(fs),
-                    targets: &targets,
+                    targets: &self.targets,
                     compilation_options: wgpu::PipelineCompilationOptions::default(),
                 }),
                 multiview_mask: None,
                 cache: None,
             })
-        };
-        let model_culled = mesh_pipeline(
-            "model (culled)",
-            "vs_model",
-            "fs_model",
-            Some(wgpu::Face::Back),
-        );
-        let model_double = mesh_pipeline("model (double-sided)", "vs_model", "fs_model", None);
-        let edge = mesh_pipeline("edge", "vs_edge", "fs_edge", Some(wgpu::Face::Front));
-        // The self-shadow map: depth only, from the light, single-sampled.
-        let zplot_pipeline = |label, cull| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+    }
+
+    /// The self-shadow map: depth only, from the light, single-sampled.
+    fn zplot(&self, label: &str, cull: Option<wgpu::Face>) -> wgpu::RenderPipeline {
+        self.device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
-                layout: Some(&material_only_layout),
+                layout: Some(&self.material_only_layout),
                 vertex: wgpu::VertexState {
-                    module: &shader,
+                    module: &self.shader,
                     entry_point: Some("vs_zplot"),
-                    buffers: &[Some(vertex_layout.clone())],
+                    buffers: &[Some(vertex_layout())],
                     compilation_options: wgpu::PipelineCompilationOptions::default(),
                 },
                 primitive: wgpu::PrimitiveState {
@@ -307,7 +360,7 @@ impl Renderer {
                 }),
                 multisample: wgpu::MultisampleState::default(),
                 fragment: Some(wgpu::FragmentState {
-                    module: &shader,
+                    module: &self.shader,
                     entry_point: Some("fs_zplot"),
                     targets: &[],
                     compilation_options: wgpu::PipelineCompilationOptions::default(),
@@ -315,61 +368,71 @@ impl Renderer {
                 multiview_mask: None,
                 cache: None,
             })
-        };
-        let zplot_culled = zplot_pipeline("shadow map (culled)", Some(wgpu::Face::Back));
-        let zplot_double = zplot_pipeline("shadow map (double-sided)", None);
-        // The ground shadow: both faces, depth-tested but not written, each
-        // pixel once (stencil 0 → 1).
+    }
+
+    /// The ground shadow: both faces, depth-tested but not written, each
+    /// pixel once (stencil 0 → 1).
+    fn ground(&self) -> wgpu::RenderPipeline {
         let once = wgpu::StencilFaceState {
             compare: wgpu::CompareFunction::Equal,
             fail_op: wgpu::StencilOperation::Keep,
             depth_fail_op: wgpu::StencilOperation::Keep,
             pass_op: wgpu::StencilOperation::IncrementClamp,
         };
-        let ground = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("ground shadow"),
-            layout: Some(&material_only_layout),
-            vertex: wgpu::VertexState {
-                module: &shader,
-                entry_point: Some("vs_ground"),
-                buffers: &[Some(vertex_layout.clone())],
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-            },
-            primitive: wgpu::PrimitiveState {
-                topology: wgpu::PrimitiveTopology::TriangleList,
-                cull_mode: None,
-                ..Default::default()
-            },
-            depth_stencil: Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
-                depth_write_enabled: Some(false),
-                depth_compare: Some(wgpu::CompareFunction::LessEqual),
-                stencil: wgpu::StencilState {
-                    front: once,
-                    back: once,
-                    read_mask: 0xff,
-                    write_mask: 0xff,
-                },
-                bias: wgpu::DepthBiasState::default(),
-            }),
-            multisample,
-            fragment: Some(wgpu::FragmentState {
-                module: &shader,
-                entry_point: Some("fs_ground"),
-                targets: &targets,
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
-        let line_pipeline = |label, write, compare| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(&line_layout),
+        self.device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("ground shadow"),
+                layout: Some(&self.material_only_layout),
                 vertex: wgpu::VertexState {
-                    module: &shader,
+                    module: &self.shader,
+                    entry_point: Some("vs_ground"),
+                    buffers: &[Some(vertex_layout())],
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    cull_mode: None,
+                    ..Default::default()
+                },
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(false),
+                    depth_compare: Some(wgpu::CompareFunction::LessEqual),
+                    stencil: wgpu::StencilState {
+                        front: once,
+                        back: once,
+                        read_mask: 0xff,
+                        write_mask: 0xff,
+                    },
+                    bias: wgpu::DepthBiasState::default(),
+                }),
+                multisample: self.multisample,
+                fragment: Some(wgpu::FragmentState {
+                    module: &self.shader,
+                    entry_point: Some("fs_ground"),
+                    targets: &self.targets,
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+    }
+
+    /// Lines (grid, axes, skeleton overlay).
+    fn line(
+        &self,
+        label: &str,
+        write: bool,
+        compare: wgpu::CompareFunction,
+    ) -> wgpu::RenderPipeline {
+        self.device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&self.line_layout),
+                vertex: wgpu::VertexState {
+                    module: &self.shader,
                     entry_point: Some("vs_line"),
-                    buffers: &[Some(line_vertex_layout.clone())],
+                    buffers: &[Some(line_vertex_layout())],
                     compilation_options: wgpu::PipelineCompilationOptions::default(),
                 },
                 primitive: wgpu::PrimitiveState {
@@ -377,61 +440,102 @@ impl Renderer {
                     ..Default::default()
                 },
                 depth_stencil: depth(write, compare),
-                multisample,
+                multisample: self.multisample,
                 fragment: Some(wgpu::FragmentState {
-                    module: &shader,
+                    module: &self.shader,
                     entry_point: Some("fs_line"),
-                    targets: &targets,
+                    targets: &self.targets,
                     compilation_options: wgpu::PipelineCompilationOptions::default(),
                 }),
                 multiview_mask: None,
                 cache: None,
             })
-        };
-        let line_depth = line_pipeline("lines", true, wgpu::CompareFunction::Less);
-        let line_overlay = line_pipeline("overlay lines", false, wgpu::CompareFunction::Always);
+    }
+}
 
-        let sampler = |address, mip| {
-            device.create_sampler(&wgpu::SamplerDescriptor {
-                label: Some("texture sampler"),
-                address_mode_u: address,
-                address_mode_v: address,
-                address_mode_w: address,
-                mag_filter: wgpu::FilterMode::Linear,
-                min_filter: wgpu::FilterMode::Linear,
-                mipmap_filter: mip,
-                ..Default::default()
-            })
-        };
-        let sampler_wrap = sampler(wgpu::AddressMode::Repeat, wgpu::MipmapFilterMode::Linear);
-        let sampler_clamp = sampler(
-            wgpu::AddressMode::ClampToEdge,
-            wgpu::MipmapFilterMode::Nearest,
+/// The texture samplers: wrapping with linear mips (textures, spheres) and
+/// clamped with nearest mips (toon ramps).
+fn samplers(device: &wgpu::Device) -> (wgpu::Sampler, wgpu::Sampler) {
+    let sampler = |address, mip| {
+        device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("texture sampler"),
+            address_mode_u: address,
+            address_mode_v: address,
+            address_mode_w: address,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: mip,
+            ..Default::default()
+        })
+    };
+    let wrap = sampler(wgpu::AddressMode::Repeat, wgpu::MipmapFilterMode::Linear);
+    let clamp = sampler(
+        wgpu::AddressMode::ClampToEdge,
+        wgpu::MipmapFilterMode::Nearest,
+    );
+    (wrap, clamp)
+}
+
+/// The 1×1 white texture and its view.
+fn white_texture(device: &wgpu::Device, queue: &wgpu::Queue) -> (wgpu::Texture, wgpu::TextureView) {
+    let white = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("white"),
+        size: wgpu::Extent3d {
+            width: 1,
+            height: 1,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: super::TEXTURE_FORMAT,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    super::model::write_rgba(queue, &white, 0, 1, 1, &[255; 4]);
+    let view = white.create_view(&wgpu::TextureViewDescriptor::default());
+    (white, view)
+}
+
+/// Byte distance between two materials' uniforms: the uniform size rounded
+/// up to the device's offset alignment (at least 16).
+fn material_stride(device: &wgpu::Device) -> u64 {
+    let align = u64::from(device.limits().min_uniform_buffer_offset_alignment).max(16);
+    (super::model::MATERIAL_FLOATS as u64 * 4).div_ceil(align) * align
+}
+
+impl Renderer {
+    /// Builds the pipelines for targets of `format` with `samples` (1 or 4)
+    /// samples per pixel.
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        format: wgpu::TextureFormat,
+        samples: u32,
+    ) -> Renderer {
+        let layouts = BindLayouts::new(device);
+        let kit = PipelineKit::new(device, &layouts, format, samples);
+        let model_culled = kit.mesh(
+            "model (culled)",
+            "vs_model",
+            "fs_model",
+            Some(wgpu::Face::Back),
         );
-        let white = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("white"),
-            size: wgpu::Extent3d {
-                width: 1,
-                height: 1,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: super::TEXTURE_FORMAT,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
-        super::model::write_rgba(queue, &white, 0, 1, 1, &[255; 4]);
-        let white_view = white.create_view(&wgpu::TextureViewDescriptor::default());
-        let align = u64::from(device.limits().min_uniform_buffer_offset_alignment).max(16);
-        let material_stride = (super::model::MATERIAL_FLOATS as u64 * 4).div_ceil(align) * align;
+        let model_double = kit.mesh("model (double-sided)", "vs_model", "fs_model", None);
+        let edge = kit.mesh("edge", "vs_edge", "fs_edge", Some(wgpu::Face::Front));
+        let zplot_culled = kit.zplot("shadow map (culled)", Some(wgpu::Face::Back));
+        let zplot_double = kit.zplot("shadow map (double-sided)", None);
+        let ground = kit.ground();
+        let line_depth = kit.line("lines", true, wgpu::CompareFunction::Less);
+        let line_overlay = kit.line("overlay lines", false, wgpu::CompareFunction::Always);
+        let (sampler_wrap, sampler_clamp) = samplers(device);
+        let (white, white_view) = white_texture(device, queue);
         Renderer {
             format,
             samples: samples.max(1),
-            frame_layout,
-            material_layout,
-            shadow_layout,
+            frame_layout: layouts.frame,
+            material_layout: layouts.material,
+            shadow_layout: layouts.shadow,
             model_culled,
             zplot_culled,
             zplot_double,
@@ -444,7 +548,7 @@ impl Renderer {
             sampler_clamp,
             white: white_view,
             _white_texture: white,
-            material_stride,
+            material_stride: material_stride(device),
         }
     }
 
