@@ -211,7 +211,15 @@ impl StudioApp {
     /// notes go to the status bar and the panels' copy of the transport
     /// follows a transport change.
     pub fn apply(&mut self, e: Event) -> Changes {
+        let song_before = self.ws.scene().song.clone();
         let ch = self.ws.apply(e);
+        if self.ws.scene().song != song_before {
+            song::scene_song_changed(
+                &mut self.shared.song,
+                self.ws.scene().song.as_ref(),
+                &self.shared.jobs,
+            );
+        }
         for n in &ch.notes {
             self.shared.info(n.clone());
         }
@@ -814,8 +822,7 @@ impl StudioApp {
                     }
                     CentralView::Preview => {
                         let mut edits = Vec::new();
-                        let picked_before = self.viewport.pose.selected.clone();
-                        {
+                        let picked = {
                             let view = scene_ops::scene_view(&self.ws, &self.scene);
                             panels::viewport::ui(
                                 ui,
@@ -823,8 +830,8 @@ impl StudioApp {
                                 &mut edits,
                                 &mut self.shared,
                                 &mut self.viewport,
-                            );
-                        }
+                            )
+                        };
                         // The viewport edits the scene camera's keys and
                         // (posing) the actors' motions, each on its document.
                         self.sync_transport();
@@ -832,9 +839,7 @@ impl StudioApp {
                             self.request_on(id, vec![e]);
                         }
                         // A bone clicked in the view: its row (and key) in the timeline.
-                        if self.viewport.pose.selected != picked_before
-                            && let Some(b) = self.viewport.pose.selected.clone()
-                        {
+                        if let Some(b) = picked {
                             let events = scene_ui::bone_picked(
                                 &self.ws,
                                 &mut self.timeline,
@@ -996,7 +1001,6 @@ impl StudioApp {
                 }
                 Request::RemoveSong => {
                     self.shared.song.clear();
-                    self.shared.song.scene_seen = None;
                     if self.ws.scene().song.is_some() {
                         self.apply(Event::Scene(crate::workspace::SceneEvent::SetSong(None)));
                     }

@@ -81,8 +81,6 @@ pub struct SongState {
     /// The last song path asked for (loaded, loading or failed), so a
     /// broken file is not retried every frame.
     requested: Option<PathBuf>,
-    /// The scene's song slot as last seen (see `song_ops`).
-    pub scene_seen: Option<crate::scene::Song>,
     /// The shot list's off-beat filter.
     pub off_beat: super::panels::beat_cuts::OffBeatFilter,
     /// The song lane's drag in progress.
@@ -113,7 +111,6 @@ impl Default for SongState {
             last_loop: None,
             pending_offset: None,
             requested: None,
-            scene_seen: None,
             off_beat: Default::default(),
             last_sync: None,
             lane_drag: Default::default(),
@@ -523,12 +520,33 @@ fn file_name(p: &Path) -> String {
     )
 }
 
-/// Once per frame: loader results, the scene's song slot ⇄ the loaded
-/// song, sound ⇄ transport, messages for the status bar. Opening a scene
-/// loads its song; a song that arrives (File ▸ Load song, a dropped audio
-/// file) becomes the scene's once decoded, so a broken file changes
-/// nothing. The sound clock may move `transport` (the shell's working
-/// copy); what the workspace should know comes back as events.
+/// The scene's song slot changed (a scene was opened or cleared, a song
+/// set or removed, or such a step undone): load what it names, or clear.
+/// The shell calls this from its one `apply` when the slot differs after
+/// an event. A different song drops the loaded one first, so the loaded
+/// song is not written back over the scene's new one while it decodes.
+pub fn scene_song_changed(
+    song: &mut SongState,
+    in_scene: Option<&crate::scene::Song>,
+    jobs: &JobService,
+) {
+    match in_scene {
+        Some(s) if song.requested() != Some(s.path.as_path()) => {
+            song.clear();
+            song.load(s.path.clone(), s.offset, jobs);
+        }
+        Some(s) => song.offset_frames = s.offset,
+        None => song.clear(),
+    }
+}
+
+/// Once per frame: loader results, the loaded song → the scene's song
+/// slot, sound ⇄ transport, messages for the status bar. A song that
+/// arrives (File ▸ Load song, a dropped audio file) becomes the scene's
+/// once decoded, so a broken file changes nothing (the other way, the
+/// scene's slot → the loaded song, is [`scene_song_changed`]). The sound
+/// clock may move `transport` (the shell's working copy); what the
+/// workspace should know comes back as events.
 pub fn frame(
     song: &mut SongState,
     ws: &crate::workspace::Workspace,
@@ -538,18 +556,6 @@ pub fn frame(
 ) -> Vec<crate::workspace::Event> {
     use crate::workspace::{Event, SceneEvent};
     let mut events = Vec::new();
-    // The scene's song changed under us (a scene was opened or cleared).
-    let in_scene = ws.scene().song.clone();
-    if in_scene != song.scene_seen {
-        match &in_scene {
-            Some(s) if song.requested() != Some(s.path.as_path()) => {
-                song.load(s.path.clone(), s.offset, jobs);
-            }
-            Some(s) => song.offset_frames = s.offset,
-            None => song.clear(),
-        }
-        song.scene_seen = in_scene;
-    }
     // A song arrived: it becomes the scene's.
     if song.poll(jobs) {
         ctx.request_repaint();
@@ -559,7 +565,6 @@ pub fn frame(
             path,
             offset: song.offset_frames,
         });
-        song.scene_seen = now.clone();
         if now != ws.scene().song {
             events.push(Event::Scene(SceneEvent::SetSong(now)));
         }

@@ -295,14 +295,15 @@ const BG: Color32 = Color32::from_rgb(24, 26, 30);
 /// Draws the viewport: every actor of the scene posed at the playhead
 /// (each at its own offset), seen through the scene camera or the free view,
 /// with the posing tool on top. `edits` are (document id, request): the
-/// scene camera's keys and the actors' motions.
+/// scene camera's keys and the actors' motions. Returns the bone the user
+/// clicked in the view this frame, if any.
 pub fn ui(
     ui: &mut egui::Ui,
     scene: &SceneView,
     edits: &mut Vec<(u64, EditRequest)>,
     shared: &mut Shared,
     state: &mut State,
-) {
+) -> Option<gizmo::Selected> {
     let eval = shared.transport.eval_frame();
 
     // Camera at the playhead.
@@ -427,8 +428,8 @@ pub fn ui(
 
     // The posing tool takes clicks on joints and drags on the gizmo; the
     // view orbits (or edits the camera key) otherwise.
-    let posing = gizmo::interact(&response, &pose_frame, edits, shared, &mut state.pose);
-    if !posing {
+    let pointer = gizmo::interact(&response, &pose_frame, edits, shared, &mut state.pose);
+    if !pointer.took {
         input::interact(
             ui,
             &response,
@@ -529,6 +530,7 @@ pub fn ui(
             &notes.join("\n"),
         );
     }
+    pointer.picked
 }
 
 /// `free`, `free:RX,RY,DISTANCE` or `free:RX,RY,DISTANCE,TX,TY,TZ` (the

@@ -74,15 +74,27 @@ pub(super) fn current_local(
     }
 }
 
-/// Pointer handling: hover, joint clicks, gizmo drags. Returns true when
-/// the posing tool took the pointer this frame (the view must not orbit).
+/// What the posing tool did with the pointer this frame.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pointer {
+    /// The tool took the pointer (the view must not orbit).
+    pub took: bool,
+    /// A joint the user clicked this frame (now the selected bone).
+    pub picked: Option<Selected>,
+}
+
+/// Pointer handling: hover, joint clicks, gizmo drags.
 pub fn interact(
     response: &egui::Response,
     f: &Frame,
     edits: &mut Vec<(u64, EditRequest)>,
     shared: &mut Shared,
     tool: &mut PoseTool,
-) -> bool {
+) -> Pointer {
+    let took = Pointer {
+        took: true,
+        picked: None,
+    };
     let g = shape(tool, f);
     let hover_pos = response.hover_pos().map(v2);
     tool.hover = match (&g, hover_pos) {
@@ -105,7 +117,7 @@ pub fn interact(
         && let Some(h) = handle_at(g, &f.screen, origin)
     {
         start_drag(h, g, origin, f, shared, tool);
-        return true;
+        return took;
     }
     if let Some(d) = tool.drag.clone() {
         if (response.dragged_by(primary) || response.drag_stopped())
@@ -119,7 +131,7 @@ pub fn interact(
             }
             tool.drag = None;
         }
-        return true;
+        return took;
     }
     if response.clicked_by(primary)
         && let Some(p) = response.interact_pointer_pos().map(v2)
@@ -127,7 +139,7 @@ pub fn interact(
         if g.as_ref()
             .is_some_and(|g| handle_at(g, &f.screen, p).is_some())
         {
-            return true;
+            return took;
         }
         let pts: Vec<Option<Vec2>> = joints.iter().map(|j| Some(j.2)).collect();
         tool.selected = gm::nearest_joint(&pts, p, PICK_PX).and_then(|i| {
@@ -143,9 +155,12 @@ pub fn interact(
                 .clone();
             Some(Selected { actor, bone, name })
         });
-        return tool.selected.is_some();
+        return Pointer {
+            took: tool.selected.is_some(),
+            picked: tool.selected.clone(),
+        };
     }
-    false
+    Pointer::default()
 }
 
 fn start_drag(

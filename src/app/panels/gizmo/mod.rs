@@ -32,7 +32,7 @@ mod draw;
 mod keys;
 mod pick;
 
-pub use drag::interact;
+pub use drag::{Pointer, interact};
 pub use draw::draw;
 pub use keys::{register_bone_key, register_camera_key};
 
