@@ -6,9 +6,9 @@
 //! selected. Target: ≤ 4 ms of CPU per frame (issue 3).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use vmd_studio::app::document::{DocView, KeyRef};
 use vmd_studio::app::panels::{Shared, Views, timeline};
 use vmd_studio::vmd::{BoneKey, Motion, NameEncoding};
+use vmd_studio::workspace::document::{DocView, KeyRef};
 use vmd_studio::workspace::{Event, NewDocument, Workspace};
 
 const BONES: usize = 400;

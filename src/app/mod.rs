@@ -16,7 +16,6 @@ use crate::workspace::{Changes, Event, TransportEvent, Workspace};
 
 mod chrome;
 pub mod command;
-pub mod document;
 pub mod export_video;
 pub mod file_browser;
 pub mod jobs;
@@ -30,8 +29,8 @@ pub mod song;
 pub mod sound;
 mod startup;
 
+use crate::workspace::document::{self, Document, EditRequest};
 use command::UiCommand;
-use document::{Document, EditRequest};
 use jobs::{JobResult, Jobs, Pick};
 use panels::{PanelCtx, Shared};
 pub use scene_ui::timeline_sections;

@@ -13,7 +13,6 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::document::{Edit, EditRequest};
 use super::jobs::JobResult;
 use super::panels::viewport::ViewMode;
 use super::{CentralView, StudioApp};
@@ -21,6 +20,7 @@ use crate::model::{Model, Skeleton};
 use crate::render::asset::ModelAsset;
 use crate::scene::{self, ModelRef, MotionRole, Placed, Scene};
 use crate::vmd::{self, Motion};
+use crate::workspace::document::{Edit, EditRequest};
 use crate::workspace::{Event, NewDocument, SceneEvent, TransportEvent, Workspace};
 
 /// What an open request is for.
@@ -113,6 +113,15 @@ impl SceneState {
         match model {
             ModelRef::File(p) => self.model_morphs.get(p).map(Vec::as_slice),
             ModelRef::Builtin => None,
+        }
+    }
+
+    /// The generation of `model`'s loaded asset (its rig and morph list
+    /// come from it); 0 for the built-in skeleton and while loading.
+    pub fn model_generation(&self, model: &ModelRef) -> u64 {
+        match model {
+            ModelRef::File(p) => self.models.get(p).map_or(0, |m| m.generation()),
+            ModelRef::Builtin => 0,
         }
     }
 

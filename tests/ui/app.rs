@@ -19,7 +19,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
 use vmd_studio::app::command::UiCommand;
-use vmd_studio::app::document::KeyRef;
+use vmd_studio::workspace::document::KeyRef;
 
 fn open(path: &Path) -> Harness<'static, StudioApp> {
     let mut app = StudioApp::default();
@@ -472,10 +472,12 @@ fn a_broken_file_and_a_failed_save_lose_nothing() {
     let mut moved = k;
     moved.set_frame(k.frame() + 1000);
     let doc = h.state().ws.docs()[0].id;
-    let edit = vmd_studio::app::document::Edit::SetKeys(vmd_studio::app::document::KeyChanges {
-        bones: vec![(0, moved)],
-        ..Default::default()
-    });
+    let edit = vmd_studio::workspace::document::Edit::SetKeys(
+        vmd_studio::workspace::document::KeyChanges {
+            bones: vec![(0, moved)],
+            ..Default::default()
+        },
+    );
     h.state_mut().apply(vmd_studio::workspace::Event::edit(
         doc,
         vmd_studio::workspace::EditRequest::apply(edit, "move"),
@@ -512,10 +514,12 @@ fn close_guard_save_writes_the_file_then_closes_the_tab() {
     let mut moved = k;
     moved.set_frame(k.frame() + 500);
     let doc = h.state().ws.docs()[0].id;
-    let edit = vmd_studio::app::document::Edit::SetKeys(vmd_studio::app::document::KeyChanges {
-        bones: vec![(0, moved)],
-        ..Default::default()
-    });
+    let edit = vmd_studio::workspace::document::Edit::SetKeys(
+        vmd_studio::workspace::document::KeyChanges {
+            bones: vec![(0, moved)],
+            ..Default::default()
+        },
+    );
     h.state_mut().apply(vmd_studio::workspace::Event::edit(
         doc,
         vmd_studio::workspace::EditRequest::apply(edit, "move"),

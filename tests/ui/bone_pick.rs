@@ -15,10 +15,10 @@ use common::ui::harness;
 
 use egui::{Modifiers, Pos2};
 use egui_kittest::Harness;
-use vmd_studio::app::document::KeyRef;
 use vmd_studio::app::panels::dope_sheet::TrackRef;
 use vmd_studio::app::panels::viewport::ViewMode;
 use vmd_studio::app::{CentralView, StudioApp};
+use vmd_studio::workspace::document::KeyRef;
 
 fn demo_at(frame: f64) -> Harness<'static, StudioApp> {
     let mut app = StudioApp::with_demo();
@@ -107,7 +107,7 @@ fn clicking_a_joint_selects_its_row_and_its_key_at_the_playhead() {
     );
     // A key of the camera file is selected first: the click replaces it.
     let doc = h.state().ws.docs()[1].id;
-    let view = vmd_studio::app::document::DocView {
+    let view = vmd_studio::workspace::document::DocView {
         selection: std::iter::once(KeyRef::Camera(0)).collect(),
         ..Default::default()
     };

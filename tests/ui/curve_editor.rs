@@ -16,10 +16,10 @@ use egui::{Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::command::UiCommand;
-use vmd_studio::app::document::{DocView, KeyRef};
 use vmd_studio::app::{CentralView, StudioApp};
 use vmd_studio::vmd;
 use vmd_studio::workspace::Event;
+use vmd_studio::workspace::document::{DocView, KeyRef};
 
 /// Copies (byte offsets in the 64-byte block) of P[j], physics bytes excluded.
 fn copies_of(j: usize) -> Vec<usize> {

@@ -257,9 +257,9 @@ fn dragging_the_ik_target_up_moves_its_key_and_the_leg_follows() {
 fn a_bone_key_clicked_in_the_dope_sheet_selects_its_bone_in_the_view() {
     let mut h = demo_at(0.0);
     let k = key_index(&h, "右ひじ", 0).expect("keyed on 0");
-    let key = vmd_studio::app::document::KeyRef::Bone(k as u32);
+    let key = vmd_studio::workspace::document::KeyRef::Bone(k as u32);
     let doc = h.state().ws.docs()[0].id;
-    let view = vmd_studio::app::document::DocView {
+    let view = vmd_studio::workspace::document::DocView {
         active: Some(key),
         ..Default::default()
     };

@@ -15,7 +15,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
 use vmd_studio::app::command::UiCommand;
-use vmd_studio::app::document::KeyRef;
+use vmd_studio::workspace::document::KeyRef;
 
 fn click_at(h: &mut Harness<'_, StudioApp>, p: Pos2) {
     h.hover_at(p);
@@ -186,8 +186,8 @@ fn pause_lands_on_a_whole_frame_and_held_right_steps_per_repeat() {
 
 #[test]
 fn the_undo_label_names_the_whole_drag() {
-    use vmd_studio::app::document::{Edit, EditRequest, KeyChanges};
     use vmd_studio::vmd::{BoneKey, Motion, NameEncoding};
+    use vmd_studio::workspace::document::{Edit, EditRequest, KeyChanges};
     let mut m = Motion::new_v2();
     m.bones.push(
         BoneKey::new(

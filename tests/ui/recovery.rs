@@ -26,9 +26,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
 use vmd_studio::app::command::UiCommand;
-use vmd_studio::app::document::{Edit, KeyChanges};
 use vmd_studio::scene::recovery::{INTERVAL_ENV, Meta};
 use vmd_studio::scene::{ModelRef, Song};
+use vmd_studio::workspace::document::{Edit, KeyChanges};
 
 const FRAME0: usize = 69;
 const CHILD_ENV: &str = "VMD_RECOVERY_TEST_CHILD";

@@ -19,7 +19,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
 use vmd_studio::app::command::UiCommand;
-use vmd_studio::app::document::{Edit, KeyChanges};
+use vmd_studio::workspace::document::{Edit, KeyChanges};
 
 const FRAME0: usize = 69;
 

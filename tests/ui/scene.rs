@@ -19,9 +19,9 @@ use std::path::Path;
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use vmd_studio::app::StudioApp;
-use vmd_studio::app::document::{Document, KeyRef};
 use vmd_studio::app::panels::scene::Action;
 use vmd_studio::scene::ModelRef;
+use vmd_studio::workspace::document::{Document, KeyRef};
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])

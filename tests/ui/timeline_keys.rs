@@ -18,8 +18,8 @@ use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
-use vmd_studio::app::document::KeyRef;
 use vmd_studio::vmd::{self, BoneKey, CameraKey, LightKey, MorphKey, Motion, NameEncoding};
+use vmd_studio::workspace::document::KeyRef;
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])

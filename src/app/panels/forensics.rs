@@ -15,12 +15,12 @@ use egui::{Align2, Color32, FontId, Sense, Stroke, Vec2};
 
 use super::PanelCtx;
 use super::curve_editor::channel_color;
-use crate::app::document::KeyRef;
 use crate::vmd::interpolation::{
     self, BoneLayout, PHYSICS_OFF, bone_copy_disagreements, bone_copy_indices,
     bone_curves_row0_reader, bone_layout,
 };
 use crate::vmd::{BoneChannel, CameraChannel, Curve, Motion};
+use crate::workspace::document::KeyRef;
 
 /// Byte indices of the filler tails of rows 1–3 (kept as found).
 pub const FILLER: [usize; 6] = [31, 46, 47, 61, 62, 63];

@@ -2,8 +2,8 @@
 //! searchable track list.
 
 use super::PanelCtx;
-use crate::app::document::KeyRef;
 use crate::vmd::summary::{Summary, summarize};
+use crate::workspace::document::KeyRef;
 
 /// Cached summary (recomputed when the document changes).
 #[derive(Debug, Default)]

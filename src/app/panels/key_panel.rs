@@ -11,9 +11,9 @@
 
 use super::PanelCtx;
 use super::dope_sheet::{TrackRef, track_keys, track_label, track_of};
-use crate::app::document::{Document, Edit, EditRequest, KeyChanges, KeyRef};
 use crate::vmd::evaluate::{euler_deg_from_quat, quat_from_euler_deg};
 use crate::vmd::{BoneKey, MorphKey};
+use crate::workspace::document::{Document, Edit, EditRequest, KeyChanges, KeyRef};
 
 /// Persistent UI state of the key panel.
 #[derive(Debug, Default)]

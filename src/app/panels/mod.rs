@@ -4,8 +4,8 @@
 //! [`Shared::transport`]) — which the shell turns into
 //! [`crate::workspace::Event`]s; none mutates a document itself.
 
-use super::document::{DocView, Document, EditRequest};
 use crate::vmd::Curve;
+use crate::workspace::document::{DocView, Document, EditRequest};
 
 pub mod beat_cuts;
 pub mod curve_editor;

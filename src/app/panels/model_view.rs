@@ -838,7 +838,7 @@ pub struct HookActor<'a> {
     pub model_path: Option<&'a Path>,
     /// The model file, once loaded (see [`ModelAsset`]).
     pub model: Option<&'a Arc<ModelAsset>>,
-    pub motion: Option<&'a crate::app::document::Document>,
+    pub motion: Option<&'a crate::workspace::document::Document>,
     pub offset: i32,
     /// The posing tool's unregistered pose for this actor, if any.
     pub pose_override: Option<(&'a str, Vec3, glam::Quat)>,
@@ -855,8 +855,8 @@ pub fn draw_scene(
     pic_rect: egui::Rect,
     actors: &[HookActor<'_>],
     camera: &ViewCamera,
-    light: Option<&crate::app::document::Document>,
-    camera_motion: Option<&crate::app::document::Document>,
+    light: Option<&crate::workspace::document::Document>,
+    camera_motion: Option<&crate::workspace::document::Document>,
     eval: f64,
     grid: bool,
     look: &Settings,

@@ -4,10 +4,10 @@
 
 use std::collections::HashMap;
 
-use crate::app::document::Document;
 use crate::app::scene_ops::SceneState;
 use crate::scene::{self, MissingNames, ModelRef};
 use crate::workspace::Workspace;
+use crate::workspace::document::Document;
 
 /// A change the user asked for.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,10 +31,10 @@ pub enum Action {
     SaveSceneAs,
 }
 
-/// What missing names were computed from: document id and revision,
-/// skeleton bone storage address and length, morph list address and length
-/// (0, 0 without one).
-type MissingKey = (u64, u64, usize, usize, usize, usize);
+/// What missing names were computed from: document id and revision, and
+/// the generation of the model asset the rig and morph names came from (0
+/// for the built-in skeleton or a model still loading).
+type MissingKey = (u64, u64, u64);
 
 /// Missing names per actor, recomputed when the motion or model changes.
 #[derive(Debug, Default)]
@@ -308,14 +308,7 @@ fn actor_ui(
     if let Some(doc) = a.motion.and_then(|id| docs.iter().find(|d| d.id == id)) {
         let rig = sc.rig_for(&a.model);
         let model_morphs = sc.morphs_for(&a.model);
-        let key = (
-            doc.id,
-            doc.revision,
-            std::ptr::from_ref(rig) as usize,
-            rig.skeleton.bones.len(),
-            model_morphs.map_or(0, |m| m.as_ptr() as usize),
-            model_morphs.map_or(0, <[String]>::len),
-        );
+        let key = (doc.id, doc.revision, sc.model_generation(&a.model));
         let fresh = state.missing.get(&i).is_some_and(|(k, _)| *k == key);
         if !fresh {
             // MMD's name rule, as the pose engine binds the motion; morphs

@@ -6,8 +6,8 @@
 use egui::Sense;
 
 use super::Shared;
-use crate::app::document::Document;
 use crate::scene::shots::{self, NearCut, Shot};
+use crate::workspace::document::Document;
 
 /// The shots of one camera document at one revision.
 #[derive(Debug)]

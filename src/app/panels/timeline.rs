@@ -22,8 +22,8 @@ use egui::{Pos2, Rect, Sense, Vec2};
 use super::dope_sheet::{self, Clipboard, LABEL_WIDTH, Layout, RULER_HEIGHT, SectionEvent};
 use super::{PanelCtx, Shared, Views};
 use crate::app::command::UiCommand;
-use crate::app::document::{Document, Edit, EditRequest, KeyRef};
 use crate::vmd::key_edit::{self, KeyClash, KeyMove, track_label};
+use crate::workspace::document::{Document, Edit, EditRequest, KeyRef};
 
 const ZOOM_MIN: f32 = 0.002;
 const ZOOM_MAX: f32 = 60.0;

@@ -30,12 +30,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::Shared;
-use crate::app::document::Document;
 use crate::app::jobs::{JobCtx, JobKind, JobService, Lane, Polled};
 use crate::vmd::ops::{
     self, FillRestParams, JoinParams, JoinPlacement, RenameMap, Report, SpeedParams, TrimParams,
 };
 use crate::vmd::{self, Motion};
+use crate::workspace::document::Document;
 
 mod forms;
 mod run;

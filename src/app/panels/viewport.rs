@@ -17,13 +17,13 @@ use super::Shared;
 use super::gizmo::{self, PoseTool};
 use super::model_view;
 use super::shots::ShotList;
-use crate::app::document::{Document, EditRequest};
 use crate::model::Skeleton;
 use crate::model::physics::{SimulationMode, Transport};
 use crate::model::{Model, PoseEngine, replace_bone};
 use crate::scene::view::{self, ScreenRect, ViewCamera};
 use crate::vmd::MotionRef;
 use crate::vmd::evaluate;
+use crate::workspace::document::{Document, EditRequest};
 
 mod draw;
 mod input;

@@ -6,10 +6,10 @@ use egui::{Align2, FontId, Pos2, Rect, Sense, Stroke, Vec2};
 
 use super::edits::{Send, send_curve};
 use super::{State, Target, channel_color, presets};
-use crate::app::document::EditRequest;
 use crate::app::panels::PanelCtx;
 use crate::vmd::Curve;
 use crate::vmd::curve_edit;
+use crate::workspace::document::EditRequest;
 
 /// Pick radius of a control point in points.
 const HANDLE_RADIUS: f32 = 7.0;

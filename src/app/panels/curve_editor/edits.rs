@@ -4,10 +4,10 @@
 //! change) and "Copy all curves to the selection".
 
 use super::{State, Target};
-use crate::app::document::{Document, Edit, EditRequest, KeyChanges, KeyRef};
 use crate::app::panels::PanelCtx;
 use crate::vmd::curve_edit::{self, plan_bone_curve, plan_camera_curve};
 use crate::vmd::{BoneChannel, CameraChannel, Curve};
+use crate::workspace::document::{Document, Edit, EditRequest, KeyChanges, KeyRef};
 
 /// The keys an edit of the active key goes to: the active one, plus every
 /// selected key of the same kind when "apply to selected keys" is on.

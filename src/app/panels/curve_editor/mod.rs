@@ -19,9 +19,9 @@
 use egui::{Color32, Rect, Vec2};
 
 use super::PanelCtx;
-use crate::app::document::{Document, KeyRef};
 use crate::vmd::evaluate;
 use crate::vmd::{BoneChannel, CameraChannel, Curve};
+use crate::workspace::document::{Document, KeyRef};
 
 mod curve_box;
 mod edits;

@@ -6,9 +6,9 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::{State, frame_in, track_keys};
-use crate::app::document::{Document, KeyRef};
 use crate::vmd;
 use crate::vmd::key_edit::TrackRef;
+use crate::workspace::document::{Document, KeyRef};
 
 /// Names and cuts of the document shown, rebuilt when it changes.
 #[derive(Debug, Clone, Default)]

@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 
 use super::{PanelCtx, State};
 use crate::app::command::UiCommand;
-use crate::app::document::{Edit, EditRequest};
 use crate::vmd::key_edit::{self, Clipboard, KeyClash, TrackRef, track_label, track_of};
+use crate::workspace::document::{Edit, EditRequest};
 
 /// Runs a key command (delete, copy, paste, insert, select, fit).
 pub fn command(cx: &mut PanelCtx, state: &mut State, c: UiCommand) {

@@ -6,7 +6,7 @@ use egui::{PointerButton, Pos2, Rect};
 
 use super::layout::{HALF, ROW_HEIGHT, hit_key};
 use super::{Layout, PanelCtx, Row, SectionEvent, State, frame_in, key_ref, track_keys, track_of};
-use crate::app::document::{DocView, Document, KeyRef};
+use crate::workspace::document::{DocView, Document, KeyRef};
 
 #[derive(Debug, Clone, Default)]
 pub(super) enum Drag {

@@ -6,8 +6,8 @@
 use egui::{Pos2, Rect};
 
 use super::{PanelCtx, State, frame_in, key_ref, track_keys, track_of};
-use crate::app::document::{Document, KeyRef};
 use crate::vmd::key_edit::{Group, TrackRef};
+use crate::workspace::document::{Document, KeyRef};
 
 /// Height of every row (group headers too), points.
 pub const ROW_HEIGHT: f32 = 18.0;

@@ -20,15 +20,15 @@
 //! [`edits`] (the key commands). What a command computes on the motion —
 //! moving, deleting, copying, pasting, inserting keys — is the GUI-free
 //! [`crate::vmd::key_edit`]; this panel only turns its results into
-//! [`crate::app::document::EditRequest`]s.
+//! [`crate::workspace::document::EditRequest`]s.
 
 use std::collections::BTreeSet;
 
 use egui::{Pos2, Rect, Sense, Vec2};
 
 use super::PanelCtx;
-use crate::app::document::{DocView, Document, KeyRef};
 use crate::vmd::key_edit;
+use crate::workspace::document::{DocView, Document, KeyRef};
 
 mod cache;
 mod draw;

@@ -10,9 +10,9 @@ use super::{
     Frame, GizmoShape, Handle, PICK_PX, Pending, PoseTool, Selected, Target, bone_key_at,
     rotation_of, v2,
 };
-use crate::app::document::{Document, Edit, EditRequest, KeyChanges};
 use crate::app::panels::Shared;
 use crate::model::gizmo::{self as gm, Screen};
+use crate::workspace::document::{Document, Edit, EditRequest, KeyChanges};
 
 #[derive(Debug, Clone)]
 pub(super) struct Drag {

@@ -5,11 +5,11 @@ use std::collections::BTreeSet;
 
 use super::drag::current_local;
 use super::{PoseTool, bone_key_at, motion_frame};
-use crate::app::document::{Document, Edit, EditRequest, KeyChanges, KeyRef};
 use crate::app::panels::Shared;
 use crate::app::panels::viewport::SceneView;
 use crate::scene::view::ViewCamera;
 use crate::vmd::{BoneKey, CameraKey};
+use crate::workspace::document::{Document, Edit, EditRequest, KeyChanges, KeyRef};
 
 /// Registers the selected bone's pose as a key at the playhead (Enter).
 /// A frame that already has a key keeps it (drags edit it directly).

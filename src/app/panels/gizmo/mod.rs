@@ -22,10 +22,10 @@ use glam::{Mat4, Quat, Vec2, Vec3};
 
 use super::Shared;
 use super::viewport::SceneView;
-use crate::app::document::{Document, EditRequest, KeyRef};
 use crate::model::Skeleton;
 use crate::model::gizmo::{self as gm, Screen, Space};
 use crate::scene::view::ViewCamera;
+use crate::workspace::document::{Document, EditRequest, KeyRef};
 
 mod drag;
 mod draw;

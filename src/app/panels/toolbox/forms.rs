@@ -5,10 +5,10 @@ use std::path::PathBuf;
 
 use super::run::op_error;
 use super::{SpeedPreview, State, Summary};
-use crate::app::document::Document;
 use crate::app::jobs::{JobKind, JobService, Polled};
 use crate::vmd::Motion;
 use crate::vmd::ops::{self, SpeedParams};
+use crate::workspace::document::Document;
 
 pub(super) fn summary_ui(ui: &mut egui::Ui, s: &Summary) {
     ui.separator();

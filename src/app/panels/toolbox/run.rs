@@ -4,9 +4,9 @@
 use std::path::Path;
 
 use super::{JoinSecond, Outcome, Request, STATUS_LINES};
-use crate::app::document::Document;
 use crate::vmd::ops::{self, JoinPlacement, OpError, Report};
 use crate::vmd::{self, Motion};
+use crate::workspace::document::Document;
 
 /// Reads a VMD file.
 pub(super) fn load_vmd(path: &Path) -> Result<Motion, String> {

@@ -12,7 +12,6 @@ use std::sync::Arc;
 
 use egui_plot::{HLine, Legend, Line, Plot, Points};
 
-use crate::app::document::Document;
 use crate::app::jobs::{JobKind, JobService, Lane, Polled};
 use crate::progress::Progress;
 use crate::vmd::ops::simplify::{SimplifyReport, TrackKind};
@@ -20,6 +19,7 @@ use crate::vmd::ops::simplify_track::rotation_between;
 use crate::vmd::ops::{self, BakeParams, SimplifyParams};
 use crate::vmd::track::TrackIndex;
 use crate::vmd::{EvalCache, Motion, MotionRef};
+use crate::workspace::document::Document;
 
 /// A computed simplification: the result and its report.
 #[derive(Debug, Clone)]

@@ -2,9 +2,9 @@
 //! and the gizmo drags (input; returns edits, never draws the scene).
 
 use super::State;
-use crate::app::document::{Document, Edit, EditRequest, KeyChanges};
 use crate::app::panels::Shared;
 use crate::scene::view::ViewCamera;
+use crate::workspace::document::{Document, Edit, EditRequest, KeyChanges};
 
 /// Orbit / pan / zoom: the free view, or (when enabled) the camera key at the playhead.
 #[allow(clippy::too_many_arguments)]
