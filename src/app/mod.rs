@@ -904,7 +904,10 @@ impl StudioApp {
         if after != before {
             ctx.request_repaint();
         }
-        self.screenshot_step(&ctx);
+        let busy = self.jobs.is_busy() || self.shared.song.loading().is_some();
+        if let Some(plan) = &mut self.screenshot {
+            plan.step(&ctx, busy);
+        }
     }
 
     /// Applies what a panel asked for: the playhead it moved on its copy

@@ -16,11 +16,11 @@ pub(super) struct ScreenshotPlan {
     result: Arc<Mutex<Option<Result<(), String>>>>,
 }
 
-impl StudioApp {
-    pub(super) fn screenshot_step(&mut self, ctx: &egui::Context) {
-        let Some(plan) = &mut self.screenshot else {
-            return;
-        };
+impl ScreenshotPlan {
+    /// One frame of screenshot mode: wait while `busy` (jobs running, a
+    /// song loading) and a few frames more, capture, save, close.
+    pub(super) fn step(&mut self, ctx: &egui::Context, busy: bool) {
+        let plan = self;
         if let Some(result) = plan.result.lock().ok().and_then(|mut r| r.take()) {
             match result {
                 Ok(()) => eprintln!("screenshot saved to {}", plan.path.display()),
@@ -29,7 +29,7 @@ impl StudioApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             return;
         }
-        if self.jobs.is_busy() || self.shared.song.loading().is_some() {
+        if busy {
             ctx.request_repaint();
             return;
         }
