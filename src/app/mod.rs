@@ -877,7 +877,7 @@ impl StudioApp {
         self.close_guard_ui(&ctx);
         self.file_browser_ui(&ctx);
         self.export_video_ui(&ctx);
-        self.disk_conflict_modal(&ctx);
+        self.disk_conflict_ui(&ctx);
         self.recovery_window(&ctx);
         self.run_pending();
         self.toolbox_apply();
@@ -1008,6 +1008,34 @@ impl StudioApp {
                     }
                 }
             }
+        }
+    }
+
+    /// The question asked when a save meets a file changed on disk, and
+    /// its answer.
+    fn disk_conflict_ui(&mut self, ctx: &egui::Context) {
+        use saving::DiskChoice;
+        let Some(c) = self.disk_conflict.clone() else {
+            return;
+        };
+        if !self.ws.docs().iter().any(|d| d.id == c.doc_id) {
+            self.disk_conflict = None;
+            return;
+        }
+        let Some(choice) = saving::disk_conflict_modal(ctx, &c) else {
+            return;
+        };
+        self.disk_conflict = None;
+        match choice {
+            DiskChoice::Overwrite => self.save_doc_overwriting(c.doc_id, c.path),
+            DiskChoice::Reload => {
+                self.after_save = None;
+                // An unmodified document is replaced by the file when it is
+                // opened again (see `poll_jobs`).
+                self.apply(Event::Discard(c.doc_id));
+                self.open_paths(vec![c.path]);
+            }
+            DiskChoice::Cancel => self.after_save = None,
         }
     }
 

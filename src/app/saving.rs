@@ -162,48 +162,38 @@ impl StudioApp {
             }
         }
     }
+}
 
-    /// The question asked when a save meets a file changed on disk.
-    pub(super) fn disk_conflict_modal(&mut self, ctx: &egui::Context) {
-        let Some(c) = self.disk_conflict.clone() else {
-            return;
-        };
-        if !self.ws.docs().iter().any(|d| d.id == c.doc_id) {
-            self.disk_conflict = None;
-            return;
-        }
-        let mut choice = None;
-        egui::Modal::new(egui::Id::unique("disk-conflict")).show(ctx, |ui| {
-            ui.heading("File changed on disk");
-            ui.label(format!(
-                "{} was changed by another program since it was opened or last saved.",
-                c.path.display()
-            ));
-            ui.label("Overwrite it with your version, or reload it from disk (your unsaved edits are dropped)?");
-            ui.horizontal(|ui| {
-                if ui.button("Overwrite").clicked() {
-                    choice = Some(0);
-                }
-                if ui.button("Reload from disk").clicked() {
-                    choice = Some(1);
-                }
-                if ui.button("Cancel").clicked() {
-                    choice = Some(2);
-                }
-            });
-        });
-        let Some(choice) = choice else { return };
-        self.disk_conflict = None;
-        match choice {
-            0 => self.save_doc_overwriting(c.doc_id, c.path),
-            1 => {
-                self.after_save = None;
-                // An unmodified document is replaced by the file when it is
-                // opened again (see `poll_jobs`).
-                self.apply(crate::workspace::Event::Discard(c.doc_id));
-                self.open_paths(vec![c.path]);
+/// The user's answer to a [`DiskConflict`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiskChoice {
+    Overwrite,
+    Reload,
+    Cancel,
+}
+
+/// The question asked when a save meets a file changed on disk; the
+/// answer, once given.
+pub fn disk_conflict_modal(ctx: &egui::Context, c: &DiskConflict) -> Option<DiskChoice> {
+    let mut choice = None;
+    egui::Modal::new(egui::Id::unique("disk-conflict")).show(ctx, |ui| {
+        ui.heading("File changed on disk");
+        ui.label(format!(
+            "{} was changed by another program since it was opened or last saved.",
+            c.path.display()
+        ));
+        ui.label("Overwrite it with your version, or reload it from disk (your unsaved edits are dropped)?");
+        ui.horizontal(|ui| {
+            if ui.button("Overwrite").clicked() {
+                choice = Some(DiskChoice::Overwrite);
             }
-            _ => self.after_save = None,
-        }
-    }
+            if ui.button("Reload from disk").clicked() {
+                choice = Some(DiskChoice::Reload);
+            }
+            if ui.button("Cancel").clicked() {
+                choice = Some(DiskChoice::Cancel);
+            }
+        });
+    });
+    choice
 }
