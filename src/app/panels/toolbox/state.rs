@@ -1,0 +1,227 @@
+//! The toolbox's persistent state: the dialogs' forms, the open dialog,
+//! the running job and what waits for the app.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::result::Done;
+use super::{BACKGROUND_KEYS, BakeForm, Request, SimplifyForm, Summary, Tool};
+use crate::app::jobs::{JobService, Lane};
+use crate::vmd::Motion;
+
+/// An operation running on the job service (its result comes through
+/// [`State::lane`]).
+#[derive(Debug)]
+pub(super) struct Job {
+    pub(super) tool: Tool,
+    pub(super) doc_id: u64,
+    pub(super) revision: u64,
+    /// "Change speed on 250000 keys", for the spinner.
+    pub(super) what: String,
+    pub(super) started: Instant,
+}
+
+/// What a toolbox job hands back.
+pub(super) type JobOutput = Result<Done, String>;
+
+/// Trim dialog parameters (inclusive frames).
+#[derive(Debug, Clone, Default)]
+pub struct TrimForm {
+    pub from: u32,
+    pub to: u32,
+    pub rebase: bool,
+    /// Fill `from`/`to` from the loop range, selection or motion length on
+    /// the next draw.
+    pub needs_defaults: bool,
+}
+
+/// Join dialog parameters.
+#[derive(Debug, Clone)]
+pub struct JoinForm {
+    /// The second motion: an open tab (document id) …
+    pub tab: Option<u64>,
+    /// … or a file, when `use_path` is set.
+    pub use_path: bool,
+    pub path: String,
+    /// Place at `at` instead of after a gap.
+    pub use_at: bool,
+    /// `--at F`: frame where the second's frame 0 lands.
+    pub at: u32,
+    /// `--gap N`: frames after the first's last frame (default 1).
+    pub gap: u32,
+}
+
+impl Default for JoinForm {
+    fn default() -> Self {
+        JoinForm {
+            tab: None,
+            use_path: false,
+            path: String::new(),
+            use_at: false,
+            at: 0,
+            gap: 1,
+        }
+    }
+}
+
+/// What a speed change would do, computed by running the operation on a copy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpeedPreview {
+    /// The factor this preview is for.
+    pub factor: f64,
+    /// Last keyed frame before and after.
+    pub last_before: Option<u32>,
+    pub last_after: Option<u32>,
+    /// Keys merged into another key (dropped).
+    pub merged: usize,
+}
+
+/// Speed dialog parameters and its live preview.
+#[derive(Debug)]
+pub struct SpeedForm {
+    /// 2 = twice as fast (half the frames).
+    pub factor: f64,
+    /// (doc id, revision, factor bits) the preview belongs to.
+    pub(super) preview_for: Option<(u64, u64, u64)>,
+    pub preview: Option<Result<SpeedPreview, String>>,
+    pub(super) preview_job: Lane<Result<SpeedPreview, String>>,
+    /// How many times the preview was computed (tests check it is not every frame).
+    pub preview_runs: u64,
+}
+
+impl Default for SpeedForm {
+    fn default() -> Self {
+        SpeedForm {
+            factor: 1.0,
+            preview_for: None,
+            preview: None,
+            preview_job: Lane::default(),
+            preview_runs: 0,
+        }
+    }
+}
+
+/// Rest-pose fill parameters.
+#[derive(Debug, Clone, Default)]
+pub struct FillForm {
+    /// Also hold the bones of this open tab (composing two motions).
+    pub union_with: Option<u64>,
+}
+
+/// Rename dialog parameters.
+#[derive(Debug, Clone, Default)]
+pub struct RenameForm {
+    /// `old<TAB>new` per line.
+    pub map_text: String,
+    /// A map file to load into `map_text`.
+    pub path: String,
+}
+
+/// Export dialog parameters.
+#[derive(Debug, Clone, Default)]
+pub struct ExportForm {
+    pub path: String,
+    pub right_handed: bool,
+    /// The document the default path was made for.
+    pub(super) path_for: Option<u64>,
+}
+
+/// Import dialog parameters.
+#[derive(Debug, Clone, Default)]
+pub struct ImportForm {
+    pub path: String,
+}
+
+/// Persistent UI state of the toolbox.
+#[derive(Debug)]
+pub struct State {
+    pub(super) request: Option<Request>,
+    /// The open dialog.
+    pub open: Option<Tool>,
+    pub trim: TrimForm,
+    pub join: JoinForm,
+    pub speed: SpeedForm,
+    pub fill: FillForm,
+    pub rename: RenameForm,
+    pub simplify: SimplifyForm,
+    pub bake: BakeForm,
+    pub export: ExportForm,
+    pub import: ImportForm,
+    /// The model of the actor wearing the active document (its name and
+    /// asset), set by the app each frame: what Bake physics simulates.
+    pub wearer_model: Option<(String, Arc<crate::render::asset::ModelAsset>)>,
+    /// The last run's result, shown in its dialog.
+    pub summary: Option<Summary>,
+    /// Motions with more keys than this run on a background thread.
+    pub background_keys: usize,
+    pub(super) job: Option<Job>,
+    /// The current run on the job service; a result of a run that is no
+    /// longer current (replaced or cancelled) is dropped.
+    pub(super) lane: Lane<JobOutput>,
+    pub(super) new_document: Option<(Motion, String)>,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State {
+            request: None,
+            open: None,
+            trim: TrimForm::default(),
+            join: JoinForm::default(),
+            speed: SpeedForm::default(),
+            fill: FillForm::default(),
+            rename: RenameForm::default(),
+            simplify: SimplifyForm::default(),
+            bake: BakeForm::default(),
+            export: ExportForm::default(),
+            import: ImportForm::default(),
+            wearer_model: None,
+            summary: None,
+            background_keys: BACKGROUND_KEYS,
+            job: None,
+            lane: Lane::default(),
+            new_document: None,
+        }
+    }
+}
+
+impl State {
+    /// The operation queued this frame, if any.
+    pub fn take_request(&mut self) -> Option<Request> {
+        self.request.take()
+    }
+
+    /// A motion imported from JSON, to be opened as a new tab: (motion, tab name).
+    pub fn take_new_document(&mut self) -> Option<(Motion, String)> {
+        self.new_document.take()
+    }
+
+    /// Opens `tool`'s dialog (closing any other).
+    pub fn open_dialog(&mut self, tool: Tool) {
+        if self.open != Some(tool) {
+            self.summary = None;
+        }
+        self.open = Some(tool);
+        if tool == Tool::Trim {
+            self.trim.needs_defaults = true;
+        }
+    }
+
+    /// An operation is running on a background thread.
+    pub fn is_busy(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Cancels the running operation: the document stays as it is.
+    pub fn cancel(&mut self, jobs: &JobService) {
+        if let Some(job) = self.job.take() {
+            self.lane.cancel(jobs);
+            self.summary = Some(Summary {
+                tool: job.tool,
+                ok: false,
+                headline: "cancelled".to_owned(),
+                lines: Vec::new(),
+            });
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! Drawing: the Tools menu, the side panel section and the open dialog.
+
+use super::Tool;
+use super::forms::{
+    export_form, fill_form, import_form, join_form, rename_form, speed_form, summary_ui, trim_form,
+};
+use super::plan::start;
+use super::simplify;
+use super::state::State;
+use crate::app::panels::Shared;
+use crate::workspace::document::Document;
+
+/// The Tools menu.
+pub fn menu(ui: &mut egui::Ui, state: &mut State) {
+    for tool in Tool::ALL {
+        if tool == Tool::ExportJson {
+            ui.separator();
+        }
+        if ui
+            .button(tool.menu_label())
+            .on_hover_text(tool.tooltip())
+            .clicked()
+        {
+            state.open_dialog(tool);
+        }
+    }
+}
+
+/// The toolbox side panel: a compact section with buttons opening the dialogs.
+pub fn ui(ui: &mut egui::Ui, state: &mut State) {
+    egui::CollapsingHeader::new("Toolbox")
+        .id_salt("toolbox-section")
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                for tool in Tool::ALL {
+                    let r = ui
+                        .selectable_label(state.open == Some(tool), tool.button_label())
+                        .on_hover_text(tool.tooltip());
+                    if r.clicked() {
+                        state.open_dialog(tool);
+                    }
+                }
+            });
+            if let Some(job) = &state.job {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.weak(&job.what);
+                });
+            }
+        });
+}
+
+/// Draws the open dialog and polls the background job (once per frame).
+pub fn windows(
+    ctx: &egui::Context,
+    docs: &[Document],
+    active: usize,
+    shared: &mut Shared,
+    state: &mut State,
+) {
+    state.poll(shared);
+    if state.job.is_some() || state.speed.preview_job.is_running() || state.simplify.is_computing()
+    {
+        ctx.request_repaint_after(std::time::Duration::from_millis(50));
+    }
+    let Some(tool) = state.open else { return };
+    let mut open = true;
+    // Below the menu bar and tabs, centred, so it never hides the menus.
+    let screen = ctx.content_rect();
+    egui::Window::new(tool.title())
+        .pivot(egui::Align2::CENTER_TOP)
+        .default_pos(egui::pos2(screen.center().x, screen.top() + 90.0))
+        .id(egui::Id::unique("toolbox-dialog"))
+        .open(&mut open)
+        .collapsible(false)
+        .resizable(true)
+        .default_width(380.0)
+        .show(ctx, |ui| dialog(ui, tool, docs, active, shared, state));
+    if !open {
+        state.open = None;
+    }
+}
+
+/// A dialog's body: parameters, action button, spinner, summary.
+fn dialog(
+    ui: &mut egui::Ui,
+    tool: Tool,
+    docs: &[Document],
+    active: usize,
+    shared: &mut Shared,
+    state: &mut State,
+) {
+    let Some(doc) = docs.get(active) else {
+        if tool == Tool::ImportJson {
+            import_form(ui, state);
+        } else {
+            ui.label("Open a file first.");
+            return;
+        }
+        action_row(ui, tool, docs, active, shared, state);
+        return;
+    };
+    ui.label(format!(
+        "File: {}  ({} keys)",
+        doc.title(),
+        doc.motion.key_count()
+    ));
+    ui.weak(tool.tooltip());
+    ui.separator();
+    match tool {
+        Tool::Mirror => {
+            ui.label("Bones, morphs, camera, light and IK entries are mirrored.");
+            ui.label("Interpolation bytes are kept. Mirroring twice gives the original.");
+        }
+        Tool::Trim => trim_form(ui, doc, &shared.transport.loop_range, state),
+        Tool::Join => join_form(ui, docs, doc, state),
+        Tool::Speed => speed_form(ui, doc, state, &shared.jobs),
+        Tool::FillRest => fill_form(ui, docs, doc, state),
+        Tool::Rename => rename_form(ui, state),
+        Tool::Simplify => {
+            let background = doc.motion.key_count() > state.background_keys;
+            simplify::simplify_form(ui, doc, background, &mut state.simplify, &shared.jobs);
+        }
+        Tool::Bake => simplify::bake_form(ui, &mut state.bake, doc.motion.last_frame()),
+        Tool::BakePhysics => match &state.wearer_model {
+            Some((name, asset)) => {
+                let m = &asset.loaded.model;
+                ui.label(format!(
+                    "Model: {name} ({} rigid bodies, {} joints); frames 0–{}",
+                    m.rigid_bodies.len(),
+                    m.joints.len(),
+                    doc.motion.last_frame().unwrap_or(0)
+                ));
+            }
+            None => {
+                ui.label("No loaded model wears this motion: open a PMX/PMD model with it.");
+            }
+        },
+        Tool::ExportJson => export_form(ui, doc, state),
+        Tool::ImportJson => import_form(ui, state),
+    }
+    ui.separator();
+    action_row(ui, tool, docs, active, shared, state);
+}
+
+fn action_row(
+    ui: &mut egui::Ui,
+    tool: Tool,
+    docs: &[Document],
+    active: usize,
+    shared: &mut Shared,
+    state: &mut State,
+) {
+    ui.horizontal(|ui| {
+        let busy = state.job.is_some();
+        if ui
+            .add_enabled(!busy, egui::Button::new(tool.action_label()))
+            .clicked()
+        {
+            start(tool, docs, active, shared, state);
+        }
+        if let Some(job) = &state.job {
+            ui.spinner();
+            ui.label(format!(
+                "{} ({:.1} s)",
+                job.what,
+                job.started.elapsed().as_secs_f32()
+            ));
+            if ui
+                .button("Stop")
+                .on_hover_text("Cancel the run: nothing is changed")
+                .clicked()
+            {
+                state.cancel(&shared.jobs);
+            }
+        }
+    });
+    if let Some(s) = &state.summary
+        && s.tool == tool
+    {
+        summary_ui(ui, s);
+    }
+}
