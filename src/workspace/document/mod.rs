@@ -9,7 +9,7 @@
 //! [`crate::workspace::merge_id`]) and then [`EditRequest::EndMerge`]: one undo step.
 //!
 //! Undo memory: a step keeps only what the motion does not hold now — the
-//! replaced records of a key edit, or a [`MotionDiff`] (records changed,
+//! replaced records of a key edit, or a [`MotionDiff`](crate::vmd::diff::MotionDiff) (records changed,
 //! removed and inserted by index) for an edit that replaced the whole
 //! motion. Undo and redo swap those records with the motion's, never
 //! cloning it. The history is capped by a memory budget
