@@ -1,0 +1,180 @@
+//! Command dispatch: the queue menus, shortcuts and tests push to, and
+//! what each [`UiCommand`] does when it runs at the end of a frame.
+
+use super::AfterClose;
+use super::CentralView;
+use super::CloseGuard;
+use super::StudioApp;
+use super::command::UiCommand;
+use super::jobs::Pick;
+use super::panels;
+use super::scene_ui;
+use crate::vmd;
+use crate::workspace::Event;
+use crate::workspace::TransportEvent;
+
+impl StudioApp {
+    /// Queues a command (menus, shortcuts and tests all come here).
+    pub fn run_command(&mut self, c: UiCommand) {
+        self.pending.push(c);
+    }
+
+    /// Runs queued commands.
+    pub(super) fn run_pending(&mut self) {
+        let cmds = std::mem::take(&mut self.pending);
+        for c in cmds {
+            self.execute(c);
+        }
+    }
+
+    pub(super) fn execute(&mut self, c: UiCommand) {
+        let last = self.ws.scene_end();
+        let now = self.ws.transport().frame;
+        match c {
+            UiCommand::Open => {
+                let dir = self.start_dir();
+                self.pick_file(Pick::Open, dir);
+            }
+            UiCommand::LoadModel => {
+                let dir = self.start_dir();
+                self.pick_file(Pick::Model, dir);
+            }
+            UiCommand::MergeMotion => {
+                let actor = self.ws.selected_actor().unwrap_or(0);
+                if self
+                    .ws
+                    .scene()
+                    .actors
+                    .get(actor)
+                    .is_some_and(|a| a.motion.is_some())
+                {
+                    let dir = self.start_dir();
+                    self.pick_file(Pick::Merge { actor }, dir);
+                } else {
+                    self.shared
+                        .error("Select an actor that wears a motion to merge another one into it");
+                }
+            }
+            UiCommand::Save => {
+                if let Some(d) = self.doc() {
+                    let id = d.id;
+                    match d.path.clone() {
+                        Some(p) => self.save_doc_to(id, p),
+                        None => {
+                            let dir = self.start_dir();
+                            self.pick_file(Pick::SaveAs { doc_id: id }, dir);
+                        }
+                    }
+                }
+            }
+            UiCommand::SaveAs => {
+                if let Some(id) = self.doc().map(|d| d.id) {
+                    let dir = self.start_dir();
+                    self.pick_file(Pick::SaveAs { doc_id: id }, dir);
+                }
+            }
+            UiCommand::CloseTab => {
+                if let Some(d) = self.doc() {
+                    if d.is_modified() {
+                        self.close_guard = Some(CloseGuard {
+                            doc_id: d.id,
+                            then: AfterClose::CloseDoc,
+                        });
+                    } else {
+                        let id = d.id;
+                        self.close_doc(id);
+                    }
+                }
+            }
+            UiCommand::Undo => {
+                self.apply(Event::Undo);
+            }
+            UiCommand::Redo | UiCommand::RedoAlt => {
+                self.apply(Event::Redo);
+            }
+            UiCommand::PlayPause => {
+                if self.ws.transport().playing {
+                    // Paused on a whole frame: what the status bar, the
+                    // dope sheet and the key panel all show.
+                    self.transport(TransportEvent::SeekAndStop(now.floor()));
+                } else {
+                    if now >= f64::from(last) {
+                        self.transport(TransportEvent::Seek(0.0));
+                    }
+                    self.transport(TransportEvent::Play);
+                }
+                self.last_tick = None;
+            }
+            UiCommand::StepBack => {
+                self.transport(TransportEvent::SeekAndStop((now.ceil() - 1.0).max(0.0)))
+            }
+            UiCommand::StepForward => {
+                self.transport(TransportEvent::SeekAndStop(now.floor() + 1.0))
+            }
+            UiCommand::Home => self.transport(TransportEvent::Seek(0.0)),
+            UiCommand::End => self.transport(TransportEvent::Seek(f64::from(last))),
+            UiCommand::PrevKey | UiCommand::NextKey => {
+                if let Some(d) = self.doc() {
+                    // The active file's keys, on the scene timeline.
+                    let offset = f64::from(self.ws.offset_of(d.id));
+                    let now = now - offset;
+                    let frames = d.motion.key_frames_sorted();
+                    let target = if c == UiCommand::NextKey {
+                        frames.iter().copied().find(|&f| f64::from(f) > now + 1e-9)
+                    } else {
+                        frames
+                            .iter()
+                            .rev()
+                            .copied()
+                            .find(|&f| f64::from(f) < now - 1e-9)
+                    };
+                    if let Some(f) = target {
+                        self.transport(TransportEvent::Seek(f64::from(f) + offset));
+                    }
+                }
+            }
+            UiCommand::PrevCut | UiCommand::NextCut => {
+                // Cuts of the first open camera.
+                if let Some(d) = self.ws.docs().iter().find(|d| !d.motion.cameras.is_empty()) {
+                    let cuts: Vec<u32> = vmd::summary::cut_frames(&d.motion, &d.index)
+                        .into_iter()
+                        .map(|a| a + 1)
+                        .collect();
+                    let target = if c == UiCommand::NextCut {
+                        cuts.iter().copied().find(|&f| f64::from(f) > now + 1e-9)
+                    } else {
+                        cuts.iter()
+                            .rev()
+                            .copied()
+                            .find(|&f| f64::from(f) < now - 1e-9)
+                    };
+                    if let Some(f) = target {
+                        self.transport(TransportEvent::Seek(f64::from(f)));
+                    }
+                }
+            }
+            UiCommand::ShowDopeSheet => self.show_dope_sheet = !self.show_dope_sheet,
+            UiCommand::ShowCurves => self.central = CentralView::Curves,
+            UiCommand::ShowPreview => self.central = CentralView::Preview,
+            UiCommand::ShowForensics => self.central = CentralView::Forensics,
+            // Delete, copy and paste act on every timeline section's selection.
+            UiCommand::DeleteKeys | UiCommand::CopyKeys | UiCommand::PasteKeys => {
+                let events =
+                    scene_ui::key_command(&self.ws, &mut self.shared, &mut self.timeline, c);
+                self.apply_all(events);
+            }
+            UiCommand::InsertKey
+            | UiCommand::SelectAll
+            | UiCommand::SelectAtFrame
+            | UiCommand::FitAll => {
+                // Key commands belong to the dope sheet.
+                let offset = self.doc().map_or(0, |d| self.ws.offset_of(d.id));
+                self.with_active(|cx, p| panels::timeline::command(cx, p.timeline, offset, c));
+            }
+        }
+    }
+
+    pub(super) fn close_doc(&mut self, id: u64) {
+        self.apply(Event::Close(id));
+    }
+}

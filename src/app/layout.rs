@@ -1,0 +1,375 @@
+//! Drawing the window: the frame's layout (menu bar, tabs, side and
+//! central panels), playback ticking and the modal dialogs.
+
+use super::AfterClose;
+use super::CentralView;
+use super::CloseGuard;
+use super::StudioApp;
+use super::chrome;
+use super::command::UiCommand;
+use super::jobs::Pick;
+use super::panels;
+use super::saving;
+use super::scene_ops;
+use super::scene_ui;
+use super::song;
+use crate::workspace::Event;
+use crate::workspace::TransportEvent;
+use crate::workspace::document::Document;
+use std::path::Path;
+use std::sync::Arc;
+
+impl StudioApp {
+    /// Advances playback in real time at 30 fps (frames are dropped, never slowed).
+    pub(super) fn tick_playback(&mut self, ctx: &egui::Context) {
+        let now = ctx.input(|i| i.time);
+        if !self.ws.transport().playing {
+            self.last_tick = None;
+            return;
+        }
+        let seconds = self.last_tick.map_or(0.0, |last| (now - last).max(0.0));
+        self.last_tick = Some(now);
+        self.transport(TransportEvent::Advance { seconds });
+        ctx.request_repaint();
+    }
+
+    /// Draws the whole window (the eframe `ui` entry point, also used by tests).
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        self.shared.transport = self.ws.transport().clone();
+        // What the panels drawn early (status bar, tabs, key panel) show:
+        // if a later panel changes it this frame, draw once more.
+        let before = (
+            self.ws.transport().frame,
+            self.ws.active_index(),
+            self.ws.docs().iter().map(|d| d.revision).sum::<u64>(),
+            self.file_browser.is_some(),
+        );
+        self.jobs.set_context(&ctx);
+        self.poll_jobs();
+        self.handle_dropped_files(&ctx);
+        if !self.jobs.is_busy()
+            && let Some(spec) = self.pending_select.take()
+            && !self.select_key(&spec)
+        {
+            self.shared
+                .error(format!("--select {spec}: no such key in the active file"));
+        }
+        if std::mem::take(&mut self.close_window) {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        // A screenshot run closes by itself once the picture is saved; its
+        // edits (e.g. a `--merge`) are not the user's work, so no guard.
+        if ctx.input(|i| i.viewport().close_requested())
+            && self.screenshot.is_none()
+            && let Some(d) = self.ws.docs().iter().find(|d| d.is_modified())
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.close_guard = Some(CloseGuard {
+                doc_id: d.id,
+                then: AfterClose::Quit,
+            });
+        }
+        let cmds = UiCommand::from_input(&ctx);
+        self.pending.extend(cmds);
+        self.tick_playback(&ctx);
+        let events = song::frame(
+            &mut self.shared.song,
+            &self.ws,
+            &mut self.shared.transport,
+            &self.shared.jobs,
+            &ctx,
+        );
+        let notes = std::mem::take(&mut self.shared.song.messages);
+        self.shared.messages.extend(notes);
+        self.apply_all(events);
+
+        egui::Panel::top("menu").show(ui, |ui| {
+            let input = chrome::MenuInput {
+                ws: &self.ws,
+                recent: &self.recent,
+                has_song: self.shared.song.song.is_some(),
+            };
+            let mut asked = chrome::menu_bar(
+                ui,
+                &input,
+                &mut self.chrome,
+                &mut self.toolbox,
+                &mut self.viewport.physics,
+            );
+            asked.extend(chrome::tabs(ui, &self.ws, self.jobs.is_busy()));
+            self.chrome_requests(asked);
+        });
+        egui::Panel::bottom("status").show(ui, |ui| {
+            chrome::status_bar(ui, &self.ws, &mut self.shared, &mut self.viewport.physics)
+        });
+        if self.ws.docs().is_empty() && self.ws.scene().actors.is_empty() {
+            egui::CentralPanel::default().show(ui, |ui| {
+                ui.vertical_centered(|ui| {
+                    ui.add_space(80.0);
+                    ui.heading("VMD Studio");
+                    ui.label(
+                        "Open a VMD file (Ctrl+O), drop files onto the window, or open the demo.",
+                    );
+                    if ui.button("Open…").clicked() {
+                        self.run_command(UiCommand::Open);
+                    }
+                    if ui.button("Open demo").clicked() {
+                        self.open_demo();
+                    }
+                });
+            });
+        } else {
+            egui::Panel::left("inspector")
+                .resizable(true)
+                .default_size(270.0)
+                .show(ui, |ui| {
+                    self.scene_panel_ui(ui);
+                    ui.separator();
+                    self.with_active(|cx, p| panels::inspector::ui(ui, cx, p.inspector));
+                });
+            // The Key panel keeps one width whether or not a key is selected
+            // (its rows fit or wrap instead of widening it): a fifth of the window,
+            // 240–340 points, so at 1280×720 the preview keeps the room.
+            let key_w = (ctx.content_rect().width() * 0.2).clamp(240.0, 340.0);
+            egui::Panel::right("key-panel")
+                .resizable(true)
+                .default_size(key_w)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("key-panel-scroll")
+                        .show(ui, |ui| {
+                            self.with_active(|cx, p| panels::key_panel::ui(ui, cx, p.key_panel));
+                            ui.separator();
+                            if !self.ws.docs().is_empty() {
+                                panels::toolbox::ui(ui, &mut self.toolbox);
+                            }
+                        });
+                });
+            if self.show_dope_sheet {
+                // A third of the window: at 1280×720 the curve boxes keep room.
+                let h = ctx.content_rect().height();
+                egui::Panel::bottom("dope-sheet")
+                    .min_size(150.0)
+                    .resizable(true)
+                    .default_size((h * 0.36).clamp(200.0, 400.0))
+                    .show(ui, |ui| {
+                        let events = scene_ui::timeline_ui(
+                            ui,
+                            &self.ws,
+                            &mut self.shared,
+                            &mut self.timeline,
+                        );
+                        self.apply_all(events);
+                    });
+            }
+            egui::CentralPanel::default().show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut self.central, CentralView::Curves, "Curves");
+                    ui.selectable_value(&mut self.central, CentralView::Preview, "Preview");
+                    ui.selectable_value(&mut self.central, CentralView::Forensics, "Forensics");
+                });
+                ui.separator();
+                match self.central {
+                    CentralView::Curves => {
+                        self.with_active(|cx, p| panels::curve_editor::ui(ui, cx, p.curve_editor));
+                    }
+                    CentralView::Forensics => {
+                        self.with_active(|cx, p| panels::forensics::ui(ui, cx, p.forensics));
+                    }
+                    CentralView::Preview => {
+                        let mut edits = Vec::new();
+                        let picked = {
+                            let view = scene_ops::scene_view(&self.ws, &self.scene);
+                            panels::viewport::ui(
+                                ui,
+                                &view,
+                                &mut edits,
+                                &mut self.shared,
+                                &mut self.viewport,
+                            )
+                        };
+                        // The viewport edits the scene camera's keys and
+                        // (posing) the actors' motions, each on its document.
+                        self.sync_transport();
+                        for (id, e) in edits {
+                            self.request_on(id, vec![e]);
+                        }
+                        // A bone clicked in the view: its row (and key) in the timeline.
+                        if let Some(b) = picked {
+                            let events = scene_ui::bone_picked(
+                                &self.ws,
+                                &mut self.timeline,
+                                b.actor,
+                                &b.name,
+                            );
+                            self.apply_all(events);
+                        }
+                    }
+                }
+            });
+        }
+        // Bake physics simulates the model of the actor wearing the active file.
+        self.toolbox.wearer_model = self
+            .ws
+            .docs()
+            .get(self.ws.active_index())
+            .and_then(|d| self.ws.wearer(d.id))
+            .and_then(|i| self.ws.scene().actors.get(i))
+            .and_then(|a| match &a.model {
+                crate::scene::ModelRef::File(p) => {
+                    Some((a.name.clone(), Arc::clone(self.scene.models.get(p)?)))
+                }
+                crate::scene::ModelRef::Builtin => None,
+            });
+        panels::toolbox::windows(
+            &ctx,
+            self.ws.docs(),
+            self.ws.active_index(),
+            &mut self.shared,
+            &mut self.toolbox,
+        );
+        self.sync_transport();
+        // Whatever a panel changed on its copy of the transport.
+        self.sync_transport();
+        self.close_guard_ui(&ctx);
+        self.file_browser_ui(&ctx);
+        self.export_video_ui(&ctx);
+        self.disk_conflict_ui(&ctx);
+        self.recovery_window(&ctx);
+        self.run_pending();
+        self.toolbox_apply();
+        self.recovery_tick(&ctx);
+        let title = match self.doc() {
+            Some(d) => format!("{} — VMD Studio", d.title()),
+            None => "VMD Studio".to_owned(),
+        };
+        // Only on change: every viewport command also requests a repaint,
+        // and sending it each frame would keep an idle window redrawing.
+        if self.window_title != title {
+            self.window_title = title.clone();
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
+        }
+        if self.jobs.is_busy() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        let after = (
+            self.ws.transport().frame,
+            self.ws.active_index(),
+            self.ws.docs().iter().map(|d| d.revision).sum::<u64>(),
+            self.file_browser.is_some(),
+        );
+        if after != before {
+            ctx.request_repaint();
+        }
+        let busy = self.jobs.is_busy() || self.shared.song.loading().is_some();
+        if let Some(plan) = &mut self.screenshot {
+            plan.step(&ctx, busy);
+        }
+    }
+
+    /// The scene panel (left side), and the changes it asks for.
+    pub(super) fn scene_panel_ui(&mut self, ui: &mut egui::Ui) {
+        let active = self.doc().map(|d| d.id);
+        let actions = panels::scene::ui(ui, &self.ws, &self.scene, active, &mut self.scene_panel);
+        for a in actions {
+            self.scene_action(a);
+        }
+    }
+
+    /// Carries out what the menu bar and the tabs asked for.
+    pub(super) fn chrome_requests(&mut self, asked: Vec<chrome::Request>) {
+        use chrome::Request;
+        for r in asked {
+            match r {
+                Request::Command(c) => self.run_command(c),
+                Request::Event(e) => {
+                    self.apply(e);
+                }
+                Request::OpenPaths(p) => self.open_paths(p),
+                Request::OpenDemo => self.open_demo(),
+                Request::Scene(a) => self.scene_action(a),
+                Request::ExportVideo => self.open_export_video(),
+                Request::SaveTo { doc, path } => self.save_doc_to(doc, path),
+                Request::PickSong => {
+                    let dir = self
+                        .shared
+                        .song
+                        .path
+                        .as_ref()
+                        .and_then(|p| p.parent().map(Path::to_path_buf))
+                        .or_else(|| self.start_dir());
+                    self.pick_file(Pick::Song, dir);
+                }
+                Request::RemoveSong => {
+                    self.shared.song.clear();
+                    if self.ws.scene().song.is_some() {
+                        self.apply(Event::Scene(crate::workspace::SceneEvent::SetSong(None)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The question asked when a save meets a file changed on disk, and
+    /// its answer.
+    pub(super) fn disk_conflict_ui(&mut self, ctx: &egui::Context) {
+        use saving::DiskChoice;
+        let Some(c) = self.disk_conflict.clone() else {
+            return;
+        };
+        if !self.ws.docs().iter().any(|d| d.id == c.doc_id) {
+            self.disk_conflict = None;
+            return;
+        }
+        let Some(choice) = saving::disk_conflict_modal(ctx, &c) else {
+            return;
+        };
+        self.disk_conflict = None;
+        match choice {
+            DiskChoice::Overwrite => self.save_doc_overwriting(c.doc_id, c.path),
+            DiskChoice::Reload => {
+                self.after_save = None;
+                // An unmodified document is replaced by the file when it is
+                // opened again (see `poll_jobs`).
+                self.apply(Event::Discard(c.doc_id));
+                self.open_paths(vec![c.path]);
+            }
+            DiskChoice::Cancel => self.after_save = None,
+        }
+    }
+
+    /// The unsaved-changes question, while one is asked, and its answer.
+    pub(super) fn close_guard_ui(&mut self, ctx: &egui::Context) {
+        use chrome::GuardChoice;
+        let Some(guard) = self.close_guard.clone() else {
+            return;
+        };
+        let Some(title) = self.ws.doc(guard.doc_id).map(Document::title) else {
+            self.close_guard = None;
+            return;
+        };
+        match chrome::close_guard_modal(ctx, &title) {
+            Some(GuardChoice::Save) => {
+                self.close_guard = None;
+                self.activate(guard.doc_id);
+                self.after_save = Some(guard);
+                self.run_command(UiCommand::Save);
+            }
+            Some(GuardChoice::Discard) => {
+                self.close_guard = None;
+                match guard.then {
+                    AfterClose::CloseDoc => self.close_doc(guard.doc_id),
+                    AfterClose::Quit => {
+                        // Discard this one's edits, then close again: the
+                        // guard asks about the next modified file, if any.
+                        self.apply(Event::Discard(guard.doc_id));
+                        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                    }
+                }
+            }
+            Some(GuardChoice::Cancel) => self.close_guard = None,
+            None => {}
+        }
+    }
+}
