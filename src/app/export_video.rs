@@ -499,7 +499,7 @@ impl StudioApp {
             return;
         }
         // The preview's output frame and shadows are what the video shows.
-        let look = self.viewport.look;
+        let look = self.viewport.view.look;
         let st = &mut self.export_video;
         st.ground_shadow = look.ground_shadow;
         st.self_shadow = look.self_shadow;

@@ -95,13 +95,18 @@ impl StudioApp {
                 &input,
                 &mut self.chrome,
                 &mut self.toolbox,
-                &mut self.viewport.physics,
+                &mut self.viewport.posing.physics,
             );
             asked.extend(chrome::tabs(ui, &self.ws, self.jobs.is_busy()));
             self.chrome_requests(asked);
         });
         egui::Panel::bottom("status").show(ui, |ui| {
-            chrome::status_bar(ui, &self.ws, &mut self.shared, &mut self.viewport.physics)
+            chrome::status_bar(
+                ui,
+                &self.ws,
+                &mut self.shared,
+                &mut self.viewport.posing.physics,
+            )
         });
         if self.ws.docs().is_empty() && self.ws.scene().actors.is_empty() {
             egui::CentralPanel::default().show(ui, |ui| {
@@ -181,12 +186,14 @@ impl StudioApp {
                         let mut edits = Vec::new();
                         let picked = {
                             let view = scene_ops::scene_view(&self.ws, &self.scene);
+                            let vp = &mut self.viewport;
                             panels::viewport::ui(
                                 ui,
+                                &mut vp.posing,
+                                &mut vp.view,
                                 &view,
                                 &mut edits,
                                 &mut self.shared,
-                                &mut self.viewport,
                             )
                         };
                         // The viewport edits the scene camera's keys and

@@ -592,7 +592,7 @@ impl StudioApp {
         if let Some(id) = ids[0] {
             self.activate(id);
         }
-        self.viewport.mode = ViewMode::VmdCamera;
+        self.viewport.view.mode = ViewMode::VmdCamera;
     }
 
     /// Opens a `.vmdscene` file: its motions and models load in the
@@ -656,7 +656,7 @@ impl StudioApp {
         let p = &src.preview;
         self.transport(TransportEvent::SetRate(p.rate));
         self.transport(TransportEvent::Seek(f64::from(p.frame)));
-        self.viewport.mode = if p.through_camera {
+        self.viewport.view.mode = if p.through_camera {
             ViewMode::VmdCamera
         } else {
             ViewMode::Free
@@ -717,7 +717,7 @@ impl StudioApp {
         let t = self.ws.transport();
         scene.preview.rate = t.preview_rate;
         scene.preview.frame = t.frame.max(0.0).floor() as u32;
-        scene.preview.through_camera = self.viewport.mode == ViewMode::VmdCamera;
+        scene.preview.through_camera = self.viewport.view.mode == ViewMode::VmdCamera;
         if let Err(e) = scene::file::save(&scene, &path) {
             self.shared
                 .error(format!("Scene not saved, nothing was lost: {e}"));

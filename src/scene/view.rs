@@ -44,6 +44,20 @@ impl ViewCamera {
         perspective: true,
     };
 
+    /// A free view orbiting `target` at angles `rx_deg`, `ry_deg` (degrees)
+    /// with the eye `distance` units from it, FRONT's field of view. A
+    /// positive `distance` is a length: the eye that far in front (as MMD's
+    /// `-distance`, the sign camera keys carry); a negative one is taken
+    /// with MMD's sign.
+    pub fn orbiting(rx_deg: f32, ry_deg: f32, distance: f32, target: [f32; 3]) -> Self {
+        ViewCamera {
+            target,
+            rotation: [rx_deg.to_radians(), ry_deg.to_radians(), 0.0],
+            distance: -distance.abs(),
+            ..ViewCamera::FRONT
+        }
+    }
+
     /// The evaluated VMD camera.
     pub fn from_state(c: &CameraState) -> Self {
         ViewCamera {
@@ -110,6 +124,81 @@ impl ViewCamera {
         };
         let d = base * factor;
         self.distance = d.signum() * d.abs().clamp(0.05, 50_000.0);
+    }
+}
+
+// ----------------------------------------------------------------- frustum
+
+/// A camera's viewing volume cut `depth` units in front of its eye, for
+/// drawing it in another view: a pyramid from the eye (perspective) or a
+/// box (orthographic), its cross-section the picture's shape.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Frustum {
+    pub eye: Vec3,
+    /// Where the four side edges start: the eye (perspective) or the
+    /// corners of the picture at the eye (orthographic); same order as `far`.
+    pub near: [Vec3; 4],
+    /// The corners at `depth`: bottom-left, bottom-right, top-right,
+    /// top-left as the camera sees them.
+    pub far: [Vec3; 4],
+    /// A small triangle on the far top edge (left foot, tip, right foot):
+    /// which way is up (roll).
+    pub up_mark: [Vec3; 3],
+    pub perspective: bool,
+}
+
+impl Frustum {
+    /// `cam`'s frustum for a picture of `aspect` = width / height, cut at
+    /// `depth` units: the far corners project to the picture's corners
+    /// through `cam.view_proj(aspect)`. The orthographic half-height is
+    /// the projection's (`|distance|·tan(fov/2)`, at least 0.1).
+    pub fn of(cam: &ViewCamera, aspect: f32, depth: f32) -> Frustum {
+        let eye = cam.eye();
+        let (right, up, fwd) = cam.basis();
+        let aspect = if aspect.is_finite() {
+            aspect.max(1e-3)
+        } else {
+            1.0
+        };
+        let half_h = if cam.perspective {
+            depth * (cam.fov.to_radians().clamp(0.01, 3.1) * 0.5).tan()
+        } else {
+            (cam.distance.abs() * (cam.fov.to_radians() * 0.5).tan()).max(0.1)
+        };
+        let half_w = half_h * aspect;
+        let rect = |centre: Vec3| {
+            [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                .map(|(x, y)| centre + right * (x * half_w) + up * (y * half_h))
+        };
+        let far_centre = eye + fwd * depth;
+        let far = rect(far_centre);
+        let near = if cam.perspective { [eye; 4] } else { rect(eye) };
+        let top = far_centre + up * half_h;
+        Frustum {
+            eye,
+            near,
+            far,
+            up_mark: [
+                top - right * (half_w * 0.2),
+                top + up * (half_h * 0.35),
+                top + right * (half_w * 0.2),
+            ],
+            perspective: cam.perspective,
+        }
+    }
+
+    /// The wire: four side edges, the far rectangle, and (orthographic)
+    /// the near rectangle.
+    pub fn edges(&self) -> Vec<[Vec3; 2]> {
+        let mut out = Vec::with_capacity(12);
+        for k in 0..4 {
+            out.push([self.near[k], self.far[k]]);
+            out.push([self.far[k], self.far[(k + 1) % 4]]);
+            if !self.perspective {
+                out.push([self.near[k], self.near[(k + 1) % 4]]);
+            }
+        }
+        out
     }
 }
 
@@ -325,5 +414,100 @@ mod tests {
             panic!("the target stays visible");
         };
         assert!(((a.x - b.x) - 10.0).abs() < 1e-2, "{b:?} → {a:?}");
+    }
+
+    /// A camera that is not on an axis: turned, rolled, off the origin.
+    fn tilted(perspective: bool) -> ViewCamera {
+        ViewCamera {
+            target: [3.0, 12.0, -4.0],
+            rotation: [0.3, -0.8, 0.25],
+            distance: -30.0,
+            fov: 40.0,
+            perspective,
+        }
+    }
+
+    #[test]
+    fn the_frustum_corners_are_the_pictures_corners_seen_through_the_camera() {
+        // Independent check: through the camera's own projection (the one
+        // the VMD-camera view draws with) the far corners land on the
+        // picture's corners, in the order bottom-left, bottom-right,
+        // top-right, top-left; for 16:9, 4:3, 9:16; perspective and
+        // orthographic.
+        let pic = ScreenRect::from_min_max(Vec2::ZERO, Vec2::new(320.0, 180.0));
+        for perspective in [true, false] {
+            for aspect in [16.0 / 9.0, 4.0 / 3.0, 9.0 / 16.0] {
+                let cam = tilted(perspective);
+                let f = Frustum::of(&cam, aspect, 5.0);
+                let pic =
+                    ScreenRect::from_center_size(pic.center(), Vec2::new(180.0 * aspect, 180.0));
+                let vp = cam.view_proj(aspect);
+                let want = [
+                    Vec2::new(pic.min.x, pic.max.y),
+                    Vec2::new(pic.max.x, pic.max.y),
+                    Vec2::new(pic.max.x, pic.min.y),
+                    Vec2::new(pic.min.x, pic.min.y),
+                ];
+                for (corner, want) in f.far.iter().zip(want) {
+                    let got = project_point(&vp, *corner, pic);
+                    assert!(
+                        got.is_some_and(|g| (g - want).length() < 0.05),
+                        "perspective {perspective}, aspect {aspect}: {got:?} vs {want:?}"
+                    );
+                }
+                // The far face is `depth` in front of the eye.
+                let (_, _, fwd) = cam.basis();
+                let centre = f.far.iter().copied().sum::<Vec3>() / 4.0;
+                assert!(((centre - f.eye).dot(fwd) - 5.0).abs() < 1e-4);
+                // The up mark points up on the screen (smaller y).
+                let foot = project_point(&vp, f.up_mark[0], pic).expect("foot");
+                let tip = project_point(&vp, f.up_mark[1], pic).expect("tip");
+                assert!(tip.y < foot.y, "{tip:?} {foot:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_perspective_frustum_is_a_pyramid_from_the_eye_and_an_orthographic_one_a_box() {
+        let cam = tilted(true);
+        // MMD's eye for this camera, computed here: target + R·(0, 0, d).
+        let f = Frustum::of(&cam, 16.0 / 9.0, 6.0);
+        assert!((f.eye - cam.eye()).length() < 1e-5);
+        assert!(f.near.iter().all(|p| (*p - f.eye).length() < 1e-5));
+        assert_eq!(f.edges().len(), 8, "4 sides + 4 far edges");
+        // Half-height at depth 6 with fov 40°: 6·tan 20° = 2.1838.
+        let h = (f.far[3] - f.far[0]).length() / 2.0;
+        assert!((h - 6.0 * 20f32.to_radians().tan()).abs() < 1e-4, "{h}");
+        let w = (f.far[1] - f.far[0]).length() / 2.0;
+        assert!((w / h - 16.0 / 9.0).abs() < 1e-4);
+        let o = Frustum::of(&tilted(false), 1.0, 6.0);
+        assert_eq!(o.edges().len(), 12, "4 sides + far and near rectangles");
+        // Orthographic half-height: |distance|·tan(fov/2) = 30·tan 20°.
+        let oh = (o.near[3] - o.near[0]).length() / 2.0;
+        assert!((oh - 30.0 * 20f32.to_radians().tan()).abs() < 1e-3, "{oh}");
+        // A bad aspect cannot make a non-finite corner.
+        for a in [f32::NAN, 0.0, f32::INFINITY] {
+            let b = Frustum::of(&cam, a, 6.0);
+            assert!(b.far.iter().all(|p| p.is_finite()), "{a}");
+        }
+    }
+
+    #[test]
+    fn a_positive_orbit_distance_is_a_length_in_front_of_the_target() {
+        // `--view free:0,0,30`: the eye 30 units in front of the target,
+        // on the model's front side (−Z; the model faces −Z), looking at
+        // it — the same view as MMD's signed −30.
+        let t = [0.0, 10.0, 0.0];
+        let pos = ViewCamera::orbiting(0.0, 0.0, 30.0, t);
+        let neg = ViewCamera::orbiting(0.0, 0.0, -30.0, t);
+        assert_eq!(pos, neg);
+        assert!((pos.eye() - Vec3::new(0.0, 10.0, -30.0)).length() < 1e-4);
+        // The target is in the middle of the picture (not behind the eye).
+        let p = project_point(&pos.view_proj(1.0), Vec3::from(t), square());
+        assert!(p.is_some_and(|p| (p - Vec2::new(100.0, 100.0)).length() < 1e-3));
+        // Turned 90° about Y the eye swings to a side, still 30 away.
+        let side = ViewCamera::orbiting(0.0, 90.0, 30.0, t);
+        assert!(((side.eye() - Vec3::from(t)).length() - 30.0).abs() < 1e-3);
+        assert!(side.eye().x.abs() > 29.0);
     }
 }

@@ -23,7 +23,7 @@ use vmd_studio::workspace::document::KeyRef;
 fn demo_at(frame: f64) -> Harness<'static, StudioApp> {
     let mut app = StudioApp::with_demo();
     app.central = CentralView::Preview;
-    app.viewport.mode = ViewMode::Free;
+    app.viewport.view.mode = ViewMode::Free;
     app.transport(vmd_studio::workspace::TransportEvent::Seek(frame));
     let mut h = harness(app);
     h.run_steps(4);
@@ -49,11 +49,12 @@ fn click_joint(h: &mut Harness<'_, StudioApp>, name: &str) {
     let at = h
         .state()
         .viewport
+        .posing
         .pose
         .joint_on_screen(0, name)
         .unwrap_or_else(|| panic!("{name} is drawn"));
     click(h, at);
-    let sel = h.state().viewport.pose.selected.clone();
+    let sel = h.state().viewport.posing.pose.selected.clone();
     assert_eq!(sel.map(|s| s.name), Some(name.to_owned()), "clicked {at:?}");
 }
 

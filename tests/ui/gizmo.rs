@@ -28,7 +28,7 @@ const ROTATION: std::ops::Range<usize> = 31..47;
 fn demo_at(frame: f64) -> Harness<'static, StudioApp> {
     let mut app = StudioApp::with_demo();
     app.central = CentralView::Preview;
-    app.viewport.mode = ViewMode::Free;
+    app.viewport.view.mode = ViewMode::Free;
     app.transport(vmd_studio::workspace::TransportEvent::Seek(frame));
     let mut h = harness(app);
     h.run_steps(4);
@@ -77,11 +77,12 @@ fn select_bone(h: &mut Harness<'_, StudioApp>, name: &str) {
     let at = h
         .state()
         .viewport
+        .posing
         .pose
         .joint_on_screen(0, name)
         .unwrap_or_else(|| panic!("{name} is drawn"));
     click(h, at);
-    let sel = h.state().viewport.pose.selected.clone();
+    let sel = h.state().viewport.posing.pose.selected.clone();
     assert_eq!(sel.map(|s| s.name), Some(name.to_owned()), "clicked {at:?}");
 }
 
@@ -107,6 +108,7 @@ fn ring_drag_changes_only_that_keys_rotation_bytes_and_one_undo_restores_them() 
     let (p, tangent) = h
         .state()
         .viewport
+        .posing
         .pose
         .ring_grab_point(0)
         .expect("the X ring is on screen");
@@ -156,6 +158,7 @@ fn enter_on_a_frame_without_a_key_registers_the_posed_bone_there() {
     let (p, tangent) = h
         .state()
         .viewport
+        .posing
         .pose
         .ring_grab_point(2)
         .expect("the Z ring is on screen");
@@ -166,7 +169,14 @@ fn enter_on_a_frame_without_a_key_registers_the_posed_bone_there() {
         original,
         "an unregistered pose edits nothing"
     );
-    let pending = h.state().viewport.pose.pending.clone().expect("posed");
+    let pending = h
+        .state()
+        .viewport
+        .posing
+        .pose
+        .pending
+        .clone()
+        .expect("posed");
     assert_eq!(pending.bone, "左腕");
 
     h.key_press(egui::Key::Enter);
@@ -191,7 +201,7 @@ fn enter_on_a_frame_without_a_key_registers_the_posed_bone_there() {
     .expect("fits");
     assert_eq!(key.interpolation_block(), fresh.interpolation_block());
     assert_eq!(key.name_field(), fresh.name_field());
-    assert!(h.state().viewport.pose.pending.is_none());
+    assert!(h.state().viewport.posing.pose.pending.is_none());
     // One undo step takes it out again.
     h.state_mut()
         .run_command(vmd_studio::app::command::UiCommand::Undo);
@@ -239,6 +249,7 @@ fn dragging_the_ik_target_up_moves_its_key_and_the_leg_follows() {
     let (p, dir) = h
         .state()
         .viewport
+        .posing
         .pose
         .arrow_grab_point(1)
         .expect("the Y arrow is on screen");
@@ -266,7 +277,7 @@ fn a_bone_key_clicked_in_the_dope_sheet_selects_its_bone_in_the_view() {
     h.state_mut()
         .apply(vmd_studio::workspace::Event::Select { doc, view });
     h.run_steps(2);
-    let sel = h.state().viewport.pose.selected.clone();
+    let sel = h.state().viewport.posing.pose.selected.clone();
     assert_eq!(sel.map(|s| s.name), Some("右ひじ".to_owned()));
 }
 
@@ -284,8 +295,8 @@ fn the_free_view_registers_as_a_camera_key_in_one_undo_step() {
             .iter()
             .any(|c| c.frame() == 50)
     );
-    h.state_mut().viewport.free.rotation = [0.2, -0.5, 0.0];
-    h.state_mut().viewport.free.distance = -30.0;
+    h.state_mut().viewport.view.free.rotation = [0.2, -0.5, 0.0];
+    h.state_mut().viewport.view.free.distance = -30.0;
     h.run_steps(2);
     h.get_by_label("Register camera key").click();
     h.run_steps(2);
@@ -310,14 +321,14 @@ fn view_flag_sets_the_free_views_look_at_point() {
     // What scripts/screenshots.sh uses to frame a bone: --view free:RX,RY,D,TX,TY,TZ.
     let mut s = vmd_studio::app::panels::viewport::State::default();
     s.set_view_mode("free:-8,28,-21,3,14.6,0");
-    assert_eq!(s.mode, ViewMode::Free);
-    assert_eq!(s.free.target, [3.0, 14.6, 0.0]);
-    assert_eq!(s.free.distance, -21.0);
-    assert!((s.free.rotation[1] - 28f32.to_radians()).abs() < 1e-6);
+    assert_eq!(s.view.mode, ViewMode::Free);
+    assert_eq!(s.view.free.target, [3.0, 14.6, 0.0]);
+    assert_eq!(s.view.free.distance, -21.0);
+    assert!((s.view.free.rotation[1] - 28f32.to_radians()).abs() < 1e-6);
     // Three numbers keep the default look-at point (0, 10, 0).
     let mut t = vmd_studio::app::panels::viewport::State::default();
     t.set_view_mode("free:0,10,-40");
-    assert_eq!(t.free.target, [0.0, 10.0, 0.0]);
+    assert_eq!(t.view.free.target, [0.0, 10.0, 0.0]);
 }
 
 #[test]
@@ -340,6 +351,7 @@ fn a_global_ring_turns_the_bone_about_the_models_axis() {
     let (p, tangent) = h
         .state()
         .viewport
+        .posing
         .pose
         .ring_grab_point(1)
         .expect("the Y ring is on screen");
@@ -362,12 +374,19 @@ fn an_unregistered_pose_is_shown_live_and_dropped_when_the_frame_changes() {
     let elbow = |h: &Harness<'_, StudioApp>| {
         h.state()
             .viewport
+            .posing
             .pose
             .joint_on_screen(0, "左ひじ")
             .expect("elbow drawn")
     };
     let before = elbow(&h);
-    let (p, tangent) = h.state().viewport.pose.ring_grab_point(2).expect("Z ring");
+    let (p, tangent) = h
+        .state()
+        .viewport
+        .posing
+        .pose
+        .ring_grab_point(2)
+        .expect("Z ring");
     drag(&mut h, p, p + tangent * 40.0);
     h.run_steps(2);
     let posed = elbow(&h);
@@ -379,7 +398,7 @@ fn an_unregistered_pose_is_shown_live_and_dropped_when_the_frame_changes() {
     h.state_mut()
         .transport(vmd_studio::workspace::TransportEvent::Seek(11.0));
     h.run_steps(2);
-    assert!(h.state().viewport.pose.pending.is_none());
+    assert!(h.state().viewport.posing.pose.pending.is_none());
     assert_eq!(key_index(&h, "左腕", 10), None);
     h.state_mut()
         .transport(vmd_studio::workspace::TransportEvent::Seek(10.0));
@@ -402,7 +421,7 @@ fn registering_the_free_view_on_a_keyed_frame_keeps_that_keys_curves() {
         .find(|c| c.frame() == 45)
         .cloned()
         .expect("key on 45");
-    h.state_mut().viewport.free.distance = -25.0;
+    h.state_mut().viewport.view.free.distance = -25.0;
     h.run_steps(2);
     h.get_by_label("Register camera key").click();
     h.run_steps(2);

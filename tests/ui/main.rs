@@ -26,3 +26,4 @@ mod song;
 mod timeline_keys;
 mod toolbox;
 mod viewport;
+mod views;

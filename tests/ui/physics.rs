@@ -47,7 +47,7 @@ fn play(
     mode: SimulationMode,
     frames: u32,
 ) -> (f64, Vec<Mat4>, Vec<Mat4>) {
-    h.state_mut().viewport.physics = mode;
+    h.state_mut().viewport.posing.physics = mode;
     h.state_mut().transport(TransportEvent::Play);
     for f in 0..frames {
         h.state_mut().transport(TransportEvent::Seek(f64::from(f)));
@@ -105,7 +105,7 @@ fn hair_moves_while_playing_and_not_with_physics_off() {
         driven.len()
     );
     assert_eq!(
-        h.state().viewport.physics,
+        h.state().viewport.posing.physics,
         SimulationMode::Play,
         "MMD's default mode"
     );
@@ -268,6 +268,6 @@ fn the_mode_is_in_the_status_bar_and_the_playback_menu() {
     h.run_steps(2);
     h.get_by_label("Trace").click();
     h.run_steps(3);
-    assert_eq!(h.state().viewport.physics, SimulationMode::Trace);
+    assert_eq!(h.state().viewport.posing.physics, SimulationMode::Trace);
     h.get_by_label("Physics: Trace");
 }

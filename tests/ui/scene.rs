@@ -330,7 +330,7 @@ fn first_start_is_the_demo_scene_through_its_camera() {
     let cam = s.camera.expect("demo camera");
     assert_ne!(dance, cam);
     assert_eq!(
-        app.viewport.mode,
+        app.viewport.view.mode,
         vmd_studio::app::panels::viewport::ViewMode::VmdCamera
     );
     let mut h = harness_sized(app, 1400.0, 1000.0);

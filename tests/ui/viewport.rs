@@ -14,7 +14,7 @@ use common::ui::harness;
 use egui::{Modifiers, Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use vmd_studio::app::panels::viewport::ViewMode;
+use vmd_studio::app::panels::viewport::{MouseMap, ViewMode};
 use vmd_studio::app::{CentralView, StudioApp};
 use vmd_studio::vmd::{BoneKey, Motion, NameEncoding};
 
@@ -111,12 +111,14 @@ fn bones_missing_from_the_skeleton_are_listed() {
 fn dragging_the_free_view_orbits_it() {
     let mut h = demo_in_preview();
     h.get_by_label("Free view").click();
+    // The left-drag mapping (MMD's right-drag default: views.rs).
+    h.state_mut().viewport.view.mouse = MouseMap::LeftOrbit;
     h.run_steps(2);
-    assert_eq!(h.state().viewport.mode, ViewMode::Free);
-    let before = h.state().viewport.free;
+    assert_eq!(h.state().viewport.view.mode, ViewMode::Free);
+    let before = h.state().viewport.view.free;
     let p = canvas_point(&h);
     drag(&mut h, p, p + egui::vec2(80.0, 30.0));
-    let after = h.state().viewport.free;
+    let after = h.state().viewport.view.free;
     // Drag right → yaw decreases; drag down → pitch decreases (eye rises).
     assert!(
         after.rotation[1] < before.rotation[1],
@@ -128,7 +130,7 @@ fn dragging_the_free_view_orbits_it() {
     );
     h.get_by_label("Reset view").click();
     h.run_steps(2);
-    assert_eq!(h.state().viewport.free, before);
+    assert_eq!(h.state().viewport.view.free, before);
 }
 
 #[test]
@@ -138,8 +140,9 @@ fn dragging_the_vmd_camera_edits_the_key_at_the_playhead_in_one_undo_step() {
     // (make_demo.rs: rotation (9°, −22°, 1°), distance −20).
     let camera = h.state().ws.docs()[1].id;
     h.state_mut().activate(camera);
-    h.state_mut().viewport.mode = ViewMode::VmdCamera;
-    h.state_mut().viewport.edit_camera = true;
+    h.state_mut().viewport.view.mode = ViewMode::VmdCamera;
+    h.state_mut().viewport.view.edit_camera = true;
+    h.state_mut().viewport.view.mouse = MouseMap::LeftOrbit;
     h.state_mut()
         .transport(vmd_studio::workspace::TransportEvent::Seek(45.0));
     h.run_steps(3);

@@ -1,9 +1,9 @@
-//! The model renderer inside the viewport: each actor's model posed on the
-//! CPU at the playhead (model layer), drawn by `render::Renderer` into an
-//! offscreen target during egui_wgpu's prepare step, and blitted into the
-//! viewport by a paint callback. GPU resources live in the egui_wgpu
-//! renderer's `callback_resources`; CPU-side caches (loaded models, poses)
-//! in egui's temporary data.
+//! The model renderer inside the viewport: each actor's mesh, posed once
+//! per frame by the viewport's shared posing ([`super::viewport::Posing`]),
+//! drawn by `render::Renderer` into the view's own offscreen target during
+//! egui_wgpu's prepare step, and blitted into the view by a paint callback.
+//! GPU resources (pipelines, one model per actor shared by the views, one
+//! target per view) live in the egui_wgpu renderer's `callback_resources`.
 //!
 //! With the glow renderer (or no wgpu adapter) [`status`] says why, and the
 //! viewport keeps its skeleton view.
@@ -19,14 +19,12 @@ use glam::{Mat4, Vec3, Vec4};
 use crate::model::physics::{SimulationMode, Transport};
 use crate::model::{Model, PoseEngine};
 use crate::render::asset::ModelAsset;
-use crate::render::from_model::{ModelPosing, posed_materials, posed_vertices};
 use crate::render::stage::demo_model;
 use crate::render::{
     COLOR_FORMAT, FrameParams, GpuModel, Light, LineVertex, MeshTemplate, OffscreenTarget,
     RenderMaterial, RenderVertex, Renderer, Shadows, ViewParams, msaa_samples,
 };
 use crate::scene::view::ViewCamera;
-use crate::vmd::MotionRef;
 
 /// Whether the model renderer can draw, and if not, why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,34 +71,31 @@ pub fn install(cc: &eframe::CreationContext<'_>) {
 
 /// A model the renderer draws; `id` (its asset's generation) keys its GPU
 /// buffers.
-struct ModelEntry {
-    id: u64,
-    asset: Arc<ModelAsset>,
+pub struct ModelEntry {
+    pub id: u64,
+    pub asset: Arc<ModelAsset>,
 }
 
-/// One actor's posing state.
-struct ActorCpu {
-    model_id: u64,
-    posing: ModelPosing,
-    /// The motion the binding was made for: document id and revision.
-    bound: Option<(u64, u64)>,
+impl std::fmt::Debug for ModelEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ModelEntry")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
 }
 
-/// The model view's CPU side, kept in the viewport's state: the models in
-/// use (keyed by path; an entry is made again when its asset's generation
-/// changes) and each actor's pose engine.
+/// The models in use, keyed by path (an entry is made again when its
+/// asset's generation changes), kept in the viewport's shared posing.
 #[derive(Default)]
 pub struct ModelCache {
     /// By model path (`None`: the built-in figure, the demo mannequin).
     models: HashMap<Option<PathBuf>, Result<Arc<ModelEntry>, String>>,
-    actors: Vec<Option<ActorCpu>>,
 }
 
 impl std::fmt::Debug for ModelCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ModelCache")
             .field("models", &self.models.len())
-            .field("actors", &self.actors.len())
             .finish_non_exhaustive()
     }
 }
@@ -109,7 +104,7 @@ impl ModelCache {
     /// The entry for a model file already loaded (`asset`), or for the
     /// built-in figure (`path` None). Nothing is read here: files load in
     /// the background; until then the actor has no entry.
-    fn model(
+    pub fn model(
         &mut self,
         path: Option<&Path>,
         asset: Option<&Arc<ModelAsset>>,
@@ -141,24 +136,6 @@ impl ModelCache {
         self.models.insert(key, entry.clone());
         entry
     }
-}
-
-/// One actor as the model view needs it.
-pub struct ModelActor<'a> {
-    /// The model file (`None`: the built-in figure, drawn as the demo mannequin).
-    pub model_path: Option<&'a Path>,
-    /// The model file, once loaded.
-    pub model: Option<&'a Arc<ModelAsset>>,
-    /// The motion it wears (records, index, evaluation cache), and
-    /// (document id, revision) so the bone/morph binding is rebuilt after edits.
-    pub motion: Option<(MotionRef<'a>, (u64, u64))>,
-    /// Motion frame to show (scene frame − offset).
-    pub frame: f64,
-    /// A bone's local pose to show instead of the motion's (the posing
-    /// tool's unregistered pose): bone name, translation, rotation.
-    pub pose_override: Option<(&'a str, Vec3, glam::Quat)>,
-    /// How its physics runs this frame (mode; transport playing, seconds).
-    pub physics: PhysicsRun,
 }
 
 /// The viewport's physics for one actor and one painted frame: the mode
@@ -202,16 +179,20 @@ pub struct Outcome {
     pub drawn: bool,
     /// Some vertex of some model is inside the picture.
     pub anything_in_frame: bool,
-    /// Models that could not be loaded, with the reason.
-    pub problems: Vec<String>,
 }
 
-/// One actor's frame for the GPU.
-struct ActorFrame {
-    key: (usize, u64),
-    template: Arc<MeshTemplate>,
-    vertices: Vec<RenderVertex>,
-    materials: Vec<RenderMaterial>,
+/// One actor's posed mesh for the GPU: the posing's buffers, shared by
+/// every view that draws them (reference counts, no copies).
+#[derive(Clone)]
+pub struct ActorFrame {
+    /// (actor index, model generation): keys the GPU model.
+    pub key: (usize, u64),
+    /// Bumped by the posing when the buffers change: a generation is
+    /// uploaded once, whatever the number of views.
+    pub generation: u64,
+    pub template: Arc<MeshTemplate>,
+    pub vertices: Arc<Vec<RenderVertex>>,
+    pub materials: Arc<Vec<RenderMaterial>>,
 }
 
 /// How the picture is taken: camera, light, ground grid, background.
@@ -228,14 +209,15 @@ pub struct PictureSetup {
     pub shadows: Shadows,
 }
 
-/// Poses every actor and queues the picture into `rect` of `painter`.
+/// Queues the picture of the posed `actors` into `rect` of `painter`, as
+/// view number `view` (each view renders into its own target).
 pub fn draw(
     ui: &egui::Ui,
     painter: &egui::Painter,
     rect: egui::Rect,
-    actors: &[ModelActor<'_>],
+    view_number: u32,
+    actors: Vec<ActorFrame>,
     setup: PictureSetup,
-    cpu: &mut ModelCache,
 ) -> Outcome {
     let PictureSetup {
         view,
@@ -248,70 +230,19 @@ pub fn draw(
     if !matches!(status(ui.ctx()), Status::Ready(_)) {
         return out;
     }
-    cpu.actors.resize_with(actors.len(), || None);
     let view_proj = view.projection * view.view;
-    let mut frames = Vec::with_capacity(actors.len());
-    for (i, a) in actors.iter().enumerate() {
-        let entry = match cpu.model(a.model_path, a.model) {
-            Ok(e) => e,
-            Err(e) => {
-                out.problems.push(e);
-                continue;
-            }
-        };
-        let model = &entry.asset.loaded.model;
-        let slot = &mut cpu.actors[i];
-        if slot.as_ref().is_none_or(|s| s.model_id != entry.id) {
-            *slot = Some(ActorCpu {
-                model_id: entry.id,
-                posing: ModelPosing::new(model),
-                bound: None,
-            });
-        }
-        let Some(actor) = slot.as_mut() else { continue };
-        let key = a.motion.map(|(_, k)| k);
-        if actor.bound != key {
-            actor.posing.bind(model, a.motion.map(|(src, _)| src.index));
-            actor.bound = key;
-        }
-        let replace = a
-            .pose_override
-            .and_then(|(name, t, q)| Some((model.skeleton.find(name)?, t, q)));
-        apply_physics(&mut actor.posing, model, a.physics);
-        actor.posing.pose_adjusted(
-            model,
-            a.motion.map(|(src, _)| src),
-            a.frame,
-            crate::model::replace_bone(replace),
-        );
-        let mut vertices = Vec::new();
-        posed_vertices(model, &actor.posing.posed, &mut vertices);
-        let mut materials = Vec::new();
-        posed_materials(
-            &entry.asset.template.mesh.materials,
-            &actor.posing.posed,
-            &mut materials,
-        );
-        if !out.anything_in_frame {
-            out.anything_in_frame = any_in_frame(&vertices, &view_proj);
-        }
-        frames.push(ActorFrame {
-            key: (i, entry.id),
-            template: entry.asset.template.clone(),
-            vertices,
-            materials,
-        });
-    }
+    out.anything_in_frame = actors.iter().any(|a| any_in_frame(&a.vertices, &view_proj));
     let lines = if grid { grid_lines() } else { Vec::new() };
     painter.add(egui_wgpu::Callback::new_paint_callback(
         rect,
         ModelPaint {
             rect,
+            view_number,
             view,
             light,
             shadows,
             background,
-            actors: frames,
+            actors,
             lines,
         },
     ));
@@ -364,18 +295,26 @@ pub fn grid_lines() -> Vec<LineVertex> {
 
 // ------------------------------------------------------------- GPU side
 
-/// Pipelines and per-viewport GPU state, in egui_wgpu's callback resources.
+/// One view's offscreen picture and the bind group that blits it.
+struct ViewTarget {
+    target: OffscreenTarget,
+    blit_bind: wgpu::BindGroup,
+}
+
+/// Pipelines, the actors' GPU models (shared by the views) and each
+/// view's target, in egui_wgpu's callback resources.
 struct GpuResources {
     renderer: Renderer,
-    target: Option<OffscreenTarget>,
-    models: HashMap<(usize, u64), GpuModel>,
+    /// By view number.
+    targets: HashMap<u32, ViewTarget>,
+    /// By (actor, model generation), with the pose generation uploaded.
+    models: HashMap<(usize, u64), (GpuModel, Option<u64>)>,
     /// Models whose upload or update failed, logged once each (the paint
     /// callback has no status bar; a mesh that does not fit is a bug).
     warned: std::collections::HashSet<(usize, u64)>,
     blit_pipeline: wgpu::RenderPipeline,
     blit_layout: wgpu::BindGroupLayout,
     blit_sampler: wgpu::Sampler,
-    blit_bind: Option<wgpu::BindGroup>,
 }
 
 const BLIT_WGSL: &str = r#"
@@ -478,45 +417,44 @@ impl GpuResources {
         });
         GpuResources {
             renderer,
-            target: None,
+            targets: HashMap::new(),
             models: HashMap::new(),
             warned: Default::default(),
             blit_pipeline,
             blit_layout,
             blit_sampler,
-            blit_bind: None,
         }
     }
 
-    fn ensure_target(&mut self, device: &wgpu::Device, w: u32, h: u32) -> bool {
+    /// View `view`'s target at `w`×`h` pixels (made again on a resize).
+    fn ensure_target(&mut self, device: &wgpu::Device, view: u32, w: u32, h: u32) -> bool {
         if self
-            .target
-            .as_ref()
-            .is_some_and(|t| t.width() == w && t.height() == h)
+            .targets
+            .get(&view)
+            .is_some_and(|t| t.target.width() == w && t.target.height() == h)
         {
             return true;
         }
         let Ok(target) = OffscreenTarget::new(&self.renderer, device, w, h) else {
-            self.target = None;
-            self.blit_bind = None;
+            self.targets.remove(&view);
             return false;
         };
-        let view = target.color_texture().create_view(&Default::default());
-        self.blit_bind = Some(device.create_bind_group(&wgpu::BindGroupDescriptor {
+        let tv = target.color_texture().create_view(&Default::default());
+        let blit_bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("model view blit"),
             layout: &self.blit_layout,
             entries: &[
                 wgpu::BindGroupEntry {
                     binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&view),
+                    resource: wgpu::BindingResource::TextureView(&tv),
                 },
                 wgpu::BindGroupEntry {
                     binding: 1,
                     resource: wgpu::BindingResource::Sampler(&self.blit_sampler),
                 },
             ],
-        }));
-        self.target = Some(target);
+        });
+        self.targets.insert(view, ViewTarget { target, blit_bind });
         true
     }
 }
@@ -525,6 +463,7 @@ impl GpuResources {
 /// `prepare`, then copies the picture into the viewport in `paint`.
 struct ModelPaint {
     rect: egui::Rect,
+    view_number: u32,
     view: ViewParams,
     light: Light,
     shadows: Shadows,
@@ -548,7 +487,7 @@ impl egui_wgpu::CallbackTrait for ModelPaint {
         let ppp = screen.pixels_per_point;
         let w = (self.rect.width() * ppp).round().max(1.0) as u32;
         let h = (self.rect.height() * ppp).round().max(1.0) as u32;
-        if !res.ensure_target(device, w, h) {
+        if !res.ensure_target(device, self.view_number, w, h) {
             return Vec::new();
         }
         // Drop GPU models of actors that are gone or changed model.
@@ -558,7 +497,7 @@ impl egui_wgpu::CallbackTrait for ModelPaint {
             if !res.models.contains_key(&a.key) {
                 match GpuModel::upload(&res.renderer, device, queue, &a.template.mesh) {
                     Ok(m) => {
-                        res.models.insert(a.key, m);
+                        res.models.insert(a.key, (m, None));
                     }
                     Err(e) => {
                         if res.warned.insert(a.key) {
@@ -568,21 +507,27 @@ impl egui_wgpu::CallbackTrait for ModelPaint {
                     }
                 }
             }
-            if let Some(m) = res.models.get_mut(&a.key) {
+            // A pose generation is uploaded once, by the first view to draw it.
+            if let Some((m, uploaded)) = res.models.get_mut(&a.key)
+                && *uploaded != Some(a.generation)
+            {
                 let up = m
                     .update_vertices(queue, &a.vertices)
                     .and_then(|()| m.update_materials(queue, &a.materials));
-                if let Err(e) = up
-                    && res.warned.insert(a.key)
-                {
-                    tracing::warn!("actor {}'s model not updated: {e}", a.key.0 + 1);
+                match up {
+                    Ok(()) => *uploaded = Some(a.generation),
+                    Err(e) => {
+                        if res.warned.insert(a.key) {
+                            tracing::warn!("actor {}'s model not updated: {e}", a.key.0 + 1);
+                        }
+                    }
                 }
             }
         }
         let models: Vec<&GpuModel> = self
             .actors
             .iter()
-            .filter_map(|a| res.models.get(&a.key))
+            .filter_map(|a| res.models.get(&a.key).map(|(m, _)| m))
             .collect();
         let frame = FrameParams {
             view: self.view,
@@ -591,8 +536,8 @@ impl egui_wgpu::CallbackTrait for ModelPaint {
             overlay_lines: &[],
             shadows: self.shadows,
         };
-        if let Some(target) = &res.target {
-            target.encode(
+        if let Some(t) = res.targets.get(&self.view_number) {
+            t.target.encode(
                 &res.renderer,
                 device,
                 queue,
@@ -614,9 +559,11 @@ impl egui_wgpu::CallbackTrait for ModelPaint {
         let Some(res) = resources.get::<GpuResources>() else {
             return;
         };
-        let Some(bind) = &res.blit_bind else { return };
+        let Some(t) = res.targets.get(&self.view_number) else {
+            return;
+        };
         pass.set_pipeline(&res.blit_pipeline);
-        pass.set_bind_group(0, bind, &[]);
+        pass.set_bind_group(0, &t.blit_bind, &[]);
         pass.draw(0..3, 0..1);
     }
 }
@@ -734,9 +681,9 @@ mod tests {
 
 // ------------------------------------------------------------- the viewport hook
 
-/// Viewport options of the model view: part of the viewport's state
-/// ([`super::viewport::State::look`]), kept between runs with the app's
-/// settings.
+/// Viewport options of the model view: part of each view's state
+/// ([`super::viewport::ViewState::look`]), kept between runs with the
+/// app's settings.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct Settings {
@@ -787,8 +734,9 @@ impl Settings {
 
 /// The model view's controls for the viewport toolbar: output frame,
 /// guides, skeleton overlay, and why the model is not drawn when it is not.
-pub fn settings_ui(ui: &mut egui::Ui, s: &mut Settings) {
-    egui::ComboBox::from_label("Frame")
+/// `view` keeps each view's widgets apart.
+pub fn settings_ui(ui: &mut egui::Ui, view: u32, s: &mut Settings) {
+    egui::ComboBox::new(("viewport-frame", view), "Frame")
         .selected_text(s.label())
         .show_ui(ui, |ui| {
             for (i, (name, _)) in ASPECTS.iter().enumerate() {
@@ -833,34 +781,23 @@ pub fn settings_ui(ui: &mut egui::Ui, s: &mut Settings) {
     }
 }
 
-/// Everything the hook needs from one actor of the scene.
-pub struct HookActor<'a> {
-    pub model_path: Option<&'a Path>,
-    /// The model file, once loaded (see [`ModelAsset`]).
-    pub model: Option<&'a Arc<ModelAsset>>,
-    pub motion: Option<&'a crate::workspace::document::Document>,
-    pub offset: i32,
-    /// The posing tool's unregistered pose for this actor, if any.
-    pub pose_override: Option<(&'a str, Vec3, glam::Quat)>,
-    /// How its physics runs this frame.
-    pub physics: PhysicsRun,
-}
-
-/// Draws the scene's models into `pic_rect` through `camera` at scene frame
-/// `eval` with the options `look`; returns what was drawn. `light` is the scene's light document.
+/// Draws the posed meshes `actors` into `pic_rect` through `camera` at
+/// scene frame `eval` with the options `look`, as view number
+/// `view_number`; returns what was drawn. `light` is the scene's light
+/// document.
 #[allow(clippy::too_many_arguments)]
 pub fn draw_scene(
     ui: &egui::Ui,
     painter: &egui::Painter,
     pic_rect: egui::Rect,
-    actors: &[HookActor<'_>],
+    view_number: u32,
+    actors: Vec<ActorFrame>,
     camera: &ViewCamera,
     light: Option<&crate::workspace::document::Document>,
     camera_motion: Option<&crate::workspace::document::Document>,
     eval: f64,
     grid: bool,
     look: &Settings,
-    cache: &mut ModelCache,
 ) -> Outcome {
     let aspect = pic_rect.width() / pic_rect.height().max(1.0);
     let view = ViewParams::mmd_camera(
@@ -878,17 +815,6 @@ pub fn draw_scene(
             color: l.color,
             direction: l.direction,
         });
-    let model_actors: Vec<ModelActor<'_>> = actors
-        .iter()
-        .map(|a| ModelActor {
-            model_path: a.model_path,
-            model: a.model,
-            motion: a.motion.map(|d| (d.source(), (d.id, d.revision))),
-            frame: eval - f64::from(a.offset),
-            pose_override: a.pose_override,
-            physics: a.physics,
-        })
-        .collect();
     // The viewport's background, in gamma-space 0..1 (24, 26, 30).
     let background = [24.0 / 255.0, 26.0 / 255.0, 30.0 / 255.0, 1.0];
     let self_shadow = if look.self_shadow {
@@ -909,7 +835,8 @@ pub fn draw_scene(
         ui,
         painter,
         pic_rect,
-        &model_actors,
+        view_number,
+        actors,
         PictureSetup {
             view,
             light,
@@ -917,7 +844,6 @@ pub fn draw_scene(
             background,
             shadows,
         },
-        cache,
     )
 }
 

@@ -1,8 +1,19 @@
-//! The 3D viewport panel: the scene's actors posed at the playhead, seen
-//! through the VMD camera or from a free orbit view. The models are drawn
-//! by the wgpu renderer ([`super::model_view`]); the skeleton overlay,
-//! grid, frustum and read-out with egui's painter (`draw`); the mouse
-//! (orbit, pan, zoom, picking, gizmo drags) in `input`.
+//! The 3D viewport: the scene's actors posed at the playhead, seen through
+//! the VMD camera or from a free orbit view, in as many views as the
+//! layout shows.
+//!
+//! Two kinds of state: the **shared posing** ([`Posing`], `posing`): one
+//! pose engine per actor, posed once per frame whatever the number of
+//! views (mesh, skeleton, joints and gizmo from that one result), the
+//! physics clock, the posing tool and the shot list; and a **view**
+//! ([`ViewState`]): its camera (VMD or free), free orbit, overlays, mouse
+//! mapping and options. [`ui`] draws one view into the `Ui` it is given,
+//! at any size; call it once per view with the same `Posing`.
+//!
+//! The models are drawn by the wgpu renderer ([`super::model_view`]); the
+//! skeleton overlay, grid, frustum and read-out with egui's painter
+//! (`draw`); the mouse (orbit, pan, zoom) in `input`; the toolbar and the
+//! side panel in `bar`.
 //!
 //! The camera and its projection are pure ([`crate::scene::view`]); this
 //! module only converts between its screen rectangles and egui's.
@@ -11,24 +22,25 @@
 //! angles in radians, field of view in degrees, frames at 30 per second.
 
 use egui::{Color32, Pos2, Rect, Sense, pos2};
-use glam::{Mat4, Quat, Vec2, Vec3};
+use glam::{Mat4, Vec2, Vec3};
 
 use super::Shared;
-use super::gizmo::{self, PoseTool};
+use super::gizmo;
 use super::model_view;
-use super::shots::ShotList;
 use crate::model::Skeleton;
-use crate::model::physics::{SimulationMode, Transport};
-use crate::model::{Model, PoseEngine, replace_bone};
+use crate::model::{Model, PoseEngine};
 use crate::scene::view::{self, ScreenRect, ViewCamera};
 use crate::vmd::MotionRef;
-use crate::vmd::evaluate;
 use crate::workspace::document::{Document, EditRequest};
 
+mod bar;
 mod draw;
 mod input;
+mod posing;
+mod settings;
 
-use draw::{Canvas, draw_axes, draw_frustum, draw_grid, draw_skeleton, overlay};
+pub use posing::{Moment, Posing};
+pub use settings::SETTINGS_KEY;
 
 // -------------------------------------------------------------- projection
 
@@ -94,7 +106,7 @@ impl<'a> ActorView<'a> {
 
 /// What the viewport shows: which actors, which camera; the frame comes
 /// from the transport. A renderer hooks in here: everything it needs to
-/// draw a frame is in this value and [`posed_world`].
+/// draw a frame is in this value, the [`Posing`] and [`posed_world`].
 #[derive(Debug, Clone, Default)]
 pub struct SceneView<'a> {
     pub actors: Vec<ActorView<'a>>,
@@ -120,8 +132,8 @@ pub fn posed_world(rig: &Model, motion: Option<MotionRef<'_>>, frame: f64) -> Ve
 
 // ----------------------------------------------------------------- state
 
-/// Which camera the viewport looks through.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Which camera a view looks through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum ViewMode {
     /// The evaluated camera of the open camera file (free view if none).
     #[default]
@@ -130,27 +142,67 @@ pub enum ViewMode {
     Free,
 }
 
-/// A bone's local values replaced by the posing tool: (bone, translation, rotation).
-type Override = Option<(usize, Vec3, Quat)>;
-
-/// One actor's pose engine, made again for a new model and rebound when
-/// its document changes.
-#[derive(Debug)]
-struct ActorPose {
-    /// The rig's [`ModelAsset::generation`](crate::render::asset::ModelAsset::generation)
-    /// (0: the built-in skeleton): a new model is a new engine.
-    rig: u64,
-    engine: PoseEngine,
-    /// The document (id, revision) the engine is bound to.
-    bound: Option<(u64, u64)>,
-    /// The last pose's frame and override (its matrices are
-    /// `engine.posed.bone_world`).
-    last: Option<(f64, Override)>,
+/// What the mouse buttons do in a view (on empty space; clicks on joints
+/// and drags on the gizmo are the posing tool's either way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum MouseMap {
+    /// MikuMikuDance's: right drag rotates, middle drag pans, the wheel
+    /// zooms; a left drag on empty space does nothing to the view.
+    #[default]
+    Mmd,
+    /// Left drag rotates, right or middle drag pans, the wheel zooms.
+    LeftOrbit,
 }
 
-/// Persistent UI state of the viewport.
-#[derive(Debug)]
-pub struct State {
+impl MouseMap {
+    pub const ALL: [MouseMap; 2] = [MouseMap::Mmd, MouseMap::LeftOrbit];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            MouseMap::Mmd => "MMD (right rotate, middle pan)",
+            MouseMap::LeftOrbit => "Left rotate, right/middle pan",
+        }
+    }
+
+    /// A word for the toolbar.
+    pub fn short(self) -> &'static str {
+        match self {
+            MouseMap::Mmd => "MMD",
+            MouseMap::LeftOrbit => "Left rotate",
+        }
+    }
+
+    /// The toolbar's hint for the free view.
+    pub fn hint(self) -> &'static str {
+        match self {
+            MouseMap::Mmd => "Right drag: rotate. Middle drag: pan. Wheel: zoom.",
+            MouseMap::LeftOrbit => "Drag: rotate. Right or middle drag: pan. Wheel: zoom.",
+        }
+    }
+
+    /// The buttons that (rotate, pan).
+    pub fn buttons(
+        self,
+    ) -> (
+        &'static [egui::PointerButton],
+        &'static [egui::PointerButton],
+    ) {
+        use egui::PointerButton::{Middle, Primary, Secondary};
+        match self {
+            MouseMap::Mmd => (&[Secondary], &[Middle]),
+            MouseMap::LeftOrbit => (&[Primary], &[Secondary, Middle]),
+        }
+    }
+}
+
+/// One view's own state: which camera it looks through, the free orbit,
+/// overlays, options and its gestures in progress. Any number of views
+/// share one [`Posing`].
+#[derive(Debug, Clone)]
+pub struct ViewState {
+    /// Tells this view's widgets, GPU target and gizmo drags from the
+    /// others' (unique per view).
+    pub number: u32,
     /// VMD camera or free view.
     pub mode: ViewMode,
     /// The free orbit view.
@@ -160,21 +212,85 @@ pub struct State {
     pub show_grid: bool,
     /// The model view's options (frame, guides, skeleton overlay, shadows).
     pub look: model_view::Settings,
-    /// The models drawn and each actor's pose engine for the model view.
-    models: model_view::ModelCache,
-    /// One pose engine per actor, by actor index.
-    poses: Vec<Option<ActorPose>>,
-    /// The camera document's shot list.
-    shots: ShotList,
+    /// What the mouse buttons do (MMD's mapping by default).
+    pub mouse: MouseMap,
+    /// This view shows the side panel (posing, shots, bindings); one view
+    /// of a layout should.
+    pub side_panel: bool,
     /// Merge id of the camera-key drag in progress.
     drag_merge: Option<u64>,
     /// Merge id of wheel zooming on the camera key, and whether it scrolled last frame.
     wheel_merge: Option<u64>,
-    /// Posing: the selected bone, the gizmo, unregistered poses.
-    pub pose: PoseTool,
-    /// When the actors' rigid bodies are simulated (MMD's default: while
-    /// playing). Kept between runs.
-    pub physics: SimulationMode,
+}
+
+impl ViewState {
+    /// A view numbered `number` looking through `mode`, with the default
+    /// options and the side panel.
+    pub fn new(number: u32, mode: ViewMode) -> ViewState {
+        ViewState {
+            number,
+            mode,
+            free: ViewCamera::FRONT,
+            edit_camera: false,
+            show_grid: true,
+            look: model_view::Settings::default(),
+            mouse: MouseMap::default(),
+            side_panel: true,
+            drag_merge: None,
+            wheel_merge: None,
+        }
+    }
+
+    /// Sets the view from the `--view` flag: `camera`, `free`, or
+    /// `free:RX,RY,DISTANCE[,TX,TY,TZ]` (degrees, degrees, units, look-at
+    /// point) to orbit the free view. A positive distance is a length (the
+    /// eye that far in front of the target, as `-DISTANCE`: MMD's negative
+    /// sign is for camera keys); anything else is ignored.
+    pub fn set_view_mode(&mut self, spec: &str) {
+        if spec == "camera" {
+            self.mode = ViewMode::VmdCamera;
+            return;
+        }
+        let Some(rest) = spec.strip_prefix("free") else {
+            return;
+        };
+        self.mode = ViewMode::Free;
+        let nums: Vec<f32> = rest
+            .trim_start_matches(':')
+            .split(',')
+            .filter_map(|t| t.trim().parse().ok())
+            .filter(|x: &f32| x.is_finite())
+            .collect();
+        match nums[..] {
+            [rx, ry, d] => self.free = ViewCamera::orbiting(rx, ry, d, self.free.target),
+            [rx, ry, d, x, y, z] => self.free = ViewCamera::orbiting(rx, ry, d, [x, y, z]),
+            _ => {}
+        }
+    }
+}
+
+/// The viewport's state: the shared posing and the views it feeds — the
+/// main one (through the VMD camera by default, with the side panel) and
+/// a second one (the free view by default) for layouts that show both.
+#[derive(Debug)]
+pub struct State {
+    pub posing: Posing,
+    /// The main view.
+    pub view: ViewState,
+    /// The second view (number 1): the free view, without the side panel.
+    pub second: ViewState,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        let mut second = ViewState::new(1, ViewMode::Free);
+        second.side_panel = false;
+        State {
+            posing: Posing::default(),
+            view: ViewState::new(0, ViewMode::VmdCamera),
+            second,
+        }
+    }
 }
 
 impl State {
@@ -182,108 +298,13 @@ impl State {
     /// world matrices (skeleton, joints and gizmo; physics included), if it
     /// was posed.
     pub fn posed_bones(&self, actor: usize) -> Option<(f64, &[Mat4])> {
-        let p = self.poses.get(actor)?.as_ref()?;
-        let (frame, _) = p.last?;
-        Some((frame, &p.engine.posed.bone_world))
+        self.posing.posed_bones(actor)
     }
 
-    /// Sets the view from the `--view` flag: `camera`, `free`, or
-    /// `free:RX,RY,DISTANCE[,TX,TY,TZ]` (degrees, degrees, units, look-at
-    /// point) to orbit the free view.
+    /// Sets the main view from the `--view` flag (see
+    /// [`ViewState::set_view_mode`]).
     pub fn set_view_mode(&mut self, spec: &str) {
-        apply_view_override(self, spec);
-    }
-}
-
-/// Storage key of the viewport options kept between runs.
-pub const SETTINGS_KEY: &str = "vmd-studio-viewport";
-
-/// The viewport options kept between runs.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
-struct Persisted {
-    show_grid: bool,
-    look: model_view::Settings,
-    /// Missing in options stored before physics: the default mode.
-    #[serde(default)]
-    physics: PhysicsSetting,
-}
-
-/// [`SimulationMode`] as stored (the model layer's enum is not serde).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-enum PhysicsSetting {
-    Off,
-    #[default]
-    Play,
-    Always,
-    Trace,
-}
-
-impl From<SimulationMode> for PhysicsSetting {
-    fn from(m: SimulationMode) -> Self {
-        match m {
-            SimulationMode::Off => PhysicsSetting::Off,
-            SimulationMode::Play => PhysicsSetting::Play,
-            SimulationMode::Always => PhysicsSetting::Always,
-            SimulationMode::Trace => PhysicsSetting::Trace,
-        }
-    }
-}
-
-impl From<PhysicsSetting> for SimulationMode {
-    fn from(m: PhysicsSetting) -> Self {
-        match m {
-            PhysicsSetting::Off => SimulationMode::Off,
-            PhysicsSetting::Play => SimulationMode::Play,
-            PhysicsSetting::Always => SimulationMode::Always,
-            PhysicsSetting::Trace => SimulationMode::Trace,
-        }
-    }
-}
-
-impl State {
-    /// Takes the stored viewport options (grid, frame, guides, skeleton
-    /// overlay, shadows), if any.
-    pub fn restore(&mut self, storage: &dyn eframe::Storage) {
-        if let Some(p) = eframe::get_value::<Persisted>(storage, SETTINGS_KEY) {
-            self.show_grid = p.show_grid;
-            self.look = p.look;
-            self.physics = p.physics.into();
-        }
-    }
-
-    /// Stores the viewport options.
-    pub fn persist(&self, storage: &mut dyn eframe::Storage) {
-        let p = Persisted {
-            show_grid: self.show_grid,
-            look: self.look,
-            physics: self.physics.into(),
-        };
-        eframe::set_value(storage, SETTINGS_KEY, &p);
-    }
-}
-
-impl Default for State {
-    fn default() -> Self {
-        State {
-            mode: ViewMode::default(),
-            free: ViewCamera::FRONT,
-            edit_camera: false,
-            show_grid: true,
-            look: model_view::Settings::default(),
-            models: model_view::ModelCache::default(),
-            poses: Vec::new(),
-            shots: ShotList::default(),
-            drag_merge: None,
-            wheel_merge: None,
-            pose: PoseTool::default(),
-            physics: SimulationMode::default(),
-        }
-    }
-}
-
-impl State {
-    fn merge_id(&mut self) -> u64 {
-        crate::workspace::merge_id()
+        self.view.set_view_mode(spec);
     }
 }
 
@@ -292,553 +313,174 @@ const BG: Color32 = Color32::from_rgb(24, 26, 30);
 
 // -------------------------------------------------------------------- ui
 
-/// Draws the viewport: every actor of the scene posed at the playhead
-/// (each at its own offset), seen through the scene camera or the free view,
-/// with the posing tool on top. `edits` are (document id, request): the
-/// scene camera's keys and the actors' motions. Returns the bone the user
-/// clicked in the view this frame, if any.
+/// Draws one view into `ui` (any size): its toolbar, its side panel if it
+/// has one, and the picture: every actor of the scene posed at the
+/// playhead (each at its own offset, posed once per frame in `posing`
+/// whatever the number of views), seen through the scene camera or the
+/// view's free camera, with the posing tool on top. `edits` are (document
+/// id, request): the scene camera's keys and the actors' motions. Returns
+/// the bone the user clicked in this view this frame, if any.
 pub fn ui(
     ui: &mut egui::Ui,
+    posing: &mut Posing,
+    view: &mut ViewState,
     scene: &SceneView,
     edits: &mut Vec<(u64, EditRequest)>,
     shared: &mut Shared,
-    state: &mut State,
 ) -> Option<gizmo::Selected> {
-    let eval = shared.transport.eval_frame();
-
-    // Camera at the playhead.
-    let vmd_cam = scene
-        .camera
-        .and_then(|d| evaluate::camera_at(&d.motion, &d.index, eval));
-
-    // Shots of the camera document.
-    state.shots.refresh(scene.camera);
-
-    toolbar(ui, scene, vmd_cam.is_some(), edits, shared, state);
-
-    // Pose engines, one per actor.
-    state.poses.resize_with(scene.actors.len(), || None);
-    for (slot, a) in state.poses.iter_mut().zip(&scene.actors) {
-        refresh_engine(slot, a);
+    posing.prepare(ui, scene, shared);
+    let has_cam = posing.now.camera.is_some();
+    bar::toolbar(ui, scene, has_cam, edits, shared, posing, view);
+    if view.side_panel {
+        egui::Panel::right(("viewport-side", view.number))
+            .resizable(true)
+            .default_size(250.0)
+            .show(ui, |ui| bar::side_panel(ui, scene, edits, shared, posing));
     }
-    let playhead = shared.transport.frame;
-    state.pose.sync(scene, playhead);
-    // Physics: the user's mode, the transport's state and the wall-clock
-    // time since the last picture (Always runs on while stopped; capped so
-    // a stall does not simulate seconds at once).
-    let elapsed = ui.input(|i| i.unstable_dt);
-    let transport = Transport {
-        playing: shared.transport.playing,
-        elapsed: if elapsed.is_finite() {
-            elapsed.clamp(0.0, 0.1)
-        } else {
-            0.0
-        },
-    };
-    let dragged = state
-        .pose
-        .selected
-        .as_ref()
-        .filter(|_| state.pose.dragging())
-        .map(|s| s.actor);
-    let mode = state.physics;
-    let physics_of = move |i: usize| model_view::PhysicsRun {
-        mode,
-        dragging: dragged == Some(i),
-        transport,
-    };
-
-    egui::Panel::right("viewport-side")
-        .resizable(true)
-        .default_size(250.0)
-        .show(ui, |ui| side_panel(ui, scene, edits, shared, state));
-
-    // Poses at the evaluated frame, each actor at its own offset (with the
-    // posing tool's unregistered pose, if it has one for the actor).
-    let worlds: Vec<Vec<Mat4>> = scene
-        .actors
-        .iter()
-        .zip(state.poses.iter_mut())
-        .enumerate()
-        .map(|(i, (a, slot))| {
-            let frame = eval - f64::from(a.offset);
-            let replace = a.motion.and_then(|d| {
-                let (name, t, q) =
-                    state
-                        .pose
-                        .override_for(i, d, gizmo::motion_frame(playhead, a.offset))?;
-                Some((a.skeleton().find(name)?, t, q))
-            });
-            match slot {
-                Some(p) => {
-                    let world = pose(p, a, frame, replace, physics_of(i)).to_vec();
-                    if let Some(m) = p.engine.take_physics_message() {
-                        shared.error(format!("{}: {m}", a.name));
-                    }
-                    world
-                }
-                None => Vec::new(),
-            }
-        })
-        .collect();
-
-    // Always runs on while stopped: keep painting while a world exists.
-    if state.physics == SimulationMode::Always
-        && !shared.transport.playing
-        && state
-            .poses
-            .iter()
-            .flatten()
-            .any(|p| p.engine.physics().is_some())
-    {
-        ui.ctx().request_repaint();
-    }
-
     let size = ui.available_size();
     let (response, painter) = ui.allocate_painter(size, Sense::click_and_drag());
-    let rect = response.rect;
-    painter.rect_filled(rect, 0.0, BG);
-
-    let through_vmd = state.mode == ViewMode::VmdCamera && vmd_cam.is_some();
-    let view = match (through_vmd, vmd_cam) {
-        (true, Some(c)) => ViewCamera::from_state(&c),
-        _ => state.free,
-    };
-    // Through the VMD camera the picture has the output's shape (16:9 …),
-    // centred, and the field of view applies to its height, as in the video.
-    let look = state.look;
-    let pic_rect = if through_vmd {
-        model_view::frame_rect(rect, look.aspect_ratio())
-    } else {
-        rect
-    };
-    let aspect = pic_rect.width() / pic_rect.height().max(1.0);
-    let pose_frame = gizmo::Frame {
+    painter.rect_filled(response.rect, 0.0, BG);
+    let shot = Shot::new(posing.now.camera.as_ref(), view, response.rect);
+    if shot.through_vmd {
+        posing.picture_aspect = view.look.aspect_ratio();
+    }
+    // What the GPU draws (the posing's buffers, shared), taken before the
+    // posing tool borrows the posing.
+    let meshes = posing.frames();
+    let parts = posing.parts();
+    let frame = gizmo::Frame {
+        view_number: view.number,
         scene,
-        worlds: &worlds,
-        screen: crate::model::gizmo::Screen {
-            view_proj: view.view_proj(aspect),
-            min: glam::Vec2::new(pic_rect.min.x, pic_rect.min.y),
-            size: glam::Vec2::new(pic_rect.width(), pic_rect.height()),
-        },
-        view,
-        pic_rect,
-        scene_frame: playhead,
+        worlds: &parts.worlds,
+        screen: shot.screen(),
+        view: shot.camera,
+        pic_rect: shot.pic_rect,
+        scene_frame: parts.now.playhead,
     };
+    // During playback the camera's view is the picture only (as in MMD):
+    // no gizmo, no joints to pick.
+    let picture_only = shot.through_vmd && parts.now.playing;
 
     // The posing tool takes clicks on joints and drags on the gizmo; the
     // view orbits (or edits the camera key) otherwise.
-    let pointer = gizmo::interact(&response, &pose_frame, edits, shared, &mut state.pose);
+    let pointer = if picture_only {
+        gizmo::Pointer::default()
+    } else {
+        gizmo::interact(&response, &frame, edits, shared, parts.tool)
+    };
     if !pointer.took {
         input::interact(
             ui,
             &response,
             scene.camera,
-            through_vmd,
+            shot.through_vmd,
             edits,
             shared,
-            state,
+            view,
         );
     }
-    // Enter registers (as in MMD): the selected bone's pose, or in the
-    // free view with no bone selected, the view as a camera key.
-    if !ui.ctx().egui_wants_keyboard_input()
-        && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter))
-    {
-        if state.pose.selected.is_some() {
-            gizmo::register_bone_key(scene, playhead, edits, shared, &mut state.pose);
-        } else if !through_vmd {
-            gizmo::register_camera_key(scene.camera, &state.free, playhead, edits, shared);
-        }
-    }
+    enter_registers(ui, scene, &shot, view, edits, shared, parts.tool);
 
-    // The models, rendered (wgpu); skeletons stay as the fallback or overlay.
-    let hook_actors: Vec<model_view::HookActor> = scene
-        .actors
-        .iter()
-        .enumerate()
-        .map(|(i, a)| model_view::HookActor {
-            model_path: a.model_path,
-            model: a.model,
-            motion: a.motion,
-            offset: a.offset,
-            pose_override: a.motion.and_then(|d| {
-                state
-                    .pose
-                    .override_for(i, d, gizmo::motion_frame(playhead, a.offset))
-            }),
-            physics: physics_of(i),
-        })
-        .collect();
-    let rendered = model_view::draw_scene(
+    draw::picture(
         ui,
-        &painter.with_clip_rect(pic_rect),
-        pic_rect,
-        &hook_actors,
-        &view,
-        scene.light,
-        scene.camera,
-        eval,
-        state.show_grid,
-        &look,
-        &mut state.models,
-    );
-
-    let canvas = Canvas {
-        painter: &painter.with_clip_rect(pic_rect),
-        vp: view.view_proj(aspect),
-        rect: pic_rect,
-    };
-    if state.show_grid && !rendered.drawn {
-        draw_grid(&canvas);
-    }
-    draw_axes(&canvas);
-    if !rendered.drawn || look.skeleton_overlay {
-        for (a, world) in scene.actors.iter().zip(&worlds) {
-            draw_skeleton(&canvas, a.skeleton(), world);
-        }
-    }
-    if !through_vmd && let Some(c) = vmd_cam {
-        draw_frustum(&canvas, &ViewCamera::from_state(&c), look.aspect_ratio());
-    }
-    gizmo::draw(
-        &painter.with_clip_rect(pic_rect),
-        &pose_frame,
-        &mut state.pose,
-    );
-    if through_vmd {
-        model_view::frame_overlays(&painter, rect, pic_rect, &look, &rendered);
-    }
-    overlay(
         &painter,
-        rect,
-        state,
-        through_vmd,
-        &view,
-        eval,
-        scene.actors.iter().any(|a| a.motion.is_some()),
+        draw::Picture {
+            shot: &shot,
+            view,
+            scene,
+            frame: &frame,
+            meshes,
+            now: &parts.now,
+            picture_only,
+            picture_aspect: parts.picture_aspect,
+            shots: parts.shots,
+            problems: parts.problems,
+        },
+        parts.tool,
     );
-    let mut notes: Vec<String> = rendered.problems.clone();
-    if let model_view::Status::Unavailable(why) = model_view::status(ui.ctx()) {
-        notes.push(why);
-    }
-    if !notes.is_empty() {
-        model_view::notice(
-            &painter,
-            rect,
-            egui::pos2(rect.center().x, rect.max.y - 24.0),
-            &notes.join("\n"),
-        );
-    }
     pointer.picked
 }
 
-/// `free`, `free:RX,RY,DISTANCE` or `free:RX,RY,DISTANCE,TX,TY,TZ` (the
-/// `--view` flag); anything else is ignored.
-fn apply_view_override(state: &mut State, spec: &str) {
-    if spec == "camera" {
-        state.mode = ViewMode::VmdCamera;
-        return;
-    }
-    let Some(rest) = spec.strip_prefix("free") else {
-        return;
-    };
-    state.mode = ViewMode::Free;
-    let nums: Vec<f32> = rest
-        .trim_start_matches(':')
-        .split(',')
-        .filter_map(|t| t.trim().parse().ok())
-        .filter(|x: &f32| x.is_finite())
-        .collect();
-    match nums[..] {
-        [rx, ry, d] => {
-            state.free.rotation = [rx.to_radians(), ry.to_radians(), 0.0];
-            state.free.distance = d;
+/// How a view takes its picture this frame: through which camera, into
+/// which rectangle.
+pub(super) struct Shot {
+    /// The whole canvas.
+    pub rect: Rect,
+    /// The picture: through the VMD camera the output's shape (16:9 …),
+    /// centred, the field of view applying to its height as in the video;
+    /// the whole canvas in the free view.
+    pub pic_rect: Rect,
+    pub camera: ViewCamera,
+    pub through_vmd: bool,
+}
+
+impl Shot {
+    fn new(
+        vmd_cam: Option<&crate::vmd::evaluate::CameraState>,
+        view: &ViewState,
+        rect: Rect,
+    ) -> Shot {
+        let vmd = vmd_cam.filter(|_| view.mode == ViewMode::VmdCamera);
+        let pic_rect = match vmd {
+            Some(_) => model_view::frame_rect(rect, view.look.aspect_ratio()),
+            None => rect,
+        };
+        Shot {
+            rect,
+            pic_rect,
+            camera: vmd.map_or(view.free, ViewCamera::from_state),
+            through_vmd: vmd.is_some(),
         }
-        [rx, ry, d, x, y, z] => {
-            state.free.rotation = [rx.to_radians(), ry.to_radians(), 0.0];
-            state.free.distance = d;
-            state.free.target = [x, y, z];
+    }
+
+    /// Width / height of the picture.
+    pub fn aspect(&self) -> f32 {
+        self.pic_rect.width() / self.pic_rect.height().max(1.0)
+    }
+
+    /// MMD space → clip space for the picture.
+    pub fn view_proj(&self) -> Mat4 {
+        self.camera.view_proj(self.aspect())
+    }
+
+    fn screen(&self) -> crate::model::gizmo::Screen {
+        crate::model::gizmo::Screen {
+            view_proj: self.view_proj(),
+            min: Vec2::new(self.pic_rect.min.x, self.pic_rect.min.y),
+            size: Vec2::new(self.pic_rect.width(), self.pic_rect.height()),
         }
-        _ => {}
     }
 }
 
-/// A new engine for a new model; rebinds after the document changed.
-fn refresh_engine(slot: &mut Option<ActorPose>, actor: &ActorView) {
-    // The rig is the loaded model's when there is one, else the built-in.
-    let rig = actor.model.map_or(0, |m| m.generation());
-    if slot.as_ref().is_none_or(|p| p.rig != rig) {
-        *slot = Some(ActorPose {
-            rig,
-            engine: PoseEngine::new(actor.rig),
-            bound: None,
-            last: None,
-        });
-    }
-    let Some(p) = slot.as_mut() else { return };
-    let want = actor.motion.map(|d| (d.id, d.revision));
-    if p.bound != want || (want.is_none() && p.engine.binding().is_some()) {
-        p.engine.bind(actor.rig, actor.motion.map(|d| &d.index));
-        p.bound = want;
-        p.last = None;
-    }
-}
-
-/// An actor's bone world matrices at motion frame `frame` (rest pose
-/// without a motion), with the posing tool's override and physics as `run`
-/// says; without physics the last pose is reused while nothing changed
-/// (with it, every picture is posed: the clock decides what time does).
-fn pose<'p>(
-    p: &'p mut ActorPose,
-    actor: &ActorView,
-    frame: f64,
-    replace: Override,
-    run: model_view::PhysicsRun,
-) -> &'p [Mat4] {
-    model_view::apply_physics(&mut p.engine, actor.rig, run);
-    let simulated = p.engine.physics().is_some();
-    if simulated || p.last != Some((frame, replace)) || p.engine.posed.bone_world.is_empty() {
-        p.engine.pose_bones(
-            actor.rig,
-            actor.motion.map(Document::source),
-            frame,
-            replace_bone(replace),
-        );
-        p.last = Some((frame, replace));
-    }
-    &p.engine.posed.bone_world
-}
-
-fn toolbar(
-    ui: &mut egui::Ui,
+/// Enter registers (as in MMD): the selected bone's pose, or in the free
+/// view with no bone selected, the view as a camera key. The first view
+/// with something to register takes the key.
+#[allow(clippy::too_many_arguments)]
+fn enter_registers(
+    ui: &egui::Ui,
     scene: &SceneView,
-    has_cam: bool,
+    shot: &Shot,
+    view: &ViewState,
     edits: &mut Vec<(u64, EditRequest)>,
     shared: &mut Shared,
-    state: &mut State,
+    tool: &mut gizmo::PoseTool,
 ) {
-    ui.horizontal_wrapped(|ui| {
-        ui.add_enabled_ui(has_cam, |ui| {
-            ui.selectable_value(&mut state.mode, ViewMode::VmdCamera, "VMD camera")
-                .on_hover_text("Look through the camera of the open camera file at the playhead")
-                .on_disabled_hover_text("No open file has camera keys");
-        });
-        ui.selectable_value(&mut state.mode, ViewMode::Free, "Free view")
-            .on_hover_text("Drag: orbit. Right or middle drag: pan. Wheel: zoom.");
-        if ui
-            .button("Reset view")
-            .on_hover_text("Free view from the front, at MMD's default camera")
-            .clicked()
-        {
-            state.free = ViewCamera::FRONT;
-            state.mode = ViewMode::Free;
-        }
-        if state.mode == ViewMode::Free
-            && ui
-                .add_enabled(
-                    scene.camera.is_some(),
-                    egui::Button::new("Register camera key"),
-                )
-                .on_hover_text(
-                    "Write this view (target, angles, distance, field of view) as a camera key \
-                     at the playhead in the scene's camera file. One undo step. Enter does the \
-                     same when no bone is selected.",
-                )
-                .on_disabled_hover_text("The scene has no camera file")
-                .clicked()
-        {
-            let frame = shared.transport.frame;
-            gizmo::register_camera_key(scene.camera, &state.free, frame, edits, shared);
-        }
-        ui.separator();
-        let rate = shared.transport.preview_rate;
-        let rate_text = |r: u32| {
-            if r == 30 {
-                "30 fps (as MMD)".to_owned()
-            } else {
-                format!("{r} fps")
-            }
-        };
-        egui::ComboBox::from_label("Preview rate")
-            .selected_text(rate_text(rate))
-            .show_ui(ui, |ui| {
-                for r in [30, 60, 120] {
-                    ui.selectable_value(&mut shared.transport.preview_rate, r, rate_text(r));
-                }
-            })
-            .response
-            .on_hover_text(
-                "Cuts stay hard at every rate: between keys A and A+1 the camera holds key A \
-                 for every sub-frame.",
-            );
-        ui.separator();
-        egui::ComboBox::from_label("Physics")
-            .selected_text(state.physics.label())
-            .show_ui(ui, |ui| {
-                for m in SimulationMode::ALL {
-                    ui.selectable_value(&mut state.physics, m, m.label());
-                }
-            })
-            .response
-            .on_hover_text(
-                "When hair, skirts and accessories are simulated (MMD's physics menu): \
-                 Off; While playing (MMD's default; a frame picked while stopped shows the \
-                 bodies settled there); Always (also while stopped); Trace (forward while \
-                 scrubbing forward; a jump back or far ahead resets). Dragging a bone with \
-                 the gizmo poses its actor without physics.",
-            );
-        ui.separator();
-        ui.checkbox(&mut state.show_grid, "Grid");
-        model_view::settings_ui(ui, &mut state.look);
-        if has_cam && state.mode == ViewMode::VmdCamera {
-            ui.checkbox(&mut state.edit_camera, "Drag edits camera key")
-                .on_hover_text(
-                    "In VMD-camera view, orbit / pan / wheel change the scene camera's key at \
-                     the playhead. One undo step per drag.",
-                );
-        }
-    });
-    ui.horizontal_wrapped(|ui| {
-        for a in &scene.actors {
-            let motion = a
-                .motion
-                .map_or("no motion (rest pose)".to_owned(), |d| d.title());
-            let offset = if a.offset != 0 {
-                format!(", offset {:+}", a.offset)
-            } else {
-                String::new()
-            };
-            ui.weak(format!(
-                "{}: {motion} on {} bones{offset}",
-                a.name,
-                a.skeleton().bones.len()
-            ));
-        }
-        match scene.camera {
-            Some(d) => ui.weak(format!("Camera: {}", d.title())),
-            None => ui.weak("Camera: none"),
-        };
-    });
-}
-
-fn side_panel(
-    ui: &mut egui::Ui,
-    scene: &SceneView,
-    edits: &mut Vec<(u64, EditRequest)>,
-    shared: &mut Shared,
-    state: &mut State,
-) {
-    let eval = shared.transport.eval_frame();
-    egui::ScrollArea::vertical()
-        .id_salt("viewport-side-scroll")
-        .show(ui, |ui| {
-            let playhead = shared.transport.frame;
-            gizmo::side_ui(ui, scene, playhead, edits, shared, &mut state.pose);
-            ui.separator();
-            state.shots.ui(ui, scene.camera, eval, shared);
-            ui.separator();
-            if scene.actors.is_empty() {
-                ui.weak("No actors in the scene.");
-            }
-            for (i, (a, p)) in scene.actors.iter().zip(&state.poses).enumerate() {
-                if scene.actors.len() > 1 {
-                    ui.strong(a.name);
-                }
-                match p.as_ref().and_then(|p| p.engine.binding()) {
-                    Some(b) => {
-                        let mapped = b.bound_bones();
-                        let unknown = &b.missing.bones;
-                        ui.weak(format!("{mapped} skeleton bones driven by the motion"));
-                        egui::CollapsingHeader::new(format!("Not in skeleton ({})", unknown.len()))
-                            .id_salt(("viewport-unknown-bones", i))
-                            .default_open(false)
-                            .show(ui, |ui| {
-                                if unknown.is_empty() {
-                                    ui.weak("Every bone of the motion is in the skeleton.");
-                                }
-                                for n in unknown {
-                                    ui.label(n);
-                                }
-                            });
-                    }
-                    None => {
-                        ui.weak("No motion: the skeleton shows its rest pose.");
-                    }
-                }
-            }
-            ui.separator();
-            ui.weak("Colours: left-side bones blue, right-side pink, IK bones orange.");
-        });
+    let bone = tool.selected.is_some();
+    // Nothing to register: a camera view with no bone selected.
+    let nothing = !bone && shot.through_vmd;
+    if ui.ctx().egui_wants_keyboard_input() || nothing {
+        return;
+    }
+    if !ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter)) {
+        return;
+    }
+    let playhead = shared.transport.frame;
+    if bone {
+        gizmo::register_bone_key(scene, playhead, edits, shared, tool);
+    } else {
+        gizmo::register_camera_key(scene.camera, &view.free, playhead, edits, shared);
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use std::collections::HashMap;
-
-    use super::{SETTINGS_KEY, SimulationMode, State, model_view};
-
-    /// eframe's storage in memory.
-    #[derive(Default)]
-    struct Memory(HashMap<String, String>);
-
-    impl eframe::Storage for Memory {
-        fn get_string(&self, key: &str) -> Option<String> {
-            self.0.get(key).cloned()
-        }
-        fn set_string(&mut self, key: &str, value: String) {
-            self.0.insert(key.to_owned(), value);
-        }
-        fn remove_string(&mut self, key: &str) {
-            self.0.remove(key);
-        }
-        fn flush(&mut self) {}
-    }
-
-    #[test]
-    fn viewport_options_survive_a_restart() {
-        let s = State {
-            show_grid: false,
-            look: model_view::Settings {
-                aspect: 2,
-                custom: (640, 480),
-                guides: true,
-                skeleton_overlay: true,
-                ground_shadow: false,
-                self_shadow: false,
-            },
-            physics: SimulationMode::Trace,
-            ..Default::default()
-        };
-        let mut storage = Memory::default();
-        s.persist(&mut storage);
-        let mut next = State::default();
-        assert!(next.show_grid && next.look.ground_shadow, "defaults differ");
-        next.restore(&storage);
-        assert!(!next.show_grid);
-        assert_eq!(next.look, s.look);
-        assert_eq!(next.physics, SimulationMode::Trace);
-        // Nothing stored: the defaults stay.
-        let mut fresh = State::default();
-        fresh.restore(&Memory::default());
-        assert!(fresh.show_grid);
-        assert_eq!(fresh.look, model_view::Settings::default());
-        assert_eq!(fresh.physics, SimulationMode::Play, "MMD's default");
-        // Options stored before physics existed keep the default mode.
-        #[derive(serde::Serialize)]
-        struct Before {
-            show_grid: bool,
-            look: model_view::Settings,
-        }
-        let mut old = Memory::default();
-        let before = Before {
-            show_grid: false,
-            look: model_view::Settings::default(),
-        };
-        eframe::set_value(&mut old, SETTINGS_KEY, &before);
-        let mut from_old = State::default();
-        from_old.restore(&old);
-        assert!(!from_old.show_grid, "the old options were read");
-        assert_eq!(from_old.physics, SimulationMode::Play);
-    }
-}
+mod tests;

@@ -30,6 +30,8 @@ pub(super) struct Drag {
     pub(super) doc: u64,
     pub(super) frame: u32,
     pub(super) merge: u64,
+    /// The view the drag started in (the others leave it alone).
+    pub(super) view: u32,
 }
 
 /// The bone's current local values at motion frame `frame`: the key there,
@@ -95,6 +97,10 @@ pub fn interact(
         took: true,
         picked: None,
     };
+    // A drag started in another view belongs to that view.
+    if tool.drag.as_ref().is_some_and(|d| d.view != f.view_number) {
+        return took;
+    }
     let g = shape(tool, f);
     let hover_pos = response.hover_pos().map(v2);
     tool.hover = match (&g, hover_pos) {
@@ -260,6 +266,7 @@ fn start_drag(
         doc: doc.id,
         frame,
         merge,
+        view: f.view_number,
     });
 }
 

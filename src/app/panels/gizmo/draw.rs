@@ -93,7 +93,7 @@ pub fn draw(painter: &egui::Painter, f: &Frame, tool: &mut PoseTool) {
             }
         }
     }
-    tool.drawn = Some(Drawn {
+    let drawn = Drawn {
         screen: f.screen,
         names: joints
             .iter()
@@ -107,7 +107,8 @@ pub fn draw(painter: &egui::Painter, f: &Frame, tool: &mut PoseTool) {
             .collect(),
         joints,
         gizmo: g,
-    });
+    };
+    tool.drawn.insert(f.view_number, drawn);
 }
 
 fn label(painter: &egui::Painter, at: Pos2, text: &str) {

@@ -136,7 +136,9 @@ pub struct PoseTool {
     hover_joint: Option<(usize, usize)>,
     /// The dope-sheet key last adopted as the selection: (document, key).
     seen_active: Option<(u64, KeyRef)>,
-    pub drawn: Option<Drawn>,
+    /// What each view drew last, by view number (the view a drag started
+    /// in keeps it; tests find handles and joints here).
+    drawn: std::collections::BTreeMap<u32, Drawn>,
 }
 
 impl Default for PoseTool {
@@ -149,7 +151,7 @@ impl Default for PoseTool {
             hover: None,
             hover_joint: None,
             seen_active: None,
-            drawn: None,
+            drawn: Default::default(),
         }
     }
 }
@@ -218,6 +220,30 @@ impl PoseTool {
         self.drag.is_some()
     }
 
+    /// Clears the selection (Escape, as in MMD); an unregistered pose stays
+    /// shown until the frame changes.
+    pub fn deselect(&mut self) {
+        self.selected = None;
+        self.drag = None;
+        self.hover = None;
+    }
+
+    /// What the main view (the lowest view number drawn) drew last: the
+    /// joints and the gizmo.
+    pub fn drawn(&self) -> Option<&Drawn> {
+        self.drawn.values().next()
+    }
+
+    /// What view `view` drew last.
+    pub fn drawn_in(&self, view: u32) -> Option<&Drawn> {
+        self.drawn.get(&view)
+    }
+
+    /// Forgets what view `view` drew (it drew no joints or gizmo this frame).
+    pub fn clear_drawn(&mut self, view: u32) {
+        self.drawn.remove(&view);
+    }
+
     /// The unregistered pose to show for actor `actor` at motion frame
     /// `frame` of document `doc`: (bone name, translation, rotation).
     pub fn override_for(
@@ -284,7 +310,7 @@ impl PoseTool {
 
     /// Where the joint of bone `name` of actor `actor` was drawn last.
     pub fn joint_on_screen(&self, actor: usize, name: &str) -> Option<Pos2> {
-        let d = self.drawn.as_ref()?;
+        let d = self.drawn()?;
         d.joints
             .iter()
             .zip(&d.names)
@@ -296,7 +322,7 @@ impl PoseTool {
     /// and nothing else, where the ring runs most across the screen, and the
     /// screen direction that turns the bone positively from there.
     pub fn ring_grab_point(&self, axis: usize) -> Option<(Pos2, egui::Vec2)> {
-        let d = self.drawn.as_ref()?;
+        let d = self.drawn()?;
         let g = d.gizmo?;
         if axis >= g.ring_count {
             return None;
@@ -340,7 +366,7 @@ impl PoseTool {
 
     /// A point on move arrow `axis` (as last drawn) and its screen direction.
     pub fn arrow_grab_point(&self, axis: usize) -> Option<(Pos2, egui::Vec2)> {
-        let d = self.drawn.as_ref()?;
+        let d = self.drawn()?;
         let g = d.gizmo?;
         if !g.arrows || axis >= 3 {
             return None;
@@ -355,11 +381,13 @@ impl PoseTool {
     }
 }
 
-/// Everything the posing tool needs from the viewport for one frame.
+/// Everything the posing tool needs from one view for one frame.
 pub struct Frame<'a> {
+    /// Which view (a drag belongs to the view it started in).
+    pub view_number: u32,
     pub scene: &'a SceneView<'a>,
     /// Bone world matrices per actor, as drawn (with the unregistered pose).
-    pub worlds: &'a [Vec<Mat4>],
+    pub worlds: &'a [&'a [Mat4]],
     pub screen: Screen,
     pub view: ViewCamera,
     pub pic_rect: Rect,

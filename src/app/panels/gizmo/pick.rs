@@ -59,7 +59,7 @@ pub(super) fn handle_at(g: &GizmoShape, screen: &Screen, p: Vec2) -> Option<Hand
 pub(super) fn joints(f: &Frame) -> Vec<(usize, usize, Vec2)> {
     let mut out = Vec::new();
     for (ai, (a, world)) in f.scene.actors.iter().zip(f.worlds).enumerate() {
-        for (bi, (b, m)) in a.skeleton().bones.iter().zip(world).enumerate() {
+        for (bi, (b, m)) in a.skeleton().bones.iter().zip(world.iter()).enumerate() {
             if !(b.flags.visible || is_ik(a.skeleton(), bi))
                 || !b.flags.operable && !is_ik(a.skeleton(), bi)
             {

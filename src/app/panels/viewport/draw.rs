@@ -1,12 +1,127 @@
-//! Drawing the viewport's scene: grid, axes, skeleton, camera frustum and
-//! the read-out overlay.
+//! Drawing one view's picture: the rendered models, then with egui's
+//! painter the grid, axes, skeleton, the overlays in world space (the VMD
+//! camera's frustum …), the gizmo, the frame and the read-out.
 
 use egui::{Align2, Color32, FontId, Rect, Stroke};
 use glam::{Mat4, Vec3};
 
-use super::{State, project_point, project_segment};
+use super::{Moment, SceneView, Shot, ViewState, project_point, project_segment};
+use crate::app::panels::gizmo::{self, PoseTool};
+use crate::app::panels::model_view::{self, ActorFrame};
+use crate::app::panels::shots::ShotList;
 use crate::model::{BoneTail, Skeleton};
-use crate::scene::view::ViewCamera;
+use crate::scene::view::{self, ViewCamera};
+
+/// What one view draws this frame.
+pub(super) struct Picture<'a> {
+    pub shot: &'a Shot,
+    pub view: &'a ViewState,
+    pub scene: &'a SceneView<'a>,
+    /// The posing tool's view of the frame (joints, gizmo).
+    pub frame: &'a gizmo::Frame<'a>,
+    /// The posed meshes.
+    pub meshes: Vec<ActorFrame>,
+    pub now: &'a Moment,
+    /// The VMD camera during playback: the picture only (no gizmo, joints
+    /// or axes), as in MMD.
+    pub picture_only: bool,
+    /// Width / height of the VMD camera's picture (its frustum's shape).
+    pub picture_aspect: f32,
+    pub shots: &'a ShotList,
+    pub problems: &'a [String],
+}
+
+/// Draws the view: models (wgpu), grid and skeleton (when the models are
+/// not drawn, or on request), world-space overlays, gizmo, frame, read-out
+/// and notices.
+pub(super) fn picture(ui: &egui::Ui, painter: &egui::Painter, p: Picture, tool: &mut PoseTool) {
+    let Picture {
+        shot,
+        view,
+        scene,
+        frame,
+        meshes,
+        now,
+        picture_only,
+        picture_aspect,
+        shots,
+        problems,
+    } = p;
+    let look = view.look;
+    let clip = painter.with_clip_rect(shot.pic_rect);
+    let rendered = model_view::draw_scene(
+        ui,
+        &clip,
+        shot.pic_rect,
+        view.number,
+        meshes,
+        &shot.camera,
+        scene.light,
+        scene.camera,
+        now.eval,
+        view.show_grid,
+        &look,
+    );
+    let canvas = Canvas {
+        painter: &clip,
+        vp: shot.view_proj(),
+        rect: shot.pic_rect,
+    };
+    if view.show_grid && !rendered.drawn {
+        draw_grid(&canvas);
+    }
+    if !picture_only {
+        draw_axes(&canvas);
+    }
+    // Without the renderer the skeleton is the picture.
+    if !rendered.drawn || look.skeleton_overlay && !picture_only {
+        for (a, world) in scene.actors.iter().zip(frame.worlds) {
+            draw_skeleton(&canvas, a.skeleton(), world);
+        }
+    }
+    world_overlays(&canvas, shot, now, picture_aspect);
+    if picture_only {
+        tool.clear_drawn(view.number);
+    } else {
+        gizmo::draw(&clip, frame, tool);
+    }
+    if shot.through_vmd {
+        model_view::frame_overlays(painter, shot.rect, shot.pic_rect, &look, &rendered);
+    }
+    overlay(
+        painter,
+        shot.rect,
+        view,
+        shots,
+        shot.through_vmd,
+        &shot.camera,
+        now.eval,
+        scene.actors.iter().any(|a| a.motion.is_some()),
+    );
+    let mut notes: Vec<String> = problems.to_vec();
+    if let model_view::Status::Unavailable(why) = model_view::status(ui.ctx()) {
+        notes.push(why);
+    }
+    if !notes.is_empty() {
+        model_view::notice(
+            painter,
+            shot.rect,
+            egui::pos2(shot.rect.center().x, shot.rect.max.y - 24.0),
+            &notes.join("\n"),
+        );
+    }
+}
+
+/// Overlays placed in the scene (MMD space), drawn with this view's
+/// projection and clipped to its picture: the VMD camera's frustum in the
+/// free view. Further world-space overlays (motion paths …) go here.
+fn world_overlays(canvas: &Canvas, shot: &Shot, now: &Moment, picture_aspect: f32) {
+    if !shot.through_vmd
+        && let Some(c) = &now.camera
+    {
+        draw_frustum(canvas, &ViewCamera::from_state(c), picture_aspect);
+    }
+}
 
 // ---------------------------------------------------------------- colours
 
@@ -35,10 +150,10 @@ pub(super) fn side_colour(name: &str) -> Color32 {
 
 /// Where the scene's lines go: the painter, MMD space → clip space, and
 /// the picture's rectangle.
-pub(super) struct Canvas<'a> {
-    pub(super) painter: &'a egui::Painter,
-    pub(super) vp: Mat4,
-    pub(super) rect: Rect,
+struct Canvas<'a> {
+    painter: &'a egui::Painter,
+    vp: Mat4,
+    rect: Rect,
 }
 
 impl Canvas<'_> {
@@ -67,7 +182,7 @@ impl Canvas<'_> {
     }
 }
 
-pub(super) fn draw_grid(c: &Canvas) {
+fn draw_grid(c: &Canvas) {
     const HALF: i32 = 20;
     const STEP: f32 = 2.0;
     let extent = HALF as f32 * STEP;
@@ -104,7 +219,7 @@ pub(super) fn draw_grid(c: &Canvas) {
     }
 }
 
-pub(super) fn draw_axes(c: &Canvas) {
+fn draw_axes(c: &Canvas) {
     const LEN: f32 = 6.0;
     for (dir, colour, name) in [
         (Vec3::X, X_RED, "X"),
@@ -116,7 +231,7 @@ pub(super) fn draw_axes(c: &Canvas) {
     }
 }
 
-pub(super) fn draw_skeleton(c: &Canvas, skel: &Skeleton, world: &[Mat4]) {
+fn draw_skeleton(c: &Canvas, skel: &Skeleton, world: &[Mat4]) {
     if world.len() != skel.bones.len() {
         return;
     }
@@ -152,34 +267,19 @@ pub(super) fn draw_skeleton(c: &Canvas, skel: &Skeleton, world: &[Mat4]) {
     }
 }
 
-pub(super) fn draw_frustum(c: &Canvas, cam: &ViewCamera, aspect: f32) {
-    let eye = cam.eye();
-    let (right, up, fwd) = cam.basis();
+/// The VMD camera as a wire pyramid from its eye (a box for an
+/// orthographic camera) with its field of view and the picture's aspect
+/// ([`view::Frustum`]), its up mark, line of sight and target.
+fn draw_frustum(c: &Canvas, cam: &ViewCamera, aspect: f32) {
     let depth = (cam.distance.abs() * 0.3).clamp(2.0, 8.0);
-    let half_h = depth * (cam.fov.to_radians() * 0.5).tan();
-    let half_w = half_h * aspect;
+    let f = view::Frustum::of(cam, aspect, depth);
+    let eye = f.eye;
     let stroke = Stroke::new(1.5, FRUSTUM);
-    let far_centre = eye + fwd * depth;
-    let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
-        .map(|(x, y)| far_centre + right * (x * half_w) + up * (y * half_h));
-    let near = if cam.perspective {
-        [eye; 4]
-    } else {
-        [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
-            .map(|(x, y)| eye + right * (x * half_w) + up * (y * half_h))
-    };
-    for k in 0..4 {
-        c.line(near[k], corners[k], stroke);
-        c.line(corners[k], corners[(k + 1) % 4], stroke);
-        if !cam.perspective {
-            c.line(near[k], near[(k + 1) % 4], stroke);
-        }
+    for [a, b] in f.edges() {
+        c.line(a, b, stroke);
     }
-    // A small triangle on the top edge shows which way is up (roll).
-    let top = far_centre + up * half_h;
-    let tip = top + up * (half_h * 0.35);
-    c.line(top - right * (half_w * 0.2), tip, stroke);
-    c.line(tip, top + right * (half_w * 0.2), stroke);
+    c.line(f.up_mark[0], f.up_mark[1], stroke);
+    c.line(f.up_mark[1], f.up_mark[2], stroke);
     // Line of sight to the target, and the target itself.
     let target = Vec3::from(cam.target);
     c.line(eye, target, Stroke::new(1.0, FRUSTUM.gamma_multiply(0.6)));
@@ -195,10 +295,12 @@ pub(super) fn draw_frustum(c: &Canvas, cam: &ViewCamera, aspect: f32) {
 /// backing (the model's head is at the top; the floor reads fine under
 /// it). Compact in a small canvas (≤ 3 short lines; the mouse hints are on
 /// the toolbar's tooltips), wrapped to the canvas so it is never clipped.
-pub(super) fn overlay(
+#[allow(clippy::too_many_arguments)]
+fn overlay(
     painter: &egui::Painter,
     rect: Rect,
-    state: &State,
+    state: &ViewState,
+    shots: &ShotList,
     through_vmd: bool,
     view: &ViewCamera,
     eval: f64,
@@ -214,7 +316,7 @@ pub(super) fn overlay(
             "Free view"
         }
     );
-    if let Some((s, count)) = state.shots.current(eval) {
+    if let Some((s, count)) = shots.current(eval) {
         head.push_str(&format!(
             "  shot {}/{count} ({}-{})",
             s.number, s.first, s.last
@@ -223,11 +325,14 @@ pub(super) fn overlay(
     let mut lines = vec![head];
     if !compact {
         lines.push(if through_vmd && state.edit_camera {
-            "drag: orbit, right-drag: pan, wheel: distance of the key at the playhead".to_owned()
+            format!(
+                "{} (the key at the playhead)",
+                state.mouse.hint().trim_end_matches('.')
+            )
         } else if through_vmd {
             "the camera's view of the scene".to_owned()
         } else {
-            "drag orbit, right-drag pan, wheel zoom".to_owned()
+            state.mouse.hint().to_owned()
         });
     }
     let deg = view.rotation.map(f32::to_degrees);

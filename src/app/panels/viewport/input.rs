@@ -1,7 +1,9 @@
-//! What the mouse does in the viewport: orbit, pan, zoom, picking a bone
-//! and the gizmo drags (input; returns edits, never draws the scene).
+//! What the mouse does in a view: orbit, pan, zoom — the free view, or
+//! the camera key at the playhead — with the view's [`MouseMap`] (input;
+//! returns edits, never draws the scene). Picking and gizmo drags are the
+//! posing tool's.
 
-use super::State;
+use super::{MouseMap, ViewState};
 use crate::app::panels::Shared;
 use crate::scene::view::ViewCamera;
 use crate::workspace::document::{Document, Edit, EditRequest, KeyChanges};
@@ -15,12 +17,10 @@ pub(super) fn interact(
     through_vmd: bool,
     edits: &mut Vec<(u64, EditRequest)>,
     shared: &mut Shared,
-    state: &mut State,
+    state: &mut ViewState,
 ) {
     let height = response.rect.height();
-    let primary = response.dragged_by(egui::PointerButton::Primary);
-    let pan = response.dragged_by(egui::PointerButton::Secondary)
-        || response.dragged_by(egui::PointerButton::Middle);
+    let (orbit, pan) = gesture(response, state.mouse);
     let delta = response.drag_delta();
     let scroll = if response.hovered() {
         ui.input(|i| i.smooth_scroll_delta.y)
@@ -28,7 +28,7 @@ pub(super) fn interact(
         0.0
     };
     let apply = |c: &mut ViewCamera| {
-        if primary {
+        if orbit {
             c.orbit(delta.x, delta.y);
         } else if pan {
             c.pan(delta.x, delta.y, height);
@@ -46,7 +46,7 @@ pub(super) fn interact(
         return;
     }
     // VMD camera view: gestures edit the key at the playhead, if allowed.
-    let moving = (primary || pan) && delta != egui::Vec2::ZERO || scroll != 0.0;
+    let moving = (orbit || pan) && delta != egui::Vec2::ZERO || scroll != 0.0;
     let ended = response.drag_stopped();
     let Some(doc) = cam_doc else {
         return;
@@ -87,11 +87,11 @@ pub(super) fn interact(
         new.set_target(c.target);
         new.set_rotation(c.rotation);
         new.set_distance(c.distance);
-        let id = if primary || pan {
+        let id = if orbit || pan {
             match state.drag_merge {
                 Some(id) => id,
                 None => {
-                    let id = state.merge_id();
+                    let id = crate::workspace::merge_id();
                     state.drag_merge = Some(id);
                     id
                 }
@@ -100,13 +100,13 @@ pub(super) fn interact(
             match state.wheel_merge {
                 Some(id) => id,
                 None => {
-                    let id = state.merge_id();
+                    let id = crate::workspace::merge_id();
                     state.wheel_merge = Some(id);
                     id
                 }
             }
         };
-        let label = if primary {
+        let label = if orbit {
             "Orbit camera key"
         } else if pan {
             "Pan camera key"
@@ -128,7 +128,14 @@ pub(super) fn interact(
     if ended && state.drag_merge.take().is_some() {
         edits.push((doc.id, EditRequest::EndMerge));
     }
-    if scroll == 0.0 && !(primary || pan) && state.wheel_merge.take().is_some() {
+    if scroll == 0.0 && !(orbit || pan) && state.wheel_merge.take().is_some() {
         edits.push((doc.id, EditRequest::EndMerge));
     }
+}
+
+/// Whether the pointer drags to (orbit, pan) under `map`.
+fn gesture(response: &egui::Response, map: MouseMap) -> (bool, bool) {
+    let (orbit, pan) = map.buttons();
+    let by = |buttons: &[egui::PointerButton]| buttons.iter().any(|&b| response.dragged_by(b));
+    (by(orbit), by(pan))
 }

@@ -1,0 +1,480 @@
+//! The viewport's shared posing: one [`PoseEngine`] per actor, posed once
+//! per egui pass whatever the number of views, with the physics clock
+//! ticked once. The skeleton, the joints, the gizmo and the rendered mesh
+//! all come from that one posed result; the mesh's vertex and material
+//! buffers are kept between frames (refilled in place) and handed to every
+//! view's paint callback by reference count.
+
+use std::sync::Arc;
+
+use glam::{Mat4, Quat, Vec3};
+
+use super::super::Shared;
+use super::super::gizmo::{self, PoseTool};
+use super::super::model_view::{self, ActorFrame, ModelCache, ModelEntry, PhysicsRun};
+use super::super::shots::ShotList;
+use super::{ActorView, SceneView};
+use crate::model::physics::{SimulationMode, Transport};
+use crate::model::{Model, PoseEngine, replace_bone};
+use crate::render::from_model::{posed_materials, posed_vertices};
+use crate::render::{RenderMaterial, RenderVertex};
+use crate::vmd::evaluate::{self, CameraState};
+use crate::workspace::document::Document;
+
+/// A bone's local values replaced by the posing tool: (bone, translation, rotation).
+type Override = Option<(usize, Vec3, Quat)>;
+
+/// What a pose was made from: motion frame, the posing tool's override,
+/// and whether it was skinned (a bones-only pose cannot feed the mesh).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct PoseKey {
+    frame: f64,
+    replace: Override,
+    skinned: bool,
+}
+
+/// One engine posing one model, rebound when its document changes.
+#[derive(Debug)]
+struct Engine {
+    engine: PoseEngine,
+    /// The document (id, revision) the engine is bound to.
+    bound: Option<(u64, u64)>,
+    /// What the last pose was made from (its matrices are
+    /// `engine.posed.bone_world`).
+    last: Option<PoseKey>,
+}
+
+impl Engine {
+    fn new(model: &Model) -> Engine {
+        Engine {
+            engine: PoseEngine::new(model),
+            bound: None,
+            last: None,
+        }
+    }
+
+    /// Rebinds after the actor's document changed.
+    fn rebind(&mut self, model: &Model, motion: Option<&Document>) {
+        let want = motion.map(|d| (d.id, d.revision));
+        if self.bound != want || (want.is_none() && self.engine.binding().is_some()) {
+            self.engine.bind(model, motion.map(|d| &d.index));
+            self.bound = want;
+            self.last = None;
+        }
+    }
+
+    /// Poses `model` at motion frame `key.frame` (skinned if `key.skinned`)
+    /// unless the last pose was made from the same input and nothing is
+    /// simulated (with physics every pass poses: the clock decides what
+    /// time does). Returns whether it posed.
+    fn pose(
+        &mut self,
+        model: &Model,
+        motion: Option<&Document>,
+        key: PoseKey,
+        run: PhysicsRun,
+    ) -> bool {
+        model_view::apply_physics(&mut self.engine, model, run);
+        let simulated = self.engine.physics().is_some();
+        if !simulated && self.last == Some(key) && !self.engine.posed.bone_world.is_empty() {
+            return false;
+        }
+        let motion = motion.map(Document::source);
+        if key.skinned {
+            self.engine
+                .pose_adjusted(model, motion, key.frame, replace_bone(key.replace));
+        } else {
+            self.engine
+                .pose_bones(model, motion, key.frame, replace_bone(key.replace));
+        }
+        self.last = Some(key);
+        true
+    }
+}
+
+/// The mesh drawn for an actor: its model's buffers, refilled in place
+/// when the pose changes.
+#[derive(Debug)]
+struct Mesh {
+    entry: Arc<ModelEntry>,
+    /// The drawn figure when it is not the rig (the demo mannequin standing
+    /// in for the built-in skeleton): its own engine.
+    figure: Option<Engine>,
+    vertices: Arc<Vec<RenderVertex>>,
+    materials: Arc<Vec<RenderMaterial>>,
+    /// Bumped whenever the buffers are refilled (the GPU side uploads a
+    /// generation once, whatever the number of views).
+    generation: u64,
+}
+
+/// One actor's posing state.
+#[derive(Debug)]
+struct ActorPose {
+    /// The rig's [`ModelAsset::generation`](crate::render::asset::ModelAsset::generation)
+    /// (0: the built-in skeleton): a new model is a new engine.
+    rig_id: u64,
+    rig: Engine,
+    mesh: Option<Mesh>,
+}
+
+/// The posing split for one view's drawing.
+pub(super) struct Parts<'a> {
+    /// Each actor's bone world matrices (empty: not posed).
+    pub worlds: Vec<&'a [Mat4]>,
+    pub tool: &'a mut PoseTool,
+    pub now: Moment,
+    pub shots: &'a ShotList,
+    pub problems: &'a [String],
+    pub picture_aspect: f32,
+}
+
+/// What the views share for the frame posed.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Moment {
+    /// The evaluated scene frame (sub-frames at preview rates above 30).
+    pub eval: f64,
+    /// The transport's frame (the playhead).
+    pub playhead: f64,
+    /// The scene camera at `eval`.
+    pub camera: Option<CameraState>,
+    pub playing: bool,
+}
+
+/// The viewport's shared posing: every actor posed once per egui pass,
+/// the physics clock, the posing tool and the camera's shot list. Every
+/// view draws from it.
+#[derive(Debug)]
+pub struct Posing {
+    /// Posing: the selected bone, the gizmo, unregistered poses.
+    pub pose: PoseTool,
+    /// When the actors' rigid bodies are simulated (MMD's default: while
+    /// playing). Kept between runs.
+    pub physics: SimulationMode,
+    /// The camera document's shot list.
+    pub(super) shots: ShotList,
+    /// The loaded models drawn, by path.
+    models: ModelCache,
+    actors: Vec<Option<ActorPose>>,
+    /// The pass the poses belong to.
+    pass: Option<u64>,
+    /// The frame posed.
+    pub(super) now: Moment,
+    /// Model problems met while posing (loading, failed files).
+    pub(super) problems: Vec<String>,
+    /// Width / height of the VMD camera's picture, as the last view through
+    /// it framed it (the free view draws the camera's frustum with it).
+    pub(super) picture_aspect: f32,
+    /// Engine poses made so far (rig and figure engines together).
+    poses: u64,
+    /// Times the poses were brought up to date (once per pass).
+    updates: u64,
+}
+
+impl Default for Posing {
+    fn default() -> Self {
+        Posing {
+            pose: PoseTool::default(),
+            physics: SimulationMode::default(),
+            shots: ShotList::default(),
+            models: ModelCache::default(),
+            actors: Vec::new(),
+            pass: None,
+            now: Moment::default(),
+            problems: Vec::new(),
+            picture_aspect: 16.0 / 9.0,
+            poses: 0,
+            updates: 0,
+        }
+    }
+}
+
+impl Posing {
+    /// Actor `actor`'s last pose: its motion frame and bone world matrices
+    /// (skeleton, joints and gizmo; physics included), if it was posed.
+    pub fn posed_bones(&self, actor: usize) -> Option<(f64, &[Mat4])> {
+        let p = self.actors.get(actor)?.as_ref()?;
+        let key = p.rig.last?;
+        Some((key.frame, &p.rig.engine.posed.bone_world))
+    }
+
+    /// Every actor's bone world matrices as last posed (empty for an actor
+    /// not posed).
+    pub fn worlds(&self) -> Vec<&[Mat4]> {
+        self.actors
+            .iter()
+            .map(|p| {
+                p.as_ref()
+                    .map_or(&[][..], |p| p.rig.engine.posed.bone_world.as_slice())
+            })
+            .collect()
+    }
+
+    /// Fixed physics steps actor `actor`'s world has taken (0 without one).
+    pub fn physics_steps(&self, actor: usize) -> u64 {
+        self.actors
+            .get(actor)
+            .and_then(Option::as_ref)
+            .map_or(0, |p| p.rig.engine.physics_steps())
+    }
+
+    /// The frame posed last (shared by the views).
+    pub fn moment(&self) -> Moment {
+        self.now
+    }
+
+    /// Engine poses made so far: each actor's rig once per pass at most
+    /// (its figure too, for a built-in actor drawn as the mannequin),
+    /// and none while nothing changes without physics.
+    pub fn poses(&self) -> u64 {
+        self.poses
+    }
+
+    /// How many times the poses were brought up to date: once per egui
+    /// pass, whatever the number of views.
+    pub fn updates(&self) -> u64 {
+        self.updates
+    }
+
+    /// What one view needs while it draws: the poses (read), the posing
+    /// tool (written), the moment, the shots and the problems.
+    pub(super) fn parts(&mut self) -> Parts<'_> {
+        Parts {
+            worlds: self
+                .actors
+                .iter()
+                .map(|p| {
+                    p.as_ref()
+                        .map_or(&[][..], |p| p.rig.engine.posed.bone_world.as_slice())
+                })
+                .collect(),
+            tool: &mut self.pose,
+            now: self.now,
+            shots: &self.shots,
+            problems: &self.problems,
+            picture_aspect: self.picture_aspect,
+        }
+    }
+
+    /// The binding of actor `actor`'s motion (the side panel's lists).
+    pub(super) fn binding(&self, actor: usize) -> Option<&crate::model::MotionBinding> {
+        self.actors.get(actor)?.as_ref()?.rig.engine.binding()
+    }
+
+    /// Brings the poses up to date for this pass (the first view to draw
+    /// does it; the others find it done).
+    pub fn prepare(&mut self, ui: &egui::Ui, scene: &SceneView, shared: &mut Shared) {
+        let pass = ui.ctx().cumulative_pass_nr();
+        if self.pass == Some(pass) {
+            return;
+        }
+        // Escape deselects (as in MMD), in whichever view.
+        if !ui.ctx().egui_wants_keyboard_input()
+            && self.pose.selected.is_some()
+            && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape))
+        {
+            self.pose.deselect();
+        }
+        let elapsed = ui.input(|i| i.unstable_dt);
+        let mesh = matches!(model_view::status(ui.ctx()), model_view::Status::Ready(_));
+        self.update(pass, scene, shared, elapsed, mesh);
+        // Always runs on while stopped: keep painting while a world exists.
+        if self.physics == SimulationMode::Always
+            && !shared.transport.playing
+            && self
+                .actors
+                .iter()
+                .flatten()
+                .any(|p| p.rig.engine.physics().is_some())
+        {
+            ui.ctx().request_repaint();
+        }
+    }
+
+    /// Poses every actor of `scene` for pass `pass` (nothing if already
+    /// done for it): `elapsed` seconds of wall clock since the last picture
+    /// (the physics clock), skinned meshes filled when `mesh`.
+    pub fn update(
+        &mut self,
+        pass: u64,
+        scene: &SceneView,
+        shared: &mut Shared,
+        elapsed: f32,
+        mesh: bool,
+    ) {
+        if self.pass == Some(pass) {
+            return;
+        }
+        self.pass = Some(pass);
+        self.updates += 1;
+        let eval = shared.transport.eval_frame();
+        let playhead = shared.transport.frame;
+        self.now = Moment {
+            eval,
+            playhead,
+            camera: scene
+                .camera
+                .and_then(|d| evaluate::camera_at(&d.motion, &d.index, eval)),
+            playing: shared.transport.playing,
+        };
+        self.shots.refresh(scene.camera);
+        self.pose.sync(scene, playhead);
+        self.problems.clear();
+
+        // Physics: the user's mode, the transport's state and the wall-clock
+        // time since the last picture (Always runs on while stopped; capped
+        // so a stall does not simulate seconds at once).
+        let transport = Transport {
+            playing: shared.transport.playing,
+            elapsed: if elapsed.is_finite() {
+                elapsed.clamp(0.0, 0.1)
+            } else {
+                0.0
+            },
+        };
+        let dragged = self
+            .pose
+            .selected
+            .as_ref()
+            .filter(|_| self.pose.dragging())
+            .map(|s| s.actor);
+        let run = |i: usize| PhysicsRun {
+            mode: self.physics,
+            dragging: dragged == Some(i),
+            transport,
+        };
+
+        self.actors.resize_with(scene.actors.len(), || None);
+        for (i, a) in scene.actors.iter().enumerate() {
+            let frame = eval - f64::from(a.offset);
+            let over = a.motion.and_then(|d| {
+                self.pose
+                    .override_for(i, d, gizmo::motion_frame(playhead, a.offset))
+            });
+            let entry = if mesh {
+                match self.models.model(a.model_path, a.model) {
+                    Ok(e) => Some(e),
+                    Err(e) => {
+                        self.problems.push(e);
+                        None
+                    }
+                }
+            } else {
+                None
+            };
+            let slot = &mut self.actors[i];
+            let p = refresh_actor(slot, a, entry);
+            let physics = run(i);
+            // The rig: skinned too when it is the drawn mesh's model.
+            let rig_is_mesh = p.mesh.as_ref().is_some_and(|m| m.figure.is_none());
+            let key = PoseKey {
+                frame,
+                replace: over.and_then(|(n, t, q)| Some((a.skeleton().find(n)?, t, q))),
+                skinned: rig_is_mesh,
+            };
+            let mut changed = p.rig.pose(a.rig, a.motion, key, physics);
+            if changed {
+                self.poses += 1;
+            }
+            if let Some(m) = p.rig.engine.take_physics_message() {
+                shared.error(format!("{}: {m}", a.name));
+            }
+            let Some(mesh) = p.mesh.as_mut() else {
+                continue;
+            };
+            let model = &mesh.entry.asset.loaded.model;
+            if let Some(fig) = mesh.figure.as_mut() {
+                fig.rebind(model, a.motion);
+                let key = PoseKey {
+                    frame,
+                    replace: over.and_then(|(n, t, q)| Some((model.skeleton.find(n)?, t, q))),
+                    skinned: true,
+                };
+                if fig.pose(model, a.motion, key, physics) {
+                    self.poses += 1;
+                    changed = true;
+                }
+                fig.engine.take_physics_message();
+            }
+            if changed || mesh.vertices.is_empty() {
+                let posed = match &mesh.figure {
+                    Some(f) => &f.engine.posed,
+                    None => &p.rig.engine.posed,
+                };
+                // In place when no paint callback still holds last frame's.
+                posed_vertices(model, posed, Arc::make_mut(&mut mesh.vertices));
+                posed_materials(
+                    &mesh.entry.asset.template.mesh.materials,
+                    posed,
+                    Arc::make_mut(&mut mesh.materials),
+                );
+                mesh.generation += 1;
+            }
+        }
+    }
+
+    /// What the GPU draws this pass: each actor's mesh buffers (shared,
+    /// not copied).
+    pub(super) fn frames(&self) -> Vec<ActorFrame> {
+        self.actors
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| {
+                let m = p.as_ref()?.mesh.as_ref()?;
+                Some(ActorFrame {
+                    key: (i, m.entry.id),
+                    generation: m.generation,
+                    template: m.entry.asset.template.clone(),
+                    vertices: Arc::clone(&m.vertices),
+                    materials: Arc::clone(&m.materials),
+                })
+            })
+            .collect()
+    }
+
+    /// Actor `actor`'s mesh vertices as last filled (tests: the buffer is
+    /// reused, and agrees with the skeleton).
+    pub fn mesh_vertices(&self, actor: usize) -> Option<&Arc<Vec<RenderVertex>>> {
+        Some(&self.actors.get(actor)?.as_ref()?.mesh.as_ref()?.vertices)
+    }
+}
+
+/// A new engine for a new model, a mesh for a newly loaded one; rebinds
+/// after the document changed.
+fn refresh_actor<'s>(
+    slot: &'s mut Option<ActorPose>,
+    actor: &ActorView,
+    entry: Option<Arc<ModelEntry>>,
+) -> &'s mut ActorPose {
+    // The rig is the loaded model's when there is one, else the built-in.
+    let rig_id = actor.model.map_or(0, |m| m.generation());
+    if slot.as_ref().is_none_or(|p| p.rig_id != rig_id) {
+        *slot = None;
+    }
+    let p = slot.get_or_insert_with(|| ActorPose {
+        rig_id,
+        rig: Engine::new(actor.rig),
+        mesh: None,
+    });
+    p.rig.rebind(actor.rig, actor.motion);
+    match entry {
+        None => p.mesh = None,
+        Some(e) if p.mesh.as_ref().is_some_and(|m| m.entry.id == e.id) => {}
+        Some(e) => {
+            // The rig poses the mesh when they are one model; the built-in
+            // skeleton is drawn as the demo mannequin, posed on its own.
+            let figure = (e.id != rig_id).then(|| Engine::new(&e.asset.loaded.model));
+            if figure.is_none() {
+                // The rig must be skinned before its first picture.
+                p.rig.last = None;
+            }
+            p.mesh = Some(Mesh {
+                entry: e,
+                figure,
+                vertices: Arc::default(),
+                materials: Arc::default(),
+                generation: 0,
+            });
+        }
+    }
+    p
+}
