@@ -98,3 +98,155 @@ fn view_flag_takes_a_positive_distance_as_a_length() {
     assert_eq!(s.second.mode, ViewMode::Free);
     assert_eq!(s.second.free, crate::scene::view::ViewCamera::FRONT);
 }
+
+/// The corpus directory, if present (`VMD_CORPUS`, default `../shared/corpus`).
+fn corpus() -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("VMD_CORPUS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus").into());
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("corpus directory {} is missing (CI=true)", dir.display());
+    }
+    eprintln!("note: corpus {} not found; skipping", dir.display());
+    None
+}
+
+/// Where vertex `v` lands when bone `b` alone moves it: the bone's world
+/// matrix applied to the vertex's offset from the bone's rest position
+/// (MMD bones have no rest orientation), computed here, not by the skinner.
+fn skinned_by(model: &crate::model::Model, world: &[glam::Mat4], v: usize, b: usize) -> glam::Vec3 {
+    let rest = model.skeleton.bones[b].rest_position;
+    world[b].transform_point3(model.positions[v] - rest)
+}
+
+#[test]
+fn one_pose_feeds_the_skeleton_and_the_mesh_and_the_buffers_are_reused() {
+    use std::sync::Arc;
+
+    use super::{ActorView, Posing, SceneView};
+    use crate::app::panels::Shared;
+    use crate::model::Deform;
+    use crate::render::asset::ModelAsset;
+
+    let Some(corpus) = corpus() else { return };
+    let path = corpus.join("mei/mei.pmd");
+    let Ok(bytes) = std::fs::read(&path) else {
+        panic!("{} unreadable", path.display());
+    };
+    let asset = Arc::new(
+        ModelAsset::load(&path, &bytes, &crate::progress::Progress::new()).expect("Mei loads"),
+    );
+    let model = &asset.loaded.model;
+    let scene = SceneView {
+        actors: vec![ActorView {
+            name: "Mei",
+            model_path: Some(&path),
+            model: Some(&asset),
+            rig: model,
+            motion: None,
+            offset: 0,
+        }],
+        ..Default::default()
+    };
+    let mut shared = Shared::default();
+    shared.transport.playing = true;
+    let mut posing = Posing::default();
+    posing.physics = SimulationMode::Always;
+    // Pass 1, asked twice (two views): one pose, skinned.
+    for _ in 0..2 {
+        posing.update(1, &scene, &mut shared, 1.0 / 30.0, true);
+    }
+    assert_eq!(posing.poses(), 1);
+    assert_eq!(posing.updates(), 1);
+    // Let the hair fall for a second of frames.
+    for pass in 2..32 {
+        shared.transport.frame = pass as f64;
+        posing.update(pass, &scene, &mut shared, 1.0 / 30.0, true);
+    }
+    assert_eq!(posing.poses(), 31, "one pose per pass");
+    assert!(posing.physics_steps(0) > 0, "simulated");
+    // The mesh is the skeleton's pose: every vertex moved by one bone alone
+    // sits where that bone's (simulated) matrix puts it.
+    let (_, world) = posing.posed_bones(0).expect("posed");
+    let verts = posing.mesh_vertices(0).expect("a mesh").clone();
+    assert_eq!(verts.len(), model.positions.len());
+    let mut checked = 0;
+    let mut moved_by_physics = 0;
+    let bodies: std::collections::HashSet<usize> =
+        model.rigid_bodies.iter().filter_map(|b| b.bone).collect();
+    for (v, d) in model.deforms.iter().enumerate() {
+        let b = match *d {
+            Deform::Bdef1 { bone } => bone as usize,
+            Deform::Bdef2 { bones, weight } if weight == 1.0 => bones[0] as usize,
+            Deform::Bdef2 { bones, weight } if weight == 0.0 => bones[1] as usize,
+            _ => continue,
+        };
+        let want = skinned_by(model, world, v, b);
+        let got = glam::Vec3::from(verts[v].position);
+        assert!((got - want).length() < 1e-3, "vertex {v}: {got} vs {want}");
+        checked += 1;
+        if bodies.contains(&b) && (want - model.positions[v]).length() > 1e-2 {
+            moved_by_physics += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked} single-bone vertices");
+    assert!(
+        moved_by_physics > 0,
+        "some vertex moved by a simulated bone"
+    );
+    drop(verts);
+    // The next frame refills the same buffer in place (nothing else holds it).
+    let before = posing.mesh_vertices(0).map(|v| v.as_ptr());
+    shared.transport.frame = 40.0;
+    posing.update(40, &scene, &mut shared, 1.0 / 30.0, true);
+    assert_eq!(
+        posing.mesh_vertices(0).map(|v| v.as_ptr()),
+        before,
+        "reused"
+    );
+    // While a paint callback still holds last frame's buffer, a new one is
+    // made (its pictures are never changed under it).
+    let held = posing.frames();
+    posing.update(41, &scene, &mut shared, 1.0 / 30.0, true);
+    assert_ne!(posing.mesh_vertices(0).map(|v| v.as_ptr()), before);
+    drop(held);
+}
+
+#[test]
+fn without_physics_an_unchanged_frame_is_not_posed_again() {
+    use super::{ActorView, Posing, SceneView};
+    use crate::app::panels::Shared;
+
+    let rig = crate::model::standard_model();
+    let scene = SceneView {
+        actors: vec![ActorView {
+            name: "built-in",
+            model_path: None,
+            model: None,
+            rig: &rig,
+            motion: None,
+            offset: 0,
+        }],
+        ..Default::default()
+    };
+    let mut shared = Shared::default();
+    let mut posing = Posing::default();
+    // With meshes: the built-in skeleton and its stand-in figure (the demo
+    // mannequin), one pose each.
+    posing.update(1, &scene, &mut shared, 0.0, true);
+    assert_eq!(posing.poses(), 2);
+    assert!(posing.mesh_vertices(0).is_some_and(|v| !v.is_empty()));
+    posing.update(2, &scene, &mut shared, 0.0, true);
+    assert_eq!(posing.poses(), 2, "same frame, nothing simulated");
+    shared.transport.frame = 5.0;
+    posing.update(3, &scene, &mut shared, 0.0, true);
+    assert_eq!(posing.poses(), 4);
+    // Without the renderer only the rig is posed.
+    let mut bones_only = Posing::default();
+    bones_only.update(1, &scene, &mut shared, 0.0, false);
+    assert_eq!(bones_only.poses(), 1);
+    assert!(bones_only.mesh_vertices(0).is_none());
+}
