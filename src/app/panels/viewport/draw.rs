@@ -79,7 +79,12 @@ pub(super) fn picture(ui: &egui::Ui, painter: &egui::Painter, p: Picture, tool: 
             draw_skeleton(&canvas, a.skeleton(), world);
         }
     }
-    world_overlays(&canvas, shot, now, picture_aspect);
+    world_overlays(&WorldOverlays {
+        canvas: &canvas,
+        shot,
+        now,
+        picture_aspect,
+    });
     if picture_only {
         tool.clear_drawn(view.number);
     } else {
@@ -112,14 +117,27 @@ pub(super) fn picture(ui: &egui::Ui, painter: &egui::Painter, p: Picture, tool: 
     }
 }
 
+/// What overlays placed in the scene get: this view's canvas (MMD space →
+/// its picture, clipped), how it looks and the moment. An overlay that
+/// needs more (the scene, the poses in `Picture::frame.worlds`) adds a
+/// field here.
+pub(super) struct WorldOverlays<'a> {
+    pub canvas: &'a Canvas<'a>,
+    pub shot: &'a Shot,
+    pub now: &'a Moment,
+    /// Width / height of the VMD camera's picture.
+    pub picture_aspect: f32,
+}
+
 /// Overlays placed in the scene (MMD space), drawn with this view's
-/// projection and clipped to its picture: the VMD camera's frustum in the
-/// free view. Further world-space overlays (motion paths …) go here.
-fn world_overlays(canvas: &Canvas, shot: &Shot, now: &Moment, picture_aspect: f32) {
-    if !shot.through_vmd
-        && let Some(c) = &now.camera
+/// projection after the models and skeletons, before the gizmo: the VMD
+/// camera's frustum in the free view. Further world-space overlays
+/// (motion paths …) go here, one call each.
+fn world_overlays(w: &WorldOverlays) {
+    if !w.shot.through_vmd
+        && let Some(c) = &w.now.camera
     {
-        draw_frustum(canvas, &ViewCamera::from_state(c), picture_aspect);
+        draw_frustum(w.canvas, &ViewCamera::from_state(c), w.picture_aspect);
     }
 }
 
@@ -150,24 +168,27 @@ pub(super) fn side_colour(name: &str) -> Color32 {
 
 /// Where the scene's lines go: the painter, MMD space → clip space, and
 /// the picture's rectangle.
-struct Canvas<'a> {
-    painter: &'a egui::Painter,
-    vp: Mat4,
-    rect: Rect,
+pub(super) struct Canvas<'a> {
+    pub(super) painter: &'a egui::Painter,
+    pub(super) vp: Mat4,
+    pub(super) rect: Rect,
 }
 
 impl Canvas<'_> {
-    fn line(&self, a: Vec3, b: Vec3, stroke: Stroke) {
+    /// A segment in MMD space (clipped at the eye plane).
+    pub(super) fn line(&self, a: Vec3, b: Vec3, stroke: Stroke) {
         if let Some(seg) = project_segment(&self.vp, a, b, self.rect) {
             self.painter.line_segment(seg, stroke);
         }
     }
-    fn dot(&self, p: Vec3, radius: f32, colour: Color32) {
+    /// A dot at a point in MMD space.
+    pub(super) fn dot(&self, p: Vec3, radius: f32, colour: Color32) {
         if let Some(s) = project_point(&self.vp, p, self.rect) {
             self.painter.circle_filled(s, radius, colour);
         }
     }
-    fn label(&self, p: Vec3, text: &str, colour: Color32) {
+    /// Text beside a point in MMD space.
+    pub(super) fn label(&self, p: Vec3, text: &str, colour: Color32) {
         if let Some(s) = project_point(&self.vp, p, self.rect)
             && self.rect.expand(40.0).contains(s)
         {
