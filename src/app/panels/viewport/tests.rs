@@ -180,8 +180,8 @@ fn one_pose_feeds_the_skeleton_and_the_mesh_and_the_buffers_are_reused() {
     for (v, d) in model.deforms.iter().enumerate() {
         let b = match *d {
             Deform::Bdef1 { bone } => bone as usize,
-            Deform::Bdef2 { bones, weight } if weight == 1.0 => bones[0] as usize,
-            Deform::Bdef2 { bones, weight } if weight == 0.0 => bones[1] as usize,
+            Deform::Bdef2 { bones, weight: 1.0 } => bones[0] as usize,
+            Deform::Bdef2 { bones, weight: 0.0 } => bones[1] as usize,
             _ => continue,
         };
         let want = skinned_by(model, world, v, b);
