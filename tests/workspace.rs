@@ -490,3 +490,57 @@ fn a_recovered_copy_is_modified_and_a_save_clears_the_mark() {
     assert_eq!(ws.docs().len(), 1);
     assert_eq!(ws.doc(d).expect("doc").motion.last_frame(), Some(30));
 }
+
+/// Undo and redo never switch the active file silently: a step that
+/// belongs to another file makes that file active and says so (its name
+/// and the step's label) in the notes the status line shows; a step in the
+/// active file says nothing.
+#[test]
+fn undo_in_another_file_says_which_file_it_switched_to() {
+    let mut ws = Workspace::new();
+    let a = open(&mut ws, dance(20), "a.vmd");
+    let b = open(&mut ws, dance(20), "b.vmd");
+    let e = move_bone(&ws, a, 0, 3);
+    ws.apply(Event::edit(a, EditRequest::apply(e, "Move A")));
+    let e = move_bone(&ws, b, 0, 4);
+    ws.apply(Event::edit(b, EditRequest::apply(e, "Move B")));
+    ws.apply(Event::Activate(b));
+    // B's own step: B stays active, nothing to say.
+    let ch = ws.apply(Event::Undo);
+    assert_eq!(ws.active().map(|d| d.id), Some(b));
+    assert!(!ch.active);
+    assert!(ch.notes.is_empty(), "{:?}", ch.notes);
+    // A's step: A becomes active, and the note names A and the step.
+    let ch = ws.apply(Event::Undo);
+    assert_eq!(ws.active().map(|d| d.id), Some(a));
+    assert!(ch.active);
+    assert_eq!(ch.notes.len(), 1, "{:?}", ch.notes);
+    assert!(ch.notes[0].contains("a.vmd"), "{:?}", ch.notes);
+    assert!(ch.notes[0].contains("Move A"), "{:?}", ch.notes);
+    assert!(ch.notes[0].starts_with("Undid"), "{:?}", ch.notes);
+    // Redo from B: back to A's step, said again.
+    ws.apply(Event::Activate(b));
+    let ch = ws.apply(Event::Redo);
+    assert_eq!(ws.active().map(|d| d.id), Some(a));
+    assert!(ch.notes[0].starts_with("Redid"), "{:?}", ch.notes);
+    assert!(ch.notes[0].contains("a.vmd"), "{:?}", ch.notes);
+}
+
+/// Every modified file is counted, not only the active one.
+#[test]
+fn the_modified_count_covers_every_file() {
+    let mut ws = Workspace::new();
+    let a = open(&mut ws, dance(20), "a.vmd");
+    let b = open(&mut ws, dance(20), "b.vmd");
+    let _c = open(&mut ws, dance(20), "c.vmd");
+    assert_eq!(ws.modified_count(), 0);
+    for id in [a, b] {
+        let e = move_bone(&ws, id, 0, 7);
+        ws.apply(Event::edit(id, EditRequest::apply(e, "move")));
+    }
+    assert_eq!(ws.modified_count(), 2);
+    let names: Vec<&str> = ws.modified().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["a.vmd", "b.vmd"]);
+    ws.apply(Event::Discard(a));
+    assert_eq!(ws.modified_count(), 1);
+}

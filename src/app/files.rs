@@ -150,10 +150,16 @@ impl StudioApp {
     /// alone on the command line) it goes under the bundled demo scene, so
     /// its waveform and beat grid have a timeline to sit on.
     pub fn load_song(&mut self, path: PathBuf) {
-        if self.ws.docs().is_empty() && self.ws.scene().actors.is_empty() {
+        if self.ws.docs().is_empty() && self.ws.scene().actors.is_empty() && !self.scene.pending() {
             self.open_demo();
             self.central = CentralView::Preview;
         }
+        self.load_song_into_scene(path);
+    }
+
+    /// Loads a song for whatever scene there is (never the demo): the
+    /// scene takes it once it has decoded.
+    pub fn load_song_into_scene(&mut self, path: PathBuf) {
         let offset = self.shared.song.offset_frames;
         let jobs = self.shared.jobs.clone();
         self.shared.song.load(path, offset, &jobs);

@@ -15,7 +15,6 @@ use super::scene_ui;
 use super::song;
 use crate::workspace::Event;
 use crate::workspace::TransportEvent;
-use crate::workspace::document::Document;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -247,10 +246,7 @@ impl StudioApp {
         self.run_pending();
         self.toolbox_apply();
         self.recovery_tick(&ctx);
-        let title = match self.doc() {
-            Some(d) => format!("{} — VMD Studio", d.title()),
-            None => "VMD Studio".to_owned(),
-        };
+        let title = super::window_title(&self.ws);
         // Only on change: every viewport command also requests a repaint,
         // and sending it each frame would keep an idle window redrawing.
         if self.window_title != title {
@@ -352,7 +348,7 @@ impl StudioApp {
         let Some(guard) = self.close_guard.clone() else {
             return;
         };
-        let Some(title) = self.ws.doc(guard.doc_id).map(Document::title) else {
+        let Some(title) = super::guard_subject(&self.ws, &guard) else {
             self.close_guard = None;
             return;
         };

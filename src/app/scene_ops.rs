@@ -21,6 +21,7 @@ use crate::render::asset::ModelAsset;
 use crate::scene::{self, ModelRef, MotionRole, Placed, Scene};
 use crate::vmd::{self, Motion};
 use crate::workspace::document::{Edit, EditRequest};
+use crate::workspace::files::{FileKind, songs_only};
 use crate::workspace::{Event, NewDocument, SceneEvent, TransportEvent, Workspace};
 
 /// What an open request is for.
@@ -125,6 +126,11 @@ impl SceneState {
         }
     }
 
+    /// Whether any open request has not taken its role yet.
+    pub fn pending(&self) -> bool {
+        !self.intents.is_empty() || !self.waiting.is_empty()
+    }
+
     /// Whether `model`'s file is loaded (false for the built-in skeleton).
     pub fn loaded(&self, model: &ModelRef) -> bool {
         matches!(model, ModelRef::File(p) if self.models.contains_key(p))
@@ -159,14 +165,17 @@ impl StudioApp {
     /// Opens files in the background; they take their roles in the order
     /// given, whatever order they finish loading in. A `.vmdscene` file
     /// opens as a scene.
+    /// A song goes under the bundled demo scene only when it comes alone
+    /// into an empty window (nothing open, nothing loading): with a model,
+    /// a motion or a scene file beside it, those are the scene.
     pub fn open_paths(&mut self, paths: Vec<PathBuf>) {
+        let under_demo = songs_only(&paths);
         for p in paths {
-            if scene::file::is_scene_path(&p) {
-                self.open_scene(&p);
-            } else if super::song::is_song_path(&p) {
-                self.load_song(p);
-            } else {
-                self.open_for(p, Intent::Auto);
+            match FileKind::of(&p) {
+                FileKind::Scene => self.open_scene(&p),
+                FileKind::Song if under_demo => self.load_song(p),
+                FileKind::Song => self.load_song_into_scene(p),
+                FileKind::Model | FileKind::Motion => self.open_for(p, Intent::Auto),
             }
         }
     }
@@ -679,7 +688,9 @@ impl StudioApp {
     /// Saves the scene file at `path`, and with it every scene motion that
     /// has unsaved edits (to its own file) or no file yet (beside the
     /// scene, under its name). A motion without edits is never rewritten.
-    pub fn save_scene_to(&mut self, path: PathBuf) {
+    /// Says which files it saved; returns the documents it started saving
+    /// and where (`None`: the scene was not saved).
+    pub fn save_scene_to(&mut self, path: PathBuf) -> Option<Vec<(u64, PathBuf)>> {
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let mut targets: HashMap<u64, PathBuf> = HashMap::new();
         let mut to_save: Vec<(u64, PathBuf)> = Vec::new();
@@ -706,7 +717,7 @@ impl StudioApp {
                              save it under another name first (File ▸ Save As)",
                             p.display()
                         ));
-                        return;
+                        return None;
                     }
                     targets.insert(id, p.clone());
                     to_save.push((id, p));
@@ -721,15 +732,23 @@ impl StudioApp {
         if let Err(e) = scene::file::save(&scene, &path) {
             self.shared
                 .error(format!("Scene not saved, nothing was lost: {e}"));
-            return;
+            return None;
         }
-        for (id, p) in to_save {
-            self.save_doc_to(id, p);
+        let names: Vec<String> = to_save.iter().map(|(_, p)| file_name(p)).collect();
+        for (id, p) in &to_save {
+            self.save_doc_to(*id, p.clone());
         }
         self.scene.path = Some(path.clone());
         self.apply(Event::SceneSaved);
         self.remember_recent(&path);
-        self.shared.info(format!("Saved scene {}", path.display()));
+        let motions = if names.is_empty() {
+            "; no motion had unsaved edits".to_owned()
+        } else {
+            format!(" and {} motion file(s): {}", names.len(), names.join(", "))
+        };
+        self.shared
+            .info(format!("Saved scene {}{motions}", path.display()));
+        Some(to_save)
     }
 }
 

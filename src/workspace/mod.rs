@@ -48,6 +48,7 @@ use crate::vmd::Motion;
 use crate::vmd::save::DiskStamp;
 
 pub mod document;
+pub mod files;
 pub mod transport;
 
 pub use document::{
@@ -382,6 +383,17 @@ impl Workspace {
         (!roles.is_empty()).then(|| roles.join(", "))
     }
 
+    /// The open documents with unsaved edits, in tab order.
+    pub fn modified(&self) -> impl Iterator<Item = &Document> {
+        self.docs.iter().filter(|d| d.is_modified())
+    }
+
+    /// How many open documents have unsaved edits (the title bar's and the
+    /// close guard's count).
+    pub fn modified_count(&self) -> usize {
+        self.modified().count()
+    }
+
     /// Whether anything can be undone (`undo`) or redone.
     pub fn can_step(&self, undo: bool) -> bool {
         self.last_group(undo).is_some() || self.fallback_target(undo).is_some()
@@ -650,6 +662,7 @@ impl Workspace {
     }
 
     fn step(&mut self, undo: bool, ch: &mut Changes) {
+        let label = self.step_label(undo);
         let group = match self.last_group(undo) {
             Some(g) if undo => self.undo_order.remove(g),
             Some(g) => self.redo_order.remove(g),
@@ -696,8 +709,17 @@ impl Workspace {
             Entry::Scene => None,
         }) && i != self.active
         {
+            // Never silently: the status line says which file the step
+            // belonged to, now the active one.
             self.active = i;
             ch.active = true;
+            let d = &self.docs[i];
+            let name = d.title();
+            let name = name.trim_start_matches("● ");
+            let verb = if undo { "Undid" } else { "Redid" };
+            let what = label.map_or(String::new(), |l| format!(" “{l}”"));
+            ch.notes
+                .push(format!("{verb}{what} in {name}, now the active file"));
         }
         if undo {
             // Kept in the order the steps were made.
