@@ -44,61 +44,6 @@ pub struct DiskConflict {
 }
 
 impl StudioApp {
-    /// File ▸ Save all: the scene file (if it has one and changed, with the
-    /// scene's motions) and every other file with unsaved edits, each to
-    /// its own file. A file that was never saved is named, not guessed at.
-    pub fn save_all(&mut self) {
-        let mut saved = Vec::new();
-        let mut done = Vec::new();
-        if self.ws.scene_modified()
-            && let Some(p) = self.scene.path.clone()
-            && let Some(motions) = self.save_scene_to(p.clone())
-        {
-            saved.push(p);
-            for (id, p) in motions {
-                done.push(id);
-                saved.push(p);
-            }
-        }
-        let mut unnamed = Vec::new();
-        let mut todo = Vec::new();
-        for d in self.ws.modified().filter(|d| !done.contains(&d.id)) {
-            match &d.path {
-                Some(p) => todo.push((d.id, p.clone())),
-                None => unnamed.push(d.name.clone()),
-            }
-        }
-        for (id, p) in todo {
-            self.save_doc_to(id, p.clone());
-            saved.push(p);
-        }
-        let names: Vec<String> = saved
-            .iter()
-            .map(|p| {
-                p.file_name().map_or_else(
-                    || p.display().to_string(),
-                    |n| n.to_string_lossy().into_owned(),
-                )
-            })
-            .collect();
-        if !unnamed.is_empty() {
-            self.shared.error(format!(
-                "Save all: {} never saved to a file (use Save As on each): {}",
-                unnamed.len(),
-                unnamed.join(", ")
-            ));
-        }
-        if !names.is_empty() {
-            self.shared.info(format!(
-                "Save all: saving {} file(s): {}",
-                names.len(),
-                names.join(", ")
-            ));
-        } else if unnamed.is_empty() {
-            self.shared.info("Save all: no file has unsaved edits");
-        }
-    }
-
     /// Saves a document to `path` in the background. If the document's own
     /// file changed on disk since it was opened or saved, asks first.
     pub fn save_doc_to(&mut self, doc_id: u64, path: PathBuf) {
