@@ -1,6 +1,7 @@
 //! Files in and out of the app: background job results, file picking
 //! (system dialog or built-in browser), dropped files, recent list, songs.
 
+use super::AfterClose;
 use super::CentralView;
 use super::MAX_RECENT;
 use super::StudioApp;
@@ -8,6 +9,7 @@ use super::file_browser;
 use super::jobs::JobResult;
 use super::jobs::Pick;
 use super::panels::viewport::ViewMode;
+use super::saving::SaveOutcome;
 use super::scene_ops::{self, Intent, Ready};
 use crate::render::asset::ModelAsset;
 use crate::scene;
@@ -303,6 +305,81 @@ impl StudioApp {
             ));
         } else if unnamed.is_empty() {
             self.shared.info("Save all: no file has unsaved edits");
+        }
+    }
+
+    /// Saves a document to `path` in the background. If the document's own
+    /// file changed on disk since it was opened or saved, asks first.
+    pub fn save_doc_to(&mut self, doc_id: u64, path: PathBuf) {
+        self.request_save(doc_id, path, false);
+    }
+
+    /// Saves, overwriting the file even if it changed on disk.
+    pub fn save_doc_overwriting(&mut self, doc_id: u64, path: PathBuf) {
+        self.request_save(doc_id, path, true);
+    }
+
+    fn request_save(&mut self, doc_id: u64, path: PathBuf, overwrite: bool) {
+        let r = self
+            .saves
+            .request(&self.ws, &mut self.jobs, doc_id, path, overwrite);
+        self.save_refused(r);
+    }
+
+    fn save_refused(&mut self, r: Result<(), String>) {
+        if let Err(e) = r {
+            self.after_save = None;
+            self.shared.error(e);
+        }
+    }
+
+    /// Applies a finished save (from [`StudioApp::poll_jobs`]).
+    fn save_finished(&mut self, r: JobResult) {
+        let (doc_id, then) = match self.saves.finished(r) {
+            SaveOutcome::Stale => return,
+            SaveOutcome::Conflict(c) => {
+                self.disk_conflict = Some(c);
+                return;
+            }
+            SaveOutcome::Failed {
+                doc_id,
+                message,
+                then,
+            } => {
+                self.after_save = None;
+                self.shared.error(message);
+                (doc_id, then)
+            }
+            SaveOutcome::Saved {
+                doc_id,
+                path,
+                event,
+                then,
+            } => {
+                self.apply(event);
+                self.remember_recent(&path);
+                self.shared.info(format!("Saved {}", path.display()));
+                self.last_saved = Some(path);
+                (doc_id, then)
+            }
+        };
+        if let Some((p, overwrite)) = then {
+            // A newer save was asked for meanwhile; a close the guard
+            // waits for happens after that one.
+            let r = self
+                .saves
+                .start(&self.ws, &mut self.jobs, doc_id, p, overwrite);
+            self.save_refused(r);
+            return;
+        }
+        // A save the close guard asked for: now close or quit.
+        if !self.ws.doc(doc_id).is_some_and(|d| d.is_modified())
+            && let Some(g) = self.after_save.take_if(|g| g.doc_id == doc_id)
+        {
+            match g.then {
+                AfterClose::CloseDoc => self.close_doc(doc_id),
+                AfterClose::Quit => self.close_window = true,
+            }
         }
     }
 

@@ -182,8 +182,7 @@ impl StudioApp {
                         self.with_active(|cx, p| panels::forensics::ui(ui, cx, p.forensics));
                     }
                     CentralView::Preview => {
-                        let mut edits = Vec::new();
-                        let picked = {
+                        let out = {
                             let view = scene_ops::scene_view(&self.ws, &self.scene);
                             let vp = &mut self.viewport;
                             panels::viewport::ui(
@@ -191,16 +190,13 @@ impl StudioApp {
                                 &mut vp.posing,
                                 &mut vp.view,
                                 &view,
-                                &mut edits,
                                 &mut self.shared,
                             )
                         };
                         // The viewport edits the scene camera's keys and
                         // (posing) the actors' motions, each on its document.
-                        self.sync_transport();
-                        for (id, e) in edits {
-                            self.request_on(id, vec![e]);
-                        }
+                        self.apply_all(out.events);
+                        let picked = out.picked;
                         // A bone clicked in the view: its row (and key) in the timeline.
                         if let Some(b) = picked {
                             let events = scene_ui::bone_picked(
