@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use vmd_studio::scene::{ModelRef, Scene, Song};
 use vmd_studio::vmd::{self, BoneKey, CameraKey, MorphKey, Motion, NameEncoding};
 use vmd_studio::workspace::{
-    Changes, DocId, DocView, Edit, EditRequest, Event, KeyChanges, KeyRef, NewDocument, SceneEvent,
-    TransportEvent, Workspace, merge_id,
+    Changes, DocId, DocView, Edit, EditRequest, Event, Intent, KeyChanges, KeyRef, NewDocument,
+    SceneEvent, TransportEvent, Workspace, merge_id, placing,
 };
 
 /// A dance: センター keys at frames 0, 10, 20 and a あ morph at 5 and 15.
@@ -489,4 +489,207 @@ fn a_recovered_copy_is_modified_and_a_save_clears_the_mark() {
     assert_eq!(ch.opened, Some(d));
     assert_eq!(ws.docs().len(), 1);
     assert_eq!(ws.doc(d).expect("doc").motion.last_frame(), Some(30));
+}
+
+/// Undo and redo never switch the active file silently: a step that
+/// belongs to another file makes that file active and says so (its name
+/// and the step's label) in the notes the status line shows; a step in the
+/// active file says nothing.
+#[test]
+fn undo_in_another_file_says_which_file_it_switched_to() {
+    let mut ws = Workspace::new();
+    let a = open(&mut ws, dance(20), "a.vmd");
+    let b = open(&mut ws, dance(20), "b.vmd");
+    let e = move_bone(&ws, a, 0, 3);
+    ws.apply(Event::edit(a, EditRequest::apply(e, "Move A")));
+    let e = move_bone(&ws, b, 0, 4);
+    ws.apply(Event::edit(b, EditRequest::apply(e, "Move B")));
+    ws.apply(Event::Activate(b));
+    // B's own step: B stays active, nothing to say.
+    let ch = ws.apply(Event::Undo);
+    assert_eq!(ws.active().map(|d| d.id), Some(b));
+    assert!(!ch.active);
+    assert!(ch.notes.is_empty(), "{:?}", ch.notes);
+    // A's step: A becomes active, and the note names A and the step.
+    let ch = ws.apply(Event::Undo);
+    assert_eq!(ws.active().map(|d| d.id), Some(a));
+    assert!(ch.active);
+    assert_eq!(ch.notes.len(), 1, "{:?}", ch.notes);
+    assert!(ch.notes[0].contains("a.vmd"), "{:?}", ch.notes);
+    assert!(ch.notes[0].contains("Move A"), "{:?}", ch.notes);
+    assert!(ch.notes[0].starts_with("Undid"), "{:?}", ch.notes);
+    // Redo from B: back to A's step, said again.
+    ws.apply(Event::Activate(b));
+    let ch = ws.apply(Event::Redo);
+    assert_eq!(ws.active().map(|d| d.id), Some(a));
+    assert!(ch.notes[0].starts_with("Redid"), "{:?}", ch.notes);
+    assert!(ch.notes[0].contains("a.vmd"), "{:?}", ch.notes);
+}
+
+/// Every modified file is counted, not only the active one.
+#[test]
+fn the_modified_count_covers_every_file() {
+    let mut ws = Workspace::new();
+    let a = open(&mut ws, dance(20), "a.vmd");
+    let b = open(&mut ws, dance(20), "b.vmd");
+    let _c = open(&mut ws, dance(20), "c.vmd");
+    assert_eq!(ws.modified_count(), 0);
+    for id in [a, b] {
+        let e = move_bone(&ws, id, 0, 7);
+        ws.apply(Event::edit(id, EditRequest::apply(e, "move")));
+    }
+    assert_eq!(ws.modified_count(), 2);
+    let names: Vec<&str> = ws.modified().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["a.vmd", "b.vmd"]);
+    ws.apply(Event::Discard(a));
+    assert_eq!(ws.modified_count(), 1);
+}
+
+// ------------------------------------------------- where opened files go
+
+fn bytes(ws: &Workspace, id: DocId) -> Vec<u8> {
+    vmd::write(&ws.doc(id).expect("open").motion).expect("writes")
+}
+
+/// A file opened with a role takes it as it opens, by what it holds: a
+/// dance goes to a new actor (said so, naming the file), a camera becomes
+/// the scene camera without taking the key panel from the dance.
+#[test]
+fn an_opened_file_takes_its_role_by_what_it_holds() {
+    let mut ws = Workspace::new();
+    let mut new = NewDocument::new(dance(20), Some("/x/dance.vmd".into()), "dance.vmd");
+    new.place = Some(Intent::Auto);
+    let ch = ws.apply(Event::Open(Box::new(new)));
+    let d = ch.opened.expect("opened");
+    assert_eq!(ws.scene().actors.len(), 1);
+    assert_eq!(ws.scene().actors[0].motion, Some(d));
+    assert_eq!(ws.selected_actor(), Some(0));
+    assert_eq!(ch.notes.len(), 1, "{:?}", ch.notes);
+    assert!(ch.notes[0].starts_with("Opened /x/dance.vmd as the motion of a new actor"));
+    assert!(ws.scene_modified());
+
+    let mut new = NewDocument::new(camera(40), Some("/x/cam.vmd".into()), "cam.vmd");
+    new.place = Some(Intent::Auto);
+    let c = ws.apply(Event::Open(Box::new(new))).opened.expect("opened");
+    assert_eq!(ws.scene().camera, Some(c));
+    assert_eq!(ws.scene().actors.len(), 1, "no actor for a camera");
+    assert_eq!(
+        ws.active().map(|x| x.id),
+        Some(d),
+        "the dance keeps the key panel"
+    );
+    // Opening is not an undo step.
+    assert!(!ws.can_step(true));
+}
+
+/// The bundled demo: one actor, "Demo dancer", wearing the dance, the
+/// camera framing it, the dance active, nothing modified.
+#[test]
+fn the_demo_is_one_dancer_framed_by_its_camera() {
+    let mut ws = Workspace::new();
+    for e in placing::demo_events(
+        &ws,
+        (dance(20), "demo_dance.vmd"),
+        (camera(40), "demo_camera.vmd"),
+    ) {
+        ws.apply(e);
+    }
+    let names: Vec<&str> = ws.docs().iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["demo_dance.vmd", "demo_camera.vmd"]);
+    let (d, c) = (ws.docs()[0].id, ws.docs()[1].id);
+    let s = ws.scene();
+    assert_eq!(s.actors.len(), 1);
+    assert_eq!(s.actors[0].name, "Demo dancer");
+    assert_eq!(s.actors[0].motion, Some(d));
+    assert_eq!(s.camera, Some(c));
+    assert_eq!(ws.active().map(|x| x.id), Some(d));
+    assert!(!ws.scene_modified());
+    assert_eq!(ws.modified_count(), 0);
+    // Again: the unmodified demo files close, the new ones replace them.
+    for e in placing::demo_events(
+        &ws,
+        (dance(20), "demo_dance.vmd"),
+        (camera(40), "demo_camera.vmd"),
+    ) {
+        ws.apply(e);
+    }
+    assert_eq!(ws.docs().len(), 2);
+}
+
+/// A face motion merged into the actor's dance: its morph key is added at
+/// its own frame, as one undo step that gives back the identical bytes; a
+/// camera-only file has nothing to merge and says so.
+#[test]
+fn a_merge_adds_the_keys_as_one_undo_step() {
+    let (mut ws, d, _) = scene();
+    let before = bytes(&ws, d);
+    let mut face = Motion::new_v2();
+    face.morphs
+        .push(MorphKey::new("まばたき", NameEncoding::ShiftJis, 3, 1.0).expect("name fits"));
+    face.cameras.push(camera(1).cameras[0]);
+    let (actor, target) = placing::merge_target(&ws, None).expect("an actor wearing a motion");
+    assert_eq!((actor, target), (0, d));
+    let (events, text) =
+        placing::merge_events(&ws, actor, target, face, "face.vmd").expect("merges");
+    for e in events {
+        ws.apply(e);
+    }
+    let m = &ws.doc(d).expect("open").motion;
+    assert_eq!(m.morphs.len(), 3, "two あ keys and the merged one");
+    assert!(text.contains("0 bone, 1 morph keys"), "{text}");
+    assert!(text.contains("1 camera/light keys left out"), "{text}");
+    ws.apply(Event::Undo);
+    assert_eq!(bytes(&ws, d), before);
+    assert!(!ws.can_step(true), "one step");
+
+    let err = placing::merge_events(&ws, 0, d, camera(9), "cam.vmd").expect_err("nothing to merge");
+    assert!(err.contains("no bone or morph keys"), "{err}");
+    // An actor that wears nothing simply wears the file.
+    ws.apply(Event::Scene(SceneEvent::AddActor));
+    assert_eq!(
+        placing::merge_target(&ws, Some(1)),
+        Err(Intent::ActorMotion(1))
+    );
+}
+
+/// Saving a scene writes the motions with unsaved edits to their files
+/// and the never-saved ones beside the scene; an unedited one is not
+/// rewritten; a never-saved one whose name is taken stops the save.
+#[test]
+fn the_scene_save_plan_writes_only_what_needs_it() {
+    let dir = std::env::temp_dir().join(format!("vmd-ws-plan-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let mut ws = Workspace::new();
+    let mut new = NewDocument::new(dance(20), Some(dir.join("a.vmd")), "a.vmd");
+    new.place = Some(Intent::Auto);
+    let a = ws.apply(Event::Open(Box::new(new))).opened.expect("a");
+    let mut new = NewDocument::new(camera(40), Some(dir.join("cam.vmd")), "cam.vmd");
+    new.place = Some(Intent::Auto);
+    let c = ws.apply(Event::Open(Box::new(new))).opened.expect("cam");
+    let mut new = NewDocument::new(dance(30), None, "mirror");
+    new.place = Some(Intent::Auto);
+    let m = ws.apply(Event::Open(Box::new(new))).opened.expect("mirror");
+    let e = move_bone(&ws, a, 0, 1);
+    ws.apply(Event::edit(a, EditRequest::apply(e, "move")));
+    let plan = placing::scene_save_plan(&ws, &dir.join("s.vmdscene"), true).expect("plan");
+    let got: BTreeSet<(DocId, PathBuf)> = plan.motions.into_iter().collect();
+    let want: BTreeSet<(DocId, PathBuf)> = [(a, dir.join("a.vmd")), (m, dir.join("mirror.vmd"))]
+        .into_iter()
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(plan.scene.camera, Some(dir.join("cam.vmd")));
+    assert!(plan.scene.preview.through_camera);
+    assert!(!got.iter().any(|(id, _)| *id == c));
+    // Save all: the modified file with a path; an edited never-saved one
+    // is named (an unedited one is not work to lose).
+    assert_eq!(placing::save_all_plan(&ws, &[]).1, Vec::<String>::new());
+    let e = move_bone(&ws, m, 0, 1);
+    ws.apply(Event::edit(m, EditRequest::apply(e, "move")));
+    let (todo, unnamed) = placing::save_all_plan(&ws, &[]);
+    assert_eq!(todo, [(a, dir.join("a.vmd"))]);
+    assert_eq!(unnamed, ["mirror"]);
+    std::fs::write(dir.join("mirror.vmd"), b"taken").expect("write");
+    let err = placing::scene_save_plan(&ws, &dir.join("s.vmdscene"), false).expect_err("taken");
+    assert!(err.contains("mirror.vmd"), "{err}");
 }

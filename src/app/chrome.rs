@@ -170,7 +170,7 @@ fn file_menu(ui: &mut egui::Ui, input: &MenuInput, chrome: &mut Chrome, out: &mu
                 ask(ui, Request::ExportVideo);
             }
             ui.separator();
-            for c in [UiCommand::Save, UiCommand::SaveAs] {
+            for c in [UiCommand::Save, UiCommand::SaveAll, UiCommand::SaveAs] {
                 if c.menu_button(ui, has_doc) {
                     ask(ui, Request::Command(c));
                 }

@@ -62,7 +62,8 @@ mod modifiers {
 commands! {
     Open: "Open…", "Open VMD files (motions, cameras, facial, light)", [CTRL O];
     Save: "Save", "Save the active file; unedited bytes stay as they were", [CTRL S];
-    SaveAs: "Save As…", "Save the active file under a new name", [CTRL_SHIFT S];
+    SaveAll: "Save all", "Save every file with unsaved edits (and the scene file, if it has one and changed)", [CTRL_SHIFT S];
+    SaveAs: "Save As…", "Save the active file under a new name", [none];
     CloseTab: "Close", "Close the active file", [CTRL W];
     LoadModel: "Load model skeleton…", "Use a PMX/PMD model's skeleton in the preview", [none];
     MergeMotion: "Merge motion into actor…", "Load a VMD onto the selected actor's motion as MMD does (e.g. a face motion onto a dance): its keys are added from frame 0 as one undo step", [none];

@@ -67,6 +67,7 @@ impl StudioApp {
                     }
                 }
             }
+            UiCommand::SaveAll => self.save_all(),
             UiCommand::SaveAs => {
                 if let Some(id) = self.doc().map(|d| d.id) {
                     let dir = self.start_dir();

@@ -223,10 +223,7 @@ impl StudioApp {
     /// Runs a toolbox operation the toolbox panel queued (it owns the dialogs).
     pub(super) fn toolbox_apply(&mut self) {
         if let Some((motion, name)) = self.toolbox.take_new_document() {
-            let new = crate::workspace::NewDocument::new(motion, None, name);
-            if let Some(id) = self.apply(Event::Open(Box::new(new))).opened {
-                self.place_new(id);
-            }
+            self.open_motion(motion, None, &name);
         }
         let Some(req) = self.toolbox.take_request() else {
             return;
@@ -238,7 +235,9 @@ impl StudioApp {
                     self.shared.info(line.clone());
                 }
                 if let Some(id) = self.doc().map(|d| d.id)
-                    && let Some(note) = self.bones_the_model_lacks(id, &outcome.motion)
+                    && let Some(note) =
+                        self.scene
+                            .names_the_model_lacks(&self.ws, id, &outcome.motion)
                 {
                     self.shared.error(format!("{}: {note}", outcome.label));
                 }

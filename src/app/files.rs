@@ -1,17 +1,388 @@
 //! Files in and out of the app: background job results, file picking
 //! (system dialog or built-in browser), dropped files, recent list, songs.
 
+use super::AfterClose;
 use super::CentralView;
 use super::MAX_RECENT;
 use super::StudioApp;
 use super::file_browser;
 use super::jobs::JobResult;
 use super::jobs::Pick;
-use super::scene_ops;
+use super::panels::viewport::ViewMode;
+use super::saving::SaveOutcome;
+use super::scene_ops::{self, Intent, Ready};
+use crate::render::asset::ModelAsset;
+use crate::scene;
+use crate::vmd::{self, Motion};
+use crate::workspace::files::{FileKind, songs_only};
+use crate::workspace::placing::{self, file_name};
+use crate::workspace::{Event, NewDocument};
 use std::path::Path;
 use std::path::PathBuf;
+use std::sync::Arc;
 
+/// Opening: each file takes its role through the workspace's placing
+/// rules ([`placing`]); the loads run in the background and are put in
+/// order by [`scene_ops::SceneState`].
 impl StudioApp {
+    /// Opens files in the background; they take their roles in the order
+    /// given, whatever order they finish loading in. A `.vmdscene` file
+    /// opens as a scene. A song goes under the bundled demo scene only when
+    /// it comes alone into an empty window (nothing open, nothing loading):
+    /// with a model, a motion or a scene file beside it, those are the scene.
+    pub fn open_paths(&mut self, paths: Vec<PathBuf>) {
+        let under_demo = songs_only(&paths);
+        for p in paths {
+            match FileKind::of(&p) {
+                FileKind::Scene => self.open_scene(&p),
+                FileKind::Song if under_demo => self.load_song(p),
+                FileKind::Song => self.load_song_into_scene(p),
+                FileKind::Model | FileKind::Motion => self.open_for(p, Intent::Auto),
+            }
+        }
+    }
+
+    /// Opens one file for a given role.
+    pub fn open_for(&mut self, path: PathBuf, intent: Intent) {
+        self.scene.open_for(&mut self.jobs, path, intent);
+    }
+
+    /// A finished load: what is ready takes its role, in the order asked for.
+    pub fn queue_loaded(&mut self, seq: u64, r: JobResult) {
+        for ready in self.scene.take_loaded(seq, r) {
+            match ready {
+                Ready::NotAModel(path) => self.shared.error(format!(
+                    "{} is not a model (PMX or PMD); the actor keeps its model",
+                    path.display()
+                )),
+                Ready::Place(
+                    JobResult::Motion {
+                        path,
+                        result,
+                        stamp,
+                        ..
+                    },
+                    intent,
+                ) => match result {
+                    Ok(m) => self.place_motion(*m, path, stamp, intent),
+                    Err(e) => self
+                        .shared
+                        .error(format!("Could not open {}: {e}", path.display())),
+                },
+                Ready::Place(JobResult::Model { path, result, .. }, intent) => {
+                    self.place_model(path, result, intent)
+                }
+                Ready::Place(..) => {}
+            }
+        }
+    }
+
+    /// A motion finished loading: becomes (or replaces) a document and
+    /// takes its role, or merges into an actor's motion.
+    fn place_motion(
+        &mut self,
+        m: Motion,
+        path: PathBuf,
+        stamp: Option<vmd::save::DiskStamp>,
+        intent: Intent,
+    ) {
+        self.remember_recent(&path);
+        let intent = match intent {
+            Intent::MergeInto(which) => match placing::merge_target(&self.ws, which) {
+                Ok((actor, target)) => {
+                    match placing::merge_events(&self.ws, actor, target, m, &file_name(&path)) {
+                        Ok((events, text)) => {
+                            for e in events {
+                                self.apply(e);
+                            }
+                            self.shared.info(text);
+                        }
+                        Err(e) => self.shared.error(e),
+                    }
+                    return;
+                }
+                Err(instead) => instead,
+            },
+            other => other,
+        };
+        let (mut new, note) = placing::open_file(&self.ws, m, &path, intent);
+        new.disk_stamp = stamp;
+        if let Some(n) = note {
+            self.shared.error(n);
+        }
+        self.apply(Event::Open(Box::new(new)));
+    }
+
+    /// A model finished loading (or failed): kept by path, put on an actor.
+    fn place_model(
+        &mut self,
+        path: PathBuf,
+        result: Result<Arc<ModelAsset>, String>,
+        intent: Intent,
+    ) {
+        match result {
+            Ok(asset) => {
+                self.remember_recent(&path);
+                let summary = scene_ops::model_summary(&asset);
+                self.scene.keep_model(path.clone(), asset);
+                let (e, text) = placing::model_loaded(&self.ws, &path, intent);
+                self.apply(e);
+                self.shared
+                    .info(format!("Loaded {} {text}: {summary}", file_name(&path)));
+            }
+            Err(e) => {
+                let (event, note) = placing::model_failed(&self.ws, intent);
+                if let Some(event) = event {
+                    self.apply(event);
+                }
+                self.shared.error(format!(
+                    "Could not load model {}: {e}{note}",
+                    path.display()
+                ));
+            }
+        }
+    }
+
+    /// Opens a motion as a new document (a toolbox result, a test's file)
+    /// and places it in the scene by what it holds, as a file opened from
+    /// disk would be; returns its id.
+    pub fn open_motion(&mut self, m: Motion, path: Option<PathBuf>, name: &str) -> Option<u64> {
+        let mut new = NewDocument::new(m, path, name);
+        new.place = Some(Intent::Auto);
+        self.apply(Event::Open(Box::new(new))).opened
+    }
+
+    /// A fresh scene (see [`placing::clear_scene`]), with no scene file.
+    pub(super) fn clear_scene(&mut self) {
+        for e in placing::clear_scene(&self.ws) {
+            self.apply(e);
+        }
+        self.scene.path = None;
+    }
+
+    /// Opens the bundled demo as a scene: the demo dance on the built-in
+    /// skeleton, framed by the demo camera, seen through that camera.
+    pub fn open_demo(&mut self) {
+        let read = |bytes: &[u8], name: &str| {
+            vmd::read(bytes).map_err(|e| format!("bundled demo {name}: {e}"))
+        };
+        match (
+            read(super::DEMO_DANCE, "demo_dance.vmd"),
+            read(super::DEMO_CAMERA, "demo_camera.vmd"),
+        ) {
+            (Ok(dance), Ok(camera)) => {
+                let events = placing::demo_events(
+                    &self.ws,
+                    (dance, "demo_dance.vmd"),
+                    (camera, "demo_camera.vmd"),
+                );
+                for e in events {
+                    self.apply(e);
+                }
+                self.scene.path = None;
+                self.viewport.view.mode = ViewMode::VmdCamera;
+            }
+            (Err(e), _) | (_, Err(e)) => self.shared.error(e),
+        }
+    }
+
+    /// Opens a `.vmdscene` file: its motions and models load in the
+    /// background into their roles; a missing file is reported and the
+    /// rest opens.
+    pub fn open_scene(&mut self, path: &Path) {
+        let loaded = match scene::file::load(path) {
+            Ok(l) => l,
+            Err(e) => {
+                self.shared.error(format!("Could not open the scene: {e}"));
+                return;
+            }
+        };
+        for m in &loaded.missing {
+            self.shared.error(format!("Scene {}: {m}", file_name(path)));
+        }
+        let src = loaded.scene;
+        let (events, opens) = placing::scene_file_events(&self.ws, &src);
+        for e in events {
+            self.apply(e);
+        }
+        for (p, intent) in opens {
+            // A model already loaded is on its actor already.
+            if matches!(intent, Intent::ActorModel(_)) && self.scene.models.contains_key(&p) {
+                continue;
+            }
+            self.open_for(p, intent);
+        }
+        self.viewport.view.mode = if src.preview.through_camera {
+            ViewMode::VmdCamera
+        } else {
+            ViewMode::Free
+        };
+        self.central = CentralView::Preview;
+        self.scene.path = Some(path.to_path_buf());
+        self.remember_recent(path);
+        self.shared.info(format!(
+            "Opened scene {} ({} actors{})",
+            path.display(),
+            src.actors.len(),
+            if loaded.missing.is_empty() {
+                String::new()
+            } else {
+                format!(", {} files missing", loaded.missing.len())
+            }
+        ));
+    }
+
+    /// Saves the scene file at `path`, and with it every scene motion that
+    /// has unsaved edits (to its own file) or no file yet (beside the
+    /// scene, under its name; see [`placing::scene_save_plan`]). Says which
+    /// files it saved; returns the documents it started saving and where
+    /// (`None`: the scene was not saved).
+    pub fn save_scene_to(&mut self, path: PathBuf) -> Option<Vec<(u64, PathBuf)>> {
+        let through_camera = self.viewport.view.mode == ViewMode::VmdCamera;
+        let plan = match placing::scene_save_plan(&self.ws, &path, through_camera) {
+            Ok(p) => p,
+            Err(e) => {
+                self.shared.error(e);
+                return None;
+            }
+        };
+        if let Err(e) = scene::file::save(&plan.scene, &path) {
+            self.shared
+                .error(format!("Scene not saved, nothing was lost: {e}"));
+            return None;
+        }
+        let names: Vec<String> = plan.motions.iter().map(|(_, p)| file_name(p)).collect();
+        for (id, p) in &plan.motions {
+            self.save_doc_to(*id, p.clone());
+        }
+        self.scene.path = Some(path.clone());
+        self.apply(Event::SceneSaved);
+        self.remember_recent(&path);
+        let motions = if names.is_empty() {
+            "; no motion had unsaved edits".to_owned()
+        } else {
+            format!(" and {} motion file(s): {}", names.len(), names.join(", "))
+        };
+        self.shared
+            .info(format!("Saved scene {}{motions}", path.display()));
+        Some(plan.motions)
+    }
+
+    /// File ▸ Save all: the scene file (if it has one and changed, with the
+    /// scene's motions) and every other file with unsaved edits, each to
+    /// its own file. A file that was never saved is named, not guessed at.
+    pub fn save_all(&mut self) {
+        let mut saved = Vec::new();
+        let mut done = Vec::new();
+        if self.ws.scene_modified()
+            && let Some(p) = self.scene.path.clone()
+            && let Some(motions) = self.save_scene_to(p.clone())
+        {
+            saved.push(p);
+            for (id, p) in motions {
+                done.push(id);
+                saved.push(p);
+            }
+        }
+        let (todo, unnamed) = placing::save_all_plan(&self.ws, &done);
+        for (id, p) in todo {
+            self.save_doc_to(id, p.clone());
+            saved.push(p);
+        }
+        if !unnamed.is_empty() {
+            self.shared.error(format!(
+                "Save all: {} never saved to a file (use Save As on each): {}",
+                unnamed.len(),
+                unnamed.join(", ")
+            ));
+        }
+        if !saved.is_empty() {
+            let names: Vec<String> = saved.iter().map(|p| file_name(p)).collect();
+            self.shared.info(format!(
+                "Save all: saving {} file(s): {}",
+                names.len(),
+                names.join(", ")
+            ));
+        } else if unnamed.is_empty() {
+            self.shared.info("Save all: no file has unsaved edits");
+        }
+    }
+
+    /// Saves a document to `path` in the background. If the document's own
+    /// file changed on disk since it was opened or saved, asks first.
+    pub fn save_doc_to(&mut self, doc_id: u64, path: PathBuf) {
+        self.request_save(doc_id, path, false);
+    }
+
+    /// Saves, overwriting the file even if it changed on disk.
+    pub fn save_doc_overwriting(&mut self, doc_id: u64, path: PathBuf) {
+        self.request_save(doc_id, path, true);
+    }
+
+    fn request_save(&mut self, doc_id: u64, path: PathBuf, overwrite: bool) {
+        let r = self
+            .saves
+            .request(&self.ws, &mut self.jobs, doc_id, path, overwrite);
+        self.save_refused(r);
+    }
+
+    fn save_refused(&mut self, r: Result<(), String>) {
+        if let Err(e) = r {
+            self.after_save = None;
+            self.shared.error(e);
+        }
+    }
+
+    /// Applies a finished save (from [`StudioApp::poll_jobs`]).
+    fn save_finished(&mut self, r: JobResult) {
+        let (doc_id, then) = match self.saves.finished(r) {
+            SaveOutcome::Stale => return,
+            SaveOutcome::Conflict(c) => {
+                self.disk_conflict = Some(c);
+                return;
+            }
+            SaveOutcome::Failed {
+                doc_id,
+                message,
+                then,
+            } => {
+                self.after_save = None;
+                self.shared.error(message);
+                (doc_id, then)
+            }
+            SaveOutcome::Saved {
+                doc_id,
+                path,
+                event,
+                then,
+            } => {
+                self.apply(event);
+                self.remember_recent(&path);
+                self.shared.info(format!("Saved {}", path.display()));
+                self.last_saved = Some(path);
+                (doc_id, then)
+            }
+        };
+        if let Some((p, overwrite)) = then {
+            // A newer save was asked for meanwhile; a close the guard
+            // waits for happens after that one.
+            let r = self
+                .saves
+                .start(&self.ws, &mut self.jobs, doc_id, p, overwrite);
+            self.save_refused(r);
+            return;
+        }
+        // A save the close guard asked for: now close or quit.
+        if !self.ws.doc(doc_id).is_some_and(|d| d.is_modified())
+            && let Some(g) = self.after_save.take_if(|g| g.doc_id == doc_id)
+        {
+            match g.then {
+                AfterClose::CloseDoc => self.close_doc(doc_id),
+                AfterClose::Quit => self.close_window = true,
+            }
+        }
+    }
+
     pub(crate) fn remember_recent(&mut self, path: &Path) {
         self.recent.retain(|p| p != path);
         self.recent.insert(0, path.to_path_buf());
@@ -53,7 +424,7 @@ impl StudioApp {
                     Pick::Open => self.open_paths(paths),
                     Pick::Merge { actor } => {
                         for p in paths {
-                            self.open_for(p, scene_ops::Intent::MergeInto(Some(actor)));
+                            self.open_for(p, Intent::MergeInto(Some(actor)));
                         }
                     }
                     Pick::Song => {
@@ -65,8 +436,8 @@ impl StudioApp {
                         let sel = self.ws.selected_actor();
                         for p in paths {
                             match sel {
-                                Some(i) => self.open_for(p, scene_ops::Intent::ActorModel(i)),
-                                None => self.open_for(p, scene_ops::Intent::Auto),
+                                Some(i) => self.open_for(p, Intent::ActorModel(i)),
+                                None => self.open_for(p, Intent::Auto),
                             }
                         }
                     }
@@ -150,10 +521,16 @@ impl StudioApp {
     /// alone on the command line) it goes under the bundled demo scene, so
     /// its waveform and beat grid have a timeline to sit on.
     pub fn load_song(&mut self, path: PathBuf) {
-        if self.ws.docs().is_empty() && self.ws.scene().actors.is_empty() {
+        if self.ws.docs().is_empty() && self.ws.scene().actors.is_empty() && !self.scene.pending() {
             self.open_demo();
             self.central = CentralView::Preview;
         }
+        self.load_song_into_scene(path);
+    }
+
+    /// Loads a song for whatever scene there is (never the demo): the
+    /// scene takes it once it has decoded.
+    pub fn load_song_into_scene(&mut self, path: PathBuf) {
         let offset = self.shared.song.offset_frames;
         let jobs = self.shared.jobs.clone();
         self.shared.song.load(path, offset, &jobs);

@@ -15,7 +15,6 @@ use super::scene_ui;
 use super::song;
 use crate::workspace::Event;
 use crate::workspace::TransportEvent;
-use crate::workspace::document::Document;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -183,8 +182,7 @@ impl StudioApp {
                         self.with_active(|cx, p| panels::forensics::ui(ui, cx, p.forensics));
                     }
                     CentralView::Preview => {
-                        let mut edits = Vec::new();
-                        let picked = {
+                        let out = {
                             let view = scene_ops::scene_view(&self.ws, &self.scene);
                             let vp = &mut self.viewport;
                             panels::viewport::ui(
@@ -192,16 +190,13 @@ impl StudioApp {
                                 &mut vp.posing,
                                 &mut vp.view,
                                 &view,
-                                &mut edits,
                                 &mut self.shared,
                             )
                         };
                         // The viewport edits the scene camera's keys and
                         // (posing) the actors' motions, each on its document.
-                        self.sync_transport();
-                        for (id, e) in edits {
-                            self.request_on(id, vec![e]);
-                        }
+                        self.apply_all(out.events);
+                        let picked = out.picked;
                         // A bone clicked in the view: its row (and key) in the timeline.
                         if let Some(b) = picked {
                             let events = scene_ui::bone_picked(
@@ -247,10 +242,7 @@ impl StudioApp {
         self.run_pending();
         self.toolbox_apply();
         self.recovery_tick(&ctx);
-        let title = match self.doc() {
-            Some(d) => format!("{} — VMD Studio", d.title()),
-            None => "VMD Studio".to_owned(),
-        };
+        let title = super::window_title(&self.ws);
         // Only on change: every viewport command also requests a repaint,
         // and sending it each frame would keep an idle window redrawing.
         if self.window_title != title {
@@ -352,7 +344,7 @@ impl StudioApp {
         let Some(guard) = self.close_guard.clone() else {
             return;
         };
-        let Some(title) = self.ws.doc(guard.doc_id).map(Document::title) else {
+        let Some(title) = super::guard_subject(&self.ws, &guard) else {
             self.close_guard = None;
             return;
         };

@@ -39,7 +39,7 @@ use jobs::Jobs;
 use panels::Shared;
 pub use scene_ui::timeline_sections;
 use startup::ScreenshotPlan;
-pub use startup::run;
+pub use startup::{open_command_line, run};
 
 /// Bundled demo: a short dance and a camera with cuts, made by
 /// `cargo run --example make_demo` (see `examples/make_demo.rs`).
@@ -209,6 +209,35 @@ impl StudioApp {
     pub fn doc(&self) -> Option<&Document> {
         self.ws.active()
     }
+}
+
+/// The window's title: the active file (with its modified mark) and, when
+/// any file has unsaved edits, how many do — the active one is not the
+/// only one that can hold work.
+pub fn window_title(ws: &Workspace) -> String {
+    let mut t = match ws.active() {
+        Some(d) => format!("{} — VMD Studio", d.title()),
+        None => "VMD Studio".to_owned(),
+    };
+    match ws.modified_count() {
+        0 => {}
+        1 => t.push_str(" (1 file unsaved)"),
+        n => t.push_str(&format!(" ({n} files unsaved)")),
+    }
+    t
+}
+
+/// What the unsaved-changes question names: the file, and when quitting
+/// with several modified, how many there are (each is asked about in turn).
+fn guard_subject(ws: &Workspace, guard: &CloseGuard) -> Option<String> {
+    let title = ws.doc(guard.doc_id)?.title();
+    let n = ws.modified_count();
+    Some(match guard.then {
+        AfterClose::Quit if n > 1 => {
+            format!("{title} (1 of {n} files with unsaved edits; the others are asked next)")
+        }
+        _ => title,
+    })
 }
 
 /// Mutable access to each panel's state at once.

@@ -3,15 +3,18 @@
 //! not the one awaited never moves the saved mark, and a file changed on
 //! disk since it was opened or saved is never overwritten without asking.
 //!
+//! [`Saves`] owns the saves in flight; the shell hands it the workspace and
+//! the job service, and applies what [`Saves::finished`] says.
+//!
 //! The bytes reach disk through [`crate::vmd::save`](mod@crate::vmd::save) (unique temporary file,
 //! fsync, permissions, symlinks, read-back).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use super::jobs::JobResult;
-use super::{AfterClose, StudioApp};
+use super::jobs::{JobResult, Jobs};
 use crate::vmd::{self, WriteError};
+use crate::workspace::{Event, Workspace};
 
 /// The save of one document that is running, and the one asked for since.
 #[derive(Debug)]
@@ -43,63 +46,64 @@ pub struct DiskConflict {
     pub path: PathBuf,
 }
 
-impl StudioApp {
-    /// Saves a document to `path` in the background. If the document's own
-    /// file changed on disk since it was opened or saved, asks first.
-    pub fn save_doc_to(&mut self, doc_id: u64, path: PathBuf) {
-        self.request_save(doc_id, path, false);
-    }
-
-    /// Saves, overwriting the file even if it changed on disk.
-    pub fn save_doc_overwriting(&mut self, doc_id: u64, path: PathBuf) {
-        self.request_save(doc_id, path, true);
-    }
-
-    fn request_save(&mut self, doc_id: u64, path: PathBuf, overwrite: bool) {
-        if let Some(f) = self.saves.in_flight.get_mut(&doc_id) {
-            // One save per document at a time: this one runs when the
-            // current one is done, with the state of that moment.
+impl Saves {
+    /// Asks for a save of document `doc_id` to `path` (`overwrite`: even if
+    /// its file changed on disk since it was opened or saved). One save per
+    /// document runs at a time: a request while one runs waits for it and
+    /// then saves the state of that moment. `Err`: why nothing was saved.
+    pub fn request(
+        &mut self,
+        ws: &Workspace,
+        jobs: &mut Jobs,
+        doc_id: u64,
+        path: PathBuf,
+        overwrite: bool,
+    ) -> Result<(), String> {
+        if let Some(f) = self.in_flight.get_mut(&doc_id) {
             f.queued = Some((path, overwrite));
-            return;
+            return Ok(());
         }
-        self.start_save(doc_id, path, overwrite);
+        self.start(ws, jobs, doc_id, path, overwrite)
     }
 
-    fn start_save(&mut self, doc_id: u64, path: PathBuf, overwrite: bool) {
-        let Some(d) = self.ws.docs().iter().find(|d| d.id == doc_id) else {
-            return;
+    /// Starts saving document `doc_id`'s current state to `path` in the
+    /// background. Only the document's own file is checked against what
+    /// was on disk: that is the one whose state on disk is known.
+    pub fn start(
+        &mut self,
+        ws: &Workspace,
+        jobs: &mut Jobs,
+        doc_id: u64,
+        path: PathBuf,
+        overwrite: bool,
+    ) -> Result<(), String> {
+        let Some(d) = ws.doc(doc_id) else {
+            return Ok(());
         };
-        match vmd::write(&d.motion) {
-            Ok(bytes) => {
-                let state = d.state();
-                // Only the document's own file is checked: that is the one
-                // whose state on disk we know.
-                let expect = if !overwrite && d.path.as_deref() == Some(path.as_path()) {
-                    d.disk_stamp.clone()
-                } else {
-                    None
-                };
-                tracing::info!(
-                    "saving {} ({} bytes, checked against disk: {})",
-                    path.display(),
-                    bytes.len(),
-                    expect.is_some()
-                );
-                let job = self.jobs.save(doc_id, path, state, bytes, expect);
-                self.saves
-                    .in_flight
-                    .insert(doc_id, InFlight { job, queued: None });
-            }
-            Err(e) => {
-                self.after_save = None;
-                self.shared
-                    .error(format!("Save failed, nothing was lost: {e}"));
-            }
-        }
+        let bytes =
+            vmd::write(&d.motion).map_err(|e| format!("Save failed, nothing was lost: {e}"))?;
+        let expect = if !overwrite && d.path.as_deref() == Some(path.as_path()) {
+            d.disk_stamp.clone()
+        } else {
+            None
+        };
+        tracing::info!(
+            "saving {} ({} bytes, checked against disk: {})",
+            path.display(),
+            bytes.len(),
+            expect.is_some()
+        );
+        let job = jobs.save(doc_id, path, d.state(), bytes, expect);
+        self.in_flight
+            .insert(doc_id, InFlight { job, queued: None });
+        Ok(())
     }
 
-    /// Applies a finished save (from [`StudioApp::poll_jobs`]).
-    pub(super) fn save_finished(&mut self, r: JobResult) {
+    /// A finished save job: what it means. Only the save a document waits
+    /// for counts; any other result is stale and must not move the saved
+    /// mark. A save asked for meanwhile comes back as `then`, to start once
+    /// the outcome is applied (it is checked against the new disk stamp).
+    pub fn finished(&mut self, r: JobResult) -> SaveOutcome {
         let JobResult::Saved {
             job,
             doc_id,
@@ -108,60 +112,64 @@ impl StudioApp {
             result,
         } = r
         else {
-            return;
+            return SaveOutcome::Stale;
         };
-        // Only the save this document waits for counts; anything else is
-        // stale and must not move the saved mark.
-        let queued = match self.saves.in_flight.get(&doc_id) {
-            Some(f) if f.job == job => self.saves.in_flight.remove(&doc_id).and_then(|f| f.queued),
+        let then = match self.in_flight.get(&doc_id) {
+            Some(f) if f.job == job => self.in_flight.remove(&doc_id).and_then(|f| f.queued),
             _ => {
                 tracing::debug!("ignored a stale save result (job {job}, document {doc_id})");
-                return;
+                return SaveOutcome::Stale;
             }
         };
         match result {
-            Ok(stamp) => {
-                self.apply(crate::workspace::Event::Saved {
+            Ok(stamp) => SaveOutcome::Saved {
+                doc_id,
+                event: Event::Saved {
                     doc: doc_id,
                     state,
                     path: path.clone(),
                     disk_stamp: Some(stamp),
-                });
-                self.remember_recent(&path);
-                self.shared.info(format!("Saved {}", path.display()));
-                self.last_saved = Some(path);
-                if let Some((p, overwrite)) = queued {
-                    // A newer save was asked for meanwhile; a close the guard
-                    // waits for happens after that one.
-                    self.start_save(doc_id, p, overwrite);
-                    return;
-                }
-                // A save the close guard asked for: now close or quit.
-                if let Some(g) = self.after_save.take_if(|g| g.doc_id == doc_id) {
-                    match g.then {
-                        AfterClose::CloseDoc => self.close_doc(doc_id),
-                        AfterClose::Quit => self.close_window = true,
-                    }
-                }
-            }
+                },
+                path,
+                then,
+            },
             Err(WriteError::ChangedOnDisk { .. }) => {
                 tracing::warn!(
                     "{} changed on disk; asking before overwriting",
                     path.display()
                 );
                 // Ask; a queued save would meet the same question.
-                self.disk_conflict = Some(DiskConflict { doc_id, path });
+                SaveOutcome::Conflict(DiskConflict { doc_id, path })
             }
-            Err(e) => {
-                self.after_save = None;
-                self.shared
-                    .error(format!("Save failed, nothing was lost: {e}"));
-                if let Some((p, overwrite)) = queued {
-                    self.start_save(doc_id, p, overwrite);
-                }
-            }
+            Err(e) => SaveOutcome::Failed {
+                doc_id,
+                message: format!("Save failed, nothing was lost: {e}"),
+                then,
+            },
         }
     }
+}
+
+/// What a finished save job means for the shell.
+#[derive(Debug)]
+pub enum SaveOutcome {
+    /// Not the save a document waits for: nothing to do.
+    Stale,
+    /// On disk: apply `event` (the saved mark), then start `then`, if any.
+    Saved {
+        doc_id: u64,
+        path: PathBuf,
+        event: Event,
+        then: Option<(PathBuf, bool)>,
+    },
+    /// The file changed on disk: the user decides.
+    Conflict(DiskConflict),
+    /// Nothing was written; `then` still to start, if any.
+    Failed {
+        doc_id: u64,
+        message: String,
+        then: Option<(PathBuf, bool)>,
+    },
 }
 
 /// The user's answer to a [`DiskConflict`].

@@ -19,7 +19,7 @@ use crate::audio::{AudioError, BeatGrid, Song, SongTiming, estimate_beats};
 use crate::progress::Progress;
 
 /// File extensions the song loader takes.
-pub const SONG_EXTENSIONS: [&str; 5] = ["wav", "mp3", "ogg", "flac", "oga"];
+pub use crate::workspace::files::SONG_EXTENSIONS;
 
 /// Whether a path looks like a song (by extension).
 pub fn is_song_path(p: &Path) -> bool {

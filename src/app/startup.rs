@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use super::{CentralView, RECENT_KEY, StudioApp, install_fonts, panels, scene_ops, settings};
 use crate::cli::{Cli, CliError, CliResult, GraphicsBackend, PanelArg};
 use crate::workspace::TransportEvent;
+use crate::workspace::files::FileKind;
 
 /// Screenshot mode: render a few frames, capture, save, exit.
 pub(super) struct ScreenshotPlan {
@@ -66,6 +67,29 @@ fn save_png(path: &Path, image: &egui::ColorImage) -> Result<(), String> {
     img.save(path).map_err(|e| e.to_string())
 }
 
+/// Opens the files named on the command line, each in the role of what it
+/// is (in the order given: a scene file, models, motions, cameras, a song),
+/// and `merge` onto the selected actor's motion. The bundled demo opens only
+/// when no file is given, or only songs (which need a timeline to sit on).
+pub fn open_command_line(app: &mut StudioApp, files: &[PathBuf], merge: &[PathBuf]) {
+    if files.is_empty() {
+        // First start: the demo scene, seen through its VMD camera.
+        app.open_demo();
+        app.central = CentralView::Preview;
+    } else {
+        app.open_paths(files.to_vec());
+        let shows_model = files
+            .iter()
+            .any(|p| matches!(FileKind::of(p), FileKind::Model | FileKind::Scene));
+        if shows_model {
+            app.central = CentralView::Preview;
+        }
+    }
+    for p in merge {
+        app.open_for(p.clone(), scene_ops::Intent::MergeInto(None));
+    }
+}
+
 /// Opens the main window.
 pub fn run(args: Cli) -> CliResult {
     let size = args.size;
@@ -113,26 +137,7 @@ pub fn run(args: Cli) -> CliResult {
                     app.recent = list.into_iter().map(PathBuf::from).collect();
                 }
             }
-            if files.is_empty() {
-                // First start: the demo scene, seen through its VMD camera.
-                app.open_demo();
-                app.central = CentralView::Preview;
-            } else {
-                // In command-line order: a scene file, models, motions, cameras.
-                app.open_paths(files.clone());
-                let has_model = files.iter().any(|p| {
-                    p.extension().is_some_and(|e| {
-                        let e = e.to_string_lossy().to_ascii_lowercase();
-                        e == "pmx" || e == "pmd"
-                    })
-                });
-                if has_model {
-                    app.central = CentralView::Preview;
-                }
-            }
-            for p in &merge {
-                app.open_for(p.clone(), scene_ops::Intent::MergeInto(None));
-            }
+            open_command_line(&mut app, &files, &merge);
             if let Some(f) = frame {
                 app.transport(TransportEvent::Seek(f.max(0.0)));
             }

@@ -43,17 +43,20 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::scene::{Actor, ModelRef, Scene, Song};
+use crate::scene::{Actor, ModelRef, MotionRole, Placed, Scene, Song};
 use crate::vmd::Motion;
 use crate::vmd::save::DiskStamp;
 
 pub mod document;
+pub mod files;
+pub mod placing;
 pub mod transport;
 
 pub use document::{
     DEFAULT_UNDO_BUDGET, DocView, Document, Edit, EditRequest, History, KeyChanges, KeyRef,
     Selection,
 };
+pub use placing::Intent;
 pub use transport::{Transport, TransportEvent};
 
 /// A document's id: unique for the life of the process.
@@ -80,6 +83,10 @@ pub struct NewDocument {
     /// Replace this open document (keeping its id, so the scene's
     /// references stay valid), e.g. a file reopened from disk.
     pub replace: Option<DocId>,
+    /// Take a role in the scene as it opens (see [`placing`]): by what it
+    /// holds ([`Intent::Auto`]) or the one named. A document already in the
+    /// scene (reopened) keeps its roles. `None`: outside the scene.
+    pub place: Option<Intent>,
 }
 
 impl NewDocument {
@@ -91,6 +98,7 @@ impl NewDocument {
             disk_stamp: None,
             unsaved: false,
             replace: None,
+            place: None,
         }
     }
 }
@@ -382,6 +390,17 @@ impl Workspace {
         (!roles.is_empty()).then(|| roles.join(", "))
     }
 
+    /// The open documents with unsaved edits, in tab order.
+    pub fn modified(&self) -> impl Iterator<Item = &Document> {
+        self.docs.iter().filter(|d| d.is_modified())
+    }
+
+    /// How many open documents have unsaved edits (the title bar's and the
+    /// close guard's count).
+    pub fn modified_count(&self) -> usize {
+        self.modified().count()
+    }
+
     /// Whether anything can be undone (`undo`) or redone.
     pub fn can_step(&self, undo: bool) -> bool {
         self.last_group(undo).is_some() || self.fallback_target(undo).is_some()
@@ -557,6 +576,10 @@ impl Workspace {
     }
 
     fn open(&mut self, new: NewDocument, ch: &mut Changes) {
+        let before = self.active().map(|d| d.id);
+        let role = MotionRole::of(&new.motion);
+        let shown = new.path.as_ref().map(|p| p.display().to_string());
+        let place = new.place;
         let mut d = Document::new(new.motion, new.path, new.name);
         d.disk_stamp = new.disk_stamp;
         d.set_undo_budget(self.undo_budget);
@@ -582,6 +605,76 @@ impl Workspace {
         ch.opened = Some(id);
         ch.docs.push(id);
         ch.active = true;
+        if let Some(intent) = place {
+            self.place_opened(id, role, intent, shown, before, ch);
+        }
+    }
+
+    /// A document just opened takes its role in the scene (`intent`); a
+    /// file from disk (`shown`: its path) says where it went. A camera or
+    /// light does not take the key panel from the motion that had it.
+    fn place_opened(
+        &mut self,
+        id: DocId,
+        role: MotionRole,
+        intent: Intent,
+        shown: Option<String>,
+        before: Option<DocId>,
+        ch: &mut Changes,
+    ) {
+        let mut s = self.scene.clone();
+        let mut selected = self.selected_actor;
+        let placed = match intent {
+            Intent::ActorMotion(i) if i < s.actors.len() => {
+                s.actors[i].motion = Some(id);
+                Some(Placed::ActorMotion {
+                    index: i,
+                    new: false,
+                })
+            }
+            Intent::Camera { light_too } => {
+                s.camera = Some(id);
+                if light_too {
+                    s.light = Some(id);
+                }
+                Some(Placed::Camera)
+            }
+            Intent::Light => {
+                s.light = Some(id);
+                Some(Placed::Light)
+            }
+            // Already in the scene (reopened): keep its roles.
+            _ if s.uses(&id) => None,
+            _ => Some(s.assign_motion(id, role, selected)),
+        };
+        if let Some(Placed::ActorMotion { index, .. }) = placed
+            && (selected.is_none() || intent == Intent::Auto)
+        {
+            selected = Some(index);
+        }
+        let text = placed
+            .as_ref()
+            .map(|p| placing::placed_text(&s, p))
+            .unwrap_or_else(|| "again".to_owned());
+        let modified = intent == Intent::Auto && shown.is_some();
+        self.scene_event(
+            SceneEvent::Arrange {
+                scene: Box::new(s),
+                selected_actor: selected,
+                fresh: false,
+                modified,
+            },
+            ch,
+        );
+        if let Some(path) = shown {
+            ch.notes.push(format!("Opened {path} {text}"));
+        }
+        if role != MotionRole::Motion
+            && let Some(b) = before.filter(|&b| b != id && self.wearer(b).is_some())
+            && let Some(k) = self.doc_index(b)
+        {
+            self.active = k;
+        }
     }
 
     fn close(&mut self, id: DocId, ch: &mut Changes) {
@@ -650,6 +743,7 @@ impl Workspace {
     }
 
     fn step(&mut self, undo: bool, ch: &mut Changes) {
+        let label = self.step_label(undo);
         let group = match self.last_group(undo) {
             Some(g) if undo => self.undo_order.remove(g),
             Some(g) => self.redo_order.remove(g),
@@ -696,8 +790,17 @@ impl Workspace {
             Entry::Scene => None,
         }) && i != self.active
         {
+            // Never silently: the status line says which file the step
+            // belonged to, now the active one.
             self.active = i;
             ch.active = true;
+            let d = &self.docs[i];
+            let name = d.title();
+            let name = name.trim_start_matches("● ");
+            let verb = if undo { "Undid" } else { "Redid" };
+            let what = label.map_or(String::new(), |l| format!(" “{l}”"));
+            ch.notes
+                .push(format!("{verb}{what} in {name}, now the active file"));
         }
         if undo {
             // Kept in the order the steps were made.

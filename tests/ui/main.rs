@@ -11,6 +11,7 @@ mod common;
 
 mod app;
 mod bone_pick;
+mod cmdline;
 mod curve_editor;
 mod export_video;
 mod gizmo;
@@ -20,6 +21,7 @@ mod newuser;
 mod physics;
 mod recovery;
 mod save;
+mod save_all;
 mod scene;
 mod simplify;
 mod song;

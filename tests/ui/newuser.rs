@@ -250,11 +250,17 @@ fn a_toolbox_result_with_bones_the_model_lacks_says_so() {
         )
         .expect("key"),
     );
-    let note = app.bones_the_model_lacks(dance, &m).expect("a note");
+    let note = app
+        .scene
+        .names_the_model_lacks(&app.ws, dance, &m)
+        .expect("a note");
     assert!(note.contains("NoSuchBone"), "{note}");
     assert!(note.contains("built-in skeleton"), "{note}");
     // The unchanged motion needs no note.
-    assert_eq!(app.bones_the_model_lacks(dance, &d.motion), None);
+    assert_eq!(
+        app.scene.names_the_model_lacks(&app.ws, dance, &d.motion),
+        None
+    );
 }
 
 /// Left edges of the Key panel and of the preview's side panel (the 3D

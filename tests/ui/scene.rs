@@ -408,14 +408,19 @@ fn morphs_the_model_lacks_are_listed_per_actor() {
             m
         };
         let note = app
-            .bones_the_model_lacks(id, &with("架空の表情"))
+            .scene
+            .names_the_model_lacks(&app.ws, id, &with("架空の表情"))
             .expect("a note");
         assert!(
             note.contains("1 morph track(s)") && note.contains("架空の表情"),
             "{note}"
         );
         assert!(note.contains("mei.pmd"), "{note}");
-        assert_eq!(app.bones_the_model_lacks(id, &with("発音「う」")), None);
+        assert_eq!(
+            app.scene
+                .names_the_model_lacks(&app.ws, id, &with("発音「う」")),
+            None
+        );
     }
 
     // A motion whose morphs Mei all has lists none.

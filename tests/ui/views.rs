@@ -47,7 +47,6 @@ fn two_views(app: StudioApp, both: bool) -> Harness<'static, TwoViews> {
                 app.shared.transport.frame = s.passes as f64;
                 let scene = scene_view(&app.ws, &app.scene);
                 let vp = &mut app.viewport;
-                let mut edits = Vec::new();
                 ui.columns(2, |cols| {
                     let (left, right) = cols.split_at_mut(1);
                     viewport::ui(
@@ -55,7 +54,6 @@ fn two_views(app: StudioApp, both: bool) -> Harness<'static, TwoViews> {
                         &mut vp.posing,
                         &mut vp.view,
                         &scene,
-                        &mut edits,
                         &mut app.shared,
                     );
                     if s.both {
@@ -64,7 +62,6 @@ fn two_views(app: StudioApp, both: bool) -> Harness<'static, TwoViews> {
                             &mut vp.posing,
                             &mut vp.second,
                             &scene,
-                            &mut edits,
                             &mut app.shared,
                         );
                     }

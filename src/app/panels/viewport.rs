@@ -313,14 +313,39 @@ const BG: Color32 = Color32::from_rgb(24, 26, 30);
 
 // -------------------------------------------------------------------- ui
 
+/// What one view asks for in one frame.
+pub struct Output {
+    /// Its edits (the scene camera's keys, the actors' motions), each a
+    /// workspace event, in the order made.
+    pub events: Vec<crate::workspace::Event>,
+    /// The bone the user clicked in this view, if any.
+    pub picked: Option<gizmo::Selected>,
+}
+
 /// Draws one view into `ui` (any size): its toolbar, its side panel if it
 /// has one, and the picture: every actor of the scene posed at the
 /// playhead (each at its own offset, posed once per frame in `posing`
 /// whatever the number of views), seen through the scene camera or the
-/// view's free camera, with the posing tool on top. `edits` are (document
-/// id, request): the scene camera's keys and the actors' motions. Returns
-/// the bone the user clicked in this view this frame, if any.
+/// view's free camera, with the posing tool on top. Returns the events it
+/// asks for and the bone the user clicked in this view this frame, if any.
 pub fn ui(
+    ui: &mut egui::Ui,
+    posing: &mut Posing,
+    view: &mut ViewState,
+    scene: &SceneView,
+    shared: &mut Shared,
+) -> Output {
+    let mut edits = Vec::new();
+    let picked = draw(ui, posing, view, scene, &mut edits, shared);
+    let events = edits
+        .into_iter()
+        .map(|(id, e)| crate::workspace::Event::edit(id, e))
+        .collect();
+    Output { events, picked }
+}
+
+/// [`ui`]'s drawing: `edits` are (document id, request).
+fn draw(
     ui: &mut egui::Ui,
     posing: &mut Posing,
     view: &mut ViewState,
