@@ -25,5 +25,6 @@ mod simplify;
 mod song;
 mod timeline_keys;
 mod toolbox;
+mod ux;
 mod viewport;
 mod views;
