@@ -248,7 +248,11 @@ fn key_menu_select_track_delete_copy_paste_and_jump() {
     h.get_by_label("Paste keys at the playhead").click();
     h.run_steps(3);
     let after = doc_bytes(&h, id);
-    assert_eq!(steps(&h, id), 1, "the delete was undone; the paste is one step");
+    assert_eq!(
+        steps(&h, id),
+        1,
+        "the delete was undone; the paste is one step"
+    );
     assert_eq!(bone_count(&after), 6);
     // Every old record is still there, plus key 2's record on frame 15.
     let mut want: Vec<Vec<u8>> = (0..5).map(|i| bone_record(&original, i).to_vec()).collect();
@@ -465,6 +469,58 @@ fn ctrl_wheel_zoom_keeps_the_frame_under_the_pointer() {
 fn double_click_on_a_model_in_load_model_opens_it() {
     let Some(dir) = corpus() else { return };
     let name = "babylonmmd__bone_hierarchy_test.pmx";
+    let mut h = model_browser(&dir);
+    let p = h.get_by_label(name).rect().center();
+    double_click(&mut h, p, 0);
+    settle_until(&mut h, "model load", |app| wears(app, name));
+    assert!(h.state().file_browser.is_none(), "the browser closed");
+}
+
+#[test]
+fn a_slow_double_click_on_a_model_opens_it_and_two_far_apart_clicks_do_not() {
+    let Some(dir) = corpus() else { return };
+    let name = "mmdbase__bone_tree_test_model.pmx";
+    let mut h = model_browser(&dir);
+    let p = h.get_by_label(name).rect().center();
+    // Two clicks 1 s apart only pick the file.
+    double_click(&mut h, p, 3);
+    h.run_steps(2);
+    assert!(h.state().file_browser.is_some(), "the browser stays open");
+    assert_eq!(
+        h.state().file_browser.as_ref().map(|b| b.name.clone()),
+        Some(name.to_owned())
+    );
+    // 0.5 s apart (Windows' default double-click time): it opens.
+    h.run_steps(4);
+    double_click(&mut h, p, 1);
+    settle_until(&mut h, "model load", |app| wears(app, name));
+    assert!(h.state().file_browser.is_none(), "the browser closed");
+}
+
+/// Two clicks `gap` idle frames apart (kittest frames are 0.25 s: no gap
+/// is egui's own double-click, one gap is 0.5 s, a slower double-click).
+fn double_click(h: &mut Harness<'_, StudioApp>, p: Pos2, gap: usize) {
+    h.hover_at(p);
+    h.step();
+    for i in 0..2 {
+        if i == 1 {
+            h.run_steps(gap);
+        }
+        for pressed in [true, false] {
+            h.event(egui::Event::PointerButton {
+                pos: p,
+                button: egui::PointerButton::Primary,
+                pressed,
+                modifiers: Modifiers::NONE,
+            });
+        }
+        h.step();
+    }
+    h.run_steps(2);
+}
+
+/// The built-in browser for Load model, in the corpus folder.
+fn model_browser(dir: &std::path::Path) -> Harness<'static, StudioApp> {
     // As a new user meets it: the demo scene, its actor selected.
     let mut app = StudioApp::with_demo();
     app.native_dialog = false;
@@ -478,35 +534,14 @@ fn double_click_on_a_model_in_load_model_opens_it() {
         .type_text(&dir.display().to_string());
     h.key_press(egui::Key::Enter);
     h.run_steps(3);
-    let p = h.get_by_label(name).rect().center();
-    double_click(&mut h, p);
-    eprintln!("DEBUG browser open: {} msgs {:?} actors {:?}", h.state().file_browser.is_some(), h.state().shared.messages, h.state().ws.scene().actors.iter().map(|a| a.model.clone()).collect::<Vec<_>>());
-    let wanted = |app: &StudioApp| {
-        app.ws.scene().actors.iter().any(|a| match &a.model {
-            ModelRef::File(p) => p.file_name().is_some_and(|n| n == name),
-            _ => false,
-        })
-    };
-    settle_until(&mut h, "model load", wanted);
-    assert!(h.state().file_browser.is_none(), "the browser closed");
+    h
 }
 
-/// Two clicks in two consecutive frames: a double-click.
-fn double_click(h: &mut Harness<'_, StudioApp>, p: Pos2) {
-    h.hover_at(p);
-    h.step();
-    for _ in 0..2 {
-        for pressed in [true, false] {
-            h.event(egui::Event::PointerButton {
-                pos: p,
-                button: egui::PointerButton::Primary,
-                pressed,
-                modifiers: Modifiers::NONE,
-            });
-        }
-        h.step();
-    }
-    h.run_steps(2);
+fn wears(app: &StudioApp, name: &str) -> bool {
+    app.ws.scene().actors.iter().any(|a| match &a.model {
+        ModelRef::File(p) => p.file_name().is_some_and(|n| n == name),
+        _ => false,
+    })
 }
 
 // ------------------------------------------------------------ item 8
