@@ -97,7 +97,8 @@ pub(super) fn key_menu(
             {
                 chosen = Some(KeyMenu::SetCurve(Curve::LINEAR));
             }
-            for p in presets() {
+            // (A preset equal to Linear is the entry above.)
+            for p in presets().iter().filter(|p| p.curve != Curve::LINEAR) {
                 if ui
                     .button(format!("{}  ({})", p.label, curve_edit::format_curve(p.curve)))
                     .clicked()
