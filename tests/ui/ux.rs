@@ -237,6 +237,15 @@ fn key_menu_select_track_delete_copy_paste_and_jump() {
     // Copy key 2 (左腕 @ 20); paste at frame 15 from a right-click on
     // empty space (which leaves the playhead alone).
     menu(&mut h, id, KeyRef::Bone(2), "Copy keys");
+    assert!(
+        h.state()
+            .shared
+            .messages
+            .iter()
+            .any(|(m, _)| m == "Copied 1 key"),
+        "{:?}",
+        h.state().shared.messages
+    );
     h.state_mut().transport(TransportEvent::Seek(15.0));
     h.run_steps(3);
     let empty = {

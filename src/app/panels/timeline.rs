@@ -19,7 +19,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use egui::{Pos2, Rect, Sense, Vec2};
 
-use super::dope_sheet::{self, Clipboard, LABEL_WIDTH, Layout, RULER_HEIGHT, SectionEvent};
+use super::dope_sheet::{self, Clipboard, LABEL_WIDTH, Layout, RULER_HEIGHT, SectionEvent, n_keys};
 use super::{PanelCtx, Shared, Views};
 use crate::app::command::UiCommand;
 use crate::vmd::key_edit::{self, KeyClash, KeyMove, track_label};
@@ -682,7 +682,7 @@ impl GroupMove {
         for (id, mv) in &self.moves {
             let Some(d) = find(*id) else { continue };
             let c = mv.changes(&d.motion, delta);
-            let label = format!("Move {} keys", mv.len());
+            let label = format!("Move {}", n_keys(mv.len()));
             push_edit(
                 edits,
                 *id,
@@ -856,8 +856,8 @@ fn key_menu_action(
             );
             v.active = Some(k);
             shared.info(format!(
-                "Selected {} keys of \"{}\"",
-                v.selection.len(),
+                "Selected {} of \"{}\"",
+                n_keys(v.selection.len()),
                 track_label(&t)
             ));
             Vec::new()
@@ -939,8 +939,9 @@ fn set_curve_all(
         }
         total += n;
         let label = format!(
-            "Curve {} on {n} keys",
-            crate::vmd::curve_edit::format_curve(curve)
+            "Curve {} on {}",
+            crate::vmd::curve_edit::format_curve(curve),
+            n_keys(n)
         );
         out.push((
             d.id,
@@ -1004,7 +1005,7 @@ fn delete_all(
                 motion: Box::new(m),
                 selection: None,
             },
-            format!("Delete {n} keys"),
+            format!("Delete {}", n_keys(n)),
         );
         out.push((d.id, vec![e]));
     }
@@ -1037,8 +1038,8 @@ fn copy_all(
     }
     match clip.parts.len() {
         0 => shared.info("Nothing selected to copy"),
-        1 => shared.info(format!("Copied {} keys", clip.len())),
-        n => shared.info(format!("Copied {} keys from {n} files", clip.len())),
+        1 => shared.info(format!("Copied {}", n_keys(clip.len()))),
+        n => shared.info(format!("Copied {} from {n} files", n_keys(clip.len()))),
     }
     if !clip.is_empty() {
         state.clipboard = clip;
@@ -1124,7 +1125,7 @@ fn paste_all(
                     motion: Box::new(r.motion),
                     selection: Some(r.selection),
                 },
-                format!("Paste {n} keys at frame {at}"),
+                format!("Paste {} at frame {at}", n_keys(n)),
             );
             (id, vec![e])
         })

@@ -72,6 +72,15 @@ pub enum SectionEvent {
     },
 }
 
+/// "1 key", "2 keys": a count of keys for messages and undo labels.
+pub fn n_keys(n: usize) -> String {
+    if n == 1 {
+        "1 key".to_owned()
+    } else {
+        format!("{n} keys")
+    }
+}
+
 /// The sorted key list (indices into the section) of a track.
 pub fn track_keys<'a>(doc: &'a Document, t: &TrackRef) -> &'a [u32] {
     key_edit::track_keys(&doc.index, t)
