@@ -305,6 +305,57 @@ fn key_menu_copy_and_paste_curve() {
     assert_eq!(doc_bytes(&h, id), original);
 }
 
+/// A camera record (spec: 61 bytes; frame 4, distance 4, target 12,
+/// rotation 12, then 24 interpolation bytes = 6 items × (x1, x2, y1, y2):
+/// target X, Y, Z, rotation, distance, field of view).
+const CAMERA_SIZE: usize = 61;
+const CAMERA_INTERP_AT: usize = 4 + 4 + 12 + 12;
+
+#[test]
+fn key_menu_linear_on_a_camera_key_writes_the_camera_layout() {
+    let mut m = Motion::new_v2();
+    for (i, f) in [0u32, 10, 20].into_iter().enumerate() {
+        let mut k = vmd::CameraKey::new(
+            f,
+            -40.0 + i as f32,
+            [0.0, 10.0, 0.0],
+            [0.1, 0.0, 0.0],
+            30,
+            true,
+        );
+        let mut b = [0u8; 24];
+        for c in 0..6 {
+            let c8 = c as u8;
+            b[4 * c..4 * c + 4].copy_from_slice(&[40 + c8, 100 - c8, 5 + c8, 120 - c8]);
+        }
+        k.set_interpolation_block(b);
+        m.cameras.push(k);
+    }
+    let mut app = StudioApp::default();
+    let id = app.open_motion(m, None, "cam.vmd").expect("opens");
+    let mut h = harness_sized(app, 1280.0, 720.0);
+    h.run_steps(4);
+    let original = doc_bytes(&h, id);
+    // No bones, no morphs: header 30 + name 20 + two zero counts, then
+    // the camera count.
+    let cams_at = 30 + 20 + 4 + 4 + 4;
+    assert_eq!(original.len(), cams_at + 3 * CAMERA_SIZE + 4 + 4 + 4);
+    set_curve(&mut h, id, KeyRef::Camera(1), "Linear on all channels");
+    assert_eq!(steps(&h, id), 1);
+    let mut expected = original.clone();
+    let at = cams_at + CAMERA_SIZE + CAMERA_INTERP_AT;
+    for c in 0..6 {
+        expected[at + 4 * c..at + 4 * c + 4].copy_from_slice(&[20, 107, 20, 107]);
+    }
+    assert_eq!(
+        doc_bytes(&h, id),
+        expected,
+        "only key 1's 24 curve bytes change"
+    );
+    undo(&mut h);
+    assert_eq!(doc_bytes(&h, id), original);
+}
+
 // ------------------------------------------------------------ item 5
 fn select(h: &mut Harness<'_, StudioApp>, id: u64, k: KeyRef) {
     let view = DocView {
