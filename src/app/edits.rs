@@ -147,8 +147,28 @@ impl StudioApp {
         &mut self,
         f: impl FnOnce(&mut PanelCtx, &mut StudioPanels) -> R,
     ) -> Option<R> {
-        let doc = self.ws.active()?;
-        let id = doc.id;
+        let id = self.ws.active()?.id;
+        self.with_doc(id, f)
+    }
+
+    /// Runs a panel against the document holding the selected key
+    /// ([`crate::workspace::Workspace::focus`]): the key panel and the
+    /// curve editor.
+    pub(super) fn with_focus<R>(
+        &mut self,
+        f: impl FnOnce(&mut PanelCtx, &mut StudioPanels) -> R,
+    ) -> Option<R> {
+        let id = self.ws.focus()?.id;
+        self.with_doc(id, f)
+    }
+
+    /// Runs a panel against document `id` and applies what it returns.
+    fn with_doc<R>(
+        &mut self,
+        id: u64,
+        f: impl FnOnce(&mut PanelCtx, &mut StudioPanels) -> R,
+    ) -> Option<R> {
+        let doc = self.ws.doc(id)?;
         let mut view = doc.view.clone();
         let mut edits = Vec::new();
         let mut panels = StudioPanels {

@@ -37,7 +37,15 @@ pub struct FileBrowser {
     entries: Vec<Entry>,
     error: Option<String>,
     listed: Option<PathBuf>,
+    /// The file last clicked and when (egui time, seconds).
+    last_click: Option<(String, f64)>,
 }
+
+/// Two clicks on one file at most this far apart (seconds) open it. egui
+/// counts a double-click only within 0.3 s; system dialogs wait longer
+/// (Windows 0.5 s by default), and a user's slower double-click must not
+/// just pick the file.
+const DOUBLE_CLICK_S: f64 = 0.6;
 
 /// `dir` with `.` and `..` worked out, as the user would write it. On
 /// Windows `std::fs::canonicalize` gives `\\?\C:\…` (a verbatim path the
@@ -70,6 +78,7 @@ impl FileBrowser {
             all_files: false,
             entries: Vec::new(),
             error: None,
+            last_click: None,
             listed: None,
         }
     }
@@ -212,6 +221,7 @@ impl FileBrowser {
                     .auto_shrink([false, false])
                     .show(ui, |ui| {
                         let mut shown = 0;
+                        let now = ui.input(|i| i.time);
                         for e in &self.entries {
                             if !e.is_dir && !self.wanted(&e.name) {
                                 continue;
@@ -233,7 +243,15 @@ impl FileBrowser {
                                 if e.is_dir {
                                     go_to = Some(self.dir.join(&e.name));
                                 } else {
+                                    let again = self.last_click.as_ref().is_some_and(|(n, t)| {
+                                        *n == e.name && now - *t <= DOUBLE_CLICK_S
+                                    });
+                                    if again {
+                                        outcome =
+                                            Some(Outcome::Chosen(vec![self.dir.join(&e.name)]));
+                                    }
                                     self.name = e.name.clone();
+                                    self.last_click = Some((e.name.clone(), now));
                                 }
                             }
                         }

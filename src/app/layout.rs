@@ -143,7 +143,7 @@ impl StudioApp {
                     egui::ScrollArea::vertical()
                         .id_salt("key-panel-scroll")
                         .show(ui, |ui| {
-                            self.with_active(|cx, p| panels::key_panel::ui(ui, cx, p.key_panel));
+                            self.with_focus(|cx, p| panels::key_panel::ui(ui, cx, p.key_panel));
                             ui.separator();
                             if !self.ws.docs().is_empty() {
                                 panels::toolbox::ui(ui, &mut self.toolbox);
@@ -176,10 +176,10 @@ impl StudioApp {
                 ui.separator();
                 match self.central {
                     CentralView::Curves => {
-                        self.with_active(|cx, p| panels::curve_editor::ui(ui, cx, p.curve_editor));
+                        self.with_focus(|cx, p| panels::curve_editor::ui(ui, cx, p.curve_editor));
                     }
                     CentralView::Forensics => {
-                        self.with_active(|cx, p| panels::forensics::ui(ui, cx, p.forensics));
+                        self.with_focus(|cx, p| panels::forensics::ui(ui, cx, p.forensics));
                     }
                     CentralView::Preview => {
                         let out = {

@@ -312,6 +312,25 @@ impl Workspace {
         self.docs.get(self.active)
     }
 
+    /// The document whose key the key panel and curve editor show: the
+    /// active one when it has an active key, else the one holding the
+    /// selection's active key (one selection, shown the same everywhere:
+    /// a click on another file's tab, or an undo that lands in another
+    /// file, does not make the editors forget the selected key), else the
+    /// active one.
+    pub fn focus(&self) -> Option<&Document> {
+        let a = self.active()?;
+        if a.view.active.is_some() {
+            return Some(a);
+        }
+        Some(
+            self.docs
+                .iter()
+                .find(|d| d.view.active.is_some())
+                .unwrap_or(a),
+        )
+    }
+
     /// The active document's index in [`Self::docs`] (0 when none is open).
     pub fn active_index(&self) -> usize {
         self.active

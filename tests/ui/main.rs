@@ -27,5 +27,6 @@ mod simplify;
 mod song;
 mod timeline_keys;
 mod toolbox;
+mod ux;
 mod viewport;
 mod views;

@@ -19,7 +19,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use egui::{Pos2, Rect, Sense, Vec2};
 
-use super::dope_sheet::{self, Clipboard, LABEL_WIDTH, Layout, RULER_HEIGHT, SectionEvent};
+use super::dope_sheet::{self, Clipboard, LABEL_WIDTH, Layout, RULER_HEIGHT, SectionEvent, n_keys};
 use super::{PanelCtx, Shared, Views};
 use crate::app::command::UiCommand;
 use crate::vmd::key_edit::{self, KeyClash, KeyMove, track_label};
@@ -72,6 +72,16 @@ pub struct State {
     shown: Vec<u64>,
     /// Keys being dragged, in every section.
     group_move: Option<GroupMove>,
+    /// The playhead frame seen last frame: when it jumps (Home, End, a cut,
+    /// a shot) out of view, the view follows it.
+    seen_frame: Option<f64>,
+    /// The zoom the last fit set; a new file fits again only when the user
+    /// has not zoomed since (else the zoom is kept).
+    fitted_zoom: Option<f32>,
+    /// The sections' vertical scroll goes back to the top next frame.
+    reset_vscroll: bool,
+    /// How far the sections are scrolled down, points (as drawn last frame).
+    pub vscroll: f32,
 }
 
 impl Default for State {
@@ -88,6 +98,10 @@ impl Default for State {
             hbar_drag: false,
             shown: Vec::new(),
             group_move: None,
+            seen_frame: None,
+            fitted_zoom: None,
+            reset_vscroll: false,
+            vscroll: 0.0,
         }
     }
 }
@@ -157,6 +171,7 @@ impl State {
         if st.filter != self.filter {
             st.filter = self.filter.clone();
         }
+        st.can_paste = !self.clipboard.is_empty();
         st
     }
 
@@ -193,6 +208,23 @@ impl State {
         let span = last + 2.0 * margin;
         self.px_per_frame = ((f64::from(width.max(50.0)) / span) as f32).clamp(ZOOM_MIN, ZOOM_MAX);
         self.left_frame = -f64::from(LEFT_MARGIN_PX / self.px_per_frame);
+        self.fitted_zoom = Some(self.px_per_frame);
+    }
+
+    /// Scrolls time so that scene frame `f` is in a view `width` points
+    /// wide: unchanged when it already is; while playing it goes near the
+    /// left edge (the view pages along), after a jump to the middle.
+    fn reveal_frame(&mut self, f: f64, width: f32, playing: bool) {
+        let span = f64::from(width / self.px_per_frame);
+        if f >= self.left_frame && f <= self.left_frame + span {
+            return;
+        }
+        self.left_frame = if playing {
+            f - span * 0.05
+        } else {
+            f - span * 0.5
+        };
+        self.clamp_left();
     }
 }
 
@@ -237,7 +269,13 @@ pub fn ui(
     let ids: Vec<u64> = sections.iter().map(|s| s.doc_id).collect();
     if ids != state.shown {
         if ids.iter().any(|id| !state.shown.contains(id)) {
-            state.fit_pending = true;
+            // A new file: the whole scene again unless the user zoomed
+            // (then the zoom stays), and the sections from the top.
+            let zoomed = state.fitted_zoom.is_some_and(|z| z != state.px_per_frame);
+            if state.shown.is_empty() || !zoomed {
+                state.fit_pending = true;
+            }
+            state.reset_vscroll = true;
         }
         state.shown = ids;
     }
@@ -246,13 +284,13 @@ pub fn ui(
         state.fit(ruler.width(), last_frame);
         state.fit_pending = false;
     }
-    // Keep the playhead in view while playing.
-    if shared.transport.playing {
-        let span = f64::from(ruler.width() / state.px_per_frame);
-        let f = shared.transport.frame;
-        if f > state.left_frame + span || f < state.left_frame {
-            state.left_frame = f - span * 0.05;
-        }
+    // Keep the playhead in view while playing, and bring it into view
+    // when it jumps (Home, End, PageUp/PageDown, a shot, a typed frame).
+    let f = shared.transport.frame;
+    let jumped = state.seen_frame.is_some_and(|s| s != f);
+    state.seen_frame = Some(f);
+    if f.is_finite() && (shared.transport.playing || jumped) {
+        state.reveal_frame(f, ruler.width(), shared.transport.playing);
     }
     // Ctrl+wheel zooms about the pointer; a horizontal wheel (Shift+wheel) pans time.
     if ui.rect_contains_pointer(full) {
@@ -308,53 +346,59 @@ pub fn ui(
     );
     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(body));
     let mut events: Vec<(u64, SectionEvent)> = Vec::new();
-    egui::ScrollArea::vertical()
+    let mut area = egui::ScrollArea::vertical()
         .id_salt("timeline-sections")
-        .auto_shrink([false, false])
-        .show(&mut child, |ui| {
-            if sections.is_empty() {
-                ui.weak("No motion in the scene: open a VMD file (Ctrl+O) or drop one here.");
+        .auto_shrink([false, false]);
+    if std::mem::take(&mut state.reset_vscroll) {
+        area = area.vertical_scroll_offset(0.0);
+    }
+    let shown = area.show(&mut child, |ui| {
+        if sections.is_empty() {
+            ui.weak("No motion in the scene: open a VMD file (Ctrl+O) or drop one here.");
+        }
+        for s in sections {
+            let Some(k) = docs.iter().position(|d| d.id == s.doc_id) else {
+                continue;
+            };
+            let doc = &docs[k];
+            if section_header(ui, doc, s, active == Some(doc.id), state) {
+                out.activate = Some(doc.id);
             }
-            for s in sections {
-                let Some(k) = docs.iter().position(|d| d.id == s.doc_id) else {
-                    continue;
-                };
-                let doc = &docs[k];
-                if section_header(ui, doc, s, active == Some(doc.id), state) {
-                    out.activate = Some(doc.id);
-                }
-                if state.collapsed.contains(&doc.id) {
-                    continue;
-                }
-                let mut st = state.take_sheet(doc.id, s.offset);
-                let mut view = views.take(doc.id);
-                let mut edits = Vec::new();
-                let pressed = {
-                    let mut cx = PanelCtx {
-                        doc,
-                        view: &mut view,
-                        edits: &mut edits,
-                        shared,
-                    };
-                    dope_sheet::section_ui(
-                        ui,
-                        &mut cx,
-                        &mut st,
-                        egui::Id::unique(("timeline-section", doc.id)),
-                    )
-                };
-                views.put(doc.id, view);
-                events.extend(st.take_events().into_iter().map(|e| (doc.id, e)));
-                state.put_sheet(doc.id, st);
-                if pressed {
-                    out.activate = Some(doc.id);
-                }
-                if !edits.is_empty() {
-                    out.edits.push((doc.id, edits));
-                }
+            if state.collapsed.contains(&doc.id) {
+                continue;
             }
-        });
-    section_events(docs, views, sections, shared, state, events, &mut out);
+            let mut st = state.take_sheet(doc.id, s.offset);
+            let mut view = views.take(doc.id);
+            let mut edits = Vec::new();
+            let pressed = {
+                let mut cx = PanelCtx {
+                    doc,
+                    view: &mut view,
+                    edits: &mut edits,
+                    shared,
+                };
+                dope_sheet::section_ui(
+                    ui,
+                    &mut cx,
+                    &mut st,
+                    egui::Id::unique(("timeline-section", doc.id)),
+                )
+            };
+            views.put(doc.id, view);
+            events.extend(st.take_events().into_iter().map(|e| (doc.id, e)));
+            state.put_sheet(doc.id, st);
+            if pressed {
+                out.activate = Some(doc.id);
+            }
+            if !edits.is_empty() {
+                out.edits.push((doc.id, edits));
+            }
+        }
+    });
+    state.vscroll = shown.state.clamped_offset().y;
+    section_events(
+        docs, views, sections, active, shared, state, events, &mut out,
+    );
     // The rubber band, over every section it crosses.
     if let Some(from) = state.sheets.values().find_map(|s| s.rubber_band())
         && let Some(p) = ui.input(|i| i.pointer.interact_pos())
@@ -638,7 +682,7 @@ impl GroupMove {
         for (id, mv) in &self.moves {
             let Some(d) = find(*id) else { continue };
             let c = mv.changes(&d.motion, delta);
-            let label = format!("Move {} keys", mv.len());
+            let label = format!("Move {}", n_keys(mv.len()));
             push_edit(
                 edits,
                 *id,
@@ -654,10 +698,12 @@ impl GroupMove {
 /// Carries out what the sections handed up: a plain selection in one
 /// section clears the others; a rubber band selects in every section it
 /// covers; a drag moves the selected keys of every section.
+#[allow(clippy::too_many_arguments)]
 fn section_events(
     docs: &[Document],
     views: &mut Views,
     sections: &[Section],
+    active: Option<u64>,
     shared: &mut Shared,
     state: &mut State,
     events: Vec<(u64, SectionEvent)>,
@@ -665,6 +711,16 @@ fn section_events(
 ) {
     for (from, e) in events {
         match e {
+            SectionEvent::Menu { key, action } => {
+                let edits = key_menu_action(
+                    docs, views, sections, active, shared, state, from, key, action,
+                );
+                for (id, reqs) in edits {
+                    for r in reqs {
+                        push_edit(&mut out.edits, id, r);
+                    }
+                }
+            }
             SectionEvent::SelectionReplaced => {
                 for d in docs.iter().filter(|d| d.id != from) {
                     let v = views.get_mut(d.id);
@@ -728,6 +784,177 @@ fn section_events(
     }
 }
 
+/// Carries out what was chosen in the context menu of key `key` of
+/// document `from`: Copy, Paste and Delete as their commands; Select all
+/// in track replaces every section's selection with that track's keys;
+/// Set curve gives every channel of the selected bone and camera keys of
+/// every section one curve (one undo step); Copy rotation curve fills the
+/// curve clipboard; Jump moves the playhead to the key.
+#[allow(clippy::too_many_arguments)]
+fn key_menu_action(
+    docs: &[Document],
+    views: &mut Views,
+    sections: &[Section],
+    active: Option<u64>,
+    shared: &mut Shared,
+    state: &mut State,
+    from: u64,
+    key: Option<KeyRef>,
+    action: dope_sheet::KeyMenu,
+) -> Vec<(u64, Vec<EditRequest>)> {
+    use dope_sheet::KeyMenu;
+    let doc = docs.iter().find(|d| d.id == from);
+    let offset = sections
+        .iter()
+        .find(|s| s.doc_id == from)
+        .map_or(0, |s| s.offset);
+    match action {
+        KeyMenu::Copy => scene_command(
+            docs,
+            views,
+            sections,
+            active,
+            shared,
+            state,
+            UiCommand::CopyKeys,
+        ),
+        KeyMenu::Paste => scene_command(
+            docs,
+            views,
+            sections,
+            active,
+            shared,
+            state,
+            UiCommand::PasteKeys,
+        ),
+        KeyMenu::Delete => scene_command(
+            docs,
+            views,
+            sections,
+            active,
+            shared,
+            state,
+            UiCommand::DeleteKeys,
+        ),
+        KeyMenu::SelectTrack => {
+            let (Some(d), Some(k)) = (doc, key) else {
+                return Vec::new();
+            };
+            let Some(t) = key_edit::track_of(&d.motion, k) else {
+                return Vec::new();
+            };
+            for other in docs {
+                let v = views.get_mut(other.id);
+                v.selection.clear();
+                v.active = None;
+            }
+            let v = views.get_mut(d.id);
+            v.selection.extend(
+                dope_sheet::track_keys(d, &t)
+                    .iter()
+                    .map(|&i| dope_sheet::key_ref(&t, i)),
+            );
+            v.active = Some(k);
+            shared.info(format!(
+                "Selected {} of \"{}\"",
+                n_keys(v.selection.len()),
+                track_label(&t)
+            ));
+            Vec::new()
+        }
+        KeyMenu::JumpTo => {
+            if let Some(f) = doc.zip(key).and_then(|(d, k)| d.motion.key_frame(k)) {
+                shared.transport.frame = f64::from(f) + f64::from(offset);
+                shared.transport.playing = false;
+            }
+            Vec::new()
+        }
+        KeyMenu::CopyCurve => {
+            let curve = doc.zip(key).and_then(|(d, k)| match k {
+                KeyRef::Bone(i) => d.motion.bones.get(i as usize).map(|b| b.curves()[3]),
+                KeyRef::Camera(i) => d.motion.cameras.get(i as usize).map(|c| c.curves()[3]),
+                _ => None,
+            });
+            if let Some(c) = curve {
+                shared.curve_clipboard = Some(c);
+                shared.info(format!(
+                    "Copied the rotation curve {}",
+                    crate::vmd::curve_edit::format_curve(c)
+                ));
+            }
+            Vec::new()
+        }
+        KeyMenu::SetCurve(curve) => set_curve_all(docs, views, sections, shared, curve),
+    }
+}
+
+/// Every channel of every selected bone and camera key of every section
+/// gets `curve` (only interpolation bytes change; a bone block's physics
+/// flag stays): one edit per document, undone together.
+fn set_curve_all(
+    docs: &[Document],
+    views: &Views,
+    sections: &[Section],
+    shared: &mut Shared,
+    curve: crate::vmd::Curve,
+) -> Vec<(u64, Vec<EditRequest>)> {
+    use crate::app::panels::curve_editor::curve_edit_for;
+    use crate::workspace::document::KeyChanges;
+    let mut out = Vec::new();
+    let mut total = 0usize;
+    for s in sections {
+        let Some(d) = docs.iter().find(|d| d.id == s.doc_id) else {
+            continue;
+        };
+        let sel = &views.get(d.id).selection;
+        let bones: Vec<usize> = sel
+            .iter()
+            .filter_map(|k| match k {
+                KeyRef::Bone(i) => Some(*i as usize),
+                _ => None,
+            })
+            .collect();
+        let cams: Vec<usize> = sel
+            .iter()
+            .filter_map(|k| match k {
+                KeyRef::Camera(i) => Some(*i as usize),
+                _ => None,
+            })
+            .collect();
+        let mut changes = KeyChanges::default();
+        if !bones.is_empty()
+            && let Some(Edit::SetKeys(c)) = curve_edit_for(d, false, &bones, &[0, 1, 2, 3], curve)
+        {
+            changes.bones = c.bones;
+        }
+        if !cams.is_empty()
+            && let Some(Edit::SetKeys(c)) =
+                curve_edit_for(d, true, &cams, &[0, 1, 2, 3, 4, 5], curve)
+        {
+            changes.cameras = c.cameras;
+        }
+        let n = changes.bones.len() + changes.cameras.len();
+        if n == 0 {
+            continue;
+        }
+        total += n;
+        let label = format!(
+            "Curve {} on {}",
+            crate::vmd::curve_edit::format_curve(curve),
+            n_keys(n)
+        );
+        out.push((
+            d.id,
+            vec![EditRequest::apply(Edit::SetKeys(changes), label)],
+        ));
+    }
+    if total == 0 {
+        shared
+            .info("Set curve: no selected bone or camera key changes (morph keys have no curves)");
+    }
+    out
+}
+
 /// Runs a key command across the timeline's sections: Delete and Copy act
 /// on the selected keys of every section; Paste puts copied keys back at
 /// the playhead — keys copied from one section go to the active file (so
@@ -778,7 +1005,7 @@ fn delete_all(
                 motion: Box::new(m),
                 selection: None,
             },
-            format!("Delete {n} keys"),
+            format!("Delete {}", n_keys(n)),
         );
         out.push((d.id, vec![e]));
     }
@@ -811,8 +1038,8 @@ fn copy_all(
     }
     match clip.parts.len() {
         0 => shared.info("Nothing selected to copy"),
-        1 => shared.info(format!("Copied {} keys", clip.len())),
-        n => shared.info(format!("Copied {} keys from {n} files", clip.len())),
+        1 => shared.info(format!("Copied {}", n_keys(clip.len()))),
+        n => shared.info(format!("Copied {} from {n} files", n_keys(clip.len()))),
     }
     if !clip.is_empty() {
         state.clipboard = clip;
@@ -898,7 +1125,7 @@ fn paste_all(
                     motion: Box::new(r.motion),
                     selection: Some(r.selection),
                 },
-                format!("Paste {n} keys at frame {at}"),
+                format!("Paste {} at frame {at}", n_keys(n)),
             );
             (id, vec![e])
         })

@@ -23,7 +23,8 @@ pub const BEAT_STRIP: f32 = 9.0;
 /// Colour of the waveform (tests find the waveform's mesh by it).
 pub const WAVE_COLOR: Color32 = Color32::from_rgb(90, 170, 230);
 const BEAT_COLOR: Color32 = Color32::from_rgba_premultiplied(150, 150, 150, 90);
-const BAR_COLOR: Color32 = Color32::from_rgb(240, 190, 60);
+/// Colour of downbeats and bar numbers (tests find the numbers by it).
+pub const BAR_COLOR: Color32 = Color32::from_rgb(240, 190, 60);
 
 /// Lane height for the current song state (0 without a song).
 pub fn lane_height(song: &SongState) -> f32 {
@@ -74,7 +75,8 @@ pub fn under_ruler(ui: &mut egui::Ui, shared: &mut super::Shared, l: &Layout, le
     h
 }
 
-/// Draws beat ticks (bar numbers on downbeats) along the ruler's bottom.
+/// Draws beat ticks along the ruler's bottom (the bar numbers go in the
+/// lane, where they cannot cover the ruler's frame and seconds labels).
 pub fn ruler_beats(ui: &egui::Ui, song: &SongState, l: &Layout) {
     let Some(grid) = song.grid else { return };
     let painter = ui.painter_at(l.ruler);
@@ -102,18 +104,6 @@ pub fn ruler_beats(ui: &egui::Ui, song: &SongState, l: &Layout) {
             l.ruler.bottom() - h..=l.ruler.bottom(),
             Stroke::new(1.0, color),
         );
-        if down && bar_px >= 28.0 {
-            let bar = (k - i64::from(grid.downbeat_phase))
-                .div_euclid(i64::from(grid.beats_per_bar.max(1)))
-                + 1;
-            painter.text(
-                Pos2::new(x + 2.0, l.ruler.bottom() - 9.0),
-                Align2::LEFT_BOTTOM,
-                bar.to_string(),
-                FontId::proportional(9.0),
-                BAR_COLOR,
-            );
-        }
     }
 }
 
@@ -212,6 +202,19 @@ fn lane_ui(
                 ];
                 painter.add(egui::Shape::convex_polygon(tri, color, Stroke::NONE));
             }
+            let bar_px = beat_px * f64::from(grid.beats_per_bar);
+            if down && bar_px >= 28.0 {
+                let bar = (k - i64::from(grid.downbeat_phase))
+                    .div_euclid(i64::from(grid.beats_per_bar.max(1)))
+                    + 1;
+                painter.text(
+                    Pos2::new(x + 5.0, rect.top() + 1.0),
+                    Align2::LEFT_TOP,
+                    bar.to_string(),
+                    FontId::proportional(9.0),
+                    BAR_COLOR,
+                );
+            }
         }
     }
 
@@ -299,23 +302,47 @@ fn label_ui(ui: &mut egui::Ui, song: &mut SongState, transport: &Transport, rect
     let mut child =
         ui.new_child(egui::UiBuilder::new().max_rect(rect.shrink2(Vec2::new(4.0, 1.0))));
     let ui = &mut child;
+    // Nothing of the label column reaches over the lane.
+    ui.set_clip_rect(rect.intersect(ui.clip_rect()));
     ui.spacing_mut().item_spacing = Vec2::new(4.0, 1.0);
+    ui.spacing_mut().slider_width = 40.0;
     let name = song
         .path
         .as_ref()
         .and_then(|p| p.file_name())
         .map_or_else(|| "Song".to_owned(), |n| n.to_string_lossy().into_owned());
+    // First row: volume and mute at the right, the name in what is left.
     ui.horizontal(|ui| {
-        ui.label(egui::RichText::new(name.clone()).small().strong())
-            .on_hover_text(song.no_sound_reason().map_or_else(
-                || {
-                    format!(
-                        "Playing through {}",
-                        song.device_name().unwrap_or("the audio device")
-                    )
-                },
-                |why| format!("No sound: {why}"),
-            ));
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.add(
+                egui::Slider::new(&mut song.volume, 0.0..=1.0)
+                    .show_value(false)
+                    .text("Vol"),
+            )
+            .on_hover_text("Song volume");
+            let mute = if song.muted { "Unmute" } else { "Mute" };
+            if ui
+                .small_button(mute)
+                .on_hover_text("Mute / unmute the song")
+                .clicked()
+            {
+                song.muted = !song.muted;
+            }
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                ui.add(
+                    egui::Label::new(egui::RichText::new(name.clone()).small().strong()).truncate(),
+                )
+                .on_hover_text(song.no_sound_reason().map_or_else(
+                    || {
+                        format!(
+                            "Playing through {}",
+                            song.device_name().unwrap_or("the audio device")
+                        )
+                    },
+                    |why| format!("No sound: {why}"),
+                ));
+            });
+        });
     });
     ui.horizontal(|ui| {
         let bpm = song
@@ -333,18 +360,5 @@ fn label_ui(ui: &mut egui::Ui, song: &mut SongState, transport: &Transport, rect
         }
         ui.toggle_value(&mut song.snap_to_beats, egui::RichText::new("Snap").small())
             .on_hover_text("Snap key moves, pastes and new cuts to the nearest beat");
-        let mute = if song.muted { "Unmute" } else { "Mute" };
-        if ui
-            .small_button(mute)
-            .on_hover_text("Mute / unmute the song")
-            .clicked()
-        {
-            song.muted = !song.muted;
-        }
-        ui.add(
-            egui::Slider::new(&mut song.volume, 0.0..=1.0)
-                .show_value(false)
-                .text("Vol"),
-        );
     });
 }

@@ -326,6 +326,12 @@ pub(super) fn keys_ui(
     let pal = Palette::of(ui.visuals());
     let response = ui.interact(l.keys, id.with("keys"), Sense::click_and_drag());
     handle_key_input(ui, cx, state, l, &response);
+    let curve_clip = cx.shared.curve_clipboard;
+    response.context_menu(|ui| {
+        let key = state.menu_key;
+        let can_paste = state.can_paste;
+        super::menu::key_menu(ui, state, key, can_paste, curve_clip);
+    });
 
     let painter = ui.painter_at(l.keys);
     let first = (state.scroll_y / ROW_HEIGHT).floor().max(0.0) as usize;

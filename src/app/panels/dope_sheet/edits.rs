@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{PanelCtx, State};
+use super::{PanelCtx, State, n_keys};
 use crate::app::command::UiCommand;
 use crate::vmd::key_edit::{self, Clipboard, KeyClash, TrackRef, track_label, track_of};
 use crate::workspace::document::{Edit, EditRequest};
@@ -48,7 +48,7 @@ fn delete_selected(cx: &mut PanelCtx) {
             motion: Box::new(m),
             selection: None,
         },
-        format!("Delete {n} keys"),
+        format!("Delete {}", n_keys(n)),
     ));
 }
 
@@ -58,7 +58,7 @@ fn copy_selected(cx: &mut PanelCtx, state: &mut State) {
         cx.shared.info("Nothing selected to copy");
         return;
     }
-    cx.shared.info(format!("Copied {} keys", c.len()));
+    cx.shared.info(format!("Copied {}", n_keys(c.len())));
     state.clipboard = c;
 }
 
@@ -77,7 +77,7 @@ fn paste(cx: &mut PanelCtx, state: &mut State) {
                     motion: Box::new(r.motion),
                     selection: Some(r.selection),
                 },
-                format!("Paste {n} keys at frame {at}"),
+                format!("Paste {} at frame {at}", n_keys(n)),
             ));
         }
     }
@@ -107,7 +107,7 @@ fn insert_keys(cx: &mut PanelCtx, state: &mut State) {
             motion: Box::new(r.motion),
             selection: Some(r.selection),
         },
-        format!("Insert {n} keys at frame {f}"),
+        format!("Insert {} at frame {f}", n_keys(n)),
     ));
     if skipped > 0 {
         cx.shared

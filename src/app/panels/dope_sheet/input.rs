@@ -78,6 +78,18 @@ pub(super) fn handle_key_input(
             }
         }
     }
+    // Right-click: the key under the pointer (selected first, as a plain
+    // click would, unless it already is) is what the context menu acts on.
+    if r.secondary_clicked()
+        && let Some(p) = r.interact_pointer_pos()
+    {
+        state.menu_key = hit_key(cx.doc, &state.rows, l, p);
+        if let Some(k) = state.menu_key
+            && !cx.view.selection.contains(&k)
+        {
+            click_select(cx, state, k, egui::Modifiers::NONE);
+        }
+    }
     if r.drag_started() {
         let origin = ui.input(|i| i.pointer.press_origin()).unwrap_or_default();
         let primary = ui.input(|i| i.pointer.button_down(PointerButton::Primary));

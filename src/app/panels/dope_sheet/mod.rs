@@ -36,6 +36,7 @@ mod edits;
 mod input;
 mod labels;
 mod layout;
+mod menu;
 
 use cache::{Cache, FrameCache, SelBits};
 use draw::{keys_ui, ruler_ui};
@@ -45,6 +46,7 @@ pub use key_edit::{Clipboard, Group, TrackRef, frame_in, key_ref, track_label, t
 use labels::labels_ui;
 pub use layout::{LABEL_WIDTH, Layout, ROW_HEIGHT, RULER_HEIGHT, Row};
 use layout::{SCROLLBAR, reveal};
+pub use menu::KeyMenu;
 
 /// What a section of the scene timeline hands up instead of doing it
 /// itself, so that selection and moves span every section (the timeline
@@ -62,6 +64,21 @@ pub enum SectionEvent {
     MoveTo { delta: i64 },
     /// The drag ended.
     MoveEnd,
+    /// Something was chosen in a key's context menu (`key`: the key
+    /// right-clicked, none on empty space).
+    Menu {
+        key: Option<KeyRef>,
+        action: KeyMenu,
+    },
+}
+
+/// "1 key", "2 keys": a count of keys for messages and undo labels.
+pub fn n_keys(n: usize) -> String {
+    if n == 1 {
+        "1 key".to_owned()
+    } else {
+        format!("{n} keys")
+    }
 }
 
 /// The sorted key list (indices into the section) of a track.
@@ -110,6 +127,11 @@ pub struct State {
     /// The row a reveal asked to scroll to (the timeline's scroll area
     /// scrolls to it when this is one of its sections).
     reveal_row: Option<usize>,
+    /// The key right-clicked for the context menu.
+    menu_key: Option<KeyRef>,
+    /// Whether the timeline has keys to paste (set by it each frame, for
+    /// the context menu).
+    pub can_paste: bool,
 }
 
 impl Default for State {
@@ -134,6 +156,8 @@ impl Default for State {
             events: Vec::new(),
             pending_track: None,
             reveal_row: None,
+            menu_key: None,
+            can_paste: false,
         }
     }
 }

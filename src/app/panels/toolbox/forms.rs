@@ -24,7 +24,8 @@ pub(super) fn summary_ui(ui: &mut egui::Ui, s: &Summary) {
     if !s.lines.is_empty() {
         egui::ScrollArea::vertical()
             .id_salt("toolbox-summary")
-            .max_height(220.0)
+            .min_scrolled_height(160.0)
+            .max_height(260.0)
             .show(ui, |ui| {
                 for l in &s.lines {
                     ui.label(l);

@@ -10,7 +10,8 @@
 
 use std::sync::Arc;
 
-use egui_plot::{HLine, Legend, Line, Plot, Points};
+use egui::Color32;
+use egui_plot::{HLine, Line, Plot, Points};
 
 use crate::app::jobs::{JobKind, JobService, Lane, Polled};
 use crate::progress::Progress;
@@ -59,6 +60,21 @@ pub struct SimplifyForm {
     /// The graphed track (index into the report's tracks) and its series.
     pub graph: Option<TrackGraph>,
     pub graph_track: Option<usize>,
+    /// The last Apply, while the document still holds what it made: the
+    /// form then shows the result and offers nothing more (a second
+    /// Apply would stack a second error bound on the first).
+    pub applied: Option<Applied>,
+}
+
+/// An Apply of Simplify and the document state it led to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Applied {
+    pub doc_id: u64,
+    /// The document's revision when Apply was pressed.
+    pub from_revision: u64,
+    /// Its revision once the result landed (None until then, and when the
+    /// result changed nothing).
+    pub result_revision: Option<u64>,
 }
 
 impl Default for SimplifyForm {
@@ -72,6 +88,7 @@ impl Default for SimplifyForm {
             preview_runs: 0,
             graph: None,
             graph_track: None,
+            applied: None,
         }
     }
 }
@@ -79,6 +96,41 @@ impl Default for SimplifyForm {
 impl SimplifyForm {
     pub fn is_computing(&self) -> bool {
         self.preview_job.is_running()
+    }
+
+    /// Notes that Apply was pressed on `doc`.
+    pub fn mark_applied(&mut self, doc: &Document) {
+        self.applied = Some(Applied {
+            doc_id: doc.id,
+            from_revision: doc.revision,
+            result_revision: None,
+        });
+    }
+
+    /// Whether `doc` holds what the last Apply made of it. `settled`: no
+    /// run is going and no result waits to be applied. The first change
+    /// after Apply is its result; any later one (an undo, an edit) is new
+    /// input, and the form is live again.
+    pub fn is_applied(&mut self, doc: &Document, settled: bool) -> bool {
+        let Some(a) = &mut self.applied else {
+            return false;
+        };
+        if a.doc_id != doc.id || !settled {
+            return false;
+        }
+        let now = doc.revision;
+        match a.result_revision {
+            None if now == a.from_revision => true,
+            None => {
+                a.result_revision = Some(now);
+                true
+            }
+            Some(r) if r == now => true,
+            Some(_) => {
+                self.applied = None;
+                false
+            }
+        }
     }
 
     /// The preview, when it is for this document and these parameters.
@@ -320,28 +372,63 @@ fn graph_ui(ui: &mut egui::Ui, doc: &Document, p: &SimplifyPreview, f: &mut Simp
     }
     let Some(g) = &f.graph else { return };
     ui.label("Error per frame as a fraction of the tolerance (1 = the tolerance):");
+    // The legend is a row above the graph, never over it.
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 10.0;
+        let mut entry = |text: &str, c: Color32| {
+            ui.label(egui::RichText::new(format!("■ {text}")).color(c).small());
+        };
+        entry("tolerance", TOLERANCE_COLOR);
+        for (label, _) in &g.series {
+            entry(label, series_color(label));
+        }
+        entry("keys before", Color32::GRAY);
+        entry("keys after", KEYS_AFTER_COLOR);
+    });
     Plot::new("simplify-error-graph")
         .height(160.0)
-        .legend(Legend::default())
         .allow_scroll(false)
         .show(ui, |pu| {
-            pu.hline(HLine::new("tolerance", 1.0).color(egui::Color32::from_rgb(230, 80, 60)));
+            pu.hline(HLine::new("tolerance", 1.0).color(TOLERANCE_COLOR));
             for (label, pts) in &g.series {
-                pu.line(Line::new(label.clone(), pts.clone()));
+                pu.line(Line::new(label.clone(), pts.clone()).color(series_color(label)));
             }
             let before: Vec<[f64; 2]> = g.keys_before.iter().map(|&f| [f, -0.08]).collect();
             let after: Vec<[f64; 2]> = g.keys_after.iter().map(|&f| [f, -0.16]).collect();
             pu.points(
                 Points::new("keys before", before)
-                    .color(egui::Color32::GRAY)
+                    .color(Color32::GRAY)
                     .radius(1.5),
             );
             pu.points(
                 Points::new("keys after", after)
-                    .color(egui::Color32::from_rgb(80, 160, 240))
+                    .color(KEYS_AFTER_COLOR)
                     .radius(3.0),
             );
         });
+}
+
+const TOLERANCE_COLOR: Color32 = Color32::from_rgb(230, 80, 60);
+const KEYS_AFTER_COLOR: Color32 = Color32::from_rgb(80, 160, 240);
+
+/// A graph series' colour, by its label.
+fn series_color(label: &str) -> Color32 {
+    match label {
+        "position" => Color32::from_rgb(100, 200, 100),
+        "rotation" => Color32::from_rgb(230, 190, 60),
+        _ => Color32::from_rgb(190, 120, 230),
+    }
+}
+
+/// What the Simplify dialog shows after Apply, while the document holds
+/// the result: no tolerances, no preview, no second Apply.
+pub fn applied_ui(ui: &mut egui::Ui) {
+    ui.strong("Simplified: the file now holds the result (the report is below).");
+    ui.label(
+        "Simplifying the result again would add a second error on top of the first. \
+         Undo (Ctrl+Z) to try other tolerances; after any other change to the file \
+         the tolerances come back.",
+    );
 }
 
 /// Evaluates the original (the document's evaluation cache) and the

@@ -98,9 +98,19 @@ fn dialog(
             ui.label("Open a file first.");
             return;
         }
-        action_row(ui, tool, docs, active, shared, state);
+        action_row(ui, tool, docs, active, shared, state, true);
         return;
     };
+    // After Apply, Simplify shows its result until the file changes.
+    let settled = state.job.is_none() && state.request.is_none();
+    if state
+        .summary
+        .as_ref()
+        .is_some_and(|s| s.tool == Tool::Simplify && !s.ok)
+    {
+        state.simplify.applied = None;
+    }
+    let applied = tool == Tool::Simplify && state.simplify.is_applied(doc, settled);
     ui.label(format!(
         "File: {}  ({} keys)",
         doc.title(),
@@ -118,6 +128,7 @@ fn dialog(
         Tool::Speed => speed_form(ui, doc, state, &shared.jobs),
         Tool::FillRest => fill_form(ui, docs, doc, state),
         Tool::Rename => rename_form(ui, state),
+        Tool::Simplify if applied => simplify::applied_ui(ui),
         Tool::Simplify => {
             let background = doc.motion.key_count() > state.background_keys;
             simplify::simplify_form(ui, doc, background, &mut state.simplify, &shared.jobs);
@@ -141,7 +152,7 @@ fn dialog(
         Tool::ImportJson => import_form(ui, state),
     }
     ui.separator();
-    action_row(ui, tool, docs, active, shared, state);
+    action_row(ui, tool, docs, active, shared, state, !applied);
 }
 
 fn action_row(
@@ -151,13 +162,23 @@ fn action_row(
     active: usize,
     shared: &mut Shared,
     state: &mut State,
+    can_run: bool,
 ) {
     ui.horizontal(|ui| {
         let busy = state.job.is_some();
-        if ui
-            .add_enabled(!busy, egui::Button::new(tool.action_label()))
-            .clicked()
-        {
+        let r = ui
+            .add_enabled(!busy && can_run, egui::Button::new(tool.action_label()))
+            .on_disabled_hover_text(if can_run {
+                "Running…"
+            } else {
+                "Already applied to this file: undo, or change the file, to run it again"
+            });
+        if r.clicked() {
+            if tool == Tool::Simplify
+                && let Some(d) = docs.get(active)
+            {
+                state.simplify.mark_applied(d);
+            }
             start(tool, docs, active, shared, state);
         }
         if let Some(job) = &state.job {
