@@ -542,23 +542,23 @@ fn a_slow_double_click_on_a_model_opens_it_and_two_far_apart_clicks_do_not() {
     let name = "mmdbase__bone_tree_test_model.pmx";
     let mut h = model_browser(&dir);
     let p = h.get_by_label(name).rect().center();
-    // Two clicks 1 s apart only pick the file.
-    double_click(&mut h, p, 3);
+    // Two clicks 1.2 s apart only pick the file.
+    double_click(&mut h, p, 72);
     h.run_steps(2);
     assert!(h.state().file_browser.is_some(), "the browser stays open");
     assert_eq!(
         h.state().file_browser.as_ref().map(|b| b.name.clone()),
         Some(name.to_owned())
     );
-    // 0.5 s apart (Windows' default double-click time): it opens.
-    h.run_steps(4);
-    double_click(&mut h, p, 1);
+    // 0.47 s apart (Windows' default double-click time is 0.5 s): it opens.
+    h.run_steps(60);
+    double_click(&mut h, p, 27);
     settle_until(&mut h, "model load", |app| wears(app, name));
     assert!(h.state().file_browser.is_none(), "the browser closed");
 }
 
-/// Two clicks `gap` idle frames apart (kittest frames are 0.25 s: no gap
-/// is egui's own double-click, one gap is 0.5 s, a slower double-click).
+/// Two clicks `gap` idle frames apart (frames of 1/60 s here: no gap is
+/// egui's own double-click, 27 frames ≈ 0.47 s a slower one).
 fn double_click(h: &mut Harness<'_, StudioApp>, p: Pos2, gap: usize) {
     h.hover_at(p);
     h.step();
@@ -585,7 +585,13 @@ fn model_browser(dir: &std::path::Path) -> Harness<'static, StudioApp> {
     let mut app = StudioApp::with_demo();
     app.native_dialog = false;
     app.run_command(UiCommand::LoadModel);
-    let mut h = harness_sized(app, 1280.0, 720.0);
+    // Frames of 1/60 s (not kittest's 0.25 s) so that click timing is
+    // measured finely: egui's double-click is within 0.3 s.
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 720.0))
+        .with_context_setup(vmd_studio::app::install_fonts)
+        .with_step_dt(1.0 / 60.0)
+        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app);
     h.run_steps(3);
     h.get_by_label("Folder").click();
     h.run_steps(1);
