@@ -192,3 +192,43 @@ fn the_scene_save_names_the_files_it_saved() {
     assert_eq!(std::fs::read(&dance).unwrap(), DEMO_DANCE);
     assert_ne!(std::fs::read(&camera).unwrap(), DEMO_CAMERA);
 }
+
+/// Quitting with two modified files: the unsaved-changes question names
+/// the first and says how many files hold unsaved edits (the title bar
+/// counts them too); Discard asks about the next one.
+#[test]
+fn quitting_counts_every_modified_file() {
+    use egui_kittest::kittest::Queryable;
+    let (dance, camera) = files("quit-count");
+    let mut h = open(&[&dance, &camera]);
+    move_key0(&mut h, &camera, 1000);
+    move_key0(&mut h, &dance, 1000);
+    let close = |h: &mut Harness<'_, StudioApp>| {
+        h.input_mut()
+            .viewports
+            .entry(egui::ViewportId::ROOT)
+            .or_default()
+            .events
+            .push(egui::ViewportEvent::Close);
+        h.run_steps(3);
+    };
+    close(&mut h);
+    assert!(
+        h.query_by_label_contains("1 of 2 files with unsaved edits")
+            .is_some(),
+        "the question counts both files"
+    );
+    h.get_by_label("Discard").click();
+    h.run_steps(2);
+    assert_eq!(h.state().ws.modified_count(), 1);
+    close(&mut h);
+    // The last one: no count, just its name.
+    assert!(
+        h.query_by_label_contains("files with unsaved edits")
+            .is_none()
+    );
+    assert!(
+        h.query_by_label_contains("has edits that are not saved")
+            .is_some()
+    );
+}
