@@ -448,12 +448,10 @@ pub fn side_ui(
     {
         register_bone_key(scene, scene_frame, edits, shared, tool);
     }
-    // The how-to as a tooltip: the panel keeps its room for the lists.
-    ui.weak("How posing works (?)").on_hover_text(
+    ui.weak(
         "Drag a ring to turn the bone, an arrow to move it (centre, IK and movable bones). \
          On a frame where the bone has a key the drag edits that key (one undo step); \
          elsewhere the pose is shown unregistered until Enter keys it, and is dropped \
-         when the frame changes. Escape deselects. During playback the VMD camera's view \
-         shows the picture only.",
+         when the frame changes.",
     );
 }
