@@ -307,7 +307,9 @@ fn the_free_view_mouse_follows_mmd_by_default_and_the_old_mapping_is_an_option()
         "wheel zooms in"
     );
     // The left-drag mapping, chosen in the toolbar's Mouse menu.
-    h.get_by_label("Mouse").click();
+    h.get_by_label("Options").click();
+    h.run_steps(2);
+    h.get_by_label("Mouse: MMD").click();
     h.run_steps(2);
     h.get_by_label(MouseMap::LeftOrbit.label()).click();
     h.run_steps(2);

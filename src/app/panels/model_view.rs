@@ -732,34 +732,34 @@ impl Settings {
     }
 }
 
-/// The model view's controls for the viewport toolbar: output frame,
-/// guides, skeleton overlay, and why the model is not drawn when it is not.
-/// `view` keeps each view's widgets apart.
-pub fn settings_ui(ui: &mut egui::Ui, view: u32, s: &mut Settings) {
-    egui::ComboBox::new(("viewport-frame", view), "Frame")
-        .selected_text(s.label())
-        .show_ui(ui, |ui| {
-            for (i, (name, _)) in ASPECTS.iter().enumerate() {
-                ui.selectable_value(&mut s.aspect, i, *name);
-            }
-            ui.selectable_value(&mut s.aspect, ASPECTS.len(), "custom");
-        })
-        .response
-        .on_hover_text(
-            "The video's shape: in the VMD-camera view, what is outside it is masked and the \
-             field of view applies to its height, as in the rendered video",
-        );
+/// The model view's controls for a view's Options menu: output frame,
+/// guides, skeleton overlay, shadows, and why the model is not drawn when
+/// it is not.
+pub fn settings_ui(ui: &mut egui::Ui, s: &mut Settings) {
+    ui.menu_button(format!("Frame: {}", s.label()), |ui| {
+        for (i, (name, _)) in ASPECTS.iter().enumerate() {
+            ui.radio_value(&mut s.aspect, i, *name);
+        }
+        ui.radio_value(&mut s.aspect, ASPECTS.len(), "custom");
+    })
+    .response
+    .on_hover_text(
+        "The video's shape: in the VMD-camera view, what is outside it is masked and the \
+         field of view applies to its height, as in the rendered video",
+    );
     if s.aspect >= ASPECTS.len() {
-        ui.add(
-            egui::DragValue::new(&mut s.custom.0)
-                .range(16..=8192)
-                .suffix(" w"),
-        );
-        ui.add(
-            egui::DragValue::new(&mut s.custom.1)
-                .range(16..=8192)
-                .suffix(" h"),
-        );
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::DragValue::new(&mut s.custom.0)
+                    .range(16..=8192)
+                    .suffix(" w"),
+            );
+            ui.add(
+                egui::DragValue::new(&mut s.custom.1)
+                    .range(16..=8192)
+                    .suffix(" h"),
+            );
+        });
     }
     ui.checkbox(&mut s.guides, "Guides")
         .on_hover_text("Rule-of-thirds lines and 90 % / 80 % safe areas in the camera frame");

@@ -7,9 +7,8 @@ use crate::model::physics::SimulationMode;
 use crate::scene::view::ViewCamera;
 use crate::workspace::document::EditRequest;
 
-/// The view's toolbar: which camera, Reset view, Register camera key, the
-/// preview rate and physics (shared), the view's options and mouse; then a
-/// line naming what each actor wears.
+/// The view's toolbar, one row where it fits: which camera, Reset view,
+/// Register camera key, Drag edits camera key, and the Options menu.
 pub(super) fn toolbar(
     ui: &mut egui::Ui,
     scene: &SceneView,
@@ -19,7 +18,6 @@ pub(super) fn toolbar(
     posing: &mut Posing,
     state: &mut ViewState,
 ) {
-    let n = state.number;
     ui.horizontal_wrapped(|ui| {
         ui.add_enabled_ui(has_cam, |ui| {
             ui.selectable_value(&mut state.mode, ViewMode::VmdCamera, "VMD camera")
@@ -53,58 +51,6 @@ pub(super) fn toolbar(
             let frame = shared.transport.frame;
             gizmo::register_camera_key(scene.camera, &state.free, frame, edits, shared);
         }
-        ui.separator();
-        let rate = shared.transport.preview_rate;
-        let rate_text = |r: u32| {
-            if r == 30 {
-                "30 fps (as MMD)".to_owned()
-            } else {
-                format!("{r} fps")
-            }
-        };
-        egui::ComboBox::new(("viewport-rate", n), "Preview rate")
-            .selected_text(rate_text(rate))
-            .show_ui(ui, |ui| {
-                for r in [30, 60, 120] {
-                    ui.selectable_value(&mut shared.transport.preview_rate, r, rate_text(r));
-                }
-            })
-            .response
-            .on_hover_text(
-                "Cuts stay hard at every rate: between keys A and A+1 the camera holds key A \
-                 for every sub-frame.",
-            );
-        ui.separator();
-        egui::ComboBox::new(("viewport-physics", n), "Physics")
-            .selected_text(posing.physics.label())
-            .show_ui(ui, |ui| {
-                for m in SimulationMode::ALL {
-                    ui.selectable_value(&mut posing.physics, m, m.label());
-                }
-            })
-            .response
-            .on_hover_text(
-                "When hair, skirts and accessories are simulated (MMD's physics menu): \
-                 Off; While playing (MMD's default; a frame picked while stopped shows the \
-                 bodies settled there); Always (also while stopped); Trace (forward while \
-                 scrubbing forward; a jump back or far ahead resets). Dragging a bone with \
-                 the gizmo poses its actor without physics.",
-            );
-        ui.separator();
-        ui.checkbox(&mut state.show_grid, "Grid");
-        model_view::settings_ui(ui, n, &mut state.look);
-        egui::ComboBox::new(("viewport-mouse", n), "Mouse")
-            .selected_text(state.mouse.short())
-            .show_ui(ui, |ui| {
-                for m in MouseMap::ALL {
-                    ui.selectable_value(&mut state.mouse, m, m.label());
-                }
-            })
-            .response
-            .on_hover_text(format!(
-                "What the mouse does in this view. Now: {}",
-                state.mouse.hint()
-            ));
         if has_cam && state.mode == ViewMode::VmdCamera {
             ui.checkbox(&mut state.edit_camera, "Drag edits camera key")
                 .on_hover_text(
@@ -112,28 +58,60 @@ pub(super) fn toolbar(
                      the playhead. One undo step per drag.",
                 );
         }
+        ui.menu_button("Options", |ui| options(ui, shared, posing, state))
+            .response
+            .on_hover_text(
+                "Preview rate, physics, grid, frame, guides, skeleton, shadows and the mouse",
+            );
     });
-    ui.horizontal_wrapped(|ui| {
-        for a in &scene.actors {
-            let motion = a
-                .motion
-                .map_or("no motion (rest pose)".to_owned(), |d| d.title());
-            let offset = if a.offset != 0 {
-                format!(", offset {:+}", a.offset)
-            } else {
-                String::new()
-            };
-            ui.weak(format!(
-                "{}: {motion} on {} bones{offset}",
-                a.name,
-                a.skeleton().bones.len()
-            ));
+}
+
+/// The Options menu: the preview rate and physics (shared by the views),
+/// then this view's grid, frame, guides, skeleton, shadows and mouse.
+fn options(ui: &mut egui::Ui, shared: &mut Shared, posing: &mut Posing, state: &mut ViewState) {
+    let rate_text = |r: u32| {
+        if r == 30 {
+            "30 fps (as MMD)".to_owned()
+        } else {
+            format!("{r} fps")
         }
-        match scene.camera {
-            Some(d) => ui.weak(format!("Camera: {}", d.title())),
-            None => ui.weak("Camera: none"),
-        };
-    });
+    };
+    let rate = shared.transport.preview_rate;
+    ui.menu_button(format!("Preview rate: {}", rate_text(rate)), |ui| {
+        for r in [30, 60, 120] {
+            ui.radio_value(&mut shared.transport.preview_rate, r, rate_text(r));
+        }
+    })
+    .response
+    .on_hover_text(
+        "Cuts stay hard at every rate: between keys A and A+1 the camera holds key A for every \
+         sub-frame.",
+    );
+    ui.menu_button(format!("Physics: {}", posing.physics.label()), |ui| {
+        for m in SimulationMode::ALL {
+            ui.radio_value(&mut posing.physics, m, m.label());
+        }
+    })
+    .response
+    .on_hover_text(
+        "When hair, skirts and accessories are simulated (MMD's physics menu): Off; While \
+         playing (MMD's default; a frame picked while stopped shows the bodies settled there); \
+         Always (also while stopped); Trace (forward while scrubbing forward; a jump back or far \
+         ahead resets). Dragging a bone with the gizmo poses its actor without physics.",
+    );
+    ui.menu_button(format!("Mouse: {}", state.mouse.short()), |ui| {
+        for m in MouseMap::ALL {
+            ui.radio_value(&mut state.mouse, m, m.label());
+        }
+    })
+    .response
+    .on_hover_text(format!(
+        "What the mouse does in this view. Now: {}",
+        state.mouse.hint()
+    ));
+    ui.separator();
+    ui.checkbox(&mut state.show_grid, "Grid");
+    model_view::settings_ui(ui, &mut state.look);
 }
 
 /// The side panel: posing, the shot list, each actor's binding.
@@ -156,10 +134,24 @@ pub(super) fn side_panel(
             if scene.actors.is_empty() {
                 ui.weak("No actors in the scene.");
             }
+            match scene.camera {
+                Some(d) => ui.weak(format!("Camera: {}", d.title())),
+                None => ui.weak("Camera: none"),
+            };
             for (i, a) in scene.actors.iter().enumerate() {
-                if scene.actors.len() > 1 {
-                    ui.strong(a.name);
-                }
+                let motion = a
+                    .motion
+                    .map_or("no motion (rest pose)".to_owned(), |d| d.title());
+                let offset = if a.offset != 0 {
+                    format!(", offset {:+}", a.offset)
+                } else {
+                    String::new()
+                };
+                ui.strong(a.name);
+                ui.weak(format!(
+                    "{motion} on {} bones{offset}",
+                    a.skeleton().bones.len()
+                ));
                 match state.binding(i) {
                     Some(b) => {
                         let mapped = b.bound_bones();
@@ -183,6 +175,7 @@ pub(super) fn side_panel(
                 }
             }
             ui.separator();
-            ui.weak("Colours: left-side bones blue, right-side pink, IK bones orange.");
+            ui.weak("Bone colours (?)")
+                .on_hover_text("Left-side bones blue, right-side pink, IK bones orange.");
         });
 }
