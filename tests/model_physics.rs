@@ -883,3 +883,23 @@ fn mei_waiting_keeps_her_physics_bones_within_ten_percent() {
     assert!(s.bones >= 10 && s.frames > 100, "{s:?}");
     assert!(s.share >= 0.99, "{s:?}");
 }
+
+#[path = "../benches/support/physics_model.rs"]
+mod physics_model;
+
+/// Issue 21 item 7 on the generated 180-body / 230-joint model (16 hair
+/// chains, a skirt ring) swaying calmly, its first 40 frames (where the
+/// sway starts; about 30 s unoptimised): at least 99 % of the
+/// locked-translation bone-frames within 10 % (measured in release over 600
+/// frames: 99.98 %; with the former soft locks 78.4 %).
+#[test]
+fn generated_model_keeps_its_chains_within_ten_percent_on_a_calm_sway() {
+    let model = physics_model::generated_model();
+    let frames = physics_model::sway_frames(&model, 40);
+    let mut world = PhysicsWorld::new(&model);
+    let s = stretch::measure(&model, &mut world, frames.into_iter());
+    eprintln!("{s:?}");
+    assert!(s.bones >= 150 && s.frames == 40, "{s:?}");
+    assert!(s.share >= 0.99, "{s:?}");
+    assert_eq!(s.resets, 0);
+}
