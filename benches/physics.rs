@@ -60,7 +60,7 @@ fn bench_engine(
             let mut total = Duration::ZERO;
             for _ in 0..iters {
                 k += 1;
-                if k % period == 0 {
+                if k.is_multiple_of(period) {
                     pose(&mut engine, k);
                     k += 1;
                 }
