@@ -176,6 +176,7 @@ impl StudioApp {
             timeline: &mut self.timeline,
             key_panel: &mut self.key_panel,
             curve_editor: &mut self.curve_editor,
+            value_graph: &mut self.value_graph,
             forensics: &mut self.forensics,
             toolbox: &mut self.toolbox,
         };

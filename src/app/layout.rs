@@ -170,6 +170,7 @@ impl StudioApp {
             egui::CentralPanel::default().show(ui, |ui| {
                 ui.horizontal(|ui| {
                     ui.selectable_value(&mut self.central, CentralView::Curves, "Curves");
+                    ui.selectable_value(&mut self.central, CentralView::ValueGraph, "Value graph");
                     ui.selectable_value(&mut self.central, CentralView::Preview, "Preview");
                     ui.selectable_value(&mut self.central, CentralView::Forensics, "Forensics");
                 });
@@ -177,6 +178,9 @@ impl StudioApp {
                 match self.central {
                     CentralView::Curves => {
                         self.with_focus(|cx, p| panels::curve_editor::ui(ui, cx, p.curve_editor));
+                    }
+                    CentralView::ValueGraph => {
+                        self.with_active(|cx, p| panels::value_graph::ui(ui, cx, p.value_graph));
                     }
                     CentralView::Forensics => {
                         self.with_focus(|cx, p| panels::forensics::ui(ui, cx, p.forensics));

@@ -73,6 +73,8 @@ pub fn install_fonts(ctx: &egui::Context) {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CentralView {
     Curves,
+    /// The value graph (issue 25) where the curve editor is shown.
+    ValueGraph,
     Preview,
     Forensics,
 }
@@ -118,6 +120,7 @@ pub struct StudioApp {
     pub timeline: panels::timeline::State,
     pub key_panel: panels::key_panel::State,
     pub curve_editor: panels::curve_editor::State,
+    pub value_graph: panels::value_graph::State,
     pub forensics: panels::forensics::State,
     pub viewport: panels::viewport::State,
     pub toolbox: panels::toolbox::State,
@@ -167,6 +170,7 @@ impl Default for StudioApp {
             timeline: Default::default(),
             key_panel: Default::default(),
             curve_editor: Default::default(),
+            value_graph: Default::default(),
             forensics: Default::default(),
             viewport: Default::default(),
             toolbox: Default::default(),
@@ -246,6 +250,7 @@ pub struct StudioPanels<'a> {
     pub timeline: &'a mut panels::timeline::State,
     pub key_panel: &'a mut panels::key_panel::State,
     pub curve_editor: &'a mut panels::curve_editor::State,
+    pub value_graph: &'a mut panels::value_graph::State,
     pub forensics: &'a mut panels::forensics::State,
     pub toolbox: &'a mut panels::toolbox::State,
 }

@@ -25,8 +25,10 @@
 use crate::vmd::curve_edit::{
     BoneBlockChange, CameraBlockChange, CurveEditError, plan_bone_curve, plan_camera_curve,
 };
-use crate::vmd::evaluate::{bone_at, camera_at, euler_deg_from_quat, is_cut};
-use crate::vmd::{BoneChannel, CameraChannel, Curve, Motion, Track, TrackIndex};
+use crate::vmd::evaluate::{bone_at, camera_at, euler_deg_from_quat, is_cut, quat_from_euler_deg};
+use crate::vmd::{
+    BoneChannel, BoneKey, CameraChannel, CameraKey, Curve, Motion, Track, TrackIndex,
+};
 
 /// A plotted value of a bone track.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -157,6 +159,80 @@ impl CameraValue {
             CameraValue::Fov => f64::from(fov),
         }
     }
+}
+
+/// `value` of a bone key (degrees for angles, as plotted).
+pub fn bone_value(value: BoneValue, key: &BoneKey) -> f64 {
+    value.of(key.position(), key.rotation())
+}
+
+/// `value` of a camera key (degrees for angles, as plotted).
+pub fn camera_value(value: CameraValue, key: &CameraKey) -> f64 {
+    value.of(
+        key.target(),
+        key.rotation(),
+        key.distance(),
+        key.fov() as f32,
+    )
+}
+
+/// `key` with `value` set to `v` (a key dragged in the graph): a move axis
+/// sets that position component; an Euler angle recomposes the rotation
+/// from the key's Euler angles with that one replaced (YXZ order). Only the
+/// position or rotation bytes change; a non-finite `v` changes nothing.
+pub fn bone_key_with_value(key: &BoneKey, value: BoneValue, v: f64) -> BoneKey {
+    let mut k = *key;
+    if !v.is_finite() {
+        return k;
+    }
+    let v = v as f32;
+    let mut p = k.position();
+    match value {
+        BoneValue::X => p[0] = v,
+        BoneValue::Y => p[1] = v,
+        BoneValue::Z => p[2] = v,
+        _ => {
+            let mut e = euler_deg_from_quat(k.rotation());
+            let i = match value {
+                BoneValue::RotX => 0,
+                BoneValue::RotY => 1,
+                _ => 2,
+            };
+            e[i] = v;
+            k.set_rotation(quat_from_euler_deg(e));
+            return k;
+        }
+    }
+    k.set_position(p);
+    k
+}
+
+/// `key` with `value` set to `v` (degrees for angles and the field of
+/// view, which is rounded to a whole degree and kept at 1..=180).
+pub fn camera_key_with_value(key: &CameraKey, value: CameraValue, v: f64) -> CameraKey {
+    let mut k = *key;
+    if !v.is_finite() {
+        return k;
+    }
+    let mut t = k.target();
+    let mut r = k.rotation();
+    match value {
+        CameraValue::TargetX => t[0] = v as f32,
+        CameraValue::TargetY => t[1] = v as f32,
+        CameraValue::TargetZ => t[2] = v as f32,
+        CameraValue::RotX => r[0] = v.to_radians() as f32,
+        CameraValue::RotY => r[1] = v.to_radians() as f32,
+        CameraValue::RotZ => r[2] = v.to_radians() as f32,
+        CameraValue::Distance => k.set_distance(v as f32),
+        CameraValue::Fov => k.set_fov(v.round().clamp(1.0, 180.0) as u32),
+    }
+    if t != k.target() {
+        k.set_target(t);
+    }
+    if r != k.rotation() {
+        k.set_rotation(r);
+    }
+    k
 }
 
 /// Which handle of a segment: the curve's first (x1, y1) or second

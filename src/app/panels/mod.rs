@@ -19,6 +19,7 @@ pub mod scene;
 pub mod shots;
 pub mod timeline;
 pub mod toolbox;
+pub mod value_graph;
 pub mod viewport;
 pub mod waveform;
 
