@@ -28,5 +28,6 @@ mod song;
 mod timeline_keys;
 mod toolbox;
 mod ux;
+mod value_graph;
 mod viewport;
 mod views;
