@@ -199,6 +199,15 @@ fn file_menu(ui: &mut egui::Ui, input: &MenuInput, chrome: &mut Chrome, out: &mu
             if UiCommand::MergeMotion.menu_button(ui, can_merge) {
                 ask(ui, Request::Command(UiCommand::MergeMotion));
             }
+            for c in [
+                UiCommand::LoadPose,
+                UiCommand::LoadPoseMirrored,
+                UiCommand::SavePose,
+            ] {
+                if c.menu_button(ui, can_merge) {
+                    ask(ui, Request::Command(c));
+                }
+            }
             ui.separator();
             if UiCommand::CloseTab.menu_button(ui, has_doc) {
                 ask(ui, Request::Command(UiCommand::CloseTab));

@@ -67,6 +67,9 @@ commands! {
     CloseTab: "Close", "Close the active file", [CTRL W];
     LoadModel: "Load model skeleton…", "Use a PMX/PMD model's skeleton in the preview", [none];
     MergeMotion: "Merge motion into actor…", "Load a VMD onto the selected actor's motion as MMD does (e.g. a face motion onto a dance): its keys are added from frame 0 as one undo step", [none];
+    LoadPose: "Load pose (VPD)…", "Key an MMD pose file's bones and morphs on the selected actor's motion at the playhead (one undo step)", [none];
+    LoadPoseMirrored: "Load pose mirrored (VPD)…", "Load a pose with left and right swapped (名前の左 ⇄ 右, x mirrored)", [none];
+    SavePose: "Save pose (VPD)…", "Save the selected actor's pose at the playhead (its keys' values, before IK and physics) as an MMD pose file", [none];
     Undo: "Undo", "Undo the last edit", [CTRL Z];
     Redo: "Redo", "Redo the last undone edit", [CTRL_SHIFT Z];
     RedoAlt: "Redo", "Redo the last undone edit", [CTRL Y];

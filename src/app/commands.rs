@@ -39,6 +39,20 @@ impl StudioApp {
                 let dir = self.start_dir();
                 self.pick_file(Pick::Model, dir);
             }
+            UiCommand::LoadPose | UiCommand::LoadPoseMirrored | UiCommand::SavePose => {
+                if let Err(e) = super::vpd::pose_actor(&self.ws) {
+                    self.shared.error(e);
+                } else {
+                    let dir = self.start_dir();
+                    let purpose = match c {
+                        UiCommand::SavePose => Pick::SavePose,
+                        c => Pick::LoadPose {
+                            mirror: c == UiCommand::LoadPoseMirrored,
+                        },
+                    };
+                    self.pick_file(purpose, dir);
+                }
+            }
             UiCommand::MergeMotion => {
                 let actor = self.ws.selected_actor().unwrap_or(0);
                 if self

@@ -84,7 +84,10 @@ impl FileBrowser {
     }
 
     fn saving(&self) -> bool {
-        matches!(self.purpose, Pick::SaveAs { .. } | Pick::SaveScene)
+        matches!(
+            self.purpose,
+            Pick::SaveAs { .. } | Pick::SaveScene | Pick::SavePose
+        )
     }
 
     fn title(&self) -> &'static str {
@@ -96,6 +99,8 @@ impl FileBrowser {
             Pick::SaveScene => "Save scene as",
             Pick::Song => "Load song",
             Pick::Merge { .. } => "Merge motion into the actor",
+            Pick::LoadPose { .. } => "Load pose (VPD)",
+            Pick::SavePose => "Save pose (VPD)",
         }
     }
 
@@ -108,6 +113,7 @@ impl FileBrowser {
             Pick::OpenScene | Pick::SaveScene => &["vmdscene"],
             Pick::Song => &["wav", "mp3", "ogg", "oga", "flac"],
             Pick::Merge { .. } => &["vmd"],
+            Pick::LoadPose { .. } | Pick::SavePose => &["vpd"],
         }
     }
 

@@ -441,6 +441,16 @@ impl StudioApp {
                             }
                         }
                     }
+                    Pick::LoadPose { mirror } => {
+                        if let Some(p) = paths.first() {
+                            self.load_pose_file(p, mirror);
+                        }
+                    }
+                    Pick::SavePose => {
+                        if let Some(p) = paths.first() {
+                            self.save_pose_file(p);
+                        }
+                    }
                     Pick::OpenScene => {
                         if let Some(p) = paths.first() {
                             self.open_scene(p);

@@ -32,6 +32,7 @@ pub mod settings;
 pub mod song;
 pub mod sound;
 mod startup;
+pub mod vpd;
 
 use crate::workspace::document::Document;
 use command::UiCommand;

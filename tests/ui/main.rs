@@ -31,3 +31,4 @@ mod ux;
 mod value_graph;
 mod viewport;
 mod views;
+mod vpd_gui;

@@ -69,6 +69,12 @@ pub enum Pick {
     Merge {
         actor: usize,
     },
+    /// A VPD pose to key on the selected actor at the playhead.
+    LoadPose {
+        mirror: bool,
+    },
+    /// Where to write the selected actor's pose (VPD).
+    SavePose,
 }
 
 /// The app's own file jobs (open, save, file dialogs) on the shared
@@ -294,6 +300,16 @@ impl Jobs {
                     Pick::OpenScene => d
                         .add_filter("VMD Studio scene", &["vmdscene"])
                         .pick_file()
+                        .into_iter()
+                        .collect(),
+                    Pick::LoadPose { .. } => d
+                        .add_filter("MMD pose (VPD)", &["vpd", "VPD"])
+                        .pick_file()
+                        .into_iter()
+                        .collect(),
+                    Pick::SavePose => d
+                        .add_filter("MMD pose (VPD)", &["vpd"])
+                        .save_file()
                         .into_iter()
                         .collect(),
                     Pick::SaveScene => d
