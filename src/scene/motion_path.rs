@@ -238,6 +238,49 @@ pub fn ghost_frames(frame: u32, step: u32, count: u32, last: u32) -> Vec<u32> {
     v
 }
 
+/// The frames an edit from `before` to `after` changed, when it changed
+/// only bone keys' interpolation bytes (a curve drag): for each such key,
+/// the frames of the segment it shapes (the previous key of its track to
+/// its own frame). `None` when anything else differs (keys added, moved or
+/// revalued, morphs, IK switches): then every frame may have changed.
+/// `after_index` is `after`'s track index.
+pub fn curve_edit_frames(
+    before: &Motion,
+    after: &Motion,
+    after_index: &TrackIndex,
+) -> Option<Vec<RangeInclusive<u32>>> {
+    if before.bones.len() != after.bones.len()
+        || before.morphs != after.morphs
+        || before.iks != after.iks
+    {
+        return None;
+    }
+    let mut out = Vec::new();
+    for (a, b) in before.bones.iter().zip(&after.bones) {
+        if a == b {
+            continue;
+        }
+        if a.frame() != b.frame()
+            || a.name_field() != b.name_field()
+            || a.position() != b.position()
+            || a.rotation() != b.rotation()
+        {
+            return None;
+        }
+        let track = after_index.bone(b.name_key())?;
+        let prev = track
+            .keys
+            .iter()
+            .filter_map(|&k| after.bones.get(k as usize))
+            .map(|k| k.frame())
+            .filter(|&f| f < b.frame())
+            .max()
+            .unwrap_or(b.frame());
+        out.push(prev..=b.frame());
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,5 +296,36 @@ mod tests {
         let (a, b) = (3, 2);
         assert_eq!(clamp_range(&(a..=b)), None);
         assert_eq!(clamp_range(&(0..=u32::MAX)), Some((0, MAX_PATH_FRAMES - 1)));
+    }
+
+    #[test]
+    fn a_curve_edit_touches_only_its_segment() {
+        use crate::vmd::{BoneChannel, BoneKey, Curve, NameEncoding};
+        let key = |f: u32, x: f32| {
+            BoneKey::new(
+                "a",
+                NameEncoding::ShiftJis,
+                f,
+                [x, 0.0, 0.0],
+                [0.0, 0.0, 0.0, 1.0],
+            )
+            .unwrap()
+        };
+        let mut m = Motion::default();
+        m.bones = vec![key(0, 0.0), key(30, 1.0), key(10, 2.0)];
+        let idx = TrackIndex::build(&m);
+        let mut e = m.clone();
+        // Key at frame 30: its segment starts at the key of frame 10.
+        e.bones[1].set_curve(BoneChannel::X, Curve::new(0, 127, 127, 0));
+        assert_eq!(curve_edit_frames(&m, &e, &idx), Some(vec![10..=30]));
+        // A first key: its own frame only.
+        let mut e = m.clone();
+        e.bones[0].set_curve(BoneChannel::X, Curve::new(0, 127, 127, 0));
+        assert_eq!(curve_edit_frames(&m, &e, &idx), Some(vec![0..=0]));
+        // A value changed: everything.
+        let mut e = m.clone();
+        e.bones[1].set_position([5.0, 0.0, 0.0]);
+        assert_eq!(curve_edit_frames(&m, &e, &idx), None);
+        assert_eq!(curve_edit_frames(&m, &m, &idx), Some(vec![]));
     }
 }

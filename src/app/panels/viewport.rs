@@ -36,6 +36,7 @@ use crate::workspace::document::{Document, EditRequest};
 mod bar;
 mod draw;
 mod input;
+pub mod path;
 mod posing;
 mod settings;
 
