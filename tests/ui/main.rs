@@ -17,6 +17,7 @@ mod export_video;
 mod gizmo;
 mod jobs;
 mod merge;
+mod motion_path_view;
 mod newuser;
 mod physics;
 mod recovery;
