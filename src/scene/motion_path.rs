@@ -311,8 +311,10 @@ mod tests {
             )
             .unwrap()
         };
-        let mut m = Motion::default();
-        m.bones = vec![key(0, 0.0), key(30, 1.0), key(10, 2.0)];
+        let m = Motion {
+            bones: vec![key(0, 0.0), key(30, 1.0), key(10, 2.0)],
+            ..Motion::default()
+        };
         let idx = TrackIndex::build(&m);
         let mut e = m.clone();
         // Key at frame 30: its segment starts at the key of frame 10.

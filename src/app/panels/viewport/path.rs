@@ -149,13 +149,19 @@ pub fn set_settings(ctx: &egui::Context, s: Settings) {
     memory(ctx).lock().settings = s;
 }
 
+/// Where the overlay draws: the painter (clipped to the picture), MMD
+/// space → clip space, and the picture's rectangle.
+pub struct Picture<'a> {
+    pub painter: &'a egui::Painter,
+    pub view_proj: Mat4,
+    pub rect: Rect,
+}
+
 /// The viewport's call: controls, data, drawing. `selected` is the posing
 /// tool's bone; `playhead` the scene frame.
 pub fn overlay(
     ui: &egui::Ui,
-    painter: &egui::Painter,
-    view_proj: &Mat4,
-    rect: Rect,
+    pic: &Picture,
     scene: &SceneView,
     selected: Option<&Selected>,
     playhead: f64,
@@ -163,7 +169,7 @@ pub fn overlay(
 ) {
     let mem = memory(ui.ctx());
     let mut m = mem.lock();
-    controls(ui.ctx(), rect, &mut m.settings);
+    controls(ui.ctx(), pic.rect, &mut m.settings);
     let s = m.settings;
     let mut data = PathData::default();
     if let Some(sel) = selected
@@ -207,7 +213,7 @@ pub fn overlay(
         );
         data.camera = camera_path(&cam.motion, &cam.index, a..=b);
     }
-    draw(painter, view_proj, rect, &data);
+    draw(pic.painter, &pic.view_proj, pic.rect, &data);
     m.last = Some(data);
 }
 
