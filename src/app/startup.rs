@@ -145,6 +145,7 @@ pub fn run(args: Cli) -> CliResult {
                 Some(PanelArg::Preview) => app.central = CentralView::Preview,
                 Some(PanelArg::Forensics) => app.central = CentralView::Forensics,
                 Some(PanelArg::Curves) => app.central = CentralView::Curves,
+                Some(PanelArg::Graph) => app.central = CentralView::ValueGraph,
                 Some(PanelArg::Dope) => app.show_dope_sheet = true,
                 None => {}
             }

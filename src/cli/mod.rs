@@ -124,6 +124,8 @@ pub enum PanelArg {
     Dope,
     /// The curve editor.
     Curves,
+    /// The value graph (a track's values over time, curve handles).
+    Graph,
     /// Byte-level forensics.
     Forensics,
     /// The 3D preview.
