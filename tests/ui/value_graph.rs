@@ -192,3 +192,52 @@ fn a_key_drags_in_time_and_value() {
     assert_eq!(doc.motion.bones[0], motion().bones[0]);
     assert_eq!(doc.history().len(), 1);
 }
+
+/// Rotation: センター turns 0° → 170° about Z over frames 0 → 30 (Euler
+/// Z on the graph). Handle 2 dragged to curve point (90, 30) writes the
+/// rotation curve's x2 (P[11]) and y2 (P[15]) copies, as the rotation box
+/// does for the same drag.
+#[test]
+fn a_rotation_handle_drag_writes_the_rotation_curve() {
+    let z = 170f32.to_radians() / 2.0;
+    let mut m = Motion::default();
+    for (f, q) in [
+        (0u32, [0.0, 0.0, 0.0, 1.0]),
+        (30, [0.0, 0.0, z.sin(), z.cos()]),
+    ] {
+        m.bones
+            .push(BoneKey::new("センター", NameEncoding::ShiftJis, f, [0.0; 3], q).expect("key"));
+    }
+    let open = |central: CentralView| {
+        let mut app = StudioApp::default();
+        let id = app.open_motion(m.clone(), None, "rot.vmd").expect("opens");
+        let view = DocView {
+            selection: [KeyRef::Bone(1)].into_iter().collect(),
+            active: Some(KeyRef::Bone(1)),
+            reveal: None,
+        };
+        app.apply(Event::Select { doc: id, view });
+        app.central = central;
+        app.value_graph.bone_values = [false, false, false, false, false, true];
+        harness_sized(app, 1600.0, 1000.0)
+    };
+    let mut g = open(CentralView::ValueGraph);
+    g.run_steps(3);
+    let from = graph_at(&g, 107.0 / 127.0 * 30.0, 107.0 / 127.0 * 170.0);
+    let to = graph_at(&g, 90.0 / 127.0 * 30.0, 30.0 / 127.0 * 170.0);
+    drag(&mut g, from, to);
+    let mut c = open(CentralView::Curves);
+    c.run_steps(3);
+    let rect = *c.state().curve_editor.boxes.get(3).expect("rotation box");
+    drag(&mut c, box_at(rect, 107.0, 107.0), box_at(rect, 90.0, 30.0));
+    let (gb, cb) = (blocks(g.state()), blocks(c.state()));
+    assert_eq!(gb, cb, "same bytes as the rotation box");
+    let mut want = m.bones[1].interpolation_block();
+    for i in copies_of(11) {
+        want[i] = 90;
+    }
+    for i in copies_of(15) {
+        want[i] = 30;
+    }
+    assert_eq!(gb[1], want);
+}

@@ -50,6 +50,13 @@ impl Value {
             Value::Camera(v) => v.label(),
         }
     }
+    fn is_angle(self) -> bool {
+        matches!(
+            self,
+            Value::Bone(BoneValue::RotX | BoneValue::RotY | BoneValue::RotZ)
+                | Value::Camera(CameraValue::RotX | CameraValue::RotY | CameraValue::RotZ)
+        )
+    }
     fn color(self) -> Color32 {
         let i = match self {
             Value::Bone(v) => BoneValue::ALL.iter().position(|&x| x == v).unwrap_or(0),
@@ -368,9 +375,37 @@ fn graph(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, target: GraphT
             (v, s)
         })
         .collect();
+    // Euler angles: each segment and key is moved by whole turns onto the
+    // plotted (unwrapped) line; whole turns change no curve byte, since
+    // the bytes are fractions of the segment.
+    let near = |v: Value, frame: f64| -> Option<f64> {
+        let s = &series.iter().find(|(x, _)| *x == v)?.1;
+        let i = ((frame - f64::from(lo)) * f64::from(per_frame)).round();
+        (i >= 0.0)
+            .then(|| s.get(i as usize).map(|p| p[1]))
+            .flatten()
+    };
+    let turns = |v: Value, frame: f64, value: f64| -> f64 {
+        if !v.is_angle() {
+            return 0.0;
+        }
+        near(v, frame).map_or(0.0, |n| 360.0 * ((n - value) / 360.0).round())
+    };
     let segs: Vec<(Value, Vec<Segment>)> = values
         .iter()
-        .map(|&v| (v, segments(cx.doc, target, v)))
+        .map(|&v| {
+            let mut ss = segments(cx.doc, target, v);
+            for s in &mut ss {
+                let t = turns(v, s.from[0], s.from[1]);
+                if t != 0.0 {
+                    s.from[1] += t;
+                    s.to[1] += t;
+                    s.handles[0][1] += t;
+                    s.handles[1][1] += t;
+                }
+            }
+            (v, ss)
+        })
         .collect();
     let layout = match &state.drag {
         Some(Drag::Handle { layout, .. } | Drag::Key { layout, .. }) => *layout,
@@ -500,9 +535,10 @@ fn graph(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, target: GraphT
         .collect();
     for v in &values {
         for &k in &keys {
-            let Some(p) = key_point(m, *v, k) else {
+            let Some(mut p) = key_point(m, *v, k) else {
                 continue;
             };
+            p[1] += turns(*v, p[0], p[1]);
             if p[0] < layout.frames.0 || p[0] > layout.frames.1 {
                 continue;
             }
@@ -554,7 +590,12 @@ fn graph(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, target: GraphT
                 } else {
                     vec![k]
                 };
-                let start = key_point(m, value, k).unwrap_or(layout.from_screen(origin));
+                let start = key_point(m, value, k)
+                    .map(|mut p| {
+                        p[1] += turns(value, p[0], p[1]);
+                        p
+                    })
+                    .unwrap_or(layout.from_screen(origin));
                 let (mut bones, mut cameras) = (Vec::new(), Vec::new());
                 for i in moved {
                     match target {

@@ -282,6 +282,7 @@ fn update_paths(
     let e = engine(m, rig, rig_gen);
     e.bind(rig, Some(&doc.index));
     let mut posed = 0;
+    let only_curves = segments.is_some();
     match segments {
         Some(ranges) => {
             for r in ranges {
@@ -302,7 +303,14 @@ fn update_paths(
     m.posed_frames = posed;
     m.key = Some(key);
     m.revision = doc.revision;
-    m.snapshot = (doc.motion.bones.len() <= SNAPSHOT_MAX_KEYS).then(|| doc.motion.clone());
+    // After a curve edit only bone records changed: copy them into the
+    // snapshot's allocation instead of cloning the whole motion again.
+    match &mut m.snapshot {
+        Some(s) if only_curves => s.bones.clone_from(&doc.motion.bones),
+        _ => {
+            m.snapshot = (doc.motion.bones.len() <= SNAPSHOT_MAX_KEYS).then(|| doc.motion.clone());
+        }
+    }
     // The ghosts follow the motion too.
     m.ghost_key = None;
 }
