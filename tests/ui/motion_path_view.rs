@@ -21,7 +21,7 @@ use vmd_studio::workspace::{Event, TransportEvent};
 fn demo(frame: f64) -> (Harness<'static, StudioApp>, usize) {
     let mut app = StudioApp::with_demo();
     app.central = CentralView::Preview;
-    app.viewport.mode = ViewMode::Free;
+    app.viewport.view.mode = ViewMode::Free;
     app.transport(TransportEvent::Seek(frame));
     let doc = app.ws.docs()[0].id;
     let k = app.ws.docs()[0]
@@ -45,6 +45,7 @@ fn bone(h: &Harness<'static, StudioApp>) -> usize {
     let sel = h
         .state()
         .viewport
+        .posing
         .pose
         .selected
         .clone()
@@ -96,7 +97,7 @@ fn a_curve_edit_reposes_only_its_segment_and_the_path_follows() {
             .find("左ひじ")
             .expect("the demo has 左ひじ")
     };
-    h.state_mut().viewport.pose.selected = Some(Selected {
+    h.state_mut().viewport.posing.pose.selected = Some(Selected {
         actor: 0,
         bone: elbow,
         name: "左ひじ".into(),

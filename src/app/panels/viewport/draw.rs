@@ -84,6 +84,10 @@ pub(super) fn picture(ui: &egui::Ui, painter: &egui::Painter, p: Picture, tool: 
         shot,
         now,
         picture_aspect,
+        ctx: ui.ctx(),
+        scene,
+        selected: tool.selected.as_ref(),
+        view_number: view.number,
     });
     if picture_only {
         tool.clear_drawn(view.number);
@@ -127,6 +131,12 @@ pub(super) struct WorldOverlays<'a> {
     pub now: &'a Moment,
     /// Width / height of the VMD camera's picture.
     pub picture_aspect: f32,
+    /// For overlays that keep state or draw controls (motion paths).
+    pub ctx: &'a egui::Context,
+    pub scene: &'a SceneView<'a>,
+    /// The posing tool's bone.
+    pub selected: Option<&'a gizmo::Selected>,
+    pub view_number: u32,
 }
 
 /// Overlays placed in the scene (MMD space), drawn with this view's
@@ -139,6 +149,7 @@ fn world_overlays(w: &WorldOverlays) {
     {
         draw_frustum(w.canvas, &ViewCamera::from_state(c), w.picture_aspect);
     }
+    super::path::overlay(w);
 }
 
 // ---------------------------------------------------------------- colours

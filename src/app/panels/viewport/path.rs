@@ -20,7 +20,8 @@ use egui::mutex::Mutex;
 use egui::{Color32, Pos2, Rect, Stroke};
 use glam::{Mat4, Vec3};
 
-use super::{SceneView, project_point, project_segment};
+use super::draw::WorldOverlays;
+use super::{project_point, project_segment};
 use crate::app::panels::gizmo::Selected;
 use crate::model::{Model, PoseEngine};
 use crate::scene::motion_path::{
@@ -149,27 +150,21 @@ pub fn set_settings(ctx: &egui::Context, s: Settings) {
     memory(ctx).lock().settings = s;
 }
 
-/// Where the overlay draws: the painter (clipped to the picture), MMD
-/// space → clip space, and the picture's rectangle.
-pub struct Picture<'a> {
-    pub painter: &'a egui::Painter,
-    pub view_proj: Mat4,
-    pub rect: Rect,
-}
-
-/// The viewport's call: controls, data, drawing. `selected` is the posing
-/// tool's bone; `playhead` the scene frame.
-pub fn overlay(
-    ui: &egui::Ui,
-    pic: &Picture,
-    scene: &SceneView,
-    selected: Option<&Selected>,
-    playhead: f64,
-    through_vmd: bool,
-) {
-    let mem = memory(ui.ctx());
+/// The viewport's call (from `draw::world_overlays`): controls, data,
+/// drawing, for one view.
+pub(super) fn overlay(w: &WorldOverlays) {
+    let scene = w.scene;
+    let selected = w.selected;
+    let playhead = w.now.playhead;
+    let through_vmd = w.shot.through_vmd;
+    let rect = w.shot.pic_rect;
+    // Through the VMD camera while playing: the picture only, as in MMD.
+    if through_vmd && w.now.playing {
+        return;
+    }
+    let mem = memory(w.ctx);
     let mut m = mem.lock();
-    controls(ui.ctx(), pic.rect, &mut m.settings);
+    controls(w.ctx, rect, w.view_number, &mut m.settings);
     let s = m.settings;
     let mut data = PathData::default();
     if let Some(sel) = selected
@@ -213,7 +208,7 @@ pub fn overlay(
         );
         data.camera = camera_path(&cam.motion, &cam.index, a..=b);
     }
-    draw(pic.painter, &pic.view_proj, pic.rect, &data);
+    draw(w.canvas.painter, &w.canvas.vp, rect, &data);
     m.last = Some(data);
 }
 
@@ -359,8 +354,8 @@ fn update_ghosts(
 }
 
 /// The controls: a small frame in the picture's top-left corner.
-fn controls(ctx: &egui::Context, rect: Rect, s: &mut Settings) {
-    egui::Area::new(egui::Id::unique("vmd-studio-path-controls"))
+fn controls(ctx: &egui::Context, rect: Rect, view: u32, s: &mut Settings) {
+    egui::Area::new(egui::Id::unique(("vmd-studio-path-controls", view)))
         .fixed_pos(rect.left_top() + egui::vec2(8.0, 8.0))
         .order(egui::Order::Middle)
         .show(ctx, |ui| {
@@ -380,7 +375,7 @@ fn controls(ctx: &egui::Context, rect: Rect, s: &mut Settings) {
                     ui.checkbox(&mut s.ghosts, "Ghosts")
                         .on_hover_text("The skeleton, faint, at neighbouring keys or frames");
                     if s.ghosts {
-                        egui::ComboBox::from_id_salt("vmd-studio-ghost-mode")
+                        egui::ComboBox::from_id_salt(("vmd-studio-ghost-mode", view))
                             .selected_text(match s.ghost_mode {
                                 GhostMode::Keys => "prev/next key",
                                 GhostMode::Frames => "± frames",
