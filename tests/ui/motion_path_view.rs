@@ -11,6 +11,7 @@ use glam::Vec3;
 use vmd_studio::app::panels::gizmo::Selected;
 use vmd_studio::app::panels::viewport::path::{self, GhostMode};
 use vmd_studio::app::panels::viewport::{ViewMode, posed_world};
+use vmd_studio::app::scene_ops::scene_view;
 use vmd_studio::app::{CentralView, StudioApp};
 use vmd_studio::vmd::{BoneChannel, Curve};
 use vmd_studio::workspace::document::{DocView, Edit, EditRequest, KeyChanges, KeyRef};
@@ -91,7 +92,10 @@ fn path_points_are_the_heads_the_viewport_poses() {
 fn a_curve_edit_reposes_only_its_segment_and_the_path_follows() {
     let (mut h, k) = demo(20.0);
     let elbow = {
-        let view = h.state().scene_view();
+        let view = {
+            let app = h.state();
+            scene_view(&app.ws, &app.scene)
+        };
         view.actors[0]
             .skeleton()
             .find("左ひじ")
@@ -129,7 +133,10 @@ fn a_curve_edit_reposes_only_its_segment_and_the_path_follows() {
     // Outside the segment nothing moved; inside, the points are the poser's
     // heads for the edited motion.
     let rig_heads = |f: u32| {
-        let view = h.state().scene_view();
+        let view = {
+            let app = h.state();
+            scene_view(&app.ws, &app.scene)
+        };
         let a = &view.actors[0];
         let d = a.motion.expect("wears the dance");
         posed_world(a.rig, Some(d.source()), f64::from(f))[elbow]
@@ -161,7 +168,10 @@ fn ghosts_sit_at_the_neighbouring_keys() {
     let frames: Vec<(u32, bool)> = d.ghosts.iter().map(|g| (g.frame, g.before)).collect();
     assert_eq!(frames, vec![(20, true), (40, false)]);
     // 左腕's head at 20 is the end of one of the ghost's lines.
-    let view = h.state().scene_view();
+    let view = {
+        let app = h.state();
+        scene_view(&app.ws, &app.scene)
+    };
     let a = &view.actors[0];
     let head = posed_world(a.rig, Some(a.motion.expect("dance").source()), 20.0)[b]
         .w_axis
