@@ -2,11 +2,11 @@
 //! central panels), playback ticking and the modal dialogs.
 
 use super::AfterClose;
-use super::CentralView;
 use super::CloseGuard;
 use super::StudioApp;
 use super::chrome;
 use super::command::UiCommand;
+use super::dock::Panel;
 use super::jobs::Pick;
 use super::panels;
 use super::saving;
@@ -124,92 +124,9 @@ impl StudioApp {
                 });
             });
         } else {
-            egui::Panel::left("inspector")
-                .resizable(true)
-                .default_size(270.0)
-                .show(ui, |ui| {
-                    self.scene_panel_ui(ui);
-                    ui.separator();
-                    self.with_active(|cx, p| panels::inspector::ui(ui, cx, p.inspector));
-                });
-            // The Key panel keeps one width whether or not a key is selected
-            // (its rows fit or wrap instead of widening it): a fifth of the window,
-            // 240–340 points, so at 1280×720 the preview keeps the room.
-            let key_w = (ctx.content_rect().width() * 0.2).clamp(240.0, 340.0);
-            egui::Panel::right("key-panel")
-                .resizable(true)
-                .default_size(key_w)
-                .show(ui, |ui| {
-                    egui::ScrollArea::vertical()
-                        .id_salt("key-panel-scroll")
-                        .show(ui, |ui| {
-                            self.with_focus(|cx, p| panels::key_panel::ui(ui, cx, p.key_panel));
-                            ui.separator();
-                            if !self.ws.docs().is_empty() {
-                                panels::toolbox::ui(ui, &mut self.toolbox);
-                            }
-                        });
-                });
-            if self.show_dope_sheet {
-                // A third of the window: at 1280×720 the curve boxes keep room.
-                let h = ctx.content_rect().height();
-                egui::Panel::bottom("dope-sheet")
-                    .min_size(150.0)
-                    .resizable(true)
-                    .default_size((h * 0.36).clamp(200.0, 400.0))
-                    .show(ui, |ui| {
-                        let events = scene_ui::timeline_ui(
-                            ui,
-                            &self.ws,
-                            &mut self.shared,
-                            &mut self.timeline,
-                        );
-                        self.apply_all(events);
-                    });
-            }
-            egui::CentralPanel::default().show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    ui.selectable_value(&mut self.central, CentralView::Curves, "Curves");
-                    ui.selectable_value(&mut self.central, CentralView::Preview, "Preview");
-                    ui.selectable_value(&mut self.central, CentralView::Forensics, "Forensics");
-                });
-                ui.separator();
-                match self.central {
-                    CentralView::Curves => {
-                        self.with_focus(|cx, p| panels::curve_editor::ui(ui, cx, p.curve_editor));
-                    }
-                    CentralView::Forensics => {
-                        self.with_focus(|cx, p| panels::forensics::ui(ui, cx, p.forensics));
-                    }
-                    CentralView::Preview => {
-                        let out = {
-                            let view = scene_ops::scene_view(&self.ws, &self.scene);
-                            let vp = &mut self.viewport;
-                            panels::viewport::ui(
-                                ui,
-                                &mut vp.posing,
-                                &mut vp.view,
-                                &view,
-                                &mut self.shared,
-                            )
-                        };
-                        // The viewport edits the scene camera's keys and
-                        // (posing) the actors' motions, each on its document.
-                        self.apply_all(out.events);
-                        let picked = out.picked;
-                        // A bone clicked in the view: its row (and key) in the timeline.
-                        if let Some(b) = picked {
-                            let events = scene_ui::bone_picked(
-                                &self.ws,
-                                &mut self.timeline,
-                                b.actor,
-                                &b.name,
-                            );
-                            self.apply_all(events);
-                        }
-                    }
-                }
-            });
+            egui::CentralPanel::default()
+                .frame(egui::Frame::new().fill(ui.visuals().panel_fill))
+                .show(ui, |ui| self.dock_ui(ui));
         }
         // Bake physics simulates the model of the actor wearing the active file.
         self.toolbox.wearer_model = self
@@ -264,6 +181,73 @@ impl StudioApp {
         let busy = self.jobs.is_busy() || self.shared.song.loading().is_some();
         if let Some(plan) = &mut self.screenshot {
             plan.step(&ctx, busy);
+        }
+    }
+
+    /// The docked panels, filling `ui`.
+    fn dock_ui(&mut self, ui: &mut egui::Ui) {
+        let size = ui.available_size();
+        let mut tree = self.dock.tree_for(size);
+        self.dock.tree = Some(tree.clone());
+        self.dock.follow(self.central);
+        self.dock.follow_timeline(self.show_dope_sheet);
+        if let Some(t) = self.dock.tree.take() {
+            tree = t;
+        }
+        if let Some(m) = self.dock.message.take() {
+            self.shared.error(m);
+        }
+        let mut behavior = DockBehavior { app: self };
+        tree.ui(&mut behavior, ui);
+        self.dock.tree = Some(tree);
+    }
+
+    /// Draws one docked panel.
+    fn panel_ui(&mut self, ui: &mut egui::Ui, panel: Panel) {
+        match panel {
+            Panel::Viewport => self.viewport_ui(ui),
+            Panel::Timeline => {
+                let events =
+                    scene_ui::timeline_ui(ui, &self.ws, &mut self.shared, &mut self.timeline);
+                self.apply_all(events);
+            }
+            Panel::Curves => {
+                self.with_focus(|cx, p| panels::curve_editor::ui(ui, cx, p.curve_editor));
+            }
+            Panel::Forensics => {
+                self.with_focus(|cx, p| panels::forensics::ui(ui, cx, p.forensics));
+            }
+            Panel::Scene => scrolled(ui, "dock-scene", |ui| self.scene_panel_ui(ui)),
+            Panel::Inspector => scrolled(ui, "dock-inspector", |ui| {
+                self.with_active(|cx, p| panels::inspector::ui(ui, cx, p.inspector));
+            }),
+            Panel::KeyFields => scrolled(ui, "dock-key-fields", |ui| {
+                self.with_focus(|cx, p| panels::key_panel::ui(ui, cx, p.key_panel));
+            }),
+            Panel::Toolbox => scrolled(ui, "dock-toolbox", |ui| {
+                if self.ws.docs().is_empty() {
+                    ui.weak("Open a file to use the toolbox");
+                } else {
+                    panels::toolbox::ui(ui, &mut self.toolbox);
+                }
+            }),
+        }
+    }
+
+    /// The 3D preview and what it asks for.
+    fn viewport_ui(&mut self, ui: &mut egui::Ui) {
+        let out = {
+            let view = scene_ops::scene_view(&self.ws, &self.scene);
+            let vp = &mut self.viewport;
+            panels::viewport::ui(ui, &mut vp.posing, &mut vp.view, &view, &mut self.shared)
+        };
+        // The viewport edits the scene camera's keys and (posing) the
+        // actors' motions, each on its document.
+        self.apply_all(out.events);
+        // A bone clicked in the view: its row (and key) in the timeline.
+        if let Some(b) = out.picked {
+            let events = scene_ui::bone_picked(&self.ws, &mut self.timeline, b.actor, &b.name);
+            self.apply_all(events);
         }
     }
 
@@ -370,5 +354,68 @@ impl StudioApp {
             Some(GuardChoice::Cancel) => self.close_guard = None,
             None => {}
         }
+    }
+}
+
+/// A side panel's content, scrolled when it does not fit its tile.
+fn scrolled(ui: &mut egui::Ui, salt: &str, add: impl FnOnce(&mut egui::Ui)) {
+    egui::ScrollArea::vertical()
+        .id_salt(salt)
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            egui::Frame::new()
+                .inner_margin(egui::Margin::symmetric(6, 4))
+                .show(ui, add);
+        });
+}
+
+/// Draws the tiles of the docked layout through the app.
+struct DockBehavior<'a> {
+    app: &'a mut StudioApp,
+}
+
+impl egui_tiles::Behavior<Panel> for DockBehavior<'_> {
+    fn pane_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        _tile_id: egui_tiles::TileId,
+        panel: &mut Panel,
+    ) -> egui_tiles::UiResponse {
+        // Each panel in its own child, clipped to its tile.
+        let rect = ui.max_rect();
+        ui.scope_builder(
+            egui::UiBuilder::new()
+                .max_rect(rect)
+                .id_salt(("dock-pane", *panel)),
+            |ui| {
+                ui.set_clip_rect(rect.intersect(ui.clip_rect()));
+                self.app.panel_ui(ui, *panel);
+            },
+        );
+        egui_tiles::UiResponse::None
+    }
+
+    fn tab_title_for_pane(&mut self, panel: &Panel) -> egui::WidgetText {
+        panel.title().into()
+    }
+
+    fn is_tab_closable(
+        &self,
+        _tiles: &egui_tiles::Tiles<Panel>,
+        _tile_id: egui_tiles::TileId,
+    ) -> bool {
+        true
+    }
+
+    fn simplification_options(&self) -> egui_tiles::SimplificationOptions {
+        egui_tiles::SimplificationOptions {
+            // Every panel keeps a tab: its handle to move and close it.
+            all_panes_must_have_tabs: true,
+            ..Default::default()
+        }
+    }
+
+    fn gap_width(&self, _style: &egui::Style) -> f32 {
+        2.0
     }
 }
