@@ -118,8 +118,8 @@ fn tree_id() -> egui::Id {
 /// on the left, the picture cannot keep 45 % of a 1280×720 window and
 /// leave the timeline more than a strip.
 fn default_sizes(size: egui::Vec2) -> (f32, f32) {
-    let right = (size.x * 0.24).clamp(280.0, 440.0).min(size.x * 0.45);
-    let timeline = (size.y * 0.26).clamp(150.0, 300.0).min(size.y * 0.45);
+    let right = (size.x * 0.22).clamp(280.0, 420.0).min(size.x * 0.45);
+    let timeline = (size.y * 0.26).clamp(150.0, 250.0).min(size.y * 0.45);
     (right, timeline)
 }
 
@@ -307,11 +307,15 @@ impl Dock {
     pub fn reset(&mut self) {
         self.tree = None;
         self.pending_preset = None;
+        self.followed = None;
+        self.followed_timeline = None;
     }
 
     /// Switches to `preset` (the user's saved copy if there is one).
     pub fn use_preset(&mut self, preset: Preset) {
         self.pending_preset = Some(preset);
+        self.followed = None;
+        self.followed_timeline = None;
     }
 
     /// Keeps the current layout as `preset`.
@@ -395,11 +399,19 @@ impl Dock {
         }
     }
 
+    /// Notes whether the timeline is open after the user's clicks (its
+    /// tab's close button), so that F1 opens it again.
+    pub fn note_timeline(&mut self) -> bool {
+        let open = self.is_open(Panel::Timeline);
+        self.followed_timeline = Some(open);
+        open
+    }
+
     /// Writes the layout and the saved presets to the app's settings.
     pub fn persist(&self, storage: &mut dyn eframe::Storage) {
         let Some(tree) = &self.tree else {
             // Reset and not yet drawn: forget the stored layout.
-            storage.set_string(SETTINGS_KEY, String::new());
+            storage.remove_string(SETTINGS_KEY);
             return;
         };
         let stored = Stored {

@@ -88,6 +88,7 @@ impl StudioApp {
                 ws: &self.ws,
                 recent: &self.recent,
                 has_song: self.shared.song.song.is_some(),
+                dock: &self.dock,
             };
             let mut asked = chrome::menu_bar(
                 ui,
@@ -197,9 +198,16 @@ impl StudioApp {
         if let Some(m) = self.dock.message.take() {
             self.shared.error(m);
         }
-        let mut behavior = DockBehavior { app: self };
+        let mut behavior = DockBehavior {
+            app: self,
+            close: None,
+        };
         tree.ui(&mut behavior, ui);
+        if let Some(id) = behavior.close {
+            tree.remove_recursively(id);
+        }
         self.dock.tree = Some(tree);
+        self.show_dope_sheet = self.dock.note_timeline();
     }
 
     /// Draws one docked panel.
@@ -283,6 +291,32 @@ impl StudioApp {
                         .and_then(|p| p.parent().map(Path::to_path_buf))
                         .or_else(|| self.start_dir());
                     self.pick_file(Pick::Song, dir);
+                }
+                Request::TogglePanel(p) => {
+                    self.dock.toggle(p);
+                    if p == Panel::Timeline {
+                        self.show_dope_sheet = self.dock.is_open(p);
+                    }
+                }
+                Request::ResetLayout => {
+                    self.dock.reset();
+                    self.show_dope_sheet = true;
+                    self.central = super::CentralView::Preview;
+                }
+                Request::UsePreset(p) => {
+                    self.dock.use_preset(p);
+                    self.show_dope_sheet = true;
+                    self.central = super::CentralView::Preview;
+                }
+                Request::SavePreset(p) => {
+                    self.dock.save_preset(p);
+                    self.shared
+                        .info(format!("The layout is kept as the {} preset", p.label()));
+                }
+                Request::RestorePresets => {
+                    for p in super::dock::Preset::ALL {
+                        self.dock.restore_preset(p);
+                    }
                 }
                 Request::RemoveSong => {
                     self.shared.song.clear();
@@ -372,6 +406,8 @@ fn scrolled(ui: &mut egui::Ui, salt: &str, add: impl FnOnce(&mut egui::Ui)) {
 /// Draws the tiles of the docked layout through the app.
 struct DockBehavior<'a> {
     app: &'a mut StudioApp,
+    /// A tab whose close button was clicked (closed after drawing).
+    close: Option<egui_tiles::TileId>,
 }
 
 impl egui_tiles::Behavior<Panel> for DockBehavior<'_> {
@@ -399,12 +435,39 @@ impl egui_tiles::Behavior<Panel> for DockBehavior<'_> {
         panel.title().into()
     }
 
-    fn is_tab_closable(
-        &self,
-        _tiles: &egui_tiles::Tiles<Panel>,
+    /// The close button of a tab group's front panel, at the right of its
+    /// tab bar (one per group, so the File menu's Close stays the only
+    /// "Close" in the window).
+    fn top_bar_right_ui(
+        &mut self,
+        tiles: &egui_tiles::Tiles<Panel>,
+        ui: &mut egui::Ui,
         _tile_id: egui_tiles::TileId,
-    ) -> bool {
-        true
+        tabs: &egui_tiles::Tabs,
+        _scroll_offset: &mut f32,
+    ) {
+        let Some(active) = tabs.active else {
+            return;
+        };
+        let Some(panel) = tiles.get_pane(&active) else {
+            return;
+        };
+        let r = ui
+            .add(egui::Button::new("✕").frame(false).small())
+            .on_hover_text(format!(
+                "Close the {} panel (View ▸ Panels brings it back)",
+                panel.title()
+            ));
+        r.widget_info(|| {
+            egui::WidgetInfo::labeled(
+                egui::Role::Button,
+                ui.is_enabled(),
+                format!("Close panel {}", panel.title()),
+            )
+        });
+        if r.clicked() {
+            self.close = Some(active);
+        }
     }
 
     fn simplification_options(&self) -> egui_tiles::SimplificationOptions {
