@@ -444,6 +444,16 @@ pub fn status_bar(
 ) {
     ui.horizontal(|ui| {
         let t = ws.transport();
+        // Play/Pause for users who do not know Space (the shell sends the
+        // change on the panels' transport copy as a transport event).
+        let (icon, tip) = if shared.transport.playing {
+            ("Pause", "Pause playback (Space)")
+        } else {
+            ("▶ Play", "Play from the playhead (Space)")
+        };
+        if ui.button(icon).on_hover_text(tip).clicked() {
+            shared.transport.playing = !shared.transport.playing;
+        }
         ui.monospace(format!(
             "frame {:>6.1}  {:>7.2} s {}",
             t.frame,

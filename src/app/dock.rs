@@ -388,6 +388,38 @@ impl Dock {
         }
     }
 
+    /// Gives `panel`'s tab group `fraction` (0..1) of the row or column it
+    /// shares with its neighbours, the rest keeping their proportions.
+    pub fn set_fraction(&mut self, panel: Panel, fraction: f32) {
+        let Some(tree) = &mut self.tree else {
+            return;
+        };
+        let Some(pane) = tree.tiles.find_pane(&panel) else {
+            return;
+        };
+        let group = tree.tiles.parent_of(pane).unwrap_or(pane);
+        let Some(parent) = tree.tiles.parent_of(group) else {
+            return;
+        };
+        if let Some(Tile::Container(Container::Linear(l))) = tree.tiles.get_mut(parent) {
+            let f = if fraction.is_finite() {
+                fraction.clamp(0.05, 0.95)
+            } else {
+                return;
+            };
+            let others: f32 = l
+                .children
+                .iter()
+                .filter(|c| **c != group)
+                .map(|c| l.shares[*c])
+                .sum();
+            let rest = l.children.len().saturating_sub(1).max(1) as f32;
+            let others = if others > 0.0 { others } else { rest };
+            // share / (share + others) = f
+            l.shares.set_share(group, others * f / (1.0 - f));
+        }
+    }
+
     /// Opens or closes the timeline whenever the app's wish changes
     /// (View ▸ Dope sheet, F1).
     pub fn follow_timeline(&mut self, open: bool) {

@@ -324,3 +324,47 @@ fn the_close_question_names_the_file() {
         "{q:?} does not name {title}"
     );
 }
+
+#[test]
+fn the_status_bar_has_play_and_pause() {
+    let mut h = first_start(1280.0, 720.0, None);
+    assert!(!h.state().ws.transport().playing);
+    h.get_by_label("▶ Play").click();
+    h.run_steps(2);
+    assert!(h.state().ws.transport().playing);
+    h.get_by_label("Pause").click();
+    h.run_steps(2);
+    assert!(!h.state().ws.transport().playing);
+}
+
+#[test]
+fn copying_one_key_says_one_key() {
+    let mut h = first_start(1280.0, 720.0, None);
+    assert!(h.state_mut().select_key("左腕@40"));
+    h.run_steps(2);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::C);
+    h.run_steps(2);
+    let last = h.state().shared.messages.last().cloned();
+    assert_eq!(last, Some(("Copied 1 key".to_owned(), false)));
+}
+
+#[test]
+fn typing_a_filter_moves_no_timeline_button_and_the_message_count_shows_whole() {
+    let mut h = first_start(1280.0, 720.0, None);
+    let before = h.get_by_label("Clear loop").rect();
+    // As typed into the Filter field.
+    h.state_mut().timeline.filter = "左".into();
+    h.run_steps(3);
+    assert_eq!(h.state().timeline.filter, "左");
+    assert_eq!(h.get_by_label("Clear loop").rect(), before);
+    // Five long messages: the count button is shown whole, inside the window.
+    for i in 0..5 {
+        h.state_mut().shared.info(format!(
+            "message {i}: {}",
+            "a long status line that does not fit the bar ".repeat(4)
+        ));
+    }
+    h.run_steps(3);
+    let count = h.get_by_label("(5 messages)").rect();
+    assert!(count.right() <= 1280.0, "{count:?}");
+}
