@@ -16,6 +16,9 @@ use super::CentralView;
 pub enum Panel {
     /// The 3D preview (through the VMD camera or the free view).
     Viewport,
+    /// A second 3D view beside the first (the free view while the first
+    /// looks through the VMD camera), posed by the same engine.
+    SecondView,
     /// The scene timeline (dope sheet, song lane, shots).
     Timeline,
     /// The scene: actors, camera, light, song.
@@ -34,8 +37,9 @@ pub enum Panel {
 
 impl Panel {
     /// Every panel, in the order the View menu lists them.
-    pub const ALL: [Panel; 8] = [
+    pub const ALL: [Panel; 9] = [
         Panel::Viewport,
+        Panel::SecondView,
         Panel::Timeline,
         Panel::Scene,
         Panel::Inspector,
@@ -49,6 +53,7 @@ impl Panel {
     pub fn title(self) -> &'static str {
         match self {
             Panel::Viewport => "Preview",
+            Panel::SecondView => "View 2",
             Panel::Timeline => "Timeline",
             Panel::Scene => "Scene",
             Panel::Inspector => "Inspector",
@@ -66,7 +71,7 @@ impl Panel {
             Panel::Viewport | Panel::Curves | Panel::Forensics => {
                 &[Panel::Viewport, Panel::Curves, Panel::Forensics]
             }
-            Panel::Timeline => &[],
+            Panel::Timeline | Panel::SecondView => &[],
             Panel::Scene | Panel::Inspector => &[Panel::Scene, Panel::Inspector],
             Panel::KeyFields | Panel::Toolbox => &[Panel::KeyFields, Panel::Toolbox],
         }
@@ -88,7 +93,8 @@ impl From<CentralView> for Panel {
 pub enum Preset {
     /// Posing and keys: the default layout.
     Animate,
-    /// Camera work: the picture as large as it goes, the timeline under it.
+    /// Camera work: the VMD camera's picture and the free view side by
+    /// side, the timeline under them.
     Camera,
     /// Curve work: the curve editor beside the picture.
     Curves,
@@ -173,9 +179,21 @@ pub fn preset_tree(preset: Preset, size: egui::Vec2) -> Tree<Panel> {
             )
         }
         Preset::Camera => {
-            // The picture over the timeline across the whole width; the
-            // scene (camera, shots) beside the picture, narrower.
+            // The camera's picture and the free view side by side over the
+            // timeline; the scene (camera, shots) and key fields beside them.
             let view = tabs(&mut tiles, &[Panel::Viewport, Panel::Forensics]);
+            let free = tabs(&mut tiles, &[Panel::SecondView]);
+            let views = linear(
+                &mut tiles,
+                LinearDir::Horizontal,
+                &[(view, 0.5), (free, 0.5)],
+            );
+            let timeline = tabs(&mut tiles, &[Panel::Timeline, Panel::Curves]);
+            let left = linear(
+                &mut tiles,
+                LinearDir::Vertical,
+                &[(views, size.y - timeline_h), (timeline, timeline_h)],
+            );
             let scene = tabs(
                 &mut tiles,
                 &[
@@ -185,16 +203,10 @@ pub fn preset_tree(preset: Preset, size: egui::Vec2) -> Tree<Panel> {
                     Panel::Toolbox,
                 ],
             );
-            let top = linear(
-                &mut tiles,
-                LinearDir::Horizontal,
-                &[(view, left_w + right_w * 0.3), (scene, right_w * 0.7)],
-            );
-            let timeline = tabs(&mut tiles, &[Panel::Timeline, Panel::Curves]);
             linear(
                 &mut tiles,
-                LinearDir::Vertical,
-                &[(top, size.y - timeline_h), (timeline, timeline_h)],
+                LinearDir::Horizontal,
+                &[(left, left_w), (scene, right_w)],
             )
         }
         Preset::Curves => {
@@ -499,6 +511,23 @@ fn insert(tree: &mut Tree<Panel>, panel: Panel) {
         .filter(|p| **p != panel)
         .find_map(|p| tree.tiles.find_pane(p));
     let new = tree.tiles.insert_pane(panel);
+    // The second view goes beside the first.
+    if panel == Panel::SecondView
+        && let Some(view) = tree.tiles.find_pane(&Panel::Viewport)
+    {
+        let group = tree.tiles.parent_of(view).unwrap_or(view);
+        let second = tree.tiles.insert_tab_tile(vec![new]);
+        let parent = tree.tiles.parent_of(group);
+        let row = Linear::new(LinearDir::Horizontal, vec![group, second]);
+        let row = tree.tiles.insert_container(Container::Linear(row));
+        match parent.and_then(|p| tree.tiles.get_mut(p)) {
+            Some(Tile::Container(c)) => {
+                let _ = c.replace_child(group, row);
+            }
+            _ => tree.root = Some(row),
+        }
+        return;
+    }
     // The timeline goes back under the picture.
     if panel == Panel::Timeline
         && let Some(view) = tree.tiles.find_pane(&Panel::Viewport)
@@ -549,9 +578,37 @@ mod tests {
             let t = preset_tree(p, egui::vec2(1280.0, 650.0));
             assert_eq!(check(&t), Ok(()), "{p:?}");
             for panel in Panel::ALL {
-                assert!(t.tiles.find_pane(&panel).is_some(), "{p:?}: {panel:?}");
+                // The second view only in the Camera preset.
+                let want = panel != Panel::SecondView || p == Preset::Camera;
+                assert_eq!(
+                    t.tiles.find_pane(&panel).is_some(),
+                    want,
+                    "{p:?}: {panel:?}"
+                );
             }
         }
+    }
+
+    #[test]
+    fn the_second_view_opens_beside_the_first() {
+        let mut d = Dock {
+            tree: Some(preset_tree(Preset::Animate, egui::vec2(1280.0, 650.0))),
+            ..Default::default()
+        };
+        d.show(Panel::SecondView);
+        let tree = d.tree.as_ref().unwrap();
+        assert_eq!(check(tree), Ok(()));
+        let a = tree.tiles.find_pane(&Panel::Viewport).unwrap();
+        let b = tree.tiles.find_pane(&Panel::SecondView).unwrap();
+        let ga = tree.tiles.parent_of(a).unwrap();
+        let gb = tree.tiles.parent_of(b).unwrap();
+        assert_ne!(ga, gb, "not tabs of one group: both on screen");
+        let row = tree.tiles.parent_of(ga).unwrap();
+        assert_eq!(tree.tiles.parent_of(gb), Some(row));
+        assert!(matches!(
+            tree.tiles.get(row),
+            Some(Tile::Container(Container::Linear(l))) if l.dir == LinearDir::Horizontal
+        ));
     }
 
     #[test]

@@ -214,6 +214,9 @@ impl StudioApp {
     fn panel_ui(&mut self, ui: &mut egui::Ui, panel: Panel) {
         match panel {
             Panel::Viewport => self.viewport_ui(ui),
+            Panel::SecondView => {
+                ui.weak("The second view arrives with the viewport's per-view state.");
+            }
             Panel::Timeline => {
                 let events =
                     scene_ui::timeline_ui(ui, &self.ws, &mut self.shared, &mut self.timeline);
