@@ -299,9 +299,9 @@ pub struct Dock {
 }
 
 impl Dock {
-    /// The tree for a dock area of `size`: the stored or current one, or
-    /// the default.
-    pub fn tree_for(&mut self, size: egui::Vec2) -> Tree<Panel> {
+    /// Makes sure there is a tree for a dock area of `size`: the stored or
+    /// current one, a preset asked for, or the default.
+    pub fn prepare(&mut self, size: egui::Vec2) {
         if let Some(p) = self.pending_preset.take() {
             self.tree = Some(
                 self.presets
@@ -310,9 +310,9 @@ impl Dock {
                     .unwrap_or_else(|| preset_tree(p, size)),
             );
         }
-        self.tree
-            .take()
-            .unwrap_or_else(|| preset_tree(Preset::Animate, size))
+        if self.tree.is_none() {
+            self.tree = Some(preset_tree(Preset::Animate, size));
+        }
     }
 
     /// Back to the default layout (at the next frame).

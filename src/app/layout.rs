@@ -187,14 +187,12 @@ impl StudioApp {
 
     /// The docked panels, filling `ui`.
     fn dock_ui(&mut self, ui: &mut egui::Ui) {
-        let size = ui.available_size();
-        let mut tree = self.dock.tree_for(size);
-        self.dock.tree = Some(tree.clone());
+        self.dock.prepare(ui.available_size());
         self.dock.follow(self.central);
         self.dock.follow_timeline(self.show_dope_sheet);
-        if let Some(t) = self.dock.tree.take() {
-            tree = t;
-        }
+        let Some(mut tree) = self.dock.tree.take() else {
+            return;
+        };
         if let Some(m) = self.dock.message.take() {
             self.shared.error(m);
         }
