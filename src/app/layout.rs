@@ -211,10 +211,8 @@ impl StudioApp {
     /// Draws one docked panel.
     fn panel_ui(&mut self, ui: &mut egui::Ui, panel: Panel) {
         match panel {
-            Panel::Viewport => self.viewport_ui(ui),
-            Panel::SecondView => {
-                ui.weak("The second view arrives with the viewport's per-view state.");
-            }
+            Panel::Viewport => self.viewport_ui(ui, false),
+            Panel::SecondView => self.viewport_ui(ui, true),
             Panel::Timeline => {
                 let events =
                     scene_ui::timeline_ui(ui, &self.ws, &mut self.shared, &mut self.timeline);
@@ -243,12 +241,14 @@ impl StudioApp {
         }
     }
 
-    /// The 3D preview and what it asks for.
-    fn viewport_ui(&mut self, ui: &mut egui::Ui) {
+    /// A 3D view (the first, or the second beside it) and what it asks
+    /// for; both pose through the one [`panels::viewport::State::posing`].
+    fn viewport_ui(&mut self, ui: &mut egui::Ui, second: bool) {
         let out = {
             let view = scene_ops::scene_view(&self.ws, &self.scene);
             let vp = &mut self.viewport;
-            panels::viewport::ui(ui, &mut vp.posing, &mut vp.view, &view, &mut self.shared)
+            let which = if second { &mut vp.second } else { &mut vp.view };
+            panels::viewport::ui(ui, &mut vp.posing, which, &view, &mut self.shared)
         };
         // The viewport edits the scene camera's keys and (posing) the
         // actors' motions, each on its document.

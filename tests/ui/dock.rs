@@ -368,3 +368,45 @@ fn typing_a_filter_moves_no_timeline_button_and_the_message_count_shows_whole() 
     let count = h.get_by_label("(5 messages)").rect();
     assert!(count.right() <= 1280.0, "{count:?}");
 }
+
+#[test]
+fn the_camera_preset_shows_both_views_and_both_draw() {
+    let (w, ht) = (1400.0, 900.0);
+    let mut h = first_start(w, ht, None);
+    assert!(h.state().dock.rect_of(Panel::SecondView).is_none());
+    h.state_mut()
+        .dock
+        .use_preset(vmd_studio::app::dock::Preset::Camera);
+    h.run_steps(4);
+    let a = h.state().dock.rect_of(Panel::Viewport).expect("first view");
+    let b = h
+        .state()
+        .dock
+        .rect_of(Panel::SecondView)
+        .expect("second view");
+    // Side by side, not overlapping, each a fair share of the window.
+    assert!(a.right() <= b.left() + 0.5, "{a:?} {b:?}");
+    assert!((a.top() - b.top()).abs() < 1.0, "{a:?} {b:?}");
+    for r in [a, b] {
+        assert!(r.area() >= 0.15 * w * ht, "{r:?}");
+    }
+    // Both drew the scene this frame: the camera's view (view 0) and the
+    // free view (view 1) each keep the joints they drew.
+    let vp = &h.state().viewport;
+    assert_eq!(
+        vp.second.mode,
+        vmd_studio::app::panels::viewport::ViewMode::Free
+    );
+    for view in [0, 1] {
+        let drawn = vp.posing.pose.drawn_in(view);
+        assert!(
+            drawn.is_some_and(|d| !d.joints.is_empty()),
+            "view {view} drew no joints"
+        );
+    }
+    // Closing the second view leaves the first as it was drawn.
+    h.get_by_label("Close panel View 2").click();
+    h.run_steps(3);
+    assert!(!h.state().dock.is_open(Panel::SecondView));
+    assert!(h.state().dock.rect_of(Panel::Viewport).is_some());
+}
