@@ -522,14 +522,17 @@ pub enum GuardChoice {
 
 /// Asks what to do with `title`'s unsaved edits; the answer once given.
 pub fn close_guard_modal(ctx: &egui::Context, title: &str) -> Option<GuardChoice> {
-    // The file's name, without the tab's modified mark.
+    // The question names the file alone: without the tab's modified mark
+    // and the count of other modified files (said on the line under it).
     let title = title.trim_start_matches("● ");
+    let name = title
+        .split_once(" (")
+        .filter(|(_, rest)| rest.contains("files with unsaved edits"))
+        .map_or(title, |(n, _)| n);
     let mut choice = None;
     egui::Modal::new(egui::Id::unique("close-guard")).show(ctx, |ui| {
-        ui.heading(format!("Save changes to {title}?"));
-        ui.label(format!(
-            "{title} has edits that are not saved; Discard closes it and loses them."
-        ));
+        ui.heading(format!("Save changes to {name}?"));
+        ui.label(format!("{title} has edits that are not saved."));
         ui.horizontal(|ui| {
             if ui.button("Save").clicked() {
                 choice = Some(GuardChoice::Save);
