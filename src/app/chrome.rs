@@ -8,6 +8,7 @@ use crate::model::physics::SimulationMode;
 use std::path::PathBuf;
 
 use super::command::UiCommand;
+use super::dock::{Dock, Panel, Preset};
 use super::panels::{self, Shared};
 use crate::workspace::{Event, TransportEvent, Workspace};
 
@@ -28,6 +29,16 @@ pub enum Request {
     /// File ▸ Load song…: the song dialog.
     PickSong,
     RemoveSong,
+    /// View ▸ Panels: close an open panel, open a closed one.
+    TogglePanel(Panel),
+    /// View ▸ Reset layout.
+    ResetLayout,
+    /// View ▸ Layout presets ▸ one of them.
+    UsePreset(Preset),
+    /// View ▸ Layout presets ▸ Save current layout as ….
+    SavePreset(Preset),
+    /// View ▸ Layout presets ▸ Restore built-in presets.
+    RestorePresets,
 }
 
 /// The frame's own state: the typed-path fields of the File menu.
@@ -43,6 +54,8 @@ pub struct MenuInput<'a> {
     pub recent: &'a [PathBuf],
     /// A song is loaded (File ▸ Remove song).
     pub has_song: bool,
+    /// The docked layout (View ▸ Panels).
+    pub dock: &'a Dock,
 }
 
 /// The menu bar.
@@ -57,29 +70,83 @@ pub fn menu_bar(
     egui::MenuBar::new().ui(ui, |ui| {
         file_menu(ui, input, chrome, &mut out);
         edit_menu(ui, input.ws, &mut out);
-        ui.menu_button("View", |ui| {
-            for c in [
-                UiCommand::ShowDopeSheet,
-                UiCommand::ShowCurves,
-                UiCommand::ShowPreview,
-                UiCommand::ShowForensics,
-                UiCommand::FitAll,
-            ] {
-                if c.menu_button(ui, true) {
-                    out.push(Request::Command(c));
-                }
-            }
-        });
+        view_menu(ui, input.dock, &mut out);
         playback_menu(ui, input.ws, physics, &mut out);
+        // Disabled rather than replaced without a file: its items keep
+        // their places.
         ui.menu_button("Tools", |ui| {
-            if input.ws.active().is_some() {
+            ui.add_enabled_ui(input.ws.active().is_some(), |ui| {
                 panels::toolbox::menu(ui, toolbox);
-            } else {
-                ui.weak("Open a file first");
-            }
+            });
         });
     });
     out
+}
+
+/// View: the centre views, the panels (open or closed), the layout.
+fn view_menu(ui: &mut egui::Ui, dock: &Dock, out: &mut Vec<Request>) {
+    ui.menu_button("View", |ui| {
+        for c in [
+            UiCommand::ShowDopeSheet,
+            UiCommand::ShowCurves,
+            UiCommand::ShowPreview,
+            UiCommand::ShowForensics,
+            UiCommand::FitAll,
+        ] {
+            if c.menu_button(ui, true) {
+                out.push(Request::Command(c));
+            }
+        }
+        ui.separator();
+        ui.menu_button("Panels", |ui| {
+            for p in Panel::ALL {
+                let mut open = dock.is_open(p);
+                if ui.checkbox(&mut open, p.title()).changed() {
+                    out.push(Request::TogglePanel(p));
+                }
+            }
+        });
+        ui.menu_button("Layout presets", |ui| {
+            for p in Preset::ALL {
+                let saved = if dock.presets.contains_key(&p) {
+                    " (saved)"
+                } else {
+                    ""
+                };
+                if ui.button(format!("{}{saved}", p.label())).clicked() {
+                    out.push(Request::UsePreset(p));
+                    ui.close();
+                }
+            }
+            ui.separator();
+            ui.menu_button("Save current layout as", |ui| {
+                for p in Preset::ALL {
+                    if ui.button(p.label()).clicked() {
+                        out.push(Request::SavePreset(p));
+                        ui.close();
+                    }
+                }
+            });
+            if ui
+                .add_enabled(
+                    !dock.presets.is_empty(),
+                    egui::Button::new("Restore built-in presets"),
+                )
+                .clicked()
+            {
+                out.push(Request::RestorePresets);
+                ui.close();
+            }
+        });
+        if ui
+            .button("Reset layout")
+            .on_hover_text("Every panel back where it starts: the picture over the timeline")
+            .clicked()
+        {
+            out.push(Request::ResetLayout);
+            ui.close();
+        }
+    });
 }
 
 /// File: open, recent, typed paths, demo, song, scene, export, save,
@@ -135,7 +202,12 @@ fn file_menu(ui: &mut egui::Ui, input: &MenuInput, chrome: &mut Chrome, out: &mu
             {
                 ask(ui, Request::PickSong);
             }
-            if input.has_song && ui.button("Remove song").clicked() {
+            // Always listed (disabled without a song): the items under it
+            // keep their places.
+            if ui
+                .add_enabled(input.has_song, egui::Button::new("Remove song"))
+                .clicked()
+            {
                 ask(ui, Request::RemoveSong);
             }
             ui.separator();
@@ -269,19 +341,19 @@ fn step_label(ws: &Workspace, undo: bool) -> Option<String> {
 fn edit_menu(ui: &mut egui::Ui, ws: &Workspace, out: &mut Vec<Request>) {
     let has_doc = ws.active().is_some();
     ui.menu_button("Edit", |ui| {
+        // The step labels are always there ("nothing to undo"), so the
+        // items under them never move.
         let undo = UiCommand::Undo.menu_button(ui, ws.can_step(true));
-        if let Some(l) = step_label(ws, true) {
-            ui.weak(format!("  {l}"));
-        }
+        let l = step_label(ws, true).unwrap_or_else(|| "nothing to undo".into());
+        ui.weak(format!("  {l}"));
         if undo {
             out.push(Request::Command(UiCommand::Undo));
         }
         if UiCommand::Redo.menu_button(ui, ws.can_step(false)) {
             out.push(Request::Command(UiCommand::Redo));
         }
-        if let Some(l) = step_label(ws, false) {
-            ui.weak(format!("  {l}"));
-        }
+        let l = step_label(ws, false).unwrap_or_else(|| "nothing to redo".into());
+        ui.weak(format!("  {l}"));
         ui.separator();
         for c in [
             UiCommand::CopyKeys,
@@ -381,6 +453,16 @@ pub fn status_bar(
 ) {
     ui.horizontal(|ui| {
         let t = ws.transport();
+        // Play/Pause for users who do not know Space (the shell sends the
+        // change on the panels' transport copy as a transport event).
+        let (icon, tip) = if shared.transport.playing {
+            ("Pause", "Pause playback (Space)")
+        } else {
+            ("▶ Play", "Play from the playhead (Space)")
+        };
+        if ui.button(icon).on_hover_text(tip).clicked() {
+            shared.transport.playing = !shared.transport.playing;
+        }
         ui.monospace(format!(
             "frame {:>6.1}  {:>7.2} s {}",
             t.frame,
@@ -408,12 +490,9 @@ pub fn status_bar(
                 .on_hover_text("The waveform, the beat grid and the transport work without sound");
             ui.separator();
         }
-        if let Some((msg, err)) = shared.messages.last() {
-            if *err {
-                ui.colored_label(ui.visuals().error_fg_color, msg);
-            } else {
-                ui.label(msg);
-            }
+        // The count and Clear come before the message, which is cut to
+        // the room left: a long message never pushes them off the bar.
+        if let Some((msg, err)) = shared.messages.last().cloned() {
             if shared.messages.len() > 1 {
                 ui.menu_button(format!("({} messages)", shared.messages.len()), |ui| {
                     for (m, e) in shared.messages.iter().rev().take(30) {
@@ -432,6 +511,12 @@ pub fn status_bar(
             {
                 shared.messages.clear();
             }
+            let text = if err {
+                egui::RichText::new(&msg).color(ui.visuals().error_fg_color)
+            } else {
+                egui::RichText::new(&msg)
+            };
+            ui.add(egui::Label::new(text).truncate()).on_hover_text(msg);
         }
     });
 }
@@ -446,9 +531,16 @@ pub enum GuardChoice {
 
 /// Asks what to do with `title`'s unsaved edits; the answer once given.
 pub fn close_guard_modal(ctx: &egui::Context, title: &str) -> Option<GuardChoice> {
+    // The question names the file alone: without the tab's modified mark
+    // and the count of other modified files (said on the line under it).
+    let title = title.trim_start_matches("● ");
+    let name = title
+        .split_once(" (")
+        .filter(|(_, rest)| rest.contains("files with unsaved edits"))
+        .map_or(title, |(n, _)| n);
     let mut choice = None;
     egui::Modal::new(egui::Id::unique("close-guard")).show(ctx, |ui| {
-        ui.heading("Unsaved changes");
+        ui.heading(format!("Save changes to {name}?"));
         ui.label(format!("{title} has edits that are not saved."));
         ui.horizontal(|ui| {
             if ui.button("Save").clicked() {

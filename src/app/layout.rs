@@ -2,11 +2,11 @@
 //! central panels), playback ticking and the modal dialogs.
 
 use super::AfterClose;
-use super::CentralView;
 use super::CloseGuard;
 use super::StudioApp;
 use super::chrome;
 use super::command::UiCommand;
+use super::dock::Panel;
 use super::jobs::Pick;
 use super::panels;
 use super::saving;
@@ -88,6 +88,7 @@ impl StudioApp {
                 ws: &self.ws,
                 recent: &self.recent,
                 has_song: self.shared.song.song.is_some(),
+                dock: &self.dock,
             };
             let mut asked = chrome::menu_bar(
                 ui,
@@ -124,96 +125,9 @@ impl StudioApp {
                 });
             });
         } else {
-            egui::Panel::left("inspector")
-                .resizable(true)
-                .default_size(270.0)
-                .show(ui, |ui| {
-                    self.scene_panel_ui(ui);
-                    ui.separator();
-                    self.with_active(|cx, p| panels::inspector::ui(ui, cx, p.inspector));
-                });
-            // The Key panel keeps one width whether or not a key is selected
-            // (its rows fit or wrap instead of widening it): a fifth of the window,
-            // 240–340 points, so at 1280×720 the preview keeps the room.
-            let key_w = (ctx.content_rect().width() * 0.2).clamp(240.0, 340.0);
-            egui::Panel::right("key-panel")
-                .resizable(true)
-                .default_size(key_w)
-                .show(ui, |ui| {
-                    egui::ScrollArea::vertical()
-                        .id_salt("key-panel-scroll")
-                        .show(ui, |ui| {
-                            self.with_focus(|cx, p| panels::key_panel::ui(ui, cx, p.key_panel));
-                            ui.separator();
-                            if !self.ws.docs().is_empty() {
-                                panels::toolbox::ui(ui, &mut self.toolbox);
-                            }
-                        });
-                });
-            if self.show_dope_sheet {
-                // A third of the window: at 1280×720 the curve boxes keep room.
-                let h = ctx.content_rect().height();
-                egui::Panel::bottom("dope-sheet")
-                    .min_size(150.0)
-                    .resizable(true)
-                    .default_size((h * 0.36).clamp(200.0, 400.0))
-                    .show(ui, |ui| {
-                        let events = scene_ui::timeline_ui(
-                            ui,
-                            &self.ws,
-                            &mut self.shared,
-                            &mut self.timeline,
-                        );
-                        self.apply_all(events);
-                    });
-            }
-            egui::CentralPanel::default().show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    ui.selectable_value(&mut self.central, CentralView::Curves, "Curves");
-                    ui.selectable_value(&mut self.central, CentralView::ValueGraph, "Value graph");
-                    ui.selectable_value(&mut self.central, CentralView::Preview, "Preview");
-                    ui.selectable_value(&mut self.central, CentralView::Forensics, "Forensics");
-                });
-                ui.separator();
-                match self.central {
-                    CentralView::Curves => {
-                        self.with_focus(|cx, p| panels::curve_editor::ui(ui, cx, p.curve_editor));
-                    }
-                    CentralView::ValueGraph => {
-                        self.with_active(|cx, p| panels::value_graph::ui(ui, cx, p.value_graph));
-                    }
-                    CentralView::Forensics => {
-                        self.with_focus(|cx, p| panels::forensics::ui(ui, cx, p.forensics));
-                    }
-                    CentralView::Preview => {
-                        let out = {
-                            let view = scene_ops::scene_view(&self.ws, &self.scene);
-                            let vp = &mut self.viewport;
-                            panels::viewport::ui(
-                                ui,
-                                &mut vp.posing,
-                                &mut vp.view,
-                                &view,
-                                &mut self.shared,
-                            )
-                        };
-                        // The viewport edits the scene camera's keys and
-                        // (posing) the actors' motions, each on its document.
-                        self.apply_all(out.events);
-                        let picked = out.picked;
-                        // A bone clicked in the view: its row (and key) in the timeline.
-                        if let Some(b) = picked {
-                            let events = scene_ui::bone_picked(
-                                &self.ws,
-                                &mut self.timeline,
-                                b.actor,
-                                &b.name,
-                            );
-                            self.apply_all(events);
-                        }
-                    }
-                }
-            });
+            egui::CentralPanel::default()
+                .frame(egui::Frame::new().fill(ui.visuals().panel_fill))
+                .show(ui, |ui| self.dock_ui(ui));
         }
         // Bake physics simulates the model of the actor wearing the active file.
         self.toolbox.wearer_model = self
@@ -271,6 +185,84 @@ impl StudioApp {
         }
     }
 
+    /// The docked panels, filling `ui`.
+    fn dock_ui(&mut self, ui: &mut egui::Ui) {
+        self.dock.prepare(ui.available_size());
+        self.dock.follow(self.central);
+        self.dock.follow_timeline(self.show_dope_sheet);
+        let Some(mut tree) = self.dock.tree.take() else {
+            return;
+        };
+        if let Some(m) = self.dock.message.take() {
+            self.shared.error(m);
+        }
+        let mut behavior = DockBehavior {
+            app: self,
+            close: None,
+        };
+        tree.ui(&mut behavior, ui);
+        if let Some(id) = behavior.close {
+            tree.remove_recursively(id);
+        }
+        self.dock.tree = Some(tree);
+        self.show_dope_sheet = self.dock.note_timeline();
+    }
+
+    /// Draws one docked panel.
+    fn panel_ui(&mut self, ui: &mut egui::Ui, panel: Panel) {
+        match panel {
+            Panel::Viewport => self.viewport_ui(ui, false),
+            Panel::SecondView => self.viewport_ui(ui, true),
+            Panel::Timeline => {
+                let events =
+                    scene_ui::timeline_ui(ui, &self.ws, &mut self.shared, &mut self.timeline);
+                self.apply_all(events);
+            }
+            Panel::Curves => {
+                self.with_focus(|cx, p| panels::curve_editor::ui(ui, cx, p.curve_editor));
+            }
+            Panel::ValueGraph => {
+                self.with_focus(|cx, p| panels::value_graph::ui(ui, cx, p.value_graph));
+            }
+            Panel::Forensics => {
+                self.with_focus(|cx, p| panels::forensics::ui(ui, cx, p.forensics));
+            }
+            Panel::Scene => scrolled(ui, "dock-scene", |ui| self.scene_panel_ui(ui)),
+            Panel::Inspector => scrolled(ui, "dock-inspector", |ui| {
+                self.with_active(|cx, p| panels::inspector::ui(ui, cx, p.inspector));
+            }),
+            Panel::KeyFields => scrolled(ui, "dock-key-fields", |ui| {
+                self.with_focus(|cx, p| panels::key_panel::ui(ui, cx, p.key_panel));
+            }),
+            Panel::Toolbox => scrolled(ui, "dock-toolbox", |ui| {
+                if self.ws.docs().is_empty() {
+                    ui.weak("Open a file to use the toolbox");
+                } else {
+                    panels::toolbox::ui(ui, &mut self.toolbox);
+                }
+            }),
+        }
+    }
+
+    /// A 3D view (the first, or the second beside it) and what it asks
+    /// for; both pose through the one [`panels::viewport::State::posing`].
+    fn viewport_ui(&mut self, ui: &mut egui::Ui, second: bool) {
+        let out = {
+            let view = scene_ops::scene_view(&self.ws, &self.scene);
+            let vp = &mut self.viewport;
+            let which = if second { &mut vp.second } else { &mut vp.view };
+            panels::viewport::ui(ui, &mut vp.posing, which, &view, &mut self.shared)
+        };
+        // The viewport edits the scene camera's keys and (posing) the
+        // actors' motions, each on its document.
+        self.apply_all(out.events);
+        // A bone clicked in the view: its row (and key) in the timeline.
+        if let Some(b) = out.picked {
+            let events = scene_ui::bone_picked(&self.ws, &mut self.timeline, b.actor, &b.name);
+            self.apply_all(events);
+        }
+    }
+
     /// The scene panel (left side), and the changes it asks for.
     pub(super) fn scene_panel_ui(&mut self, ui: &mut egui::Ui) {
         let active = self.doc().map(|d| d.id);
@@ -303,6 +295,32 @@ impl StudioApp {
                         .and_then(|p| p.parent().map(Path::to_path_buf))
                         .or_else(|| self.start_dir());
                     self.pick_file(Pick::Song, dir);
+                }
+                Request::TogglePanel(p) => {
+                    self.dock.toggle(p);
+                    if p == Panel::Timeline {
+                        self.show_dope_sheet = self.dock.is_open(p);
+                    }
+                }
+                Request::ResetLayout => {
+                    self.dock.reset();
+                    self.show_dope_sheet = true;
+                    self.central = super::CentralView::Preview;
+                }
+                Request::UsePreset(p) => {
+                    self.dock.use_preset(p);
+                    self.show_dope_sheet = true;
+                    self.central = super::CentralView::Preview;
+                }
+                Request::SavePreset(p) => {
+                    self.dock.save_preset(p);
+                    self.shared
+                        .info(format!("The layout is kept as the {} preset", p.label()));
+                }
+                Request::RestorePresets => {
+                    for p in super::dock::Preset::ALL {
+                        self.dock.restore_preset(p);
+                    }
                 }
                 Request::RemoveSong => {
                     self.shared.song.clear();
@@ -374,5 +392,97 @@ impl StudioApp {
             Some(GuardChoice::Cancel) => self.close_guard = None,
             None => {}
         }
+    }
+}
+
+/// A side panel's content, scrolled when it does not fit its tile.
+fn scrolled(ui: &mut egui::Ui, salt: &str, add: impl FnOnce(&mut egui::Ui)) {
+    egui::ScrollArea::vertical()
+        .id_salt(salt)
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            egui::Frame::new()
+                .inner_margin(egui::Margin::symmetric(6, 4))
+                .show(ui, add);
+        });
+}
+
+/// Draws the tiles of the docked layout through the app.
+struct DockBehavior<'a> {
+    app: &'a mut StudioApp,
+    /// A tab whose close button was clicked (closed after drawing).
+    close: Option<egui_tiles::TileId>,
+}
+
+impl egui_tiles::Behavior<Panel> for DockBehavior<'_> {
+    fn pane_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        _tile_id: egui_tiles::TileId,
+        panel: &mut Panel,
+    ) -> egui_tiles::UiResponse {
+        // Each panel in its own child, clipped to its tile.
+        let rect = ui.max_rect();
+        ui.scope_builder(
+            egui::UiBuilder::new()
+                .max_rect(rect)
+                .id_salt(("dock-pane", *panel)),
+            |ui| {
+                ui.set_clip_rect(rect.intersect(ui.clip_rect()));
+                self.app.panel_ui(ui, *panel);
+            },
+        );
+        egui_tiles::UiResponse::None
+    }
+
+    fn tab_title_for_pane(&mut self, panel: &Panel) -> egui::WidgetText {
+        panel.title().into()
+    }
+
+    /// The close button of a tab group's front panel, at the right of its
+    /// tab bar (one per group, so the File menu's Close stays the only
+    /// "Close" in the window).
+    fn top_bar_right_ui(
+        &mut self,
+        tiles: &egui_tiles::Tiles<Panel>,
+        ui: &mut egui::Ui,
+        _tile_id: egui_tiles::TileId,
+        tabs: &egui_tiles::Tabs,
+        _scroll_offset: &mut f32,
+    ) {
+        let Some(active) = tabs.active else {
+            return;
+        };
+        let Some(panel) = tiles.get_pane(&active) else {
+            return;
+        };
+        let r = ui
+            .add(egui::Button::new("✕").frame(false).small())
+            .on_hover_text(format!(
+                "Close the {} panel (View ▸ Panels brings it back)",
+                panel.title()
+            ));
+        r.widget_info(|| {
+            egui::WidgetInfo::labeled(
+                egui::Role::Button,
+                ui.is_enabled(),
+                format!("Close panel {}", panel.title()),
+            )
+        });
+        if r.clicked() {
+            self.close = Some(active);
+        }
+    }
+
+    fn simplification_options(&self) -> egui_tiles::SimplificationOptions {
+        egui_tiles::SimplificationOptions {
+            // Every panel keeps a tab: its handle to move and close it.
+            all_panes_must_have_tabs: true,
+            ..Default::default()
+        }
+    }
+
+    fn gap_width(&self, _style: &egui::Style) -> f32 {
+        2.0
     }
 }

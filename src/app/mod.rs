@@ -17,6 +17,7 @@ use crate::workspace::Workspace;
 mod chrome;
 pub mod command;
 mod commands;
+pub mod dock;
 mod edits;
 pub mod export_video;
 pub mod file_browser;
@@ -146,6 +147,8 @@ pub struct StudioApp {
     pub recovery: recovery::Recovery,
     /// File ▸ Export video… and the export in flight.
     pub export_video: export_video::State,
+    /// The docked layout of the panels.
+    pub dock: dock::Dock,
 }
 
 impl Default for StudioApp {
@@ -185,6 +188,7 @@ impl Default for StudioApp {
             disk_conflict: None,
             recovery: Default::default(),
             export_video: Default::default(),
+            dock: Default::default(),
         }
     }
 }
@@ -270,6 +274,7 @@ impl eframe::App for StudioApp {
         eframe::set_value(storage, RECENT_KEY, &list);
         settings::save_undo_budget(storage, &self.ws);
         self.viewport.persist(storage);
+        self.dock.persist(storage);
     }
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {

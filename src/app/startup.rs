@@ -133,6 +133,7 @@ pub fn run(args: Cli) -> CliResult {
                     app.apply(e);
                 }
                 app.viewport.restore(storage);
+                app.dock.restore(storage);
                 if let Some(list) = eframe::get_value::<Vec<String>>(storage, RECENT_KEY) {
                     app.recent = list.into_iter().map(PathBuf::from).collect();
                 }

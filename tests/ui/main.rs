@@ -13,6 +13,7 @@ mod app;
 mod bone_pick;
 mod cmdline;
 mod curve_editor;
+mod dock;
 mod export_video;
 mod gizmo;
 mod jobs;

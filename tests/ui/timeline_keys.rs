@@ -114,6 +114,11 @@ fn open_scene(tag: &str) -> Scene {
     let t = &mut h.state_mut().timeline;
     t.px_per_frame = 8.0;
     t.left_frame = -5.0;
+    // Every row of both sections in view: the timeline taller than in the
+    // default layout, where the picture takes most of the window.
+    h.state_mut()
+        .dock
+        .set_fraction(vmd_studio::app::dock::Panel::Timeline, 0.7);
     h.run_steps(3);
     Scene {
         h,

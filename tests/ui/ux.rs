@@ -380,6 +380,12 @@ fn undo_and_a_tab_click_keep_the_curve_editor_on_the_key() {
     app.central = CentralView::Curves;
     let mut h = harness_sized(app, 1280.0, 720.0);
     h.run_steps(3);
+    // Both files' rows in view: the docked layout gives the picture most
+    // of a 1280×720 window, so the timeline is made taller here.
+    h.state_mut()
+        .dock
+        .set_fraction(vmd_studio::app::dock::Panel::Timeline, 0.7);
+    h.run_steps(3);
     // An edit in b (its own undo step)…
     select(&mut h, b, KeyRef::Bone(4));
     set_curve(&mut h, b, KeyRef::Bone(4), "Linear on all channels");

@@ -96,7 +96,7 @@ impl ShotList {
             });
         self.last_shot = current;
         ui.add_space(4.0);
-        ui.weak(
+        ui.weak("? Cuts at other rates").on_hover_text(
             "Cuts stay hard at every preview rate: between keys A and A+1 the \
              camera holds key A for every sub-frame.",
         );

@@ -474,7 +474,12 @@ fn toolbar(
                 .hint_text("track name")
                 .desired_width(120.0),
         );
-        if !state.filter.is_empty() && ui.small_button("Clear").clicked() {
+        // Always there (disabled while empty): typing a filter moves nothing.
+        if ui
+            .add_enabled(!state.filter.is_empty(), egui::Button::new("✕").small())
+            .on_hover_text("Clear the filter")
+            .clicked()
+        {
             state.filter.clear();
         }
         ui.separator();

@@ -448,10 +448,11 @@ pub fn side_ui(
     {
         register_bone_key(scene, scene_frame, edits, shared, tool);
     }
-    ui.weak(
+    // The help is a tooltip, so the panel keeps its room for the shots.
+    ui.weak("? How dragging poses").on_hover_text(
         "Drag a ring to turn the bone, an arrow to move it (centre, IK and movable bones). \
-         On a frame where the bone has a key the drag edits that key (one undo step); \
-         elsewhere the pose is shown unregistered until Enter keys it, and is dropped \
-         when the frame changes.",
+             On a frame where the bone has a key the drag edits that key (one undo step); \
+             elsewhere the pose is shown unregistered until Enter keys it, and is dropped \
+             when the frame changes.",
     );
 }
