@@ -352,7 +352,7 @@ fn a_mistyped_option_value_shows_the_possible_values_and_a_suggestion() {
             &["--panel", "preveiw"],
             &[
                 "'preveiw'",
-                "possible values: dope, curves, forensics, preview",
+                "possible values: dope, curves, graph, forensics, preview",
                 "'preview'",
             ],
         ),
