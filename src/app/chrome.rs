@@ -486,8 +486,12 @@ pub fn status_bar(
             && song.loading().is_none()
             && let Some(why) = song.no_sound_reason()
         {
-            ui.weak(format!("No sound: {why}"))
-                .on_hover_text("The waveform, the beat grid and the transport work without sound");
+            // Short, the reason on hover: a long reason here used to take
+            // the whole bar and hide every later message (an undo's
+            // "now the active file" among them).
+            ui.weak("No sound").on_hover_text(format!(
+                "No sound: {why}. The waveform, the beat grid and the transport work without sound"
+            ));
             ui.separator();
         }
         // The count and Clear come before the message, which is cut to

@@ -188,8 +188,8 @@ mod tests {
             assert!(seen.insert(*c), "{c:?} listed twice");
             assert!(!c.label().is_empty() && !c.tooltip().is_empty());
         }
-        // The table declares 29 commands (count the `commands!` rows).
-        assert_eq!(UiCommand::ALL.len(), 29);
+        // The table declares 33 commands (count the `commands!` rows).
+        assert_eq!(UiCommand::ALL.len(), 33);
         let shortcuts: Vec<_> = UiCommand::ALL.iter().filter_map(|c| c.shortcut()).collect();
         let unique: std::collections::HashSet<_> = shortcuts.iter().collect();
         assert_eq!(unique.len(), shortcuts.len(), "a shortcut is used twice");

@@ -160,8 +160,17 @@ fn no_sound_device_plays_silently_and_says_why() {
     let mut h = harness(app);
     settle(&mut h);
     // This machine has no sound device (and the default build no sound
-    // output): the status bar says why.
-    h.get_by_label_contains("No sound:");
+    // output): the status bar says so (the reason on hover and in the
+    // messages).
+    h.get_by_label("No sound");
+    assert!(
+        h.state()
+            .shared
+            .messages
+            .iter()
+            .any(|(m, _)| m.starts_with("No sound: ")),
+        "the reason is among the messages"
+    );
     let start = h.state().ws.transport().frame;
     h.state_mut()
         .transport(vmd_studio::workspace::TransportEvent::Play);
