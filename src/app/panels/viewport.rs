@@ -345,6 +345,10 @@ pub fn ui(
     Output { events, picked }
 }
 
+/// The narrowest view (points) that still shows the Posing/Shots side
+/// panel beside its picture.
+const SIDE_PANEL_MIN_VIEW_WIDTH: f32 = 720.0;
+
 /// [`ui`]'s drawing: `edits` are (document id, request).
 fn draw(
     ui: &mut egui::Ui,
@@ -357,7 +361,9 @@ fn draw(
     posing.prepare(ui, scene, shared);
     let has_cam = posing.now.camera.is_some();
     bar::toolbar(ui, scene, has_cam, edits, shared, posing, view);
-    if view.side_panel {
+    // A narrow view (two side by side in the Camera layout) keeps its
+    // width for the picture: the side panel would leave it a strip.
+    if view.side_panel && ui.available_width() >= SIDE_PANEL_MIN_VIEW_WIDTH {
         egui::Panel::right(("viewport-side", view.number))
             .resizable(true)
             .default_size(250.0)
