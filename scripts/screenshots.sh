@@ -33,6 +33,11 @@ shot forensics.png 1600x1000 --panel forensics --select "D4@60" "$C/babylonmmd__
 shot preview_camera_after_cut.png 1600x1000 --panel preview --view camera --select "camera@1000" "$C/webmmd__GimmeGimme_with_emotion.vmd" "$C/webmmd__GimmexGimme.vmd"
 shot preview_free_frustum.png 1600x1000 --panel preview --view free:-20,35,-80 --frame 1000 "$C/webmmd__GimmeGimme_with_emotion.vmd" "$C/webmmd__GimmexGimme.vmd"
 shot preview_demo.png 1600x1000 --panel preview --view camera --frame 40 assets/demo_dance.vmd assets/demo_camera.vmd
+# What a curve does to the motion: the value graph of 左腕's track with its
+# curve handles, and 左ひじ's motion path (dots per frame, keys, the edited
+# segment) in the free view with the camera's eye path.
+shot value_graph.png 1600x1000 --panel graph --select "左腕@40" assets/demo_dance.vmd assets/demo_camera.vmd
+shot motion_path_free.png 1600x1000 --panel preview --view free:10,-30,-40 --frame 40 --select "左ひじ@40" assets/demo_dance.vmd assets/demo_camera.vmd
 # The model renderer (issue 11): Mei through the demo camera in the 16:9 frame,
 # the free view with the camera's frustum, and a storyboard of the corpus
 # camera with the demo mannequin dancing the corpus dance (CLI, no window).
