@@ -427,3 +427,42 @@ fn the_key_panel_fields_fit_and_never_overlap() {
         }
     }
 }
+
+#[test]
+fn the_selection_read_out_names_the_one_file_even_when_another_is_active() {
+    // Seen driving the release build: a key selected in the dance, the
+    // camera made active (an undo there does it), and the read-out said
+    // "1 selected in 1 files".
+    let mut h = harness(StudioApp::with_demo(), 1400.0, 900.0);
+    h.run_steps(3);
+    assert!(h.state_mut().select_key("左腕@40"));
+    h.run_steps(3);
+    let camera = h
+        .state()
+        .ws
+        .docs()
+        .iter()
+        .find(|d| d.title().contains("demo_camera"))
+        .map(|d| d.id)
+        .expect("the demo has its camera file");
+    h.state_mut()
+        .apply(vmd_studio::workspace::Event::Activate(camera));
+    h.run_steps(3);
+    assert!(
+        h.state()
+            .ws
+            .active()
+            .is_some_and(|d| d.title().contains("demo_camera")),
+        "the camera is the active file"
+    );
+    h.get_by_label_contains("1 selected in demo_dance.vmd");
+    assert_eq!(
+        h.query_all(
+            egui_kittest::kittest::By::new()
+                .predicate(|n| n.value().is_some_and(|v| v.contains("in 1 files")))
+        )
+        .count(),
+        0,
+        "no \"in 1 files\""
+    );
+}

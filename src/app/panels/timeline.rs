@@ -552,19 +552,20 @@ fn toolbar(
             ui.weak(format!("loop {a}-{b}"));
         }
         ui.separator();
-        let counts: Vec<usize> = sections
+        // (file, keys selected in it), for each file with a selection.
+        let counts: Vec<_> = sections
             .iter()
             .filter_map(|s| docs.iter().find(|d| d.id == s.doc_id))
-            .map(|d| views.get(d.id).selection.len())
-            .filter(|&n| n > 0)
+            .map(|d| (d, views.get(d.id).selection.len()))
+            .filter(|&(_, n)| n > 0)
             .collect();
-        let n: usize = counts.iter().sum();
-        let text = match (counts.len(), act) {
-            (0, _) => "nothing selected".to_owned(),
-            (1, Some(d)) if !views.get(d.id).selection.is_empty() => {
-                format!("{n} selected in {}", d.title())
-            }
-            (files, _) => format!("{n} selected in {files} files"),
+        let n: usize = counts.iter().map(|&(_, n)| n).sum();
+        // One file: named, whether or not it is the active one (an undo can
+        // make another file active; "in 1 files" said nothing).
+        let text = match counts.as_slice() {
+            [] => "nothing selected".to_owned(),
+            [(d, _)] => format!("{n} selected in {}", d.title()),
+            more => format!("{n} selected in {} files", more.len()),
         };
         selection_status(ui, text);
     });
