@@ -138,6 +138,21 @@ pub struct State {
     drag: Option<Drag>,
     /// The graph as drawn last frame (for tests and screenshots).
     pub layout: Option<GraphLayout>,
+    /// The sampled curves of the last frame drawn and what they were
+    /// sampled from: redrawn frames with nothing changed sample nothing.
+    sampled: Option<(SeriesKey, Vec<(Value, vg::Series)>)>,
+}
+
+/// What a graph's samples depend on: the document and its revision (bumped
+/// by every change), the track, the frame range and density, the values.
+#[derive(Debug, Clone, PartialEq)]
+struct SeriesKey {
+    doc: u64,
+    revision: u64,
+    target: GraphTarget,
+    frames: (u32, u32),
+    per_frame: u32,
+    values: Vec<Value>,
 }
 
 impl Default for State {
@@ -148,6 +163,7 @@ impl Default for State {
             window: 0,
             drag: None,
             layout: None,
+            sampled: None,
         }
     }
 }
@@ -357,24 +373,18 @@ fn graph(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, target: GraphT
     let span = (frames.1 - frames.0).max(1.0);
     let per_frame = ((f64::from(plot.width()) / span).ceil() as u32).clamp(1, 16);
     let (lo, hi) = (frames.0.floor().max(0.0) as u32, frames.1.ceil() as u32);
-    let series: Vec<(Value, vg::Series)> = values
-        .iter()
-        .map(|&v| {
-            let s = match (target, v) {
-                (GraphTarget::Bone(i), Value::Bone(bv)) => m
-                    .bones
-                    .get(i as usize)
-                    .and_then(|k| cx.doc.index.bone(k.name_key()))
-                    .map(|t| vg::bone_series(m, t, bv, lo, hi, per_frame))
-                    .unwrap_or_default(),
-                (GraphTarget::Camera(_), Value::Camera(cv)) => {
-                    vg::camera_series(m, &cx.doc.index, cv, lo, hi, per_frame)
-                }
-                _ => Vec::new(),
-            };
-            (v, s)
-        })
-        .collect();
+    let key = SeriesKey {
+        doc: cx.doc.id,
+        revision: cx.doc.revision,
+        target,
+        frames: (lo, hi),
+        per_frame,
+        values: values.clone(),
+    };
+    let series = match state.sampled.take() {
+        Some((k, s)) if k == key => s,
+        _ => sample(cx, target, &values, (lo, hi), per_frame),
+    };
     // Euler angles: each segment and key is moved by whole turns onto the
     // plotted (unwrapped) line; whole turns change no curve byte, since
     // the bytes are fractions of the segment.
@@ -712,6 +722,7 @@ fn graph(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, target: GraphT
             }
         }
     }
+    state.sampled = Some((key, series));
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -761,4 +772,33 @@ fn ticks(range: (f64, f64)) -> Vec<f64> {
     let first = (range.0 / step).ceil() as i64;
     let last = (range.1 / step).floor() as i64;
     (first..=last).take(50).map(|i| i as f64 * step).collect()
+}
+
+/// The track's `values` sampled over `frames`, `per_frame` samples a frame.
+fn sample(
+    cx: &PanelCtx,
+    target: GraphTarget,
+    values: &[Value],
+    (lo, hi): (u32, u32),
+    per_frame: u32,
+) -> Vec<(Value, vg::Series)> {
+    let m = &cx.doc.motion;
+    values
+        .iter()
+        .map(|&v| {
+            let s = match (target, v) {
+                (GraphTarget::Bone(i), Value::Bone(bv)) => m
+                    .bones
+                    .get(i as usize)
+                    .and_then(|k| cx.doc.index.bone(k.name_key()))
+                    .map(|t| vg::bone_series(m, t, bv, lo, hi, per_frame))
+                    .unwrap_or_default(),
+                (GraphTarget::Camera(_), Value::Camera(cv)) => {
+                    vg::camera_series(m, &cx.doc.index, cv, lo, hi, per_frame)
+                }
+                _ => Vec::new(),
+            };
+            (v, s)
+        })
+        .collect()
 }
