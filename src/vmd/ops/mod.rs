@@ -18,6 +18,7 @@
 //! * [`rename`](fn@rename) — rename bones, morphs and IK entries from a map
 //! * [`json`] — lossless JSON export/import, optional right-handed export
 //! * [`simplify`](fn@simplify) — drop keys within a tolerance, fitting VMD curves
+//!   ([`simplify_scoped`] — only some bones' keys, optionally in a frame range)
 //! * [`bake`](fn@bake) — a key on every frame (or every N), straight lines
 
 pub mod bake;
@@ -30,6 +31,7 @@ pub mod rename;
 pub mod report;
 pub mod simplify;
 pub mod simplify_fit;
+pub mod simplify_scope;
 pub mod simplify_track;
 pub mod speed;
 pub mod trim;
@@ -45,5 +47,6 @@ pub use report::{OpError, Report};
 pub use simplify::{
     CameraTolerances, SimplifyParams, SimplifyReport, Strategy, simplify, simplify_with_progress,
 };
+pub use simplify_scope::{SimplifyScope, simplify_scoped};
 pub use speed::{SpeedParams, speed};
 pub use trim::{TrimParams, trim};

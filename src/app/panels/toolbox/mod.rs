@@ -1,6 +1,7 @@
 //! Toolbox dialogs for the pure operations in [`crate::vmd::ops`]: mirror,
 //! trim, join, speed change, rest-pose fill, rename, simplify, bake, JSON
-//! export and import (Simplify and Bake forms live in [`simplify`]).
+//! export and import (Simplify and Bake forms live in [`simplify`], Bake
+//! physics with its offer to simplify what it wrote in [`bake_physics`]).
 //!
 //! Flow:
 //! 1. The Tools menu ([`menu`]) and the side panel section ([`ui`]) open a
@@ -31,6 +32,7 @@ use std::sync::{Arc, Mutex};
 use crate::vmd::Motion;
 use crate::vmd::ops::{self, FillRestParams, JoinParams, RenameMap, SpeedParams, TrimParams};
 
+mod bake_physics;
 mod forms;
 mod plan;
 mod result;
@@ -39,6 +41,7 @@ mod simplify;
 mod state;
 mod window;
 
+pub use bake_physics::{BakeOffer, BakePhysicsForm};
 pub use run::run_request;
 pub use simplify::{BakeForm, SimplifyForm, SimplifyPreview, TrackGraph};
 pub use state::{

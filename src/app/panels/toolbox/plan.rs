@@ -13,7 +13,7 @@ use crate::app::jobs::{JobCtx, JobKind};
 use crate::app::panels::Shared;
 use crate::vmd;
 use crate::vmd::ops::{
-    self, FillRestParams, JoinParams, JoinPlacement, Report, SpeedParams, TrimParams,
+    self, FillRestParams, JoinParams, JoinPlacement, Report, SimplifyScope, SpeedParams, TrimParams,
 };
 use crate::workspace::document::Document;
 
@@ -132,25 +132,36 @@ fn plan_export_json(state: &State, doc: &Document) -> Result<Planned, String> {
     })))
 }
 
-/// Bake physics: simulates the wearer model over the whole motion, always
-/// in the background.
+/// Bake physics: simulates the wearer model over the dialog's range,
+/// always in the background; the result carries the baked bones and range
+/// for the offer to simplify them.
 fn plan_bake_physics(state: &State, doc: &Document) -> Result<Planned, String> {
     let (_, asset) = state
         .wearer_model
         .clone()
         .ok_or_else(|| "no loaded model wears this motion".to_owned())?;
     let first = doc.motion.clone();
-    let last = first.last_frame().unwrap_or(0);
+    if let Some(p) = state
+        .bake_physics
+        .range_problem(first.last_frame().unwrap_or(0))
+    {
+        return Err(p);
+    }
+    let (from, to) = (state.bake_physics.from, state.bake_physics.to);
     Ok(Planned::background(Box::new(move |ctx: &JobCtx| {
         let model = &asset.loaded.model;
-        let (motion, baked) = crate::model::physics::bake_physics(model, &first, 0..=last, |f| {
+        let (motion, baked) = crate::model::physics::bake_physics(model, &first, from..=to, |f| {
             ctx.progress(f, "simulating physics");
             !ctx.cancelled()
         })
         .map_err(|e| e.to_string())?;
+        let scope = SimplifyScope {
+            bones: baked.bones.iter().map(|b| bone_name_key(b)).collect(),
+            frames: Some((from, to)),
+        };
         let mut report = Report::default();
         report.lines.push(format!(
-            "baked {} bones over {} frames: {} keys written, {} replaced",
+            "baked {} bones over frames {from}–{to} ({} frames): {} keys written, {} replaced",
             baked.bones.len(),
             baked.frames,
             baked.keys_written,
@@ -161,13 +172,19 @@ fn plan_bake_physics(state: &State, doc: &Document) -> Result<Planned, String> {
         report.added = baked.keys_written.saturating_sub(baked.keys_replaced);
         report.changed = baked.keys_replaced;
         report.warnings = baked.resets.len() + baked.warnings.len();
-        Ok(Done::replace(
-            motion,
-            &first,
-            "Bake physics".to_owned(),
-            report,
-        ))
+        Ok(
+            Done::replace(motion, &first, format!("Bake physics {from}–{to}"), report)
+                .with_baked(scope),
+        )
     })))
+}
+
+/// The name key (bytes up to the first NUL) a bake writes for a model bone
+/// name: Shift_JIS, cut to the 15-byte field as MMD matches names.
+fn bone_name_key(name: &str) -> Vec<u8> {
+    let bytes = encoding_rs::SHIFT_JIS.encode(name).0;
+    let field = &bytes[..bytes.len().min(15)];
+    crate::vmd::name::name_bytes(field).to_vec()
 }
 
 /// Simplify: the previewed result when it is current; else runs it now.
@@ -175,7 +192,8 @@ fn plan_simplify(state: &mut State, doc: &Document) -> Planned {
     let first = doc.motion.clone();
     let ready = state.simplify.current(doc).cloned();
     let p = state.simplify.params;
-    let key = simplify::key_of(doc, &p);
+    let scope = state.simplify.scope.clone();
+    let key = simplify::key_of(doc, &p, scope.as_ref());
     let progress = crate::progress::Progress::new();
     state.simplify.progress = progress.clone();
     Planned::inline(Box::new(move |ctx: &JobCtx| {
@@ -183,17 +201,16 @@ fn plan_simplify(state: &mut State, doc: &Document) -> Planned {
             Some(pv) => pv,
             None => {
                 ctx.follow(progress.clone(), "simplifying tracks");
-                simplify::compute(&first, &p, key, &progress)?
+                simplify::compute(&first, &p, scope.as_ref(), key, &progress)?
             }
         };
         let report = pv.report.report.clone();
         let motion = (*pv.motion).clone();
-        Ok(Done::replace(
-            motion,
-            &first,
-            "Simplify keys".to_owned(),
-            report,
-        ))
+        let label = match &scope {
+            Some(_) => "Simplify baked keys",
+            None => "Simplify keys",
+        };
+        Ok(Done::replace(motion, &first, label.to_owned(), report))
     }))
 }
 
@@ -293,6 +310,7 @@ fn plan_op(req: Request, docs: &[Document], doc: &Document) -> Result<Planned, S
                 outcome,
                 report,
                 changed,
+                baked: None,
             }
         })
     });

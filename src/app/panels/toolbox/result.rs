@@ -4,22 +4,25 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+use super::BakeOffer;
 use super::run::status_lines;
 use super::state::State;
 use super::{Computed, Outcome, Request, Summary, Tool};
 use crate::app::jobs::Polled;
 use crate::app::panels::Shared;
 use crate::vmd::Motion;
-use crate::vmd::ops::Report;
+use crate::vmd::ops::{Report, SimplifyScope};
 
 /// What a finished operation hands back.
 #[derive(Debug)]
 pub(super) enum Done {
-    /// The document's new motion (`changed`: it differs from the old one).
+    /// The document's new motion (`changed`: it differs from the old one;
+    /// `baked`: the keys a physics bake wrote, offered to Simplify).
     Replace {
         outcome: Outcome,
         report: Report,
         changed: bool,
+        baked: Option<SimplifyScope>,
     },
     /// A motion for a new tab.
     NewDocument {
@@ -45,7 +48,16 @@ impl Done {
             },
             report,
             changed,
+            baked: None,
         }
+    }
+
+    /// Marks a replacement as a physics bake that wrote `scope`.
+    pub(super) fn with_baked(mut self, scope: SimplifyScope) -> Done {
+        if let Done::Replace { baked, .. } = &mut self {
+            *baked = Some(scope);
+        }
+        self
     }
 }
 
@@ -86,9 +98,13 @@ impl State {
                 self.summary = Some(s);
             }
             Ok(Done::Replace {
-                outcome, report, ..
+                outcome,
+                report,
+                baked,
+                ..
             }) => {
                 self.summary = Some(summary_of(tool, &report));
+                self.bake_physics.offer = baked.map(|scope| BakeOffer { doc_id, scope });
                 self.request = Some(Request::Computed(Computed {
                     doc_id,
                     revision,

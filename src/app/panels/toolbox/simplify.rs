@@ -7,6 +7,10 @@
 //! with the keys before and after. Applying uses the previewed result when
 //! it is still current (else runs again, in the background for big motions)
 //! and lands as one undo step like every toolbox operation.
+//!
+//! Opened from a physics bake's result, Simplify is preset to a scope (the
+//! baked bones inside the baked range, [`SimplifyScope`]): only those keys
+//! are simplified, every other record keeps its bytes.
 
 use std::sync::Arc;
 
@@ -17,7 +21,7 @@ use crate::app::jobs::{JobKind, JobService, Lane, Polled};
 use crate::progress::Progress;
 use crate::vmd::ops::simplify::{SimplifyReport, TrackKind};
 use crate::vmd::ops::simplify_track::rotation_between;
-use crate::vmd::ops::{self, BakeParams, SimplifyParams};
+use crate::vmd::ops::{self, BakeParams, SimplifyParams, SimplifyScope};
 use crate::vmd::track::TrackIndex;
 use crate::vmd::{EvalCache, Motion, MotionRef};
 use crate::workspace::document::Document;
@@ -31,8 +35,8 @@ pub struct SimplifyPreview {
     pub report: Arc<SimplifyReport>,
 }
 
-/// What a preview depends on.
-pub type PreviewKey = (u64, u64, [u64; 7]);
+/// What a preview depends on: (doc id, revision, tolerance bits, scope hash).
+pub type PreviewKey = (u64, u64, [u64; 7], u64);
 
 /// Per-frame error of one track (fractions of the tolerance) and its keys.
 #[derive(Debug, Clone, Default)]
@@ -64,6 +68,9 @@ pub struct SimplifyForm {
     /// form then shows the result and offers nothing more (a second
     /// Apply would stack a second error bound on the first).
     pub applied: Option<Applied>,
+    /// Simplify only these keys (set by a physics bake's offer); `None`:
+    /// the whole motion.
+    pub scope: Option<SimplifyScope>,
 }
 
 /// An Apply of Simplify and the document state it led to.
@@ -89,6 +96,7 @@ impl Default for SimplifyForm {
             graph: None,
             graph_track: None,
             applied: None,
+            scope: None,
         }
     }
 }
@@ -136,7 +144,7 @@ impl SimplifyForm {
     /// The preview, when it is for this document and these parameters.
     pub fn current(&self, doc: &Document) -> Option<&SimplifyPreview> {
         match &self.preview {
-            Some(Ok(p)) if p.key == key_of(doc, &self.params) => Some(p),
+            Some(Ok(p)) if p.key == key_of(doc, &self.params, self.scope.as_ref()) => Some(p),
             _ => None,
         }
     }
@@ -173,7 +181,7 @@ impl BakeForm {
     }
 }
 
-pub fn key_of(doc: &Document, p: &SimplifyParams) -> PreviewKey {
+pub fn key_of(doc: &Document, p: &SimplifyParams, scope: Option<&SimplifyScope>) -> PreviewKey {
     let bits = [
         p.pos_tol,
         p.rot_tol_deg,
@@ -184,18 +192,28 @@ pub fn key_of(doc: &Document, p: &SimplifyParams) -> PreviewKey {
         p.camera.fov_deg,
     ]
     .map(f64::to_bits);
-    (doc.id, doc.revision, bits)
+    let scope_hash = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        scope.hash(&mut h);
+        h.finish()
+    };
+    (doc.id, doc.revision, bits, scope_hash)
 }
 
-/// Runs simplify for a preview.
+/// Runs simplify for a preview (on the scope's keys only, with one).
 pub fn compute(
     m: &Motion,
     p: &SimplifyParams,
+    scope: Option<&SimplifyScope>,
     key: PreviewKey,
     progress: &Progress,
 ) -> Result<SimplifyPreview, String> {
-    let (motion, report) =
-        ops::simplify_with_progress(m, p, progress).map_err(|e| e.to_string())?;
+    let (motion, report) = match scope {
+        Some(s) => ops::simplify_scoped(m, p, s, progress),
+        None => ops::simplify_with_progress(m, p, progress),
+    }
+    .map_err(|e| e.to_string())?;
     Ok(SimplifyPreview {
         key,
         motion: Arc::new(motion),
@@ -253,6 +271,17 @@ pub fn simplify_form(
         "°",
     );
     ui.weak("First/last keys, physics-flag changes, camera cuts, light, self-shadow and IK keys are kept.");
+    let mut clear_scope = false;
+    if let Some(s) = &f.scope {
+        ui.separator();
+        ui.strong("Only the baked keys:");
+        ui.label(s.describe());
+        ui.weak("Every other key keeps its bytes.");
+        clear_scope = ui.button("Simplify the whole motion instead").clicked();
+    }
+    if clear_scope {
+        f.scope = None;
+    }
 
     match f.preview_job.poll(jobs) {
         Some(Polled::Done(p)) => {
@@ -264,11 +293,12 @@ pub fn simplify_form(
         }
         None => {}
     }
-    let key = key_of(doc, &f.params);
+    let key = key_of(doc, &f.params, f.scope.as_ref());
     if f.preview_for != Some(key) && !f.preview_job.is_running() {
         f.preview_for = Some(key);
         f.preview_runs += 1;
         let p = f.params;
+        let scope = f.scope.clone();
         if background {
             let m = doc.motion.clone();
             let progress = Arc::new(Progress::default());
@@ -277,10 +307,16 @@ pub fn simplify_form(
             f.preview_job
                 .start(jobs, JobKind::Preview, label, true, move |ctx| {
                     ctx.follow(progress.clone(), "simplifying tracks");
-                    compute(&m, &p, key, &progress)
+                    compute(&m, &p, scope.as_ref(), key, &progress)
                 });
         } else {
-            f.preview = Some(compute(&doc.motion, &p, key, &Progress::default()));
+            f.preview = Some(compute(
+                &doc.motion,
+                &p,
+                scope.as_ref(),
+                key,
+                &Progress::default(),
+            ));
             f.graph = None;
         }
     }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::result::Done;
-use super::{BACKGROUND_KEYS, BakeForm, Request, SimplifyForm, Summary, Tool};
+use super::{BACKGROUND_KEYS, BakeForm, BakePhysicsForm, Request, SimplifyForm, Summary, Tool};
 use crate::app::jobs::{JobService, Lane};
 use crate::vmd::Motion;
 
@@ -145,6 +145,7 @@ pub struct State {
     pub rename: RenameForm,
     pub simplify: SimplifyForm,
     pub bake: BakeForm,
+    pub bake_physics: BakePhysicsForm,
     pub export: ExportForm,
     pub import: ImportForm,
     /// The model of the actor wearing the active document (its name and
@@ -173,6 +174,7 @@ impl Default for State {
             rename: RenameForm::default(),
             simplify: SimplifyForm::default(),
             bake: BakeForm::default(),
+            bake_physics: BakePhysicsForm::default(),
             export: ExportForm::default(),
             import: ImportForm::default(),
             wearer_model: None,
@@ -202,8 +204,14 @@ impl State {
             self.summary = None;
         }
         self.open = Some(tool);
-        if tool == Tool::Trim {
-            self.trim.needs_defaults = true;
+        match tool {
+            Tool::Trim => self.trim.needs_defaults = true,
+            // The range starts from the whole motion again.
+            Tool::BakePhysics => self.bake_physics.range_for = None,
+            // Opened by hand: the whole motion (the bake's offer presets
+            // a scope after opening).
+            Tool::Simplify => self.simplify.scope = None,
+            _ => {}
         }
     }
 

@@ -1,6 +1,7 @@
 //! Drawing: the Tools menu, the side panel section and the open dialog.
 
 use super::Tool;
+use super::bake_physics;
 use super::forms::{
     export_form, fill_form, import_form, join_form, rename_form, speed_form, summary_ui, trim_form,
 };
@@ -98,7 +99,7 @@ fn dialog(
             ui.label("Open a file first.");
             return;
         }
-        action_row(ui, tool, docs, active, shared, state, true);
+        action_row(ui, tool, docs, active, shared, state, None);
         return;
     };
     // After Apply, Simplify shows its result until the file changes.
@@ -134,25 +135,30 @@ fn dialog(
             simplify::simplify_form(ui, doc, background, &mut state.simplify, &shared.jobs);
         }
         Tool::Bake => simplify::bake_form(ui, &mut state.bake, doc.motion.last_frame()),
-        Tool::BakePhysics => match &state.wearer_model {
-            Some((name, asset)) => {
-                let m = &asset.loaded.model;
-                ui.label(format!(
-                    "Model: {name} ({} rigid bodies, {} joints); frames 0–{}",
-                    m.rigid_bodies.len(),
-                    m.joints.len(),
-                    doc.motion.last_frame().unwrap_or(0)
-                ));
-            }
-            None => {
-                ui.label("No loaded model wears this motion: open a PMX/PMD model with it.");
-            }
-        },
+        Tool::BakePhysics => {
+            bake_physics::bake_physics_form(ui, doc, &shared.transport.loop_range, state);
+        }
         Tool::ExportJson => export_form(ui, doc, state),
         Tool::ImportJson => import_form(ui, state),
     }
     ui.separator();
-    action_row(ui, tool, docs, active, shared, state, !applied);
+    let blocked = if applied {
+        Some("Already applied to this file: undo, or change the file, to run it again".to_owned())
+    } else if tool == Tool::BakePhysics {
+        bake_physics::blocked(doc, state)
+    } else {
+        None
+    };
+    action_row(ui, tool, docs, active, shared, state, blocked);
+    if tool == Tool::BakePhysics
+        && state
+            .summary
+            .as_ref()
+            .is_some_and(|s| s.tool == tool && s.ok)
+    {
+        let settled = state.job.is_none() && state.request.is_none();
+        bake_physics::offer_ui(ui, doc, settled, state);
+    }
 }
 
 fn action_row(
@@ -162,17 +168,14 @@ fn action_row(
     active: usize,
     shared: &mut Shared,
     state: &mut State,
-    can_run: bool,
+    blocked: Option<String>,
 ) {
     ui.horizontal(|ui| {
         let busy = state.job.is_some();
+        let can_run = blocked.is_none();
         let r = ui
             .add_enabled(!busy && can_run, egui::Button::new(tool.action_label()))
-            .on_disabled_hover_text(if can_run {
-                "Running…"
-            } else {
-                "Already applied to this file: undo, or change the file, to run it again"
-            });
+            .on_disabled_hover_text(blocked.unwrap_or_else(|| "Running…".to_owned()));
         if r.clicked() {
             if tool == Tool::Simplify
                 && let Some(d) = docs.get(active)
