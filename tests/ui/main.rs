@@ -10,6 +10,7 @@ mod audio_support;
 mod common;
 
 mod app;
+mod bake_range;
 mod bone_pick;
 mod cmdline;
 mod curve_editor;
