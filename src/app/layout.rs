@@ -130,18 +130,19 @@ impl StudioApp {
                 .show(ui, |ui| self.dock_ui(ui));
         }
         // Bake physics simulates the model of the actor wearing the active file.
-        self.toolbox.wearer_model = self
+        let wearer = self
             .ws
             .docs()
             .get(self.ws.active_index())
             .and_then(|d| self.ws.wearer(d.id))
-            .and_then(|i| self.ws.scene().actors.get(i))
-            .and_then(|a| match &a.model {
-                crate::scene::ModelRef::File(p) => {
-                    Some((a.name.clone(), Arc::clone(self.scene.models.get(p)?)))
-                }
-                crate::scene::ModelRef::Builtin => None,
-            });
+            .and_then(|i| self.ws.scene().actors.get(i));
+        self.toolbox.wearer_offset = wearer.map_or(0, |a| a.offset);
+        self.toolbox.wearer_model = wearer.and_then(|a| match &a.model {
+            crate::scene::ModelRef::File(p) => {
+                Some((a.name.clone(), Arc::clone(self.scene.models.get(p)?)))
+            }
+            crate::scene::ModelRef::Builtin => None,
+        });
         panels::toolbox::windows(
             &ctx,
             self.ws.docs(),

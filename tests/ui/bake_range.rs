@@ -307,3 +307,49 @@ fn a_bake_over_a_range_then_simplify_of_the_baked_keys() {
     let undone = saved(&mut h, &dir.join("undone.vmd"));
     assert!(undone == baked_bytes, "the same bytes as after the bake");
 }
+
+/// The loop range offered in the dialog is in the motion's own frames: the
+/// demo actor shifted 10 frames later on the timeline and a loop over
+/// scene frames 30..=60 give motion frames 20..=50 (30 − 10, 60 − 10).
+#[test]
+fn the_loop_range_button_gives_motion_frames() {
+    use vmd_studio::workspace::{Event, SceneEvent, TransportEvent};
+    let mut h = crate::common::ui::harness(StudioApp::with_demo());
+    settle(&mut h);
+    let last = h.state().ws.docs()[0].motion.last_frame().expect("keys");
+    assert!(last > 60, "the demo dance runs past frame 60");
+    h.state_mut()
+        .apply(Event::Scene(SceneEvent::SetOffset(0, 10)));
+    h.state_mut()
+        .transport(TransportEvent::SetLoop(Some((30, 60))));
+    h.run_steps(2);
+    h.get_by_label("Tools").click();
+    h.run_steps(2);
+    h.get_by_label("Bake physics…").click();
+    h.run_steps(3);
+    assert_eq!(
+        (
+            h.state().toolbox.bake_physics.from,
+            h.state().toolbox.bake_physics.to
+        ),
+        (0, last)
+    );
+    h.get_by_label("Loop range 20–50").click();
+    h.run_steps(2);
+    assert_eq!(
+        (
+            h.state().toolbox.bake_physics.from,
+            h.state().toolbox.bake_physics.to
+        ),
+        (20, 50)
+    );
+    h.get_by_label("Whole motion").click();
+    h.run_steps(2);
+    assert_eq!(
+        (
+            h.state().toolbox.bake_physics.from,
+            h.state().toolbox.bake_physics.to
+        ),
+        (0, last)
+    );
+}

@@ -43,6 +43,16 @@ impl BakePhysicsForm {
     }
 }
 
+/// A scene-frame range as this motion's frames (`motion = scene − offset`),
+/// cut to the motion `0..=last`; `None` when nothing of it is left.
+fn motion_range((a, b): (u32, u32), offset: i32, last: u32) -> Option<(u32, u32)> {
+    let to_motion = |f: u32| (i64::from(f) - i64::from(offset)).clamp(0, i64::from(last)) as u32;
+    let (ma, mb) = (to_motion(a.min(b)), to_motion(a.max(b)));
+    let outside = i64::from(a.max(b)) - i64::from(offset) < 0
+        || i64::from(a.min(b)) - i64::from(offset) > i64::from(last);
+    (!outside).then_some((ma, mb))
+}
+
 /// The range the selected keys span, when they span more than one frame.
 fn selection_range(doc: &Document) -> Option<(u32, u32)> {
     let frames = doc
@@ -77,6 +87,7 @@ pub(super) fn bake_physics_form(
             ui.label("No loaded model wears this motion: open a PMX/PMD model with it.");
         }
     }
+    let offset = state.wearer_offset;
     let f = &mut state.bake_physics;
     if f.range_for != Some(doc.id) {
         f.range_for = Some(doc.id);
@@ -103,10 +114,12 @@ pub(super) fn bake_physics_form(
         {
             (f.from, f.to) = (0, last);
         }
-        if let Some((a, b)) = *loop_range
+        if let Some((a, b)) = loop_range.and_then(|r| motion_range(r, offset, last))
             && ui
                 .button(format!("Loop range {a}–{b}"))
-                .on_hover_text("The timeline's loop range")
+                .on_hover_text(
+                    "The timeline's loop range, in this motion's frames (within the motion)",
+                )
                 .clicked()
         {
             (f.from, f.to) = (a, b);

@@ -151,6 +151,9 @@ pub struct State {
     /// The model of the actor wearing the active document (its name and
     /// asset), set by the app each frame: what Bake physics simulates.
     pub wearer_model: Option<(String, Arc<crate::render::asset::ModelAsset>)>,
+    /// That actor's offset on the scene timeline (its motion's frame `f`
+    /// plays at scene frame `f + offset`), set by the app each frame.
+    pub wearer_offset: i32,
     /// The last run's result, shown in its dialog.
     pub summary: Option<Summary>,
     /// Motions with more keys than this run on a background thread.
@@ -178,6 +181,7 @@ impl Default for State {
             export: ExportForm::default(),
             import: ImportForm::default(),
             wearer_model: None,
+            wearer_offset: 0,
             summary: None,
             background_keys: BACKGROUND_KEYS,
             job: None,
