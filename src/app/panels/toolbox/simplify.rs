@@ -244,6 +244,17 @@ pub fn simplify_form(
     f: &mut SimplifyForm,
     jobs: &JobService,
 ) {
+    let mut clear_scope = false;
+    if let Some(s) = &f.scope {
+        ui.strong("Only the baked keys:");
+        ui.label(s.describe());
+        ui.weak("Every other key keeps its bytes.");
+        clear_scope = ui.button("Simplify the whole motion instead").clicked();
+        ui.separator();
+    }
+    if clear_scope {
+        f.scope = None;
+    }
     ui.label("Tolerances (every integer frame stays within them):");
     tol_row(ui, "Bone position", &mut f.params.pos_tol, 0.001, " units");
     tol_row(ui, "Bone rotation", &mut f.params.rot_tol_deg, 0.01, "°");
@@ -271,17 +282,6 @@ pub fn simplify_form(
         "°",
     );
     ui.weak("First/last keys, physics-flag changes, camera cuts, light, self-shadow and IK keys are kept.");
-    let mut clear_scope = false;
-    if let Some(s) = &f.scope {
-        ui.separator();
-        ui.strong("Only the baked keys:");
-        ui.label(s.describe());
-        ui.weak("Every other key keeps its bytes.");
-        clear_scope = ui.button("Simplify the whole motion instead").clicked();
-    }
-    if clear_scope {
-        f.scope = None;
-    }
 
     match f.preview_job.poll(jobs) {
         Some(Polled::Done(p)) => {
