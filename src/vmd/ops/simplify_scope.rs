@@ -148,11 +148,13 @@ mod tests {
     }
 
     fn motion() -> Motion {
-        let mut m = Motion::default();
-        m.bones = track("hair", 0.5, Some((5, 15)));
-        m.bones.extend(track("arm", 0.25, None));
-        m.morphs = vec![MorphKey::new("a", NameEncoding::ShiftJis, 3, 0.5).expect("ascii")];
-        m
+        let mut bones = track("hair", 0.5, Some((5, 15)));
+        bones.extend(track("arm", 0.25, None));
+        Motion {
+            bones,
+            morphs: vec![MorphKey::new("a", NameEncoding::ShiftJis, 3, 0.5).expect("ascii")],
+            ..Motion::default()
+        }
     }
 
     fn scope(frames: Option<(u32, u32)>) -> SimplifyScope {
