@@ -212,6 +212,114 @@ fn bake_physics_writes_flagged_keys_and_leaves_every_other_record() {
     assert!(worst < 1e-3, "{worst}");
 }
 
+/// A bake over 10..70 of a 0..120 motion: MMD keeps a bone's physics off
+/// from its last flagged key on, so without one more key the hair would
+/// freeze from frame 71 to the end. Each baked bone gets one key at 71 with
+/// the flag clear (bytes 2–3 of the interpolation block not `63 0F`), and
+/// posing with physics at frame 100 then moves the hair again.
+#[test]
+fn a_range_bake_gives_physics_back_after_the_range() {
+    let Some((model, motion)) = mei() else { return };
+    let out = temp("mei_baked_range.vmd");
+    let text = ok(&run(&[
+        "bake-physics",
+        s(&model),
+        s(&motion),
+        "--frames",
+        "10..70",
+        "-o",
+        s(&out),
+    ]));
+    assert!(text.contains("baked 20 bones"), "{text}");
+    assert!(
+        text.contains("20 keys at frame 71 turn physics back on"),
+        "{text}"
+    );
+    let before = read(&motion);
+    let after = read(&out);
+    let mut baked: Vec<Vec<u8>> = after
+        .bones
+        .iter()
+        .filter(|k| k.physics_off())
+        .map(|k| k.name_key().to_vec())
+        .collect();
+    baked.sort();
+    baked.dedup();
+    assert_eq!(baked.len(), 20);
+    let is_baked = |k: &vmd::BoneKey| baked.iter().any(|n| n == k.name_key());
+    // Each baked bone: its own keys outside 10..=70 as they were, 61
+    // flagged keys (10..=70), and one clear key at 71 unless it had its own
+    // key there (its physics is on at 71 in mei_wait: no key of a hair bone
+    // there is flagged).
+    assert!(!before.bones.iter().any(|k| is_baked(k) && k.physics_off()));
+    for name in &baked {
+        let mut keys: Vec<(u32, bool)> = after
+            .bones
+            .iter()
+            .filter(|k| k.name_key() == name.as_slice())
+            .map(|k| (k.frame(), k.physics_off()))
+            .collect();
+        keys.sort_unstable();
+        let own: Vec<u32> = before
+            .bones
+            .iter()
+            .filter(|k| k.name_key() == name.as_slice())
+            .map(|k| k.frame())
+            .collect();
+        let mut want: Vec<(u32, bool)> = own
+            .iter()
+            .filter(|f| !(10..=70).contains(*f))
+            .map(|&f| (f, false))
+            .collect();
+        want.extend((10..=70).map(|f| (f, true)));
+        if !own.contains(&71) {
+            want.push((71, false));
+        }
+        want.sort_unstable();
+        assert_eq!(keys, want);
+        let restore = after
+            .bones
+            .iter()
+            .find(|k| k.name_key() == name.as_slice() && k.frame() == 71)
+            .expect("key at 71");
+        assert_ne!(&restore.raw[111 - 64 + 2..111 - 64 + 4], &[0x63, 0x0F]);
+        assert!(
+            restore.raw[15..43]
+                .chunks(4)
+                .all(|c| { f32::from_le_bytes([c[0], c[1], c[2], c[3]]).is_finite() })
+        );
+    }
+    // With physics, frame 100 of the baked file moves the hair as the
+    // original does: simulated, so different from the file without physics.
+    let line = |file: &Path, physics: bool| {
+        let mut args = vec!["pose", s(&model), s(file), "--frame", "100", "--json"];
+        if physics {
+            args.push("--physics");
+        }
+        heads(ok(&run(&args)).trim())
+    };
+    let (sim, plain) = (line(&out, true), line(&out, false));
+    let mut moved = 0.0_f64;
+    for (name, b) in &sim {
+        let (p, q) = (position(b), position(&plain[name]));
+        let d = ((p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2) + (p[2] - q[2]).powi(2)).sqrt();
+        moved = moved.max(d);
+    }
+    eprintln!("range bake, frame 100: physics moves a head by up to {moved} units");
+    assert!(moved > 0.01, "physics is back after the range: {moved}");
+
+    // A bake reaching the motion's last frame writes no such key.
+    let whole = temp("mei_baked_whole.vmd");
+    let text = ok(&run(&[
+        "bake-physics",
+        s(&model),
+        s(&motion),
+        "-o",
+        s(&whole),
+    ]));
+    assert!(!text.contains("turn physics back on"), "{text}");
+}
+
 #[test]
 fn bake_physics_refuses_what_it_cannot_do() {
     let Some(dir) = corpus() else { return };

@@ -82,6 +82,13 @@ pub fn bake(a: BakePhysicsArgs) -> CliResult {
         report.keys_replaced,
         report.resets.len()
     );
+    if report.keys_restoring > 0 {
+        out!(
+            "{} keys at frame {} turn physics back on after the range",
+            report.keys_restoring,
+            last.saturating_add(1)
+        );
+    }
     out!("wrote {}", a.out.display());
     Ok(())
 }

@@ -204,9 +204,32 @@ fn a_bake_over_a_range_then_simplify_of_the_baked_keys() {
         f.sort_unstable();
         assert_eq!(f, (a..=b).collect::<Vec<_>>(), "{n:?}: one key a frame");
     }
+    // Just after the range: MMD keeps a bone's physics off from its last
+    // flagged key on, so each baked bone gets one key at B + 1 with the
+    // flag clear (the original has none of its own there), or its hair
+    // would freeze to the end of the motion.
+    let restoring = |r: &[u8; BONE_RECORD]| frame(r) == b + 1 && baked_names.contains(name(r));
+    assert!(!orig_records.iter().any(|r| restoring(r)));
+    let restored: Vec<[u8; BONE_RECORD]> = baked_records
+        .iter()
+        .filter(|r| restoring(r))
+        .copied()
+        .collect();
+    assert_eq!(
+        restored.len(),
+        baked_names.len(),
+        "one key at {} each",
+        b + 1
+    );
+    for r in &restored {
+        assert_ne!(&r[PHYSICS..PHYSICS + 2], &[0x63, 0x0F], "physics back on");
+    }
     // Outside: the original's records, in order, and its later sections.
     let outside = |rs: &[[u8; BONE_RECORD]]| -> Vec<[u8; BONE_RECORD]> {
-        rs.iter().filter(|r| !in_scope(r)).copied().collect()
+        rs.iter()
+            .filter(|r| !in_scope(r) && !restoring(r))
+            .copied()
+            .collect()
     };
     assert_eq!(
         outside(&baked_records),
@@ -285,6 +308,12 @@ fn a_bake_over_a_range_then_simplify_of_the_baked_keys() {
         outside(&orig_records),
         "records outside the scope untouched by simplify"
     );
+    let simple_restored: Vec<[u8; BONE_RECORD]> = simple_records
+        .iter()
+        .filter(|r| restoring(r))
+        .copied()
+        .collect();
+    assert_eq!(simple_restored, restored, "the keys after the range kept");
     assert_eq!(simple_tail, orig_tail);
     eprintln!(
         "simplify of the baked keys: {} -> {} keys in scope, bone records {} -> {}, file {} -> {} bytes",

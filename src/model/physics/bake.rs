@@ -9,6 +9,14 @@
 //! default linear curves. Those bones' old keys inside the range are
 //! replaced; every other record keeps its bytes.
 //!
+//! **After the range** MMD keeps a bone's physics off from its last
+//! physics-off key on, so a bake that ends before the motion does would
+//! freeze the hair from there to the end. For each baked bone whose physics
+//! was on at `last + 1` in the motion as given (no key there of its own),
+//! one more key at `last + 1` turns it back on: the motion's own values at
+//! that frame, linear curves, the flag clear. A bake reaching the motion's
+//! last frame writes none.
+//!
 //! The simulation starts at the range's first frame, settled there (as
 //! `render` does), and runs frame by frame in MMD's order through the one
 //! pose engine.
@@ -60,6 +68,9 @@ pub struct BakeReport {
     pub keys_written: usize,
     /// Old keys of the baked bones inside the range, replaced.
     pub keys_replaced: usize,
+    /// Keys written at the frame after the range to turn physics back on
+    /// (see the module notes); counted in `keys_written` too.
+    pub keys_restoring: usize,
     /// Blow-up messages of the simulation (each reset the world).
     pub resets: Vec<String>,
     /// Problems in the model's bodies and joints (as loaded).
@@ -150,6 +161,9 @@ pub fn bake_physics(
         }
     }
 
+    let restoring = restore_keys(model, motion, &indexed, &baked, &fields, last);
+    keys.extend(restoring.iter().cloned());
+
     let mut out = motion.clone();
     let before = out.bones.len();
     out.bones.retain(|key| {
@@ -169,10 +183,67 @@ pub fn bake_physics(
             frames: total as u32,
             keys_written: written,
             keys_replaced: replaced,
+            keys_restoring: restoring.len(),
             resets,
             warnings,
         },
     ))
+}
+
+/// The keys at `last + 1` that give the baked bones their physics back
+/// (module notes): for each baked bone with no key of its own at that
+/// frame and physics on there in `motion` (its latest key at or before it
+/// not flagged off), a key with the motion's sampled values and the flag
+/// clear. None when `last` is the motion's last frame or beyond.
+fn restore_keys(
+    model: &Model,
+    motion: &Motion,
+    indexed: &IndexedMotion,
+    baked: &[usize],
+    fields: &[[u8; 15]],
+    last: u32,
+) -> Vec<BoneKey> {
+    let Some(next) = last.checked_add(1) else {
+        return Vec::new();
+    };
+    if motion.last_frame().is_none_or(|end| end <= last) {
+        return Vec::new();
+    }
+    let mut plain = PoseEngine::new(model);
+    plain.bind(model, Some(&indexed.index));
+    plain.pose_bones(model, Some(indexed.as_ref()), f64::from(next), |_| {});
+    let input = plain.input();
+    let mut out = Vec::new();
+    for (j, &b) in baked.iter().enumerate() {
+        let own = |key: &&BoneKey| name_key(key.name_field()) == name_key(&fields[j]);
+        // The bone's latest key at or before `next` decides its flag there.
+        let latest = motion
+            .bones
+            .iter()
+            .filter(own)
+            .filter(|k| k.frame() <= next)
+            .max_by_key(|k| k.frame());
+        if latest.is_some_and(|k| k.frame() == next || k.physics_off()) {
+            continue;
+        }
+        let t = input.translations.get(b).copied().unwrap_or(Vec3::ZERO);
+        let r = input.rotations.get(b).copied().unwrap_or(Quat::IDENTITY);
+        let (t, r) = if t.is_finite() && r.is_finite() {
+            (t, r)
+        } else {
+            (Vec3::ZERO, Quat::IDENTITY)
+        };
+        let mut key = BoneKey {
+            raw: [0; crate::vmd::layout::BONE_KEY_LEN],
+        };
+        key.set_name_field(&fields[j]);
+        key.set_frame(next);
+        key.set_position(t.to_array());
+        key.set_rotation(r.to_array());
+        key.set_interpolation_block(interpolation::DEFAULT_BONE_BLOCK);
+        out.push(key);
+    }
+    out
 }
 
 /// Bone `b`'s local translation (offset from rest, in the parent's frame)

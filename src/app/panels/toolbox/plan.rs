@@ -167,6 +167,13 @@ fn plan_bake_physics(state: &State, doc: &Document) -> Result<Planned, String> {
             baked.keys_written,
             baked.keys_replaced
         ));
+        if baked.keys_restoring > 0 {
+            report.lines.push(format!(
+                "{} keys at frame {} turn physics back on after the range",
+                baked.keys_restoring,
+                to.saturating_add(1)
+            ));
+        }
         report.lines.extend(baked.resets.iter().cloned());
         report.lines.extend(baked.warnings.iter().cloned());
         report.added = baked.keys_written.saturating_sub(baked.keys_replaced);
