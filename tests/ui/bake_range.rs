@@ -209,7 +209,7 @@ fn a_bake_over_a_range_then_simplify_of_the_baked_keys() {
     // flag clear (the original has none of its own there), or its hair
     // would freeze to the end of the motion.
     let restoring = |r: &[u8; BONE_RECORD]| frame(r) == b + 1 && baked_names.contains(name(r));
-    assert!(!orig_records.iter().any(|r| restoring(r)));
+    assert!(!orig_records.iter().any(&restoring));
     let restored: Vec<[u8; BONE_RECORD]> = baked_records
         .iter()
         .filter(|r| restoring(r))
