@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use vmd_studio::model::physics::SimulationMode;
 use vmd_studio::scene::file::{self, Missing};
 use vmd_studio::scene::{Actor, ModelRef, PreviewSettings, Scene};
 
@@ -51,6 +52,8 @@ fn a_scene_round_trips_with_relative_paths() {
             through_camera: false,
             rate: 60,
             frame: 41,
+            physics: Some(SimulationMode::Trace),
+            collide_actors: true,
         },
     };
     let path = dir.join("scenes/show.vmdscene");
@@ -67,6 +70,8 @@ fn a_scene_round_trips_with_relative_paths() {
     assert_eq!(json["actors"][1]["model"], serde_json::Value::Null);
     assert_eq!(json["actors"][1]["offset"], -30);
     assert_eq!(json["camera"], "../camera.vmd");
+    assert_eq!(json["preview"]["physics"], "trace");
+    assert_eq!(json["preview"]["collide_actors"], true);
 
     let back = file::load(&path).expect("load");
     assert!(back.missing.is_empty(), "{:?}", back.missing);
@@ -88,6 +93,8 @@ fn a_scene_round_trips_with_relative_paths() {
     assert_eq!(s.preview.rate, 60);
     assert_eq!(s.preview.frame, 41);
     assert!(!s.preview.through_camera);
+    assert_eq!(s.preview.physics, Some(SimulationMode::Trace));
+    assert!(s.preview.collide_actors);
 
     // Moving the whole folder keeps the scene working.
     let moved = temp_dir("scene-rt-moved");

@@ -217,6 +217,11 @@ impl StudioApp {
         } else {
             ViewMode::Free
         };
+        // The scene's physics, when it says (an older scene keeps the
+        // user's mode).
+        if let Some(mode) = src.preview.physics {
+            self.viewport.posing.physics = mode;
+        }
         self.central = CentralView::Preview;
         self.scene.path = Some(path.to_path_buf());
         self.remember_recent(path);
@@ -239,13 +244,14 @@ impl StudioApp {
     /// (`None`: the scene was not saved).
     pub fn save_scene_to(&mut self, path: PathBuf) -> Option<Vec<(u64, PathBuf)>> {
         let through_camera = self.viewport.view.mode == ViewMode::VmdCamera;
-        let plan = match placing::scene_save_plan(&self.ws, &path, through_camera) {
+        let mut plan = match placing::scene_save_plan(&self.ws, &path, through_camera) {
             Ok(p) => p,
             Err(e) => {
                 self.shared.error(e);
                 return None;
             }
         };
+        plan.scene.preview.physics = Some(self.viewport.posing.physics);
         if let Err(e) = scene::file::save(&plan.scene, &path) {
             self.shared
                 .error(format!("Scene not saved, nothing was lost: {e}"));

@@ -10,7 +10,8 @@
 //!   "camera": "camera.vmd",
 //!   "light": "camera.vmd",
 //!   "song": null,
-//!   "preview": { "through_camera": true, "rate": 30, "frame": 0 }
+//!   "preview": { "through_camera": true, "rate": 30, "frame": 0,
+//!                "physics": "play", "collide_actors": false }
 //! }
 //! ```
 //! Paths are relative to the folder of the scene file (written with `/`),
@@ -19,12 +20,18 @@
 //! `"model": null` is the built-in skeleton. Reading never fails on a
 //! missing motion or model: the slot is left empty and the file named in
 //! [`Loaded::missing`].
+//!
+//! `"physics"` is the scene's physics mode (`"off"`, `"play"`, `"always"`,
+//! `"trace"`, as Playback ▸ Physics names them); absent or unknown, the
+//! user's current mode stays. `"collide_actors"`: the actors' bodies
+//! collide with each other (default false).
 
 use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::{Actor, ModelRef, PreviewSettings, Scene, Song};
+use crate::model::physics::SimulationMode;
 
 /// The `format` field: tells a scene from any other JSON.
 pub const FORMAT: &str = "vmd-studio-scene";
@@ -60,6 +67,28 @@ struct FilePreview {
     rate: u32,
     #[serde(default)]
     frame: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    physics: Option<String>,
+    #[serde(default)]
+    collide_actors: bool,
+}
+
+/// The file's name of a physics mode.
+fn mode_name(m: SimulationMode) -> &'static str {
+    match m {
+        SimulationMode::Off => "off",
+        SimulationMode::Play => "play",
+        SimulationMode::Always => "always",
+        SimulationMode::Trace => "trace",
+    }
+}
+
+/// The physics mode a file names (`None` for a name this version does not
+/// know).
+fn mode_of(name: &str) -> Option<SimulationMode> {
+    SimulationMode::ALL
+        .into_iter()
+        .find(|&m| mode_name(m).eq_ignore_ascii_case(name.trim()))
 }
 
 fn yes() -> bool {
@@ -270,6 +299,8 @@ pub fn parse(text: &str, scene_path: &Path) -> Result<Loaded, SceneError> {
                 30
             },
             frame: p.frame,
+            physics: p.physics.as_deref().and_then(mode_of),
+            collide_actors: p.collide_actors,
         };
     }
     Ok(Loaded { scene, missing })
@@ -315,6 +346,8 @@ pub fn to_json(scene: &Scene<PathBuf>, scene_path: &Path) -> String {
             through_camera: scene.preview.through_camera,
             rate: scene.preview.rate,
             frame: scene.preview.frame,
+            physics: scene.preview.physics.map(|m| mode_name(m).to_owned()),
+            collide_actors: scene.preview.collide_actors,
         }),
     };
     // Serializing plain strings and numbers cannot fail; fall back to an
@@ -359,6 +392,27 @@ mod tests {
             relative_path(Path::new("/a/b/scenes/sub/c.vmd"), base),
             "sub/c.vmd"
         );
+    }
+
+    #[test]
+    fn the_physics_mode_is_read_by_name_and_an_unknown_one_is_ignored() {
+        let p = Path::new("/tmp/x.vmdscene");
+        let read = |preview: &str| {
+            let text =
+                format!("{{\"format\":\"vmd-studio-scene\",\"version\":1,\"preview\":{preview}}}");
+            parse(&text, p).expect("a scene").scene.preview
+        };
+        let v = read("{\"physics\":\"Always\",\"collide_actors\":true}");
+        assert_eq!(v.physics, Some(SimulationMode::Always));
+        assert!(v.collide_actors);
+        let v = read("{\"physics\":\"off\"}");
+        assert_eq!(v.physics, Some(SimulationMode::Off));
+        assert!(!v.collide_actors);
+        assert_eq!(read("{\"physics\":\"wobble\"}").physics, None);
+        assert_eq!(read("{}").physics, None);
+        // Written only when the scene has a mode.
+        let scene: Scene<PathBuf> = Scene::default();
+        assert!(!to_json(&scene, p).contains("\"physics\""));
     }
 
     #[test]

@@ -98,6 +98,12 @@ pub struct PreviewSettings {
     pub rate: u32,
     /// Playhead, scene frames.
     pub frame: u32,
+    /// The scene's physics mode (`None`: the scene does not say; the
+    /// user's current mode stays).
+    pub physics: Option<crate::model::physics::SimulationMode>,
+    /// Whether the actors' rigid bodies collide with each other (off: each
+    /// actor's bodies touch only its own and the ground).
+    pub collide_actors: bool,
 }
 
 impl Default for PreviewSettings {
@@ -106,6 +112,8 @@ impl Default for PreviewSettings {
             through_camera: true,
             rate: 30,
             frame: 0,
+            physics: None,
+            collide_actors: false,
         }
     }
 }

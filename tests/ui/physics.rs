@@ -271,3 +271,34 @@ fn the_mode_is_in_the_status_bar_and_the_playback_menu() {
     assert_eq!(h.state().viewport.posing.physics, SimulationMode::Trace);
     h.get_by_label("Physics: Trace");
 }
+
+/// The physics mode belongs to the scene: chosen in Playback ▸ Physics, it
+/// is written into the saved `.vmdscene` (`"physics": "trace"`, the name
+/// the file format documents) and a fresh window opening that scene takes
+/// it back, whatever its own mode was.
+#[test]
+fn the_scene_file_keeps_its_physics_mode() {
+    use egui_kittest::kittest::Queryable;
+    let dir = crate::common::ui::temp_dir("ui-scene-physics");
+    let mut h = crate::common::ui::harness(StudioApp::with_demo());
+    h.run_steps(3);
+    h.get_by_label("Playback").click();
+    h.run_steps(2);
+    h.get_by_label("Trace").click();
+    h.run_steps(3);
+    let path = dir.join("show.vmdscene");
+    h.state_mut().save_scene_to(path.clone());
+    h.run_steps(10);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("scene written"))
+            .expect("json");
+    assert_eq!(json["preview"]["physics"], "trace", "{json}");
+
+    let mut app = StudioApp::default();
+    assert_eq!(app.viewport.posing.physics, SimulationMode::Play);
+    app.open_paths(vec![path]);
+    let mut h = crate::common::ui::harness(app);
+    settle(&mut h);
+    assert_eq!(h.state().viewport.posing.physics, SimulationMode::Trace);
+    h.get_by_label("Physics: Trace");
+}
