@@ -63,6 +63,8 @@ pub struct PoseEngine {
     binding: Option<MotionBinding>,
     head: Playhead,
     physics: Option<Box<EnginePhysics>>,
+    /// Motions bound so far (see [`PoseEngine::bind_generation`]).
+    binds: u64,
 }
 
 /// A clone poses the same way; a physics world is rebuilt from scratch (at
@@ -76,6 +78,7 @@ impl Clone for PoseEngine {
             binding: self.binding.clone(),
             head: self.head.clone(),
             physics: None,
+            binds: self.binds,
         }
     }
 }
@@ -89,6 +92,7 @@ impl PoseEngine {
             binding: None,
             head: Playhead::default(),
             physics: None,
+            binds: 0,
         }
     }
 
@@ -97,6 +101,7 @@ impl PoseEngine {
     pub fn bind(&mut self, model: &Model, index: Option<&TrackIndex>) {
         self.binding = index.map(|i| MotionBinding::new(model, i));
         self.head = Playhead::default();
+        self.binds += 1;
         self.bind_physics_tracks(model);
         if let Some(p) = &mut self.physics {
             p.clock.request_reset();
@@ -253,56 +258,20 @@ impl PoseEngine {
         let Some(p) = &mut self.physics else {
             return;
         };
-        p.tracks.clear();
-        let Some(binding) = &self.binding else {
-            return;
-        };
-        let mut bones: Vec<usize> = p
-            .world
-            .setup()
-            .bodies
-            .iter()
-            .filter_map(|b| b.bone)
-            .collect();
-        bones.sort_unstable();
-        bones.dedup();
-        p.tracks.extend(
-            bones
-                .into_iter()
-                .filter(|&b| b < model.skeleton.bones.len())
-                .filter_map(|b| Some((b, binding.bone_track(b)?))),
-        );
+        p.tracks = physics_tracks(model, self.binding.as_ref());
     }
 
-    /// Reads the motion's physics-off flags at `frame` into the world.
-    fn apply_physics_flags(p: &mut EnginePhysics, motion: Option<MotionRef<'_>>, frame: f64) {
-        p.off.iter_mut().for_each(|o| *o = false);
-        if let Some(src) = motion {
-            let whole = if frame.is_finite() {
-                frame.max(0.0).floor().min(f64::from(u32::MAX)) as u32
-            } else {
-                0
-            };
-            for &(bone, t) in &p.tracks {
-                let Some(track) = src.index.bones.get(t) else {
-                    continue;
-                };
-                let n = track.frames.partition_point(|&f| f <= whole);
-                let off = n
-                    .checked_sub(1)
-                    .and_then(|k| track.keys.get(k))
-                    .and_then(|&i| src.motion.bones.get(i as usize))
-                    .is_some_and(|k| k.physics_off());
-                if let Some(o) = p.off.get_mut(bone) {
-                    *o = off;
-                }
-            }
-        }
-        p.world.set_physics_off(&p.off);
+    /// How many times a motion was bound (or unbound): a driver holding
+    /// this engine's bodies in a shared world resets it when this changes.
+    pub fn bind_generation(&self) -> u64 {
+        self.binds
     }
 
-    /// Samples `frame` and poses the bones before physics.
-    fn pose_before(
+    /// Phase 1 of a frame with physics, for a driver that owns the world
+    /// ([`ScenePhysics`](super::physics::ScenePhysics)): samples motion
+    /// frame `frame` (then `adjust`), and poses the morph weights and the
+    /// bones that deform before physics into `posed.bone_world`.
+    pub fn pose_before_physics(
         &mut self,
         model: &Model,
         motion: Option<MotionRef<'_>>,
@@ -311,9 +280,20 @@ impl PoseEngine {
     ) {
         self.sample(model, motion, frame, adjust);
         self.poser.pose_before_physics(model, &mut self.posed);
-        if let Some(p) = &mut self.physics {
-            Self::apply_physics_flags(p, motion, frame);
-        }
+    }
+
+    /// Phase 3, after the world wrote its dynamic bodies into
+    /// `posed.bone_world`: any non-finite matrix back to its rest place,
+    /// then the bones that deform after physics.
+    pub fn pose_after_physics(&mut self, model: &Model) {
+        finite_or_rest(model, &mut self.posed.bone_world);
+        self.poser.pose_after_physics(model, &mut self.posed);
+    }
+
+    /// The last step: vertex, UV and material morphs and skinning with the
+    /// bones as posed.
+    pub fn skin(&mut self, model: &Model) {
+        self.poser.morph_and_skin(model, &mut self.posed);
     }
 
     /// One frame in MMD's order with the clock's decision: bones before
@@ -335,63 +315,187 @@ impl PoseEngine {
             }
             None => PhysicsAction::Off,
         };
-        let mut report = StepReport::default();
-        match action {
-            PhysicsAction::Off => {
-                self.sample(model, motion, frame, adjust);
-                self.poser.pose_bones(model, &mut self.posed);
-                return;
-            }
-            PhysicsAction::Advance { from } => {
-                // Each whole frame between: its kinematic pose, its time.
-                let mut at = from;
-                let mut f = from.floor() + 1.0;
-                while f < frame {
-                    self.pose_before(model, motion, f, |_| {});
-                    report = self.step_world(report, (f - at) * FRAME_SECONDS);
-                    at = f;
-                    f += 1.0;
-                }
-                self.pose_before(model, motion, frame, adjust);
-                report = self.step_world(report, (frame - at) * FRAME_SECONDS);
-            }
-            PhysicsAction::Run { seconds } => {
-                self.pose_before(model, motion, frame, adjust);
-                report = self.step_world(report, f64::from(seconds));
-            }
-            PhysicsAction::Reset => {
-                self.pose_before(model, motion, frame, adjust);
-                if let Some(p) = &mut self.physics {
-                    p.world.reset(&self.posed.bone_world);
-                    p.steps += u64::from(super::physics::SETTLE_STEPS);
-                }
-            }
-            PhysicsAction::Hold => {
-                self.pose_before(model, motion, frame, adjust);
-            }
+        if action == PhysicsAction::Off {
+            self.sample(model, motion, frame, adjust);
+            self.poser.pose_bones(model, &mut self.posed);
+            return;
         }
+        let report = run_physics(
+            action,
+            frame,
+            &mut EngineFrame {
+                engine: self,
+                model,
+                motion,
+                adjust: Some(adjust),
+            },
+        );
         if let Some(p) = &mut self.physics {
             if let Some(m) = report.reset {
                 p.message = Some(m);
             }
             p.world.write_back(&mut self.posed.bone_world);
         }
-        finite_or_rest(model, &mut self.posed.bone_world);
-        self.poser.pose_after_physics(model, &mut self.posed);
+        self.pose_after_physics(model);
+    }
+}
+
+/// The work of one physics frame, asked for by [`run_physics`]: done by
+/// one engine with its own world, or by the scene's driver for several
+/// engines sharing one world. MMD's frame order is written once, there.
+pub(crate) trait PhysicsFrame {
+    /// Poses the bones before physics at motion frame `frame` (`last`: the
+    /// frame shown, with the caller's adjustment) and gives the world the
+    /// motion's physics-off flags of that frame.
+    fn before(&mut self, frame: f64, last: bool);
+    /// Steps the world `seconds` with the bones as last posed.
+    fn step(&mut self, seconds: f32) -> StepReport;
+    /// Snaps the world's bodies to the bones as last posed and settles it.
+    fn reset(&mut self);
+}
+
+/// Carries out the clock's `action` for `frame` (anything but
+/// [`PhysicsAction::Off`], which the caller poses without the world): on
+/// [`PhysicsAction::Advance`] each whole frame between gets its kinematic
+/// pose and its time, then the frame itself. Returns the steps taken and
+/// the first blow-up message; the caller then writes the world back and
+/// poses the bones after physics.
+pub(crate) fn run_physics(
+    action: PhysicsAction,
+    frame: f64,
+    work: &mut impl PhysicsFrame,
+) -> StepReport {
+    let mut report = StepReport::default();
+    let mut add = |r: StepReport| {
+        report.steps += r.steps;
+        if report.reset.is_none() {
+            report.reset = r.reset;
+        }
+    };
+    match action {
+        PhysicsAction::Off | PhysicsAction::Hold => work.before(frame, true),
+        PhysicsAction::Advance { from } => {
+            let mut at = from;
+            let mut f = from.floor() + 1.0;
+            while f < frame {
+                work.before(f, false);
+                add(work.step(((f - at) * FRAME_SECONDS) as f32));
+                at = f;
+                f += 1.0;
+            }
+            work.before(frame, true);
+            add(work.step(((frame - at) * FRAME_SECONDS) as f32));
+        }
+        PhysicsAction::Run { seconds } => {
+            work.before(frame, true);
+            add(work.step(seconds));
+        }
+        PhysicsAction::Reset => {
+            work.before(frame, true);
+            work.reset();
+        }
+    }
+    report
+}
+
+/// One engine's frame with its own world.
+struct EngineFrame<'a, 'm, F> {
+    engine: &'a mut PoseEngine,
+    model: &'a Model,
+    motion: Option<MotionRef<'m>>,
+    /// The caller's adjustment, for the frame shown only.
+    adjust: Option<F>,
+}
+
+impl<F: FnOnce(&mut PoseInput)> PhysicsFrame for EngineFrame<'_, '_, F> {
+    fn before(&mut self, frame: f64, last: bool) {
+        let e = &mut *self.engine;
+        match self.adjust.take().filter(|_| last) {
+            Some(adjust) => e.pose_before_physics(self.model, self.motion, frame, adjust),
+            None => e.pose_before_physics(self.model, self.motion, frame, |_| {}),
+        }
+        if let Some(p) = &mut e.physics {
+            read_physics_off(&p.tracks, self.motion, frame, &mut p.off);
+            p.world.set_physics_off(&p.off);
+        }
     }
 
-    /// Steps the world by `seconds` with the bones as posed; keeps the first
-    /// blow-up message of the frame.
-    fn step_world(&mut self, mut report: StepReport, seconds: f64) -> StepReport {
-        if let Some(p) = &mut self.physics {
-            let r = p.world.step(&self.posed.bone_world, seconds as f32);
-            p.steps += u64::from(r.steps);
-            report.steps += r.steps;
-            if report.reset.is_none() {
-                report.reset = r.reset;
+    fn step(&mut self, seconds: f32) -> StepReport {
+        let e = &mut *self.engine;
+        match &mut e.physics {
+            Some(p) => {
+                let r = p.world.step(&e.posed.bone_world, seconds);
+                p.steps += u64::from(r.steps);
+                r
             }
+            None => StepReport::default(),
         }
-        report
+    }
+
+    fn reset(&mut self) {
+        let e = &mut *self.engine;
+        if let Some(p) = &mut e.physics {
+            p.world.reset(&e.posed.bone_world);
+            p.steps += u64::from(super::physics::SETTLE_STEPS);
+        }
+    }
+}
+
+/// (bone, its track in `binding`'s index) for each bone a rigid body of
+/// `model` names: where the motion's physics-off flags are read.
+pub(crate) fn physics_tracks(
+    model: &Model,
+    binding: Option<&MotionBinding>,
+) -> Vec<(usize, usize)> {
+    let Some(binding) = binding else {
+        return Vec::new();
+    };
+    let n = model.skeleton.bones.len();
+    let mut bones: Vec<usize> = model
+        .rigid_bodies
+        .iter()
+        .filter_map(|b| b.bone)
+        .filter(|&b| b < n)
+        .collect();
+    bones.sort_unstable();
+    bones.dedup();
+    bones
+        .into_iter()
+        .filter_map(|b| Some((b, binding.bone_track(b)?)))
+        .collect()
+}
+
+/// Reads the motion's physics-off flags at `frame` (its whole frame) for
+/// the bones of `tracks` into `off` (one entry per bone; every other entry
+/// false).
+pub(crate) fn read_physics_off(
+    tracks: &[(usize, usize)],
+    motion: Option<MotionRef<'_>>,
+    frame: f64,
+    off: &mut [bool],
+) {
+    off.iter_mut().for_each(|o| *o = false);
+    let Some(src) = motion else {
+        return;
+    };
+    let whole = if frame.is_finite() {
+        frame.max(0.0).floor().min(f64::from(u32::MAX)) as u32
+    } else {
+        0
+    };
+    for &(bone, t) in tracks {
+        let Some(track) = src.index.bones.get(t) else {
+            continue;
+        };
+        let n = track.frames.partition_point(|&f| f <= whole);
+        let flag = n
+            .checked_sub(1)
+            .and_then(|k| track.keys.get(k))
+            .and_then(|&i| src.motion.bones.get(i as usize))
+            .is_some_and(|k| k.physics_off());
+        if let Some(o) = off.get_mut(bone) {
+            *o = flag;
+        }
     }
 }
 

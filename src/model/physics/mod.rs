@@ -53,12 +53,14 @@ mod actors;
 mod bake;
 mod clock;
 mod motion;
+mod scene;
 mod setup;
 mod world;
 
 pub use bake::{BakeError, BakeReport, bake_physics};
 pub use clock::{PhysicsAction, PhysicsClock, SimulationMode, Transport};
 pub use motion::physics_off_at;
+pub use scene::{SceneActor, ScenePhysics};
 pub use setup::{
     AxisLimit, BodyMode, BodySetup, BodyShape, JointSetup, WorldSetup, euler_yxz, world_setup,
 };
