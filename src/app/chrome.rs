@@ -65,13 +65,14 @@ pub fn menu_bar(
     chrome: &mut Chrome,
     toolbox: &mut panels::toolbox::State,
     physics: &mut SimulationMode,
+    collide_actors: &mut bool,
 ) -> Vec<Request> {
     let mut out = Vec::new();
     egui::MenuBar::new().ui(ui, |ui| {
         file_menu(ui, input, chrome, &mut out);
         edit_menu(ui, input.ws, &mut out);
         view_menu(ui, input.dock, &mut out);
-        playback_menu(ui, input.ws, physics, &mut out);
+        playback_menu(ui, input.ws, physics, collide_actors, &mut out);
         // Disabled rather than replaced without a file: its items keep
         // their places.
         ui.menu_button("Tools", |ui| {
@@ -379,6 +380,7 @@ fn playback_menu(
     ui: &mut egui::Ui,
     ws: &Workspace,
     physics: &mut SimulationMode,
+    collide_actors: &mut bool,
     out: &mut Vec<Request>,
 ) {
     ui.menu_button("Playback", |ui| {
@@ -413,6 +415,9 @@ fn playback_menu(
         for m in SimulationMode::ALL {
             ui.radio_value(physics, m, m.label());
         }
+        use panels::viewport::Posing;
+        ui.checkbox(collide_actors, Posing::COLLIDE_ACTORS)
+            .on_hover_text(Posing::COLLIDE_ACTORS_TIP);
     });
 }
 

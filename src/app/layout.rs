@@ -96,6 +96,7 @@ impl StudioApp {
                 &mut self.chrome,
                 &mut self.toolbox,
                 &mut self.viewport.posing.physics,
+                &mut self.viewport.posing.collide_actors,
             );
             asked.extend(chrome::tabs(ui, &self.ws, self.jobs.is_busy()));
             self.chrome_requests(asked);

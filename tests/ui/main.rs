@@ -22,6 +22,7 @@ mod merge;
 mod motion_path_view;
 mod newuser;
 mod physics;
+mod physics_actors;
 mod recovery;
 mod save;
 mod save_all;

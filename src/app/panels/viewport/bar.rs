@@ -4,6 +4,7 @@
 use super::{MouseMap, Posing, SceneView, ViewMode, ViewState};
 use crate::app::panels::{Shared, gizmo, model_view};
 use crate::model::physics::SimulationMode;
+
 use crate::scene::view::ViewCamera;
 use crate::workspace::document::EditRequest;
 
@@ -99,6 +100,8 @@ fn options(ui: &mut egui::Ui, shared: &mut Shared, posing: &mut Posing, state: &
          Always (also while stopped); Trace (forward while scrubbing forward; a jump back or far \
          ahead resets). Dragging a bone with the gizmo poses its actor without physics.",
     );
+    ui.checkbox(&mut posing.collide_actors, Posing::COLLIDE_ACTORS)
+        .on_hover_text(Posing::COLLIDE_ACTORS_TIP);
     ui.menu_button(format!("Mouse: {}", state.mouse.short()), |ui| {
         for m in MouseMap::ALL {
             ui.radio_value(&mut state.mouse, m, m.label());

@@ -14,7 +14,7 @@ use super::super::gizmo::{self, PoseTool};
 use super::super::model_view::{self, ActorFrame, ModelCache, ModelEntry, PhysicsRun};
 use super::super::shots::ShotList;
 use super::{ActorView, SceneView};
-use crate::model::physics::{SimulationMode, Transport};
+use crate::model::physics::{SceneActor, ScenePhysics, SimulationMode, Transport};
 use crate::model::{Model, PoseEngine, replace_bone};
 use crate::render::from_model::{posed_materials, posed_vertices};
 use crate::render::{RenderMaterial, RenderVertex};
@@ -150,6 +150,11 @@ pub struct Posing {
     /// When the actors' rigid bodies are simulated (MMD's default: while
     /// playing). Kept between runs.
     pub physics: SimulationMode,
+    /// Whether the bodies of different actors collide with each other (off:
+    /// each actor's only with its own, as MMD). Kept between runs.
+    pub collide_actors: bool,
+    /// One world for every actor with rigid bodies, stepped once per pass.
+    scene_physics: ScenePhysics,
     /// The camera document's shot list.
     pub(super) shots: ShotList,
     /// The loaded models drawn, by path.
@@ -175,6 +180,8 @@ impl Default for Posing {
         Posing {
             pose: PoseTool::default(),
             physics: SimulationMode::default(),
+            collide_actors: false,
+            scene_physics: ScenePhysics::new(SimulationMode::default()),
             shots: ShotList::default(),
             models: ModelCache::default(),
             actors: Vec::new(),
@@ -189,6 +196,14 @@ impl Default for Posing {
 }
 
 impl Posing {
+    /// The switch letting actors' rigid bodies touch (Playback ▸ Physics
+    /// and each view's Options menu).
+    pub const COLLIDE_ACTORS: &str = "Actors' bodies collide with each other";
+    /// Its tooltip.
+    pub const COLLIDE_ACTORS_TIP: &str = "Off (as MMD): each actor's hair and skirts collide only \
+         with its own body and the ground. On: with the other actors' bodies too (by their \
+         collision groups).";
+
     /// Actor `actor`'s last pose: its motion frame and bone world matrices
     /// (skeleton, joints and gizmo; physics included), if it was posed.
     pub fn posed_bones(&self, actor: usize) -> Option<(f64, &[Mat4])> {
@@ -209,12 +224,23 @@ impl Posing {
             .collect()
     }
 
-    /// Fixed physics steps actor `actor`'s world has taken (0 without one).
+    /// Fixed physics steps the world holding actor `actor`'s bodies has
+    /// taken (0 when it has none).
     pub fn physics_steps(&self, actor: usize) -> u64 {
+        if self.scene_physics.simulates(actor) {
+            return self.scene_physics.steps();
+        }
         self.actors
             .get(actor)
             .and_then(Option::as_ref)
             .map_or(0, |p| p.rig.engine.physics_steps())
+    }
+
+    /// The scene's physics: one world for every actor with bodies (its
+    /// mode and whether actors collide follow [`Posing::physics`] and
+    /// [`Posing::collide_actors`] at each pass).
+    pub fn scene_physics(&self) -> &ScenePhysics {
+        &self.scene_physics
     }
 
     /// The frame posed last (shared by the views).
@@ -280,11 +306,12 @@ impl Posing {
         // Always runs on while stopped: keep painting while a world exists.
         if self.physics == SimulationMode::Always
             && !shared.transport.playing
-            && self
-                .actors
-                .iter()
-                .flatten()
-                .any(|p| p.rig.engine.physics().is_some())
+            && (self.scene_physics.world().is_some()
+                || self
+                    .actors
+                    .iter()
+                    .flatten()
+                    .any(|p| p.rig.engine.physics().is_some()))
         {
             ui.ctx().request_repaint();
         }
@@ -344,6 +371,8 @@ impl Posing {
         };
 
         self.actors.resize_with(scene.actors.len(), || None);
+        // Each actor's model and pose input for this pass.
+        let mut plans = Vec::with_capacity(scene.actors.len());
         for (i, a) in scene.actors.iter().enumerate() {
             let frame = eval - f64::from(a.offset);
             let over = a.motion.and_then(|d| {
@@ -361,9 +390,7 @@ impl Posing {
             } else {
                 None
             };
-            let slot = &mut self.actors[i];
-            let p = refresh_actor(slot, a, entry);
-            let physics = run(i);
+            let p = refresh_actor(&mut self.actors[i], a, entry);
             // The rig: skinned too when it is the drawn mesh's model.
             let rig_is_mesh = p.mesh.as_ref().is_some_and(|m| m.figure.is_none());
             let key = PoseKey {
@@ -371,13 +398,71 @@ impl Posing {
                 replace: over.and_then(|(n, t, q)| Some((a.skeleton().find(n)?, t, q))),
                 skinned: rig_is_mesh,
             };
-            let mut changed = p.rig.pose(a.rig, a.motion, key, physics);
-            if changed {
-                self.poses += 1;
+            plans.push((frame, over, key, p.rig_id));
+        }
+
+        // The rigs with rigid bodies: one world, stepped once for all.
+        let mut changed = vec![false; scene.actors.len()];
+        let shared_world = self.physics != SimulationMode::Off;
+        if shared_world {
+            let sp = &mut self.scene_physics;
+            sp.set_mode(self.physics);
+            sp.set_transport(transport);
+            sp.set_collide_across_actors(self.collide_actors);
+            let mut places = Vec::new();
+            let mut members = Vec::new();
+            for (i, (slot, a)) in self.actors.iter_mut().zip(&scene.actors).enumerate() {
+                let Some(p) = slot.as_mut() else {
+                    continue;
+                };
+                if a.rig.rigid_bodies.is_empty() {
+                    continue;
+                }
+                let key = plans[i].2;
+                places.push(i);
+                members.push(SceneActor {
+                    key: p.rig_id,
+                    engine: &mut p.rig.engine,
+                    model: a.rig,
+                    motion: a.motion.map(Document::source),
+                    offset: f64::from(a.offset),
+                    replace: key.replace,
+                    follow: dragged == Some(i),
+                    skin: key.skinned,
+                });
             }
-            if let Some(m) = p.rig.engine.take_physics_message() {
-                shared.error(format!("{}: {m}", a.name));
+            let messages = sp.pose(&mut members, eval);
+            drop(members);
+            for (k, m) in messages {
+                if let Some(&i) = places.get(k) {
+                    shared.error(format!("{}: {m}", scene.actors[i].name));
+                }
             }
+            for &i in &places {
+                if let Some(p) = self.actors[i].as_mut() {
+                    p.rig.last = Some(plans[i].2);
+                    changed[i] = true;
+                    self.poses += 1;
+                }
+            }
+        }
+
+        for (i, a) in scene.actors.iter().enumerate() {
+            let (frame, over, key, _) = plans[i];
+            let physics = run(i);
+            let Some(p) = self.actors[i].as_mut() else {
+                continue;
+            };
+            if !(shared_world && !a.rig.rigid_bodies.is_empty()) {
+                changed[i] = p.rig.pose(a.rig, a.motion, key, physics);
+                if changed[i] {
+                    self.poses += 1;
+                }
+                if let Some(m) = p.rig.engine.take_physics_message() {
+                    shared.error(format!("{}: {m}", a.name));
+                }
+            }
+            let mut changed = changed[i];
             let Some(mesh) = p.mesh.as_mut() else {
                 continue;
             };

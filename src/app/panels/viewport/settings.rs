@@ -1,5 +1,6 @@
 //! The viewport options kept between runs: each view's grid, model-view
-//! options and mouse mapping, and the physics mode.
+//! options and mouse mapping, the physics mode and whether actors' bodies
+//! collide with each other.
 
 use super::{MouseMap, State, ViewState};
 use crate::app::panels::model_view;
@@ -17,6 +18,10 @@ struct Persisted {
     /// Missing in options stored before physics: the default mode.
     #[serde(default)]
     physics: PhysicsSetting,
+    /// Whether actors' bodies collide with each other (missing in options
+    /// stored before the switch: off).
+    #[serde(default)]
+    collide_actors: bool,
     /// Missing in options stored before the mapping could be chosen:
     /// MMD's.
     #[serde(default)]
@@ -97,6 +102,7 @@ impl State {
                 s.apply(&mut self.second);
             }
             self.posing.physics = p.physics.into();
+            self.posing.collide_actors = p.collide_actors;
         }
     }
 
@@ -106,6 +112,7 @@ impl State {
             show_grid: self.view.show_grid,
             look: self.view.look,
             physics: self.posing.physics.into(),
+            collide_actors: self.posing.collide_actors,
             mouse: self.view.mouse,
             second: Some(PersistedView::of(&self.second)),
         };

@@ -38,6 +38,7 @@ fn viewport_options_survive_a_restart() {
     s.view.mouse = MouseMap::LeftOrbit;
     s.second.look.guides = true;
     s.posing.physics = SimulationMode::Trace;
+    s.posing.collide_actors = true;
     let mut storage = Memory::default();
     s.persist(&mut storage);
     let mut next = State::default();
@@ -53,6 +54,7 @@ fn viewport_options_survive_a_restart() {
     assert!(next.second.look.guides && next.second.show_grid);
     assert_eq!(next.second.mouse, MouseMap::Mmd);
     assert_eq!(next.posing.physics, SimulationMode::Trace);
+    assert!(next.posing.collide_actors, "the switch is kept");
     // Nothing stored: the defaults stay.
     let mut fresh = State::default();
     fresh.restore(&Memory::default());
@@ -76,6 +78,7 @@ fn viewport_options_survive_a_restart() {
     from_old.restore(&old);
     assert!(!from_old.view.show_grid, "the old options were read");
     assert_eq!(from_old.posing.physics, SimulationMode::Play);
+    assert!(!from_old.posing.collide_actors, "off unless switched on");
     assert_eq!(from_old.view.mouse, MouseMap::Mmd);
 }
 

@@ -1,0 +1,80 @@
+//! Several actors in one physics world, in the app: two Meis (31 rigid
+//! bodies each) share the viewport's one world; Playback ▸ Physics ▸
+//! "Actors' bodies collide with each other" reaches that world. Run with
+//! `cargo test --test ui physics_actors::`.
+
+use crate::common::corpus;
+use crate::common::ui::{harness_sized, settle};
+
+use egui_kittest::kittest::Queryable;
+use vmd_studio::app::panels::viewport::Posing;
+use vmd_studio::app::{CentralView, StudioApp};
+use vmd_studio::scene::ModelRef;
+use vmd_studio::workspace::{Event, SceneEvent, TransportEvent};
+
+#[test]
+fn the_collide_switch_reaches_the_shared_world_of_two_meis() {
+    let Some(corpus) = corpus() else { return };
+    let mut app = StudioApp::default();
+    app.native_dialog = false;
+    app.central = CentralView::Preview;
+    let mei = corpus.join("mei/mei.pmd");
+    app.open_paths(vec![mei.clone()]);
+    let mut h = harness_sized(app, 1400.0, 900.0);
+    settle(&mut h);
+    // A second actor wearing the same model.
+    h.state_mut().apply(Event::Scene(SceneEvent::AddActor));
+    h.state_mut()
+        .apply(Event::Scene(SceneEvent::SetModel(1, ModelRef::File(mei))));
+    settle(&mut h);
+    assert_eq!(h.state().ws.scene().actors.len(), 2, "two actors");
+    h.state_mut().transport(TransportEvent::Play);
+    for f in 0..4 {
+        h.state_mut().transport(TransportEvent::Seek(f64::from(f)));
+        h.step();
+    }
+    {
+        let posing = &h.state().viewport.posing;
+        let world = posing.scene_physics().world().expect("one world");
+        assert_eq!(world.actor_count(), 2, "both Meis in it");
+        assert_eq!(
+            world.actor_bodies(1).map(|r| r.len()),
+            Some(31),
+            "the second Mei's bodies"
+        );
+        assert!(!posing.collide_actors, "off by default");
+        assert!(!world.collides_across_actors());
+        assert!(posing.physics_steps(0) > 0);
+        assert_eq!(
+            posing.physics_steps(0),
+            posing.physics_steps(1),
+            "one clock"
+        );
+    }
+
+    // Playback ▸ Physics: the switch.
+    h.get_by_label("Playback").click();
+    h.run_steps(2);
+    h.get_by_label(Posing::COLLIDE_ACTORS).click();
+    h.run_steps(3);
+    {
+        let posing = &h.state().viewport.posing;
+        assert!(posing.collide_actors, "the menu set it");
+        let world = posing.scene_physics().world().expect("one world");
+        assert!(world.collides_across_actors(), "the world follows it");
+        assert_eq!(world.actor_count(), 2, "the same world, not rebuilt apart");
+    }
+    // And off again.
+    h.get_by_label("Playback").click();
+    h.run_steps(2);
+    h.get_by_label(Posing::COLLIDE_ACTORS).click();
+    h.run_steps(3);
+    let posing = &h.state().viewport.posing;
+    assert!(!posing.collide_actors);
+    assert!(
+        !posing
+            .scene_physics()
+            .world()
+            .is_some_and(|w| w.collides_across_actors())
+    );
+}
