@@ -53,6 +53,11 @@ pub struct RenderArgs {
     /// simulated as MMD plays, settled at the range's first frame.
     #[arg(long)]
     pub no_physics: bool,
+    /// Let the rigid bodies of different models collide with each other
+    /// (by default each model's hair and skirt touch only its own body and
+    /// the ground, as MMD).
+    #[arg(long, conflicts_with = "no_physics")]
+    pub physics_collide_actors: bool,
     #[command(flatten)]
     pub video: VideoArgs,
 }
@@ -103,6 +108,11 @@ pub struct StoryboardArgs {
     /// settled at the shot's first frame.
     #[arg(long)]
     pub no_physics: bool,
+    /// Let the rigid bodies of different models collide with each other
+    /// (by default each model's hair and skirt touch only its own body and
+    /// the ground, as MMD).
+    #[arg(long, conflicts_with = "no_physics")]
+    pub physics_collide_actors: bool,
     /// The sheet (PNG).
     #[arg(short, long, value_name = "SHEET.png")]
     pub out: PathBuf,
@@ -250,7 +260,7 @@ pub fn render(a: RenderArgs) -> CliResult {
     stage.ground_shadow = !a.no_ground_shadow;
     stage.self_shadow = !a.no_self_shadow;
     stage_from(&a.files, &mut stage)?;
-    set_physics(&mut stage, !a.no_physics);
+    set_physics(&mut stage, !a.no_physics, a.physics_collide_actors)?;
     let target = stage.target(w, h).map_err(|e| CliError(e.to_string()))?;
     let started = Instant::now();
     let count = times.count();
@@ -290,11 +300,22 @@ pub fn render(a: RenderArgs) -> CliResult {
     Ok(())
 }
 
-/// Physics on or off for every actor of the stage.
-fn set_physics(stage: &mut Stage, on: bool) {
-    for a in &mut stage.actors {
-        a.set_physics(on);
+/// Physics on or off for the stage's actors (one world);
+/// `--physics-collide-actors` needs bodies on two models at least.
+fn set_physics(stage: &mut Stage, on: bool, collide_actors: bool) -> CliResult {
+    stage.set_physics(on, collide_actors);
+    let with_bodies = stage
+        .actors
+        .iter()
+        .filter(|a| !a.model.model.rigid_bodies.is_empty())
+        .count();
+    if collide_actors && with_bodies < 2 {
+        return Err(CliError(format!(
+            "--physics-collide-actors: {with_bodies} of the {} models have rigid bodies; it needs two",
+            stage.actors.len()
+        )));
     }
+    Ok(())
 }
 
 /// Set by Ctrl+C (SIGINT) once the handler is installed: the
@@ -355,7 +376,7 @@ pub fn storyboard(a: StoryboardArgs) -> CliResult {
     files.extend(a.motion.iter().cloned());
     let mut stage = Stage::new(offscreen()?);
     stage_from(&files, &mut stage)?;
-    set_physics(&mut stage, !a.no_physics);
+    set_physics(&mut stage, !a.no_physics, a.physics_collide_actors)?;
     let Some(cam) = stage.camera.as_ref() else {
         return Err(CliError(
             "no camera: give a VMD file with camera keys".into(),

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::model::physics::{SceneActor, ScenePhysics, SimulationMode};
 use crate::model::{LoadedModel, Model, TextureSet, decode_texture};
 pub use crate::vmd::IndexedMotion;
 use crate::vmd::evaluate;
@@ -44,6 +45,8 @@ pub struct StageActor {
     posing: ModelPosing,
     vertices: Vec<RenderVertex>,
     materials: Vec<RenderMaterial>,
+    /// The last physics blow-up message naming this actor, until taken.
+    message: Option<String>,
 }
 
 impl StageActor {
@@ -66,26 +69,13 @@ impl StageActor {
             posing,
             vertices: Vec::new(),
             materials: Vec::new(),
+            message: None,
         })
     }
 
-    /// Simulates the model's rigid bodies (`true`; MMD plays with physics
-    /// on) or not. Pictures posed in order step the world frame by frame; the
-    /// first, a jump back or one far ahead settles it at that frame. Returns
-    /// whether physics is on (a model without bodies has none).
-    pub fn set_physics(&mut self, on: bool) -> bool {
-        if on {
-            let mode = crate::model::physics::SimulationMode::Trace;
-            self.posing.enable_physics(&self.model.model, mode)
-        } else {
-            self.posing.disable_physics();
-            false
-        }
-    }
-
-    /// The last physics blow-up message of this actor's world, taken.
+    /// The last physics blow-up message naming this actor's bodies, taken.
     pub fn take_physics_message(&mut self) -> Option<String> {
-        self.posing.take_physics_message()
+        self.message.take()
     }
 
     /// Poses the model at scene `frame` (motion, morphs, IK, skinning on the
@@ -94,6 +84,12 @@ impl StageActor {
         let model = &self.model.model;
         let motion = self.motion.as_ref().map(IndexedMotion::as_ref);
         self.posing.pose(model, motion, frame - self.offset);
+        self.upload(off)
+    }
+
+    /// Uploads the vertices and materials of the pose made.
+    fn upload(&mut self, off: &Offscreen) -> Result<(), RenderError> {
+        let model = &self.model.model;
         posed_vertices(model, &self.posing.posed, &mut self.vertices);
         posed_materials(
             &self.template.mesh.materials,
@@ -121,6 +117,8 @@ pub struct Stage {
     /// motion's self-shadow track, else the light motion's, else MMD's
     /// default mode 1); `false` forces it off.
     pub self_shadow: bool,
+    /// The actors' rigid bodies, all in one world (`None`: no physics).
+    physics: Option<ScenePhysics>,
 }
 
 impl Stage {
@@ -133,7 +131,26 @@ impl Stage {
             background: [1.0, 1.0, 1.0, 1.0],
             ground_shadow: true,
             self_shadow: true,
+            physics: None,
         }
+    }
+
+    /// Simulates the actors' rigid bodies (`on`; MMD plays with physics on),
+    /// all in one world, each actor's bodies colliding only with its own
+    /// unless `collide_actors`. Pictures posed in order step the world frame
+    /// by frame; the first, a jump back or one far ahead settles it at that
+    /// frame. Returns whether any actor has bodies to simulate.
+    pub fn set_physics(&mut self, on: bool, collide_actors: bool) -> bool {
+        if !on {
+            self.physics = None;
+            return false;
+        }
+        let mut p = ScenePhysics::new(SimulationMode::Trace);
+        p.set_collide_across_actors(collide_actors);
+        self.physics = Some(p);
+        self.actors
+            .iter()
+            .any(|a| !a.model.model.rigid_bodies.is_empty())
     }
 
     pub fn add_actor(
@@ -208,8 +225,39 @@ impl Stage {
         target: &OffscreenTarget,
         frame: f64,
     ) -> Result<TextureRgba, RenderError> {
-        for a in &mut self.actors {
-            a.pose(&self.off, frame)?;
+        match &mut self.physics {
+            None => {
+                for a in &mut self.actors {
+                    a.pose(&self.off, frame)?;
+                }
+            }
+            Some(physics) => {
+                let mut actors: Vec<SceneActor> = self
+                    .actors
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(k, a)| SceneActor {
+                        key: k as u64,
+                        engine: &mut a.posing,
+                        model: &a.model.model,
+                        motion: a.motion.as_ref().map(IndexedMotion::as_ref),
+                        offset: a.offset,
+                        replace: None,
+                        follow: false,
+                        skin: true,
+                    })
+                    .collect();
+                let messages = physics.pose(&mut actors, frame);
+                drop(actors);
+                for (k, m) in messages {
+                    if let Some(a) = self.actors.get_mut(k) {
+                        a.message = Some(m);
+                    }
+                }
+                for a in &mut self.actors {
+                    a.upload(&self.off)?;
+                }
+            }
         }
         let aspect = target.width() as f32 / target.height().max(1) as f32;
         let params = FrameParams {
