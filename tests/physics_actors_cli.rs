@@ -62,8 +62,9 @@ fn the_flag_needs_two_models_with_bodies() {
     let Some(_) = render_support::offscreen() else {
         return;
     };
-    // The bundled mannequin (no argument) has no rigid bodies.
+    // The demo mannequin has no rigid bodies.
     let dir = scratch("demo");
+    let demo = format!("{}/assets/demo_model.pmx", env!("CARGO_MANIFEST_DIR"));
     let out = run(&[
         "render",
         "--frames",
@@ -73,6 +74,7 @@ fn the_flag_needs_two_models_with_bodies() {
         "--physics-collide-actors",
         "-o",
         dir.to_str().unwrap(),
+        &demo,
     ]);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.status.code(), Some(1));
