@@ -453,7 +453,7 @@ impl Posing {
             let Some(p) = self.actors[i].as_mut() else {
                 continue;
             };
-            if !(shared_world && !a.rig.rigid_bodies.is_empty()) {
+            if !shared_world || a.rig.rigid_bodies.is_empty() {
                 changed[i] = p.rig.pose(a.rig, a.motion, key, physics);
                 if changed[i] {
                     self.poses += 1;
