@@ -458,3 +458,33 @@ fn the_driver_rebuilds_for_new_actors_and_poses_bodiless_ones_plainly() {
         Mat4::from_translation(Vec3::new(5.0, 1.0, 0.0))
     );
 }
+
+#[test]
+fn a_following_actor_keeps_its_bones_while_the_other_simulates() {
+    // Two balls at y = 15 (radius 0.5), 20 units apart. While actor 0
+    // follows its bones (the gizmo drags it) its ball stays at its bone,
+    // exactly; actor 1's falls. Let go, actor 0's falls too.
+    let a = ball_actor();
+    let mut b = ball_actor();
+    b.skeleton.bones[0].rest_position.x = 20.0;
+    b.rigid_bodies[0].position.x = 20.0;
+    let (mut ea, mut eb) = (PoseEngine::new(&a), PoseEngine::new(&b));
+    let mut scene = ScenePhysics::new(SimulationMode::Trace);
+    for f in 0..30 {
+        let mut held = actor(0, &mut ea, &a);
+        held.follow = f < 20;
+        scene.pose(&mut [held, actor(1, &mut eb, &b)], f64::from(f));
+        if f == 19 {
+            assert_eq!(
+                ea.posed.bone_world[0],
+                Mat4::from_translation(Vec3::new(0.0, 15.0, 0.0))
+            );
+            // Fell under gravity: y = 15 − ½·98·t² with t ≈ 19/30 s, below 0.5
+            // it rests on the ground; either way far under 15.
+            assert!(eb.posed.bone_world[0].w_axis.y < 5.0);
+        }
+    }
+    // Ten frames (1/3 s) of free fall: 15 − ½·98·(1/3)² ≈ 9.6.
+    let y = ea.posed.bone_world[0].w_axis.y;
+    assert!(y < 11.0, "fell to {y}");
+}
