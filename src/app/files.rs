@@ -221,6 +221,8 @@ impl StudioApp {
         // user's mode).
         if let Some(mode) = src.preview.physics {
             self.viewport.posing.physics = mode;
+            // Saved beside the mode: whether the actors' bodies collide.
+            self.viewport.posing.collide_actors = src.preview.collide_actors;
         }
         self.central = CentralView::Preview;
         self.scene.path = Some(path.to_path_buf());
@@ -252,6 +254,7 @@ impl StudioApp {
             }
         };
         plan.scene.preview.physics = Some(self.viewport.posing.physics);
+        plan.scene.preview.collide_actors = self.viewport.posing.collide_actors;
         if let Err(e) = scene::file::save(&plan.scene, &path) {
             self.shared
                 .error(format!("Scene not saved, nothing was lost: {e}"));

@@ -78,3 +78,35 @@ fn the_collide_switch_reaches_the_shared_world_of_two_meis() {
             .is_some_and(|w| w.collides_across_actors())
     );
 }
+
+/// The switch belongs to the scene as the mode does: set from Playback ▸
+/// Physics, it is saved as `"collide_actors": true` and a fresh window
+/// opening that scene takes it back.
+#[test]
+fn the_scene_file_keeps_the_collide_switch() {
+    let dir = crate::common::ui::temp_dir("ui-scene-collide");
+    let mut h = crate::common::ui::harness(StudioApp::with_demo());
+    h.run_steps(3);
+    h.get_by_label("Playback").click();
+    h.run_steps(2);
+    h.get_by_label(Posing::COLLIDE_ACTORS).click();
+    h.run_steps(3);
+    assert!(h.state().viewport.posing.collide_actors);
+    let path = dir.join("show.vmdscene");
+    h.state_mut().save_scene_to(path.clone());
+    h.run_steps(10);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("scene written"))
+            .expect("json");
+    assert_eq!(json["preview"]["collide_actors"], true, "{json}");
+
+    let mut app = StudioApp::default();
+    assert!(!app.viewport.posing.collide_actors, "off by default");
+    app.open_paths(vec![path]);
+    let mut h = crate::common::ui::harness(app);
+    settle(&mut h);
+    assert!(
+        h.state().viewport.posing.collide_actors,
+        "the scene's switch"
+    );
+}
