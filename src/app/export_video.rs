@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use super::StudioApp;
 use super::jobs::{JobKind, JobService, Lane, Polled};
 use crate::model::LoadedModel;
+use crate::model::physics::SimulationMode;
 use crate::render::Offscreen;
 use crate::render::sequence;
 use crate::render::stage::{IndexedMotion, Stage, demo_model};
@@ -137,6 +138,11 @@ pub struct State {
     /// The preview's shadow switches (the video shows what the preview shows).
     pub ground_shadow: bool,
     pub self_shadow: bool,
+    /// The preview's physics: simulated unless its mode is Off (the video
+    /// is simulated from the first frame exported, settled there, as
+    /// `render` does), and whether actors' bodies collide.
+    pub physics: bool,
+    pub collide_actors: bool,
 }
 
 impl Default for State {
@@ -161,6 +167,8 @@ impl Default for State {
             seeded: false,
             ground_shadow: true,
             self_shadow: true,
+            physics: true,
+            collide_actors: false,
         }
     }
 }
@@ -229,6 +237,8 @@ struct ExportScene {
     light: Option<Motion>,
     ground_shadow: bool,
     self_shadow: bool,
+    physics: bool,
+    collide_actors: bool,
 }
 
 impl ExportScene {
@@ -244,6 +254,7 @@ impl ExportScene {
         stage.light = self.light.map(IndexedMotion::new);
         stage.ground_shadow = self.ground_shadow;
         stage.self_shadow = self.self_shadow;
+        stage.set_physics(self.physics, self.collide_actors);
         Ok(stage)
     }
 }
@@ -287,6 +298,8 @@ impl StudioApp {
             light: motion(ws.scene().light),
             ground_shadow: self.export_video.ground_shadow,
             self_shadow: self.export_video.self_shadow,
+            physics: self.export_video.physics,
+            collide_actors: self.export_video.collide_actors,
         })
     }
 
@@ -503,6 +516,8 @@ impl StudioApp {
         let st = &mut self.export_video;
         st.ground_shadow = look.ground_shadow;
         st.self_shadow = look.self_shadow;
+        st.physics = self.viewport.posing.physics != SimulationMode::Off;
+        st.collide_actors = self.viewport.posing.collide_actors;
         if !st.seeded {
             st.seeded = true;
             st.aspect = match look.aspect {
@@ -536,10 +551,13 @@ impl StudioApp {
                         .num_columns(2)
                         .show(ui, |ui| form(ui, st, song.as_ref()));
                 });
+                let on = |b: bool| if b { "on" } else { "off" };
                 ui.weak(format!(
-                    "As in the preview: ground shadow {}, self-shadow {} (Preview settings)",
-                    if st.ground_shadow { "on" } else { "off" },
-                    if st.self_shadow { "on" } else { "off" }
+                    "As in the preview: ground shadow {}, self-shadow {} (Preview settings), \
+                     physics {} (Playback > Physics)",
+                    on(st.ground_shadow),
+                    on(st.self_shadow),
+                    on(st.physics)
                 ));
                 ui.separator();
                 let found = st.ffmpeg();

@@ -158,3 +158,68 @@ fn without_ffmpeg_the_dialog_says_how_to_get_it_and_offers_pngs() {
     assert_eq!(names_in(&frames), ["00000.png", "00001.png", "00002.png"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The video is simulated as the preview is: Mei (`mei/mei.pmd`, 31 rigid
+/// bodies) wearing `mei_wait`, exported as PNGs over frames 0..=40 with
+/// Playback ▸ Physics "While playing", then "Off". Her hair hangs by its
+/// bodies only when simulated, so the last picture differs between the
+/// two; the same settings twice give the same bytes (deterministic).
+#[test]
+fn the_export_simulates_physics_as_the_preview_does() {
+    let Some(corpus) = crate::common::corpus() else {
+        return;
+    };
+    if !gpu() {
+        return;
+    }
+    let dir = temp_dir("export-physics");
+    let mut app = StudioApp::default();
+    app.native_dialog = false;
+    app.open_paths(vec![
+        corpus.join("mei/mei.pmd"),
+        corpus.join("mmdagent__mei_wait.vmd"),
+    ]);
+    let mut h = harness(app);
+    settle(&mut h);
+    let mut export = |h: &mut egui_kittest::Harness<'static, StudioApp>, tag: &str| {
+        if !h.state().export_video.open {
+            open_dialog(h);
+        }
+        type_into(h, "ffmpeg:", "/nonexistent/ffmpeg");
+        let frames = dir.join(tag);
+        type_into(h, "PNG folder:", &frames.display().to_string());
+        {
+            let st = &mut h.state_mut().export_video;
+            st.first = 0;
+            st.last = 40;
+            st.width = 160;
+            st.height = 90;
+        }
+        h.get_by_label("Export PNG sequence instead").click();
+        h.run_steps(1);
+        settle_until(h, "the PNG export", |a| !a.export_video.is_running());
+        let outcome = h.state().export_video.outcome.clone();
+        assert!(
+            matches!(&outcome, Some((t, false)) if t.contains("Wrote 41 pictures")),
+            "{outcome:?}"
+        );
+        let physics = h.state().export_video.physics;
+        (
+            physics,
+            std::fs::read(frames.join("00040.png")).expect("png"),
+        )
+    };
+    assert_ne!(
+        h.state().viewport.posing.physics,
+        vmd_studio::model::physics::SimulationMode::Off
+    );
+    let (on, simulated) = export(&mut h, "on");
+    let (_, again) = export(&mut h, "again");
+    h.state_mut().viewport.posing.physics = vmd_studio::model::physics::SimulationMode::Off;
+    h.run_steps(2);
+    let (off, plain) = export(&mut h, "off");
+    assert!(on && !off, "the dialog follows the preview's mode");
+    assert!(simulated == again, "two simulated exports, the same bytes");
+    assert!(simulated != plain, "the hair is simulated in the video");
+    let _ = std::fs::remove_dir_all(&dir);
+}
