@@ -181,7 +181,7 @@ fn the_export_simulates_physics_as_the_preview_does() {
     ]);
     let mut h = harness(app);
     settle(&mut h);
-    let mut export = |h: &mut egui_kittest::Harness<'static, StudioApp>, tag: &str| {
+    let export = |h: &mut egui_kittest::Harness<'static, StudioApp>, tag: &str| {
         if !h.state().export_video.open {
             open_dialog(h);
         }
