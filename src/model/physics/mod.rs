@@ -84,6 +84,15 @@ pub const BLOWUP_DISTANCE: f32 = 40.0;
 /// within 10 % on a calm motion, this keeps 99.97 %.
 pub const JOINT_FREQUENCY: f32 = 1.0e6;
 
+/// Joint projection's tolerance, model units (0.04 ≈ 3 mm): after each
+/// step, a dynamic body whose translation-locked joint's two anchors the
+/// solver left further apart than this is moved back onto its anchor.
+/// Small against the links it guards (hair and skirt links are 0.5–2
+/// units, so the 10 % stretch budget is 0.05–0.2 units), large enough that
+/// the few-hundredths-of-a-unit drift the solver leaves on calm motion is
+/// not touched (teleporting bodies on every step makes them jitter).
+pub const PROJECTION_TOLERANCE: f32 = 0.04;
+
 /// What one [`PhysicsWorld::step`] did.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct StepReport {
@@ -91,4 +100,7 @@ pub struct StepReport {
     pub steps: u32,
     /// Set when the world blew up and was reset: names the body.
     pub reset: Option<String>,
+    /// Bodies moved by joint projection over these steps (see
+    /// [`PROJECTION_TOLERANCE`]).
+    pub projected: u32,
 }

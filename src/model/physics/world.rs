@@ -16,7 +16,8 @@ use rapier3d::prelude::{
 use super::actors::{ActorSpan, join};
 use super::setup::{AxisLimit, BodyShape, WorldSetup, world_setup};
 use super::{
-    BLOWUP_DISTANCE, GRAVITY, JOINT_FREQUENCY, MAX_STEPS_PER_CALL, SETTLE_STEPS, STEP, StepReport,
+    BLOWUP_DISTANCE, GRAVITY, JOINT_FREQUENCY, MAX_STEPS_PER_CALL, PROJECTION_TOLERANCE,
+    SETTLE_STEPS, STEP, StepReport,
 };
 use crate::model::data::Model;
 
@@ -100,6 +101,24 @@ struct Spring {
     angular: Vec3,
 }
 
+/// Whether projection also removes the child's velocity away from its
+/// anchor (PhysX moves positions only).
+const PROJECT_VELOCITY: bool = false;
+
+/// A joint whose three translation axes are locked: after each step its
+/// child body is moved back onto its anchor when the solver left the two
+/// anchors more than [`PROJECTION_TOLERANCE`] apart (joint projection, as
+/// PhysX's `PxConstraintFlag::ePROJECTION`).
+#[derive(Debug, Clone)]
+struct Lock {
+    /// World body indices (A, B).
+    bodies: [usize; 2],
+    /// The joint frame in each body's frame.
+    frames: [(Quat, Vec3); 2],
+    /// Where B's anchor is held in A's joint frame (the locked values).
+    offset: Vec3,
+}
+
 /// The simulated world of one model. Build with [`PhysicsWorld::new`], then
 /// per frame [`step`](Self::step) and [`write_back`](Self::write_back).
 pub struct PhysicsWorld {
@@ -128,6 +147,16 @@ pub struct PhysicsWorld {
     collide_across: bool,
     /// The joints' springs, applied as impulses before each step.
     springs: Vec<Spring>,
+    /// Joints with translation locked, in the model's order.
+    locks: Vec<Lock>,
+    /// Projection order: (lock, child is body B), parents first; rebuilt
+    /// whenever a body turns kinematic or dynamic.
+    projection: Vec<(usize, bool)>,
+    /// Bodies moved by projection since the last [`step`](Self::step) began.
+    projected: u32,
+    /// Whether joint projection runs (on unless switched off to measure
+    /// what the solver does alone).
+    projection_on: bool,
     // Scratch for write_back.
     before: Vec<Mat4>,
     changed: Vec<bool>,
@@ -238,6 +267,95 @@ impl PhysicsWorld {
     fn advance(&mut self) {
         self.apply_springs();
         self.world.step_with_events(&ActorFilter, &());
+        self.project();
+    }
+
+    /// Orders the locked joints for projection: a spanning forest grown
+    /// from the kinematic bodies. A joint joins when one of its bodies is
+    /// already placed (kinematic or projected earlier) and the other is a
+    /// dynamic body not yet placed; that body becomes the joint's child and
+    /// is placed. Each dynamic body is thus projected at most once per
+    /// step, through its first locked joint (model order, nearest the root
+    /// first); joints whose two bodies are both placed would close a loop
+    /// and are left to the solver, as are dynamic bodies not linked to a
+    /// kinematic one through locked joints.
+    fn order_projection(&mut self) {
+        self.projection.clear();
+        let mut placed = self.kinematic.clone();
+        loop {
+            let before = self.projection.len();
+            for (k, lock) in self.locks.iter().enumerate() {
+                let [a, b] = lock.bodies;
+                if placed[a] != placed[b] {
+                    let child_is_b = placed[a];
+                    placed[if child_is_b { b } else { a }] = true;
+                    self.projection.push((k, child_is_b));
+                }
+            }
+            if self.projection.len() == before {
+                break;
+            }
+        }
+    }
+
+    /// Joint projection after a step: walks [`order_projection`]'s
+    /// joints parents first and moves each child body by its anchor error
+    /// when that exceeds [`PROJECTION_TOLERANCE`] (position only; rotation
+    /// and velocity stay the solver's).
+    ///
+    /// [`order_projection`]: Self::order_projection
+    fn project(&mut self) {
+        if !self.projection_on {
+            return;
+        }
+        for &(k, child_is_b) in &self.projection {
+            let lock = &self.locks[k];
+            let [a, b] = lock.bodies;
+            let (Some(ba), Some(bb)) = (
+                self.world.bodies.get(self.handles[a]),
+                self.world.bodies.get(self.handles[b]),
+            ) else {
+                continue;
+            };
+            let (qa, ta) = from_pose(ba.position());
+            let (qb, tb) = from_pose(bb.position());
+            let (fa, pa) = lock.frames[0];
+            let (_, pb) = lock.frames[1];
+            let held = ta + qa * pa + (qa * fa) * lock.offset;
+            let error = tb + qb * pb - held;
+            let gap = error.length();
+            if !(gap > PROJECTION_TOLERANCE && gap.is_finite()) {
+                continue;
+            }
+            let (child, moved, fix) = if child_is_b {
+                (b, tb - error, -error)
+            } else {
+                (a, ta + error, error)
+            };
+            let parent_velocity = {
+                let (p, at) = if child_is_b {
+                    (ba, held)
+                } else {
+                    (bb, held + error)
+                };
+                let v = p.velocity_at_point(Vector::new(at.x, at.y, at.z));
+                Vec3::new(v.x, v.y, v.z)
+            };
+            if let Some(body) = self.world.bodies.get_mut(self.handles[child]) {
+                body.set_translation(Vector::new(moved.x, moved.y, moved.z), false);
+                if PROJECT_VELOCITY {
+                    let u = fix / gap;
+                    let v = body.linvel();
+                    let v = Vec3::new(v.x, v.y, v.z);
+                    let rel = (v - parent_velocity).dot(u);
+                    if rel < 0.0 {
+                        let v = v - rel * u;
+                        body.set_linvel(Vector::new(v.x, v.y, v.z), false);
+                    }
+                }
+                self.projected += 1;
+            }
+        }
     }
 
     /// One step's spring impulses (see [`Spring`]).
@@ -370,6 +488,7 @@ impl PhysicsWorld {
 
         let softness = SpringCoefficients::new(JOINT_FREQUENCY, 1.0);
         let mut springs = Vec::new();
+        let mut locks = Vec::new();
         for j in &setup.joints {
             let [a, b] = j.bodies;
             let frame_in = |body: usize| {
@@ -397,6 +516,20 @@ impl PhysicsWorld {
                 }
             }
             world.insert_impulse_joint(handles[a], handles[b], builder.build());
+            if let [
+                AxisLimit::Locked(x),
+                AxisLimit::Locked(y),
+                AxisLimit::Locked(z),
+                ..,
+            ] = j.limits
+            {
+                let local = |body: usize| split(&(setup.bodies[body].bind.inverse() * j.frame));
+                locks.push(Lock {
+                    bodies: [a, b],
+                    frames: [local(a), local(b)],
+                    offset: Vec3::new(x, y, z),
+                });
+            }
             let mut stiffness = [0.0; 6];
             for (k, limit) in j.limits.iter().enumerate() {
                 if *limit != AxisLimit::Locked(0.0) && j.springs[k] > 0.0 {
@@ -421,7 +554,7 @@ impl PhysicsWorld {
                 driver[bone] = Some(i);
             }
         }
-        PhysicsWorld {
+        let mut built = PhysicsWorld {
             world,
             handles,
             offset_inv,
@@ -438,10 +571,23 @@ impl PhysicsWorld {
             spans,
             collide_across: false,
             springs,
+            locks,
+            projection: Vec::new(),
+            projected: 0,
+            projection_on: true,
             before: Vec::new(),
             changed: Vec::new(),
             setup,
-        }
+        };
+        built.order_projection();
+        built
+    }
+
+    /// Switches joint projection (see [`PROJECTION_TOLERANCE`]) on or off;
+    /// on by default. Off leaves translation-locked joints to rapier's
+    /// solver alone (for measuring what projection adds).
+    pub fn set_projection(&mut self, on: bool) {
+        self.projection_on = on;
     }
 
     /// The bodies and joints as built, with the problems found.
@@ -495,10 +641,12 @@ impl PhysicsWorld {
     }
 
     fn apply_body_types(&mut self) {
+        let mut switched = false;
         for i in 0..self.handles.len() {
             let want = self.wants_kinematic(i);
             if want != self.kinematic[i] {
                 self.kinematic[i] = want;
+                switched = true;
                 if let Some(body) = self.world.bodies.get_mut(self.handles[i]) {
                     body.set_body_type(
                         if want {
@@ -510,6 +658,9 @@ impl PhysicsWorld {
                     );
                 }
             }
+        }
+        if switched {
+            self.order_projection();
         }
     }
 
@@ -583,6 +734,7 @@ impl PhysicsWorld {
         if steps == 0 {
             return StepReport::default();
         }
+        self.projected = 0;
         let targets: Vec<(Quat, Vec3)> = (0..self.handles.len())
             .map(|i| self.target(i, bone_world))
             .collect();
@@ -606,9 +758,14 @@ impl PhysicsWorld {
                 StepReport {
                     steps,
                     reset: Some(message),
+                    projected: self.projected,
                 }
             }
-            None => StepReport { steps, reset: None },
+            None => StepReport {
+                steps,
+                reset: None,
+                projected: self.projected,
+            },
         }
     }
 
