@@ -979,3 +979,82 @@ fn generated_model_keeps_its_chains_within_ten_percent_on_a_calm_sway() {
     assert!(s.share >= 0.99, "{s:?}");
     assert_eq!(s.resets, 0);
 }
+
+/// Issue 21 item 7 on the generated model's fast dance (spins ±1.5 rad at
+/// 1.5 Hz, jumps 3 units at 2 Hz, sways 4 units at 1 Hz), with 4 hair
+/// chains and 4 skirt columns instead of 16 to stay short unoptimised, over
+/// 300 frames.
+///
+/// Every translation-locked joint's two anchors (computed here from the
+/// model's joint and body positions and the bodies' poses) stay within the
+/// projection tolerance after every frame; rapier's solver alone lets them
+/// drift apart by units (measured: worst gap 0.0398 with projection, 1.89
+/// without).
+///
+/// The 10 % length measure cannot reach 99 % on this model: its joints sit
+/// halfway between two bones, so a legal rotation changes the bone's length.
+/// A skirt link (parent 0.3 in and 0.8 up, joint 0.4 above the child) tilted
+/// inward to its 0.6 rad limit is at |(−0.3 − 0.4·sin 0.6, 0.4 + 0.4·cos
+/// 0.6)| = 0.734 against 0.854 at rest: −14 %, and −23 % at the corner of
+/// its two limits. Measured: 95.8 % with projection (50.5 % without); the
+/// guard is 95 %.
+#[test]
+fn generated_model_keeps_its_locked_anchors_on_a_fast_dance() {
+    let model = physics_model::generated_model_with(4);
+    let frames = physics_model::fast_frames(&model, 300);
+    let mut world = PhysicsWorld::new(&model);
+    // (body A, anchor in A's frame, body B, anchor in B's frame) of every
+    // joint locking translation at 0 (the generated bodies turn about Y
+    // only).
+    let local = |body: usize, at: Vec3| {
+        let b = &model.rigid_bodies[body];
+        Quat::from_rotation_y(b.rotation.y).inverse() * (at - b.position)
+    };
+    let locked: Vec<(usize, Vec3, usize, Vec3)> = model
+        .joints
+        .iter()
+        .filter(|j| j.translation_limits == (Vec3::ZERO, Vec3::ZERO))
+        .filter_map(|j| {
+            let [Some(a), Some(b)] = j.rigid_bodies else {
+                return None;
+            };
+            Some((a, local(a, j.position), b, local(b, j.position)))
+        })
+        .collect();
+    assert_eq!(locked.len(), 4 * 6 + 4 * 5);
+    let watched = stretch::watched_bones(&model, &world);
+    assert_eq!(watched.len(), 4 * 6 + 4 * 5);
+    let (mut worst, mut within, mut projected) = (0.0_f32, 0usize, 0u32);
+    for (f, bones) in frames.iter().enumerate() {
+        if f == 0 {
+            world.reset(bones);
+        }
+        let report = world.step(bones, 1.0 / 30.0);
+        assert!(report.reset.is_none(), "frame {f}: {report:?}");
+        projected += report.projected;
+        for &(a, pa, b, pb) in &locked {
+            let (qa, ta) = world.body_pose(a).unwrap();
+            let (qb, tb) = world.body_pose(b).unwrap();
+            worst = worst.max((ta + qa * pa).distance(tb + qb * pb));
+        }
+        let mut after = bones.clone();
+        world.write_back(&mut after);
+        for &(b, p, rest) in &watched {
+            let now = after[b]
+                .w_axis
+                .truncate()
+                .distance(after[p].w_axis.truncate());
+            within += usize::from((now - rest).abs() <= 0.1 * rest);
+        }
+    }
+    let share = within as f64 / (watched.len() * frames.len()) as f64;
+    eprintln!(
+        "fast dance: worst anchor gap {worst:.4}, {:.2} % of bone-frames within 10 %, {projected} projections",
+        share * 100.0
+    );
+    assert!(
+        worst <= PROJECTION_TOLERANCE + 1.0e-4,
+        "worst anchor gap {worst}"
+    );
+    assert!(share >= 0.95, "share {share}");
+}

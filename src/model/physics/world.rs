@@ -16,8 +16,8 @@ use rapier3d::prelude::{
 use super::actors::{ActorSpan, join};
 use super::setup::{AxisLimit, BodyShape, WorldSetup, world_setup};
 use super::{
-    BLOWUP_DISTANCE, GRAVITY, JOINT_FREQUENCY, MAX_STEPS_PER_CALL, PROJECTION_TOLERANCE,
-    SETTLE_STEPS, STEP, StepReport,
+    ANGULAR_PROJECTION_TOLERANCE, BLOWUP_DISTANCE, GRAVITY, JOINT_FREQUENCY, MAX_STEPS_PER_CALL,
+    PROJECTION_TOLERANCE, SETTLE_STEPS, STEP, StepReport,
 };
 use crate::model::data::Model;
 
@@ -101,10 +101,6 @@ struct Spring {
     angular: Vec3,
 }
 
-/// Whether projection also removes the child's velocity away from its
-/// anchor (PhysX moves positions only).
-const PROJECT_VELOCITY: bool = false;
-
 /// A joint whose three translation axes are locked: after each step its
 /// child body is moved back onto its anchor when the solver left the two
 /// anchors more than [`PROJECTION_TOLERANCE`] apart (joint projection, as
@@ -117,6 +113,36 @@ struct Lock {
     frames: [(Quat, Vec3); 2],
     /// Where B's anchor is held in A's joint frame (the locked values).
     offset: Vec3,
+    /// Per angular axis of A's joint frame: the allowed range, `None` when
+    /// free.
+    angular: [Option<(f32, f32)>; 3],
+}
+
+/// `rel` (B's joint frame in A's) brought within `limits` when it is
+/// outside them by more than [`ANGULAR_PROJECTION_TOLERANCE`] on some axis;
+/// `None` when it is within. Angles are measured as rapier's joint solver
+/// measures them, per axis `2·atan2(v_i, w)` of the quaternion; the
+/// clamped axes are set to their nearest bound, the others keep their
+/// measure.
+fn clamp_rotation(rel: Quat, limits: &[Option<(f32, f32)>; 3]) -> Option<Quat> {
+    let rel = if rel.w < 0.0 { -rel } else { rel };
+    let mut v = rel.xyz();
+    let mut out = false;
+    let tol = ANGULAR_PROJECTION_TOLERANCE;
+    for (i, limit) in limits.iter().enumerate() {
+        let Some((lo, hi)) = *limit else { continue };
+        let angle = 2.0 * v[i].atan2(rel.w);
+        if angle < lo - tol || angle > hi + tol {
+            out = true;
+        }
+        v[i] = rel.w * (angle.clamp(lo, hi) * 0.5).tan();
+    }
+    if !out {
+        return None;
+    }
+    let q = Quat::from_xyzw(v.x, v.y, v.z, rel.w);
+    let len = q.length();
+    (len > 1.0e-6 && len.is_finite()).then(|| q / len)
 }
 
 /// The simulated world of one model. Build with [`PhysicsWorld::new`], then
@@ -320,39 +346,37 @@ impl PhysicsWorld {
             let (qa, ta) = from_pose(ba.position());
             let (qb, tb) = from_pose(bb.position());
             let (fa, pa) = lock.frames[0];
-            let (_, pb) = lock.frames[1];
-            let held = ta + qa * pa + (qa * fa) * lock.offset;
+            let (fb, pb) = lock.frames[1];
+            let (wa, wb) = (qa * fa, qb * fb);
+            let held = ta + qa * pa + wa * lock.offset;
             let error = tb + qb * pb - held;
             let gap = error.length();
-            if !(gap > PROJECTION_TOLERANCE && gap.is_finite()) {
+            let rel = clamp_rotation(wa.conjugate() * wb, &lock.angular);
+            if !gap.is_finite() || (gap <= PROJECTION_TOLERANCE && rel.is_none()) {
                 continue;
             }
-            let (child, moved, fix) = if child_is_b {
-                (b, tb - error, -error)
-            } else {
-                (a, ta + error, error)
-            };
-            let parent_velocity = {
-                let (p, at) = if child_is_b {
-                    (ba, held)
-                } else {
-                    (bb, held + error)
-                };
-                let v = p.velocity_at_point(Vector::new(at.x, at.y, at.z));
-                Vec3::new(v.x, v.y, v.z)
-            };
-            if let Some(body) = self.world.bodies.get_mut(self.handles[child]) {
-                body.set_translation(Vector::new(moved.x, moved.y, moved.z), false);
-                if PROJECT_VELOCITY {
-                    let u = fix / gap;
-                    let v = body.linvel();
-                    let v = Vec3::new(v.x, v.y, v.z);
-                    let rel = (v - parent_velocity).dot(u);
-                    if rel < 0.0 {
-                        let v = v - rel * u;
-                        body.set_linvel(Vector::new(v.x, v.y, v.z), false);
-                    }
+            // The child's new pose: its rotation brought within the limits
+            // (when it was out by more than the angular tolerance), then
+            // placed so that its anchor sits where the parent holds it.
+            let (child, q, t) = match (child_is_b, rel) {
+                (true, None) => (b, qb, tb - error),
+                (false, None) => (a, qa, ta + error),
+                (true, Some(rel)) => {
+                    let q = (wa * rel * fb.conjugate()).normalize();
+                    (b, q, held - q * pb)
                 }
+                (false, Some(rel)) => {
+                    let w = wb * rel.conjugate();
+                    let q = (w * fa.conjugate()).normalize();
+                    let anchor = tb + qb * pb - w * lock.offset;
+                    (a, q, anchor - q * pa)
+                }
+            };
+            if !(q.is_finite() && t.is_finite()) {
+                continue;
+            }
+            if let Some(body) = self.world.bodies.get_mut(self.handles[child]) {
+                body.set_position(to_pose(q, t), false);
                 self.projected += 1;
             }
         }
@@ -524,10 +548,16 @@ impl PhysicsWorld {
             ] = j.limits
             {
                 let local = |body: usize| split(&(setup.bodies[body].bind.inverse() * j.frame));
+                let angular = [3, 4, 5].map(|k| match j.limits[k] {
+                    AxisLimit::Locked(v) => Some((v, v)),
+                    AxisLimit::Range(lo, hi) if hi - lo < std::f32::consts::TAU => Some((lo, hi)),
+                    _ => None,
+                });
                 locks.push(Lock {
                     bodies: [a, b],
                     frames: [local(a), local(b)],
                     offset: Vec3::new(x, y, z),
+                    angular,
                 });
             }
             let mut stiffness = [0.0; 6];
