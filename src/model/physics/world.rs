@@ -115,32 +115,72 @@ struct Lock {
     offset: Vec3,
     /// Per angular axis of A's joint frame: the allowed range, `None` when
     /// free.
-    angular: [Option<(f32, f32)>; 3],
+    angular: [Option<AngleBounds>; 3],
+}
+
+/// One angular limit of a [`Lock`], as bounds on `v_i / w` of the relative
+/// rotation quaternion (`w ≥ 0`): rapier's solver measures the angle about
+/// axis `i` as `2·atan2(v_i, w)`, which grows with `v_i / w`, so an angle
+/// bound `a` is the ratio bound `tan(a / 2)` and the hot path needs no
+/// trigonometry.
+#[derive(Debug, Clone, Copy)]
+struct AngleBounds {
+    /// `tan` of half the limits.
+    lo: f32,
+    hi: f32,
+    /// `tan` of half the limits widened by [`ANGULAR_PROJECTION_TOLERANCE`].
+    lo_out: f32,
+    hi_out: f32,
+}
+
+impl AngleBounds {
+    fn new(lo: f32, hi: f32) -> AngleBounds {
+        // Angles at or past ±π have no ratio bound: f32::MAX, not infinity,
+        // so that `w · bound` stays finite at w = 0.
+        let ratio = |a: f32| {
+            let a = a.clamp(-std::f32::consts::PI, std::f32::consts::PI);
+            let r = (a * 0.5).tan();
+            if r.is_finite() && r.abs() < 1.0e6 {
+                r
+            } else {
+                f32::MAX.copysign(a)
+            }
+        };
+        let tol = ANGULAR_PROJECTION_TOLERANCE;
+        AngleBounds {
+            lo: ratio(lo),
+            hi: ratio(hi),
+            lo_out: ratio(lo - tol),
+            hi_out: ratio(hi + tol),
+        }
+    }
 }
 
 /// `rel` (B's joint frame in A's) brought within `limits` when it is
 /// outside them by more than [`ANGULAR_PROJECTION_TOLERANCE`] on some axis;
 /// `None` when it is within. Angles are measured as rapier's joint solver
-/// measures them, per axis `2·atan2(v_i, w)` of the quaternion; the
-/// clamped axes are set to their nearest bound, the others keep their
-/// measure.
-fn clamp_rotation(rel: Quat, limits: &[Option<(f32, f32)>; 3]) -> Option<Quat> {
+/// measures them (see [`AngleBounds`]); the limited axes are clamped to
+/// their bounds, the free ones keep their measure.
+fn clamp_rotation(rel: Quat, limits: &[Option<AngleBounds>; 3]) -> Option<Quat> {
     let rel = if rel.w < 0.0 { -rel } else { rel };
+    let w = rel.w;
     let mut v = rel.xyz();
     let mut out = false;
-    let tol = ANGULAR_PROJECTION_TOLERANCE;
     for (i, limit) in limits.iter().enumerate() {
-        let Some((lo, hi)) = *limit else { continue };
-        let angle = 2.0 * v[i].atan2(rel.w);
-        if angle < lo - tol || angle > hi + tol {
+        let Some(b) = limit else { continue };
+        if v[i] < w * b.lo_out || v[i] > w * b.hi_out {
             out = true;
         }
-        v[i] = rel.w * (angle.clamp(lo, hi) * 0.5).tan();
     }
     if !out {
         return None;
     }
-    let q = Quat::from_xyzw(v.x, v.y, v.z, rel.w);
+    for (i, limit) in limits.iter().enumerate() {
+        if let Some(b) = limit {
+            v[i] = v[i].clamp(w * b.lo, w * b.hi);
+        }
+    }
+    let q = Quat::from_xyzw(v.x, v.y, v.z, w);
     let len = q.length();
     (len > 1.0e-6 && len.is_finite()).then(|| q / len)
 }
@@ -157,6 +197,9 @@ pub struct PhysicsWorld {
     kinematic: Vec<bool>,
     /// Per body: the kinematic target of the last step.
     last_target: Vec<(Quat, Vec3)>,
+    /// Scratch for the next call's targets (kept to avoid an allocation a
+    /// frame).
+    next_target: Vec<(Quat, Vec3)>,
     /// Per bone: the body that writes it.
     driver: Vec<Option<usize>>,
     parents: Vec<Option<usize>>,
@@ -549,8 +592,10 @@ impl PhysicsWorld {
             {
                 let local = |body: usize| split(&(setup.bodies[body].bind.inverse() * j.frame));
                 let angular = [3, 4, 5].map(|k| match j.limits[k] {
-                    AxisLimit::Locked(v) => Some((v, v)),
-                    AxisLimit::Range(lo, hi) if hi - lo < std::f32::consts::TAU => Some((lo, hi)),
+                    AxisLimit::Locked(v) => Some(AngleBounds::new(v, v)),
+                    AxisLimit::Range(lo, hi) if hi - lo < std::f32::consts::TAU => {
+                        Some(AngleBounds::new(lo, hi))
+                    }
                     _ => None,
                 });
                 locks.push(Lock {
@@ -590,6 +635,7 @@ impl PhysicsWorld {
             offset_inv,
             kinematic,
             last_target,
+            next_target: Vec::new(),
             driver,
             parents: bones
                 .iter()
@@ -712,7 +758,7 @@ impl PhysicsWorld {
             }
             self.advance();
         }
-        if self.blown_up(bone_world).is_some() {
+        if self.blown_up().is_some() {
             // Even settling blew up: leave the bodies at their bones.
             self.snap(bone_world);
             return;
@@ -765,9 +811,9 @@ impl PhysicsWorld {
             return StepReport::default();
         }
         self.projected = 0;
-        let targets: Vec<(Quat, Vec3)> = (0..self.handles.len())
-            .map(|i| self.target(i, bone_world))
-            .collect();
+        let mut targets = std::mem::take(&mut self.next_target);
+        targets.clear();
+        targets.extend((0..self.handles.len()).map(|i| self.target(i, bone_world)));
         for s in 1..=steps {
             let f = s as f32 / steps as f32;
             for (i, &(q1, t1)) in targets.iter().enumerate() {
@@ -781,8 +827,8 @@ impl PhysicsWorld {
             }
             self.advance();
         }
-        self.last_target = targets;
-        match self.blown_up(bone_world) {
+        self.next_target = std::mem::replace(&mut self.last_target, targets);
+        match self.blown_up() {
             Some(message) => {
                 self.snap(bone_world);
                 StepReport {
@@ -801,7 +847,7 @@ impl PhysicsWorld {
 
     /// The first dynamic body that is not finite or is farther than
     /// [`BLOWUP_DISTANCE`] from its bone, as a message.
-    fn blown_up(&self, bone_world: &[Mat4]) -> Option<String> {
+    fn blown_up(&self) -> Option<String> {
         for i in 0..self.handles.len() {
             if self.kinematic[i] {
                 continue;
@@ -815,7 +861,9 @@ impl PhysicsWorld {
                 ));
             }
             if b.bone.is_some() {
-                let (_, want) = self.target(i, bone_world);
+                // Where the bone puts it: the target of the last step or
+                // snap, both taken from `bone_world`.
+                let want = self.last_target[i].1;
                 let d = t.distance(want);
                 if d > BLOWUP_DISTANCE {
                     return Some(format!(
