@@ -988,7 +988,7 @@ fn generated_model_keeps_its_chains_within_ten_percent_on_a_calm_sway() {
 /// Every translation-locked joint's two anchors (computed here from the
 /// model's joint and body positions and the bodies' poses) stay within the
 /// projection tolerance after every frame; rapier's solver alone lets them
-/// drift apart by units (measured: worst gap 0.0398 with projection, 1.89
+/// drift apart by units (measured: worst gap 0.0399 with projection, 1.89
 /// without).
 ///
 /// The 10 % length measure cannot reach 99 % on this model: its joints sit
@@ -996,7 +996,7 @@ fn generated_model_keeps_its_chains_within_ten_percent_on_a_calm_sway() {
 /// A skirt link (parent 0.3 in and 0.8 up, joint 0.4 above the child) tilted
 /// inward to its 0.6 rad limit is at |(−0.3 − 0.4·sin 0.6, 0.4 + 0.4·cos
 /// 0.6)| = 0.734 against 0.854 at rest: −14 %, and −23 % at the corner of
-/// its two limits. Measured: 95.8 % with projection (50.5 % without); the
+/// its two limits. Measured: 95.9 % with projection (50.5 % without); the
 /// guard is 95 %.
 #[test]
 fn generated_model_keeps_its_locked_anchors_on_a_fast_dance() {
