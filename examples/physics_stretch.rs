@@ -6,6 +6,8 @@
 //! cargo run --release --no-default-features --example physics_stretch -- MODEL MOTION
 //! cargo run --release --no-default-features --example physics_stretch -- generated fast|sway
 //! ```
+//!
+//! `--no-projection` measures rapier's solver alone (joint projection off).
 
 #[path = "../benches/support/physics_model.rs"]
 mod physics_model;
@@ -20,7 +22,9 @@ use vmd_studio::model::{Model, PoseEngine};
 use vmd_studio::vmd::{self, IndexedMotion};
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let projection = !args.iter().any(|a| a == "--no-projection");
+    args.retain(|a| a != "--no-projection");
     let (Some(model_arg), Some(motion_arg)) = (args.first(), args.get(1)) else {
         eprintln!("usage: physics_stretch MODEL MOTION | generated fast");
         return;
@@ -34,6 +38,7 @@ fn main() {
             physics_model::sway_frames(&model, 1800)
         };
         let mut world = PhysicsWorld::new(&model);
+        world.set_projection(projection);
         stretch::measure(&model, &mut world, frames.into_iter())
     } else {
         let model = match Model::open(Path::new(model_arg)) {
@@ -55,6 +60,7 @@ fn main() {
         let mut engine = PoseEngine::new(&model);
         engine.bind(&model, Some(&motion.index));
         let mut world = PhysicsWorld::new(&model);
+        world.set_projection(projection);
         let poses = (0..=last).map(|f| {
             engine.pose_bones(&model, Some(motion.as_ref()), f64::from(f), |_| {});
             engine.posed.bone_world.clone()
@@ -62,7 +68,7 @@ fn main() {
         stretch::measure(&model, &mut world, poses)
     };
     println!(
-        "{} frames, {} watched bones: {:.3} % of bone-frames within 10 %, worst bone {:.2} % ({}), max stretch {:.1} % at {}, {} resets, {:.1} s",
+        "{} frames, {} watched bones: {:.3} % of bone-frames within 10 %, worst bone {:.2} % ({}), max stretch {:.1} % at {}, {} resets, projection moved {:.3} bodies a step ({} steps), {:.1} s",
         s.frames,
         s.bones,
         s.share * 100.0,
@@ -71,6 +77,8 @@ fn main() {
         s.max * 100.0,
         s.max_at,
         s.resets,
+        s.projected as f64 / s.steps.max(1) as f64,
+        s.steps,
         start.elapsed().as_secs_f64()
     );
 }

@@ -50,6 +50,13 @@ fn six_dof(a: usize, b: usize, position: Vec3, rot: f32, spring: f32) -> Joint {
 /// with ring joints between neighbours; groups 0 body, 1 legs, 2 hair, 3
 /// skirt, hair and skirt not colliding with themselves.
 pub fn generated_model() -> Model {
+    generated_model_with(16)
+}
+
+/// The generated model with `columns` hair chains and `columns` skirt
+/// columns (16 in [`generated_model`]; fewer keep unoptimised tests short).
+pub fn generated_model_with(columns: usize) -> Model {
+    let columns = columns.max(1);
     let mut m = Model::empty(Format::Pmx { version: 2.0 });
     let add = |m: &mut Model, name: String, parent: Option<usize>, p: Vec3, mut b: RigidBody| {
         let bone = m.skeleton.bones.len();
@@ -93,8 +100,8 @@ pub fn generated_model() -> Model {
         kin("legs", Shape::Box, Vec3::new(1.2, 4.0, 0.6), 1),
     );
     let mut joints = Vec::new();
-    for c in 0..16 {
-        let a = TAU * c as f32 / 16.0;
+    for c in 0..columns {
+        let a = TAU * c as f32 / columns as f32;
         let (s, co) = a.sin_cos();
         let mut parent = head;
         for k in 0..6 {
@@ -119,9 +126,9 @@ pub fn generated_model() -> Model {
             parent = bone;
         }
     }
-    let mut grid = [[0usize; 5]; 16];
+    let mut grid = vec![[0usize; 5]; columns];
     for (c, column) in grid.iter_mut().enumerate() {
-        let a = TAU * c as f32 / 16.0;
+        let a = TAU * c as f32 / columns as f32;
         let (s, co) = a.sin_cos();
         let mut parent = hips;
         for (r, cell) in column.iter_mut().enumerate() {
@@ -150,12 +157,12 @@ pub fn generated_model() -> Model {
         }
     }
     // Ring joints between neighbours, row by row, up to 230 joints in all.
-    let cells = (0..5).flat_map(|r| (0..16).map(move |c| (r, c)));
+    let cells = (0..5).flat_map(|r| (0..columns).map(move |c| (r, c)));
     for (r, c) in cells {
-        if joints.len() >= 230 {
+        if joints.len() >= 230 || columns < 2 {
             break;
         }
-        let (a, b) = (grid[c][r], grid[(c + 1) % 16][r]);
+        let (a, b) = (grid[c][r], grid[(c + 1) % columns][r]);
         let mid = (m.skeleton.bones[a].rest_position + m.skeleton.bones[b].rest_position) * 0.5;
         let mut j = six_dof(a, b, mid, 0.3, 0.0);
         j.translation_limits = (Vec3::splat(-0.2), Vec3::splat(0.2));

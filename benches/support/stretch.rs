@@ -48,6 +48,9 @@ pub struct Stretch {
     pub max: f32,
     pub max_at: String,
     pub resets: usize,
+    /// Fixed steps taken and bodies moved by joint projection over them.
+    pub steps: u64,
+    pub projected: u64,
 }
 
 /// Runs `world` through `poses` (bones before physics, one 1/30 s frame
@@ -67,7 +70,10 @@ pub fn measure(
         if f == 0 {
             world.reset(&before);
         }
-        s.resets += usize::from(world.step(&before, 1.0 / 30.0).reset.is_some());
+        let report = world.step(&before, 1.0 / 30.0);
+        s.resets += usize::from(report.reset.is_some());
+        s.steps += u64::from(report.steps);
+        s.projected += u64::from(report.projected);
         let mut after = before;
         world.write_back(&mut after);
         for (k, &(b, p, rest)) in watched.iter().enumerate() {
