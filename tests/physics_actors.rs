@@ -9,12 +9,12 @@
 
 mod common;
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Quat, Vec3};
 use vmd_studio::model::physics::{
     PhysicsWorld, SceneActor, ScenePhysics, SimulationMode, Transport,
 };
 use vmd_studio::model::skeleton::Bone;
-use vmd_studio::model::{Format, Model, PhysicsMode, PoseEngine, RigidBody, Shape};
+use vmd_studio::model::{Format, Joint, Model, PhysicsMode, PoseEngine, RigidBody, Shape};
 use vmd_studio::vmd::{self, IndexedMotion};
 
 fn body(
@@ -487,4 +487,72 @@ fn a_following_actor_keeps_its_bones_while_the_other_simulates() {
     // Ten frames (1/3 s) of free fall: 15 − ½·98·(1/3)² ≈ 9.6.
     let y = ea.posed.bone_world[0].w_axis.y;
     assert!(y < 11.0, "fell to {y}");
+}
+
+/// An actor whose pendulum is yanked 500 units in one frame (its joint
+/// limits translation to ±0.5, so projection does not carry the bob along):
+/// the bob ends far past the 40-unit blow-up distance from its bone. In a
+/// world shared with another actor (one ball, listed first), the message
+/// comes back for the second actor and names the bob by its number in its
+/// own model (body 1), not in the joined world (body 2).
+#[test]
+fn a_blow_up_names_the_actor_and_its_own_body_number() {
+    let first = resting_ball(-20.0);
+    let mut second = Model::empty(Format::Pmx { version: 2.0 });
+    let pivot = Vec3::new(0.0, 30.0, 0.0);
+    let bob = pivot + Vec3::new(0.0, -10.0, 0.0);
+    second.skeleton.bones.push(Bone::new("pivot", None, pivot));
+    second.skeleton.bones.push(Bone::new("bob", Some(0), bob));
+    let s = Vec3::new(0.5, 0.0, 0.0);
+    second.rigid_bodies = vec![
+        body("pivot", 0, PhysicsMode::FollowBone, Shape::Sphere, s, pivot),
+        body("bob", 1, PhysicsMode::Physics, Shape::Sphere, s, bob),
+    ];
+    second.joints = vec![Joint {
+        name: "joint".into(),
+        name_en: String::new(),
+        kind: 0,
+        rigid_bodies: [Some(0), Some(1)],
+        position: pivot,
+        rotation: Vec3::ZERO,
+        translation_limits: (Vec3::splat(-0.5), Vec3::splat(0.5)),
+        rotation_limits: (Vec3::ONE, Vec3::NEG_ONE),
+        spring_translation: Vec3::ZERO,
+        spring_rotation: Vec3::ZERO,
+    }];
+    let models = [&first, &second];
+    let mut engines: Vec<PoseEngine> = models.iter().map(|m| PoseEngine::new(m)).collect();
+    let mut scene = ScenePhysics::new(SimulationMode::Trace);
+    let mut said = Vec::new();
+    for f in 0..2 {
+        let mut actors: Vec<SceneActor> = engines
+            .iter_mut()
+            .zip(models)
+            .enumerate()
+            .map(|(k, (engine, model))| SceneActor {
+                key: k as u64,
+                engine,
+                model,
+                motion: None,
+                offset: 0.0,
+                replace: (k == 1 && f == 1).then_some((
+                    0,
+                    Vec3::new(500.0, 0.0, 0.0),
+                    Quat::IDENTITY,
+                )),
+                follow: false,
+                skin: false,
+            })
+            .collect();
+        said.extend(scene.pose(&mut actors, f64::from(f)));
+    }
+    assert_eq!(said.len(), 1, "{said:?}");
+    let (actor, message) = &said[0];
+    assert_eq!(*actor, 1, "{message}");
+    assert!(message.contains("rigid body 1 \"bob\""), "{message}");
+    assert!(
+        engines
+            .iter()
+            .all(|e| e.posed.bone_world.iter().all(|m| m.is_finite()))
+    );
 }

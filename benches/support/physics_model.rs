@@ -45,10 +45,24 @@ fn six_dof(a: usize, b: usize, position: Vec3, rot: f32, spring: f32) -> Joint {
     }
 }
 
+/// Moves the last body added to `center` (its bone stays where it is).
+fn set_center(m: &mut Model, center: Vec3) {
+    if let Some(b) = m.rigid_bodies.last_mut() {
+        b.position = center;
+    }
+}
+
 /// 180 bodies, 230 joints: 4 kinematic (head, chest, hips, legs), 16 hair
 /// chains of 6 from the head, a skirt of 16 columns × 5 rows from the hips
 /// with ring joints between neighbours; groups 0 body, 1 legs, 2 hair, 3
-/// skirt, hair and skirt not colliding with themselves.
+/// skirt, hair and skirt not colliding with themselves. Laid out as real
+/// models rig chains (and Mei does): each hair or skirt body spans its
+/// bone, centred halfway to the next bone, and the joint to its parent sits
+/// at its bone's head, so a rotation the joint allows keeps the bone's
+/// length to its parent. (Until 2026-12-02 the bodies were centred on the
+/// bone heads with the joints halfway up: allowed bends then shortened a
+/// skirt bone by up to 23 %, which the stability measure counted as
+/// stretch.)
 pub fn generated_model() -> Model {
     generated_model_with(16)
 }
@@ -116,13 +130,10 @@ pub fn generated_model_with(columns: usize) -> Model {
             b.group = 2;
             b.no_collision = !(1 << 2);
             let bone = add(&mut m, format!("hair{c}_{k}"), Some(parent), p, b);
-            joints.push(six_dof(
-                parent,
-                bone,
-                p + Vec3::new(0.0, 0.4, 0.0),
-                0.4,
-                5.0,
-            ));
+            // As real models rig a chain: the body spans its bone (centred
+            // halfway to the next bone), the joint sits at the bone's head.
+            set_center(&mut m, p + Vec3::new(0.0, -0.4, 0.0));
+            joints.push(six_dof(parent, bone, p, 0.4, 5.0));
             parent = bone;
         }
     }
@@ -145,13 +156,8 @@ pub fn generated_model_with(columns: usize) -> Model {
             b.no_collision = !(1 << 3);
             b.rotation = Vec3::new(0.0, -a, 0.0);
             let bone = add(&mut m, format!("skirt{c}_{r}"), Some(parent), p, b);
-            joints.push(six_dof(
-                parent,
-                bone,
-                p + Vec3::new(0.0, 0.4, 0.0),
-                0.6,
-                10.0,
-            ));
+            set_center(&mut m, p + Vec3::new(0.15 * co, -0.4, 0.15 * s));
+            joints.push(six_dof(parent, bone, p, 0.6, 10.0));
             *cell = bone;
             parent = bone;
         }

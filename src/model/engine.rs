@@ -370,6 +370,7 @@ pub(crate) fn run_physics(
         report.steps += r.steps;
         if report.reset.is_none() {
             report.reset = r.reset;
+            report.reset_body = r.reset_body;
         }
     };
     match action {

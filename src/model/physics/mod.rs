@@ -54,14 +54,14 @@
 //!   anchor. Velocities stay the solver's; joints closing a loop (a skirt's
 //!   ring) are left to the solver. Measured (release, `examples/
 //!   physics_stretch`, share within 10 % / largest stretch / bodies moved
-//!   per step): generated fast 54.5 % / 413 % → 85.4 % / 26.5 % / 143 of
-//!   176; calm sway 99.97 % / 13.5 % → 99.98 % / 14.8 % / 4.1; Mei with
-//!   `mei_wait` 100 % / 0.0 % / 0, with GimmeGimme 100 % / 0.0 % / 0.02
-//!   (her joints sit on the bones, so only the anchors matter and the
-//!   solver keeps them). What the generated model still misses is geometry,
-//!   not drift: its joints sit halfway between two bones, so a rotation
-//!   within the limits changes a bone's length by up to 23 % (see
-//!   `tests/model_physics.rs`).
+//!   per step), with the generated model rigged as real models are (each
+//!   joint at its child bone's head; until 2026-12-02 its joints sat
+//!   halfway between bones, so allowed bends alone shortened skirt bones by
+//!   up to 23 % and the measure stalled at 85.4 %): generated fast, solver
+//!   alone 64.1 % / 319 %, with projection **100 % / 5.0 % / 144 of 176**;
+//!   calm sway 100 % / 4.5 % alone, 100 % / 4.6 % / 4.8 with it; Mei with
+//!   `mei_wait` 100 % / 0.0 % / 0, with GimmeGimme (6,553 frames) 100 % /
+//!   0.0 % / 0.04 (her solver alone keeps her chains).
 //!
 //! **Rules chosen here**: a bone is driven by the first dynamic body (file
 //! order) naming it; a later dynamic body on the same bone simulates without
@@ -132,8 +132,12 @@ pub const ANGULAR_PROJECTION_TOLERANCE: f32 = 0.05;
 pub struct StepReport {
     /// Fixed steps taken.
     pub steps: u32,
-    /// Set when the world blew up and was reset: names the body.
+    /// Set when the world blew up and was reset: names the body (numbered
+    /// within its actor's model).
     pub reset: Option<String>,
+    /// The body that blew up, in the world's numbering (all actors'
+    /// bodies one after another: [`PhysicsWorld::actor_bodies`] says whose).
+    pub reset_body: Option<usize>,
     /// Bodies moved by joint projection over these steps (see
     /// [`PROJECTION_TOLERANCE`]).
     pub projected: u32,

@@ -196,7 +196,7 @@ impl ScenePhysics {
         }
         report
             .reset
-            .map(|msg| self.name_actor(msg))
+            .map(|msg| (self.actor_of(report.reset_body), msg))
             .into_iter()
             .collect()
     }
@@ -261,35 +261,17 @@ impl ScenePhysics {
         }
     }
 
-    /// Names the actor of a blow-up message of the joined world ("physics
-    /// reset: rigid body N …", N in the joined numbering) and renumbers the
-    /// body within its actor.
-    fn name_actor(&self, msg: String) -> (usize, String) {
-        const AT: &str = "rigid body ";
-        let joined = msg
-            .split_once(AT)
-            .and_then(|(_, rest)| rest.split(' ').next())
-            .and_then(|n| n.parse::<usize>().ok());
-        let Some(world) = &self.world else {
-            return (0, msg);
+    /// The scene actor whose body blew up (`body` in the joined world's
+    /// numbering; the message already names it within its own model).
+    fn actor_of(&self, body: Option<usize>) -> usize {
+        let world_actor = match (&self.world, body) {
+            (Some(world), Some(i)) => (0..world.actor_count())
+                .find(|&k| world.actor_bodies(k).is_some_and(|r| r.contains(&i))),
+            _ => None,
         };
-        let found = joined.and_then(|i| {
-            (0..world.actor_count()).find_map(|k| {
-                world
-                    .actor_bodies(k)
-                    .filter(|r| r.contains(&i))
-                    .map(|r| (k, i - r.start))
-            })
-        });
-        match found {
-            Some((k, local)) => {
-                let actor = self.members.get(k).map_or(0, |m| m.actor);
-                let from = format!("{AT}{} ", joined.unwrap_or(local));
-                let to = format!("{AT}{local} ");
-                (actor, msg.replacen(&from, &to, 1))
-            }
-            None => (self.members.first().map_or(0, |m| m.actor), msg),
-        }
+        self.members
+            .get(world_actor.unwrap_or(0))
+            .map_or(0, |m| m.actor)
     }
 }
 

@@ -486,7 +486,8 @@ impl PhysicsWorld {
             // no contacts between jointed bodies changed little; the calm
             // motion and Mei are at 99.9–100 % from 2 substeps on.
             //
-            // With joint projection (PROJECTION_TOLERANCE), release,
+            // With joint projection (PROJECTION_TOLERANCE), release, on the
+            // generated model's earlier layout (joints halfway between bones),
             // examples/physics_prof (Mei world only, median of 5, load
             // 3.3–3.6) and physics_stretch: 2 iterations 0.196 ms, fast
             // 85.4 %, sway 99.98 % (projection moves 4 bodies a step);
@@ -839,35 +840,42 @@ impl PhysicsWorld {
         }
         self.next_target = std::mem::replace(&mut self.last_target, targets);
         match self.blown_up() {
-            Some(message) => {
+            Some((body, message)) => {
                 self.snap(bone_world);
                 StepReport {
                     steps,
                     reset: Some(message),
+                    reset_body: Some(body),
                     projected: self.projected,
                 }
             }
             None => StepReport {
                 steps,
                 reset: None,
+                reset_body: None,
                 projected: self.projected,
             },
         }
     }
 
     /// The first dynamic body that is not finite or is farther than
-    /// [`BLOWUP_DISTANCE`] from its bone, as a message.
-    fn blown_up(&self) -> Option<String> {
+    /// [`BLOWUP_DISTANCE`] from its bone: its index in the world and a
+    /// message naming it by its number in its own model.
+    fn blown_up(&self) -> Option<(usize, String)> {
         for i in 0..self.handles.len() {
             if self.kinematic[i] {
                 continue;
             }
             let (q, t) = self.body_pose(i)?;
             let b = &self.setup.bodies[i];
+            let n = b.index;
             if !q.is_finite() || !t.is_finite() {
-                return Some(format!(
-                    "physics reset: rigid body {i} \"{}\" became non-finite",
-                    b.name
+                return Some((
+                    i,
+                    format!(
+                        "physics reset: rigid body {n} \"{}\" became non-finite",
+                        b.name
+                    ),
                 ));
             }
             if b.bone.is_some() {
@@ -876,9 +884,12 @@ impl PhysicsWorld {
                 let want = self.last_target[i].1;
                 let d = t.distance(want);
                 if d > BLOWUP_DISTANCE {
-                    return Some(format!(
-                        "physics reset: rigid body {i} \"{}\" was flung {d:.1} units from its bone",
-                        b.name
+                    return Some((
+                        i,
+                        format!(
+                            "physics reset: rigid body {n} \"{}\" was flung {d:.1} units from its bone",
+                            b.name
+                        ),
                     ));
                 }
             }
