@@ -7,7 +7,12 @@
 //! cargo build --release --no-default-features --example physics_prof
 //! valgrind --tool=callgrind target/release/examples/physics_prof generated 60
 //! target/release/examples/physics_prof mei 600
+//! target/release/examples/physics_prof bake 600
 //! ```
+//!
+//! `bake` times `bake_physics` (the library call `bake-physics` and Tools ▸
+//! Bake physics make) on the generated model wearing a generated dance (its
+//! hips keyed on every frame with the sway), `n` frames.
 
 #[path = "../benches/support/physics_model.rs"]
 mod physics_model;
@@ -43,6 +48,10 @@ fn main() {
     let which = args.next().unwrap_or_else(|| "generated".into());
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(120);
     let n = n.max(1);
+    if which == "bake" {
+        bake(n);
+        return;
+    }
     let (model, frames) = if which == "mei" {
         let Some(m) = mei_frames(n) else {
             eprintln!("corpus missing (set VMD_CORPUS)");
@@ -67,4 +76,38 @@ fn main() {
     }
     let ms = start.elapsed().as_secs_f64() * 1e3 / frames.len() as f64;
     println!("{which}: {n} frames, {ms:.3} ms per frame, {resets} resets");
+}
+
+/// Times a bake of `n` frames of the generated model (hips keyed each frame).
+fn bake(n: usize) {
+    use glam::{Quat, Vec3};
+    use vmd_studio::vmd::{BoneKey, Motion, NameEncoding};
+    let model = physics_model::generated_model();
+    let mut motion = Motion::new_v2();
+    for f in 0..n as u32 {
+        let t = f as f32 / 30.0;
+        let q = Quat::from_rotation_y(0.6 * (t * std::f32::consts::PI).sin());
+        let p = Vec3::new(2.0 * (t * 2.0).sin(), 0.0, 0.0);
+        if let Ok(k) = BoneKey::new(
+            "hips",
+            NameEncoding::ShiftJis,
+            f,
+            p.to_array(),
+            q.to_array(),
+        ) {
+            motion.bones.push(k);
+        }
+    }
+    let start = Instant::now();
+    let last = n as u32 - 1;
+    match vmd_studio::model::physics::bake_physics(&model, &motion, 0..=last, |_| true) {
+        Ok((_, r)) => println!(
+            "bake: {} bones x {} frames, {} keys, {:.3} s",
+            r.bones.len(),
+            r.frames,
+            r.keys_written,
+            start.elapsed().as_secs_f64()
+        ),
+        Err(e) => eprintln!("bake: {e}"),
+    }
 }
