@@ -139,9 +139,18 @@ pub(super) fn bake_physics_form(
         }
         None => {
             let n = f.to - f.from + 1;
+            let after = if f.to < last {
+                format!(
+                    " One more key at {} gives each its physics back after the range.",
+                    f.to + 1
+                )
+            } else {
+                String::new()
+            };
             ui.weak(format!(
                 "Simulates from frame {} (settled there) and writes {n} keys ({:.2} s) per \
-                 physics bone; their keys outside {}–{} and every other key stay as they are.",
+                 physics bone; their keys outside {}–{} and every other key stay as they \
+                 are.{after}",
                 f.from,
                 f64::from(n) / 30.0,
                 f.from,
