@@ -380,18 +380,14 @@ impl PhysicsWorld {
         for &(k, child_is_b) in &self.projection {
             let lock = &self.locks[k];
             let [a, b] = lock.bodies;
-            let (Some(ba), Some(bb)) = (
-                self.world.bodies.get(self.handles[a]),
-                self.world.bodies.get(self.handles[b]),
-            ) else {
+            let Some([(qa, ta, wa, anchor_a), (qb, tb, wb, _)]) =
+                self.joint_frames(lock.bodies, &lock.frames)
+            else {
                 continue;
             };
-            let (qa, ta) = from_pose(ba.position());
-            let (qb, tb) = from_pose(bb.position());
             let (fa, pa) = lock.frames[0];
             let (fb, pb) = lock.frames[1];
-            let (wa, wb) = (qa * fa, qb * fb);
-            let held = ta + qa * pa + wa * lock.offset;
+            let held = anchor_a + wa * lock.offset;
             let error = tb + qb * pb - held;
             let gap = error.length();
             let rel = clamp_rotation(wa.conjugate() * wb, &lock.angular);
@@ -425,22 +421,34 @@ impl PhysicsWorld {
         }
     }
 
+    /// A joint's frame as each of its two bodies carries it now: per body
+    /// its rotation, translation, the joint frame's world rotation and the
+    /// anchor's world point (`frames`: the joint frame in each body's frame).
+    /// `None` when a body is gone.
+    #[allow(clippy::type_complexity)]
+    fn joint_frames(
+        &self,
+        bodies: [usize; 2],
+        frames: &[(Quat, Vec3); 2],
+    ) -> Option<[(Quat, Vec3, Quat, Vec3); 2]> {
+        let one = |k: usize| {
+            let body = self.world.bodies.get(*self.handles.get(bodies[k])?)?;
+            let (q, t) = from_pose(body.position());
+            let (f, p) = frames[k];
+            Some((q, t, q * f, t + q * p))
+        };
+        Some([one(0)?, one(1)?])
+    }
+
     /// One step's spring impulses (see [`Spring`]).
     fn apply_springs(&mut self) {
         for s in &self.springs {
             let [a, b] = s.bodies;
-            let (Some(ba), Some(bb)) = (
-                self.world.bodies.get(self.handles[a]),
-                self.world.bodies.get(self.handles[b]),
-            ) else {
+            let Some([(_, _, wa, anchor_a), (_, _, wb, anchor_b)]) =
+                self.joint_frames(s.bodies, &s.frames)
+            else {
                 continue;
             };
-            let (qa, ta) = from_pose(ba.position());
-            let (qb, tb) = from_pose(bb.position());
-            let (fa, pa) = s.frames[0];
-            let (fb, pb) = s.frames[1];
-            let (wa, anchor_a) = (qa * fa, ta + qa * pa);
-            let (wb, anchor_b) = (qb * fb, tb + qb * pb);
             let mut rel = wa.conjugate() * wb;
             if rel.w < 0.0 {
                 rel = -rel;
