@@ -146,15 +146,7 @@ pub fn bake_physics(
         let world = &engine.posed.bone_world;
         for (j, &b) in baked.iter().enumerate() {
             let (t, r) = local_values(model, world, b);
-            let mut key = BoneKey {
-                raw: [0; crate::vmd::layout::BONE_KEY_LEN],
-            };
-            key.set_name_field(&fields[j]);
-            key.set_frame(frame);
-            key.set_position(t.to_array());
-            key.set_rotation(r.to_array());
-            key.set_interpolation_block(block);
-            keys.push(key);
+            keys.push(bone_key(&fields[j], frame, t, r, block));
         }
         if !progress((k as u64 + 1) as f32 / total as f32) {
             return Err(BakeError::Cancelled);
@@ -188,6 +180,20 @@ pub fn bake_physics(
             warnings,
         },
     ))
+}
+
+/// A bone key record from its name field, frame, local values and
+/// interpolation block.
+fn bone_key(field: &[u8; 15], frame: u32, t: Vec3, r: Quat, block: [u8; 64]) -> BoneKey {
+    let mut key = BoneKey {
+        raw: [0; crate::vmd::layout::BONE_KEY_LEN],
+    };
+    key.set_name_field(field);
+    key.set_frame(frame);
+    key.set_position(t.to_array());
+    key.set_rotation(r.to_array());
+    key.set_interpolation_block(block);
+    key
 }
 
 /// The keys at `last + 1` that give the baked bones their physics back
@@ -233,15 +239,13 @@ fn restore_keys(
         } else {
             (Vec3::ZERO, Quat::IDENTITY)
         };
-        let mut key = BoneKey {
-            raw: [0; crate::vmd::layout::BONE_KEY_LEN],
-        };
-        key.set_name_field(&fields[j]);
-        key.set_frame(next);
-        key.set_position(t.to_array());
-        key.set_rotation(r.to_array());
-        key.set_interpolation_block(interpolation::DEFAULT_BONE_BLOCK);
-        out.push(key);
+        out.push(bone_key(
+            &fields[j],
+            next,
+            t,
+            r,
+            interpolation::DEFAULT_BONE_BLOCK,
+        ));
     }
     out
 }

@@ -284,20 +284,14 @@ fn set_curve_all(
             continue;
         };
         let sel = &views.get(d.id).selection;
-        let bones: Vec<usize> = sel
-            .iter()
-            .filter_map(|k| match k {
-                KeyRef::Bone(i) => Some(*i as usize),
-                _ => None,
-            })
-            .collect();
-        let cams: Vec<usize> = sel
-            .iter()
-            .filter_map(|k| match k {
-                KeyRef::Camera(i) => Some(*i as usize),
-                _ => None,
-            })
-            .collect();
+        let (mut bones, mut cams) = (Vec::new(), Vec::new());
+        for k in sel {
+            match k {
+                KeyRef::Bone(i) => bones.push(*i as usize),
+                KeyRef::Camera(i) => cams.push(*i as usize),
+                _ => {}
+            }
+        }
         let mut changes = KeyChanges::default();
         if !bones.is_empty()
             && let Some(Edit::SetKeys(c)) = curve_edit_for(d, false, &bones, &[0, 1, 2, 3], curve)
