@@ -193,3 +193,75 @@ fn ghosts_sit_at_the_neighbouring_keys() {
     let frames: Vec<u32> = d.ghosts.iter().map(|g| g.frame).collect();
     assert_eq!(frames, vec![15, 20, 25, 35, 40, 45]);
 }
+
+/// The camera's eye path in the free view follows a camera edit (it is
+/// cached per camera revision): moving the first camera key's target by
+/// (10, 0, 0) moves the eye at that key's frame by exactly that much (the
+/// eye is the target plus the rotated distance, and neither of those
+/// changed), and leaves the eye at frames between two later keys as it was.
+#[test]
+fn the_camera_path_follows_a_camera_edit() {
+    let (mut h, _) = demo(30.0);
+    h.run_steps(2);
+    let before = path::last_drawn(&h.ctx)
+        .expect("drawn")
+        .camera
+        .expect("the demo has a camera");
+    let (doc, k, f0) = {
+        let d = h
+            .state()
+            .ws
+            .docs()
+            .iter()
+            .find(|d| !d.motion.cameras.is_empty())
+            .expect("camera document");
+        let (k, key) = d
+            .motion
+            .cameras
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, c)| c.frame())
+            .expect("a key");
+        (d.id, k, key.frame())
+    };
+    let i = (f0 - before.first_frame) as usize;
+    let mut key = h
+        .state()
+        .ws
+        .docs()
+        .iter()
+        .find(|d| d.id == doc)
+        .unwrap()
+        .motion
+        .cameras[k];
+    let t = key.target();
+    key.set_target([t[0] + 10.0, t[1], t[2]]);
+    h.state_mut().apply(Event::edit(
+        doc,
+        EditRequest::apply(
+            Edit::SetKeys(KeyChanges {
+                cameras: vec![(k as u32, key)],
+                ..Default::default()
+            }),
+            "move the camera",
+        ),
+    ));
+    h.run_steps(2);
+    let after = path::last_drawn(&h.ctx)
+        .expect("drawn")
+        .camera
+        .expect("path");
+    assert_eq!(after.first_frame, before.first_frame);
+    let (e0, e1) = (Vec3::from(before.eyes[i]), Vec3::from(after.eyes[i]));
+    assert!(
+        (e1 - e0 - Vec3::new(10.0, 0.0, 0.0)).length() < 1e-4,
+        "{e0} -> {e1}"
+    );
+    // Drawn again without an edit: the same path.
+    h.run_steps(2);
+    let again = path::last_drawn(&h.ctx)
+        .expect("drawn")
+        .camera
+        .expect("path");
+    assert_eq!(again, after);
+}

@@ -114,6 +114,10 @@ struct Memory {
     /// (revision, frames) the ghosts were posed for.
     ghost_key: Option<(u64, Vec<u32>)>,
     ghosts: Vec<Ghost>,
+    /// (document id, revision, first, last frame) the camera path was
+    /// evaluated for, and the path.
+    camera_key: Option<(u64, u64, u32, u32)>,
+    camera: Option<CameraPath>,
     last: Option<PathData>,
     /// How many frames the last update posed (for tests: a curve edit poses
     /// only its segment).
@@ -206,7 +210,12 @@ pub(super) fn overlay(w: &WorldOverlays) {
             f.saturating_sub(s.half_range * 4),
             f.saturating_add(s.half_range * 4),
         );
-        data.camera = camera_path(&cam.motion, &cam.index, a..=b);
+        let key = (cam.id, cam.revision, a, b);
+        if m.camera_key != Some(key) {
+            m.camera = camera_path(&cam.motion, &cam.index, a..=b);
+            m.camera_key = Some(key);
+        }
+        data.camera = m.camera.clone();
     }
     draw(w.canvas.painter, &w.canvas.vp, rect, &data);
     m.last = Some(data);
