@@ -131,6 +131,16 @@ pub fn save_bytes_with(
     if existing.as_ref().is_some_and(|m| !m.is_file()) {
         return Err(io(std::io::Error::other("not a regular file")));
     }
+    if cfg!(windows) && existing.as_ref().is_some_and(|m| m.permissions().readonly()) {
+        // Windows cannot rename over a read-only file (and a read-only
+        // temporary copy could not be deleted either): say so before
+        // writing anything. On Unix the rename replaces it and the new file
+        // keeps the old one's mode.
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "the file is read-only (clear its read-only flag, or save under another name); nothing was written",
+        )));
+    }
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -153,6 +163,10 @@ pub fn save_bytes_with(
     builder.permissions(new_file_mode);
     let mut tmp = builder.tempfile_in(&dir).map_err(io)?;
     tmp.write_all(bytes).map_err(io)?;
+    // The original's mode bits go onto the new file. Unix only: on Windows
+    // the one permission is the read-only flag, refused above, and copying
+    // it would make the temporary file impossible to rename or delete.
+    #[cfg(unix)]
     if let Some(meta) = &existing {
         tmp.as_file()
             .set_permissions(meta.permissions())
