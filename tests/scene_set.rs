@@ -99,10 +99,12 @@ fn without_keys_the_panel_state_applies_and_keys_can_be_removed() {
 
 #[test]
 fn the_world_matrix_is_parent_then_translate_rotate_scale() {
-    let mut s = AccessoryState::default();
-    s.position = Vec3::new(1.0, 0.0, 0.0);
-    s.rotation_degrees = Vec3::new(0.0, 0.0, 90.0);
-    s.scale = 2.0;
+    let mut s = AccessoryState {
+        position: Vec3::new(1.0, 0.0, 0.0),
+        rotation_degrees: Vec3::new(0.0, 0.0, 90.0),
+        scale: 2.0,
+        ..AccessoryState::default()
+    };
     let bone = Mat4::from_translation(Vec3::new(0.0, 10.0, 0.0));
     // (1,0,0) → scale 2 → (2,0,0) → Rz 90° → (0,2,0) → +(1,0,0) → (1,2,0)
     // → the bone's +(0,10,0) → (1,12,0).

@@ -277,7 +277,6 @@ fn nested_frames_compose_child_then_parent() {
         a.to_model("f").positions[0],
         Vec3::new(3.0, 2.0, 3.0) * MMD_SCALE
     );
-    assert_eq!(MMD_SCALE, 10.0);
 }
 
 #[test]

@@ -30,9 +30,11 @@ fn a_placed_accessory_draws_where_its_placement_puts_it() {
     let mut template = MeshTemplate::new(&model, &textures);
     // Placed 5 units to the right, 5 up, at Si 0.5: the ×10 quad (10 wide)
     // becomes 5 wide, spanning x 2.5..7.5, y 5..10.
-    let mut state = AccessoryState::default();
-    state.position = Vec3::new(5.0, 5.0, 0.0);
-    state.scale = 0.5;
+    let state = AccessoryState {
+        position: Vec3::new(5.0, 5.0, 0.0),
+        scale: 0.5,
+        ..AccessoryState::default()
+    };
     let world = state.pose().world_matrix(None);
     for v in &mut template.mesh.vertices {
         v.position = world.transform_point3(Vec3::from(v.position)).to_array();

@@ -3,7 +3,7 @@
 //! triangles, `counts.materials`, missing textures, warnings), plus the
 //! placement and bone for a `.vac`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
 
@@ -125,7 +125,7 @@ pub fn accessory_info(a: &ModelInfoArgs) -> CliResult {
     Ok(())
 }
 
-fn describe(x: &Accessory, x_path: &PathBuf, vac: Option<VacFile>) -> AccessoryInfo {
+fn describe(x: &Accessory, x_path: &Path, vac: Option<VacFile>) -> AccessoryInfo {
     let stem = x_path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
