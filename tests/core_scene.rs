@@ -55,6 +55,7 @@ fn a_scene_round_trips_with_relative_paths() {
             physics: Some(SimulationMode::Trace),
             collide_actors: true,
         },
+        set: Default::default(),
     };
     let path = dir.join("scenes/show.vmdscene");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();

@@ -39,6 +39,7 @@ pub fn stdout_result(r: std::io::Result<()>) {
     }
 }
 
+pub mod accessory;
 pub mod audio;
 pub mod core;
 pub mod curve;

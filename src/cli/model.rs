@@ -16,7 +16,7 @@ use crate::vmd::IndexedMotion;
 
 #[derive(Debug, Args)]
 pub struct ModelInfoArgs {
-    /// The model (PMX 2.0/2.1 or PMD).
+    /// The model (PMX 2.0/2.1 or PMD), or an accessory (DirectX text .x or .vac).
     pub model: PathBuf,
     /// A VMD motion: also list its bone and morph names the model lacks.
     #[arg(long, value_name = "VMD")]
@@ -100,6 +100,9 @@ struct ModelInfo {
 }
 
 pub fn model_info(a: ModelInfoArgs) -> CliResult {
+    if super::accessory::is_accessory_path(&a.model) {
+        return super::accessory::accessory_info(&a);
+    }
     let loaded =
         LoadedModel::open(&a.model).map_err(|e| CliError(format!("{}: {e}", a.model.display())))?;
     let m = &loaded.model;

@@ -69,6 +69,7 @@ pub mod posing;
 pub mod skeleton;
 mod skin;
 pub mod texture;
+pub mod xfile;
 
 pub use binding::{MissingNames, MotionBinding, bone_track, missing_names};
 pub use builtin::{STANDARD_SKELETON_JSON, parse_skeleton_json, standard_model, standard_skeleton};

@@ -17,6 +17,7 @@ use crate::vmd::Motion;
 pub mod file;
 pub mod motion_path;
 pub mod recovery;
+pub mod set;
 pub mod shadow;
 pub mod shots;
 pub mod value_graph;
@@ -128,6 +129,8 @@ pub struct Scene<H> {
     pub light: Option<H>,
     pub song: Option<Song>,
     pub preview: PreviewSettings,
+    /// Stages, accessories and the background.
+    pub set: set::Set<H>,
 }
 
 impl<H> Default for Scene<H> {
@@ -138,6 +141,7 @@ impl<H> Default for Scene<H> {
             light: None,
             song: None,
             preview: PreviewSettings::default(),
+            set: set::Set::default(),
         }
     }
 }
@@ -321,6 +325,7 @@ impl<H: Clone + PartialEq> Scene<H> {
             light: self.light.as_ref().and_then(&mut f),
             song: self.song.clone(),
             preview: self.preview.clone(),
+            set: self.set.map(&mut f),
         }
     }
 }

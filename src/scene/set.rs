@@ -1,0 +1,363 @@
+//! The set around the dancers: stages and props, accessories placed as
+//! MMD's accessory panel places them (keyable over frames), and the
+//! background. Pure: the renderer asks it for matrices and switches.
+//!
+//! # Accessory placement
+//! An accessory's world matrix at a frame is
+//! `parent · T(position) · Rz · Ry · Rx · S(scale)` acting on the converted
+//! accessory model (whose vertices are already ×10, see
+//! [`crate::model::xfile::MMD_SCALE`]); `parent` is the identity for the
+//! world or the parent bone's world matrix. This is nanoem's
+//! `Accessory::fullWorldTransform` (`emapp/src/Accessory.cc`: bone ·
+//! translate · rotateZ · rotateY · rotateX · scale · scale(10)) in MMD's
+//! left-handed space. Angles are degrees in the panel and the keys.
+//!
+//! # Accessory keys
+//! As MMD plays them (nanoem `Accessory::synchronizeMotion`): on a key its
+//! values; between two keys position, scale and opacity are linear and the
+//! rotation is a quaternion slerp, by `(frame − prev) / (next − prev)`;
+//! shown, ground shadow and parent come from the previous key (they
+//! switch, they do not blend). Before the first key the first applies,
+//! after the last the last. No keys: the accessory's own state.
+
+use std::path::PathBuf;
+
+use glam::{EulerRot, Mat4, Quat, Vec3};
+
+/// Whether a stage or accessory is drawn before or after the models
+/// (MMD's accessory draw order; "after" suits see-through effects).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DrawOrder {
+    #[default]
+    BeforeModels,
+    AfterModels,
+}
+
+/// A stage or prop: a PMX/PMD model (or a `.x`) drawn as part of the set,
+/// with no motion needed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prop<H> {
+    /// Shown in lists.
+    pub name: String,
+    /// The PMX, PMD or `.x` file.
+    pub path: PathBuf,
+    pub shown: bool,
+    pub order: DrawOrder,
+    /// Its own motion, if its parts move (a handle as in
+    /// [`super::Actor::motion`]); none: the rest pose.
+    pub motion: Option<H>,
+}
+
+impl<H> Prop<H> {
+    /// A shown prop drawn before the models, named after its file.
+    pub fn new(path: PathBuf) -> Self {
+        Prop {
+            name: file_stem(&path),
+            path,
+            shown: true,
+            order: DrawOrder::BeforeModels,
+            motion: None,
+        }
+    }
+}
+
+/// What an accessory follows.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Parent {
+    /// The world.
+    #[default]
+    World,
+    /// A bone of an actor of the scene: `actor` indexes
+    /// [`super::Scene::actors`]; `bone` is the bone's name (Japanese, as
+    /// motions name bones).
+    Bone { actor: usize, bone: String },
+}
+
+/// An accessory's panel values at one moment (MMD's accessory panel).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccessoryState {
+    pub parent: Parent,
+    /// X, Y, Z in MMD units, in the parent's space.
+    pub position: Vec3,
+    /// Rx, Ry, Rz in degrees.
+    pub rotation_degrees: Vec3,
+    /// Si, uniform scale (1: the `.x` at MMD's ×10); negative reads as 0.
+    pub scale: f32,
+    /// Tr, opacity 0..1, multiplies every material's alpha.
+    pub opacity: f32,
+    pub shown: bool,
+    /// Casts MMD's ground shadow.
+    pub ground_shadow: bool,
+}
+
+impl Default for AccessoryState {
+    /// MMD's defaults for a newly loaded accessory (nanoem
+    /// `Accessory::reset`: no offset, scale 1, opacity 1; ground shadow on).
+    fn default() -> Self {
+        AccessoryState {
+            parent: Parent::World,
+            position: Vec3::ZERO,
+            rotation_degrees: Vec3::ZERO,
+            scale: 1.0,
+            opacity: 1.0,
+            shown: true,
+            ground_shadow: true,
+        }
+    }
+}
+
+/// An accessory key: its state from `frame` on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccessoryKey {
+    /// Scene frame (30 per second).
+    pub frame: u32,
+    pub state: AccessoryState,
+}
+
+/// An accessory's values at a frame, ready for drawing: the rotation as a
+/// quaternion (keys slerp between Euler angles' quaternions).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccessoryPose {
+    pub parent: Parent,
+    pub position: Vec3,
+    pub rotation: Quat,
+    /// Clamped to ≥ 0.
+    pub scale: f32,
+    /// Clamped to 0..1.
+    pub opacity: f32,
+    pub shown: bool,
+    pub ground_shadow: bool,
+}
+
+impl AccessoryPose {
+    /// The accessory's world matrix given its parent's: the parent bone's
+    /// world matrix (model space of that actor, placed in the world), or
+    /// `None` for the world (or a parent bone that cannot be found).
+    pub fn world_matrix(&self, parent_world: Option<Mat4>) -> Mat4 {
+        parent_world.unwrap_or(Mat4::IDENTITY)
+            * Mat4::from_scale_rotation_translation(
+                Vec3::splat(self.scale),
+                self.rotation,
+                self.position,
+            )
+    }
+}
+
+/// MMD's accessory rotation from panel degrees: `Rz · Ry · Rx` (X first).
+pub fn rotation_from_degrees(d: Vec3) -> Quat {
+    Quat::from_euler(
+        EulerRot::ZYX,
+        d.z.to_radians(),
+        d.y.to_radians(),
+        d.x.to_radians(),
+    )
+}
+
+impl AccessoryState {
+    /// A `.vac`'s placement as panel values (the `.vac`'s bone becomes
+    /// `parent` once the caller knows which actor has it).
+    pub fn from_placement(p: &crate::model::xfile::Placement, parent: Parent) -> Self {
+        AccessoryState {
+            parent,
+            position: p.position,
+            rotation_degrees: p.rotation_degrees,
+            scale: p.scale,
+            ..AccessoryState::default()
+        }
+    }
+
+    /// This state as a pose (no blending).
+    pub fn pose(&self) -> AccessoryPose {
+        AccessoryPose {
+            parent: self.parent.clone(),
+            position: finite_or(self.position, Vec3::ZERO),
+            rotation: rotation_from_degrees(finite_or(self.rotation_degrees, Vec3::ZERO)),
+            scale: if self.scale.is_finite() {
+                self.scale.max(0.0)
+            } else {
+                1.0
+            },
+            opacity: if self.opacity.is_finite() {
+                self.opacity.clamp(0.0, 1.0)
+            } else {
+                1.0
+            },
+            shown: self.shown,
+            ground_shadow: self.ground_shadow,
+        }
+    }
+}
+
+fn finite_or(v: Vec3, or: Vec3) -> Vec3 {
+    if v.is_finite() { v } else { or }
+}
+
+/// An accessory in the set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetAccessory {
+    /// Shown in lists (a `.vac`'s first line, else the file name).
+    pub name: String,
+    /// The `.x` file.
+    pub path: PathBuf,
+    pub order: DrawOrder,
+    /// The state when there are no keys (the panel's values).
+    pub state: AccessoryState,
+    /// Keys sorted by frame, one per frame at most.
+    pub keys: Vec<AccessoryKey>,
+}
+
+impl SetAccessory {
+    /// An accessory at MMD's defaults, named after its file.
+    pub fn new(path: PathBuf) -> Self {
+        SetAccessory {
+            name: file_stem(&path),
+            path,
+            order: DrawOrder::BeforeModels,
+            state: AccessoryState::default(),
+            keys: Vec::new(),
+        }
+    }
+
+    /// Sets (or replaces) the key at `key.frame`, keeping keys sorted.
+    pub fn set_key(&mut self, key: AccessoryKey) {
+        match self.keys.binary_search_by_key(&key.frame, |k| k.frame) {
+            Ok(i) => self.keys[i] = key,
+            Err(i) => self.keys.insert(i, key),
+        }
+    }
+
+    /// Removes the key at `frame`; returns it if there was one.
+    pub fn remove_key(&mut self, frame: u32) -> Option<AccessoryKey> {
+        let i = self.keys.binary_search_by_key(&frame, |k| k.frame).ok()?;
+        Some(self.keys.remove(i))
+    }
+
+    /// The accessory's values at scene frame `frame` (fractions allowed),
+    /// as MMD plays accessory keys (see the module documentation).
+    pub fn pose_at(&self, frame: f64) -> AccessoryPose {
+        let (first, last) = match (self.keys.first(), self.keys.last()) {
+            (Some(f), Some(l)) => (f, l),
+            _ => return self.state.pose(),
+        };
+        if frame.is_nan() || frame <= f64::from(first.frame) {
+            return first.state.pose();
+        }
+        if frame >= f64::from(last.frame) {
+            return last.state.pose();
+        }
+        // The last key at or before `frame`; a later one exists.
+        let next = self.keys.partition_point(|k| f64::from(k.frame) <= frame);
+        let (a, b) = (&self.keys[next - 1], &self.keys[next]);
+        let t = ((frame - f64::from(a.frame)) / f64::from(b.frame - a.frame)) as f32;
+        let (pa, pb) = (a.state.pose(), b.state.pose());
+        AccessoryPose {
+            position: pa.position.lerp(pb.position, t),
+            rotation: pa.rotation.slerp(pb.rotation, t),
+            scale: pa.scale + (pb.scale - pa.scale) * t,
+            opacity: pa.opacity + (pb.opacity - pa.opacity) * t,
+            ..pa
+        }
+    }
+}
+
+/// How a background image fits the picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ImageFit {
+    /// Scaled to cover the height or width, aspect kept, centred.
+    #[default]
+    Fit,
+    /// Stretched to the picture, aspect not kept.
+    Stretch,
+    /// At its own pixel size, centred.
+    Original,
+}
+
+/// A background image (MMD's 背景画像).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BackgroundImage {
+    pub path: PathBuf,
+    pub fit: ImageFit,
+}
+
+/// A background video (MMD's 背景AVI).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BackgroundVideo {
+    pub path: PathBuf,
+    /// Scene frame at which the video's first frame shows (may be negative).
+    pub frame_offset: i32,
+}
+
+/// What is behind everything: a colour, over which an image, over which a
+/// video (the topmost present one shows; the colour fills what they leave).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Background {
+    /// Linear RGB 0..1; one setting for the preview and every export.
+    pub colour: [f32; 3],
+    pub image: Option<BackgroundImage>,
+    pub video: Option<BackgroundVideo>,
+}
+
+impl Default for Background {
+    /// MMD's white, as the renderer clears today.
+    fn default() -> Self {
+        Background {
+            colour: [1.0, 1.0, 1.0],
+            image: None,
+            video: None,
+        }
+    }
+}
+
+/// The set: stages/props, accessories, background.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Set<H> {
+    pub props: Vec<Prop<H>>,
+    pub accessories: Vec<SetAccessory>,
+    pub background: Background,
+}
+
+impl<H> Default for Set<H> {
+    fn default() -> Self {
+        Set {
+            props: Vec::new(),
+            accessories: Vec::new(),
+            background: Background::default(),
+        }
+    }
+}
+
+impl<H> Set<H> {
+    /// The same set with every prop's motion handle mapped (see
+    /// [`super::Scene::map`]); a handle that maps to `None` leaves the prop
+    /// without a motion.
+    pub fn map<G>(&self, mut f: impl FnMut(&H) -> Option<G>) -> Set<G> {
+        Set {
+            props: self
+                .props
+                .iter()
+                .map(|p| Prop {
+                    name: p.name.clone(),
+                    path: p.path.clone(),
+                    shown: p.shown,
+                    order: p.order,
+                    motion: p.motion.as_ref().and_then(&mut f),
+                })
+                .collect(),
+            accessories: self.accessories.clone(),
+            background: self.background.clone(),
+        }
+    }
+
+    /// Whether the set holds nothing and the background is the default.
+    pub fn is_empty(&self) -> bool {
+        self.props.is_empty()
+            && self.accessories.is_empty()
+            && self.background == Background::default()
+    }
+}
+
+fn file_stem(p: &std::path::Path) -> String {
+    p.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
