@@ -42,6 +42,7 @@ pub fn stdout_result(r: std::io::Result<()>) {
 pub mod audio;
 pub mod core;
 pub mod curve;
+pub mod frame_range;
 pub mod model;
 pub mod physics;
 #[cfg(feature = "render")]
