@@ -39,7 +39,9 @@ pub mod progress;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod scene;
-pub mod video;
+/// Video export's GPU-free part now lives in the scene layer
+/// ([`scene::video`]); this keeps the old path `crate::video` working.
+pub use scene::video;
 pub mod vmd;
 pub mod workspace;
 

@@ -20,6 +20,7 @@ pub mod recovery;
 pub mod shadow;
 pub mod shots;
 pub mod value_graph;
+pub mod video;
 pub mod view;
 
 /// Which model an actor is.
