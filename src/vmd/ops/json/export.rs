@@ -10,6 +10,7 @@ use crate::vmd::evaluate::is_cut;
 use crate::vmd::layout::{self, HEADER_LEN, IK_NAME_LEN};
 use crate::vmd::motion::Motion;
 use crate::vmd::ops::report::{OpError, Report};
+use crate::vmd::records::{BoneKey, CameraKey, IkKey};
 use crate::vmd::track::TrackIndex;
 
 /// Options of [`export_json`].
@@ -51,29 +52,7 @@ pub fn export_document(m: &Motion, opts: ExportOptions) -> VmdJson {
         model_name_hex: Some(to_hex(&m.model_name_field)),
         sections_present: m.sections_present,
         trailing_hex: to_hex(&m.trailing),
-        bones: m
-            .bones
-            .iter()
-            .map(|k| {
-                let c = k.curves();
-                let (p, q) = (k.position(), k.rotation());
-                BoneJson {
-                    name: k.name().text,
-                    name_hex: Some(to_hex(k.name_field())),
-                    frame: k.frame(),
-                    position: f3(if rh { z_flip(p) } else { p }),
-                    rotation: f4(if rh { quat_rh(q) } else { q }),
-                    curves: BoneCurves {
-                        x: c[0],
-                        y: c[1],
-                        z: c[2],
-                        rotation: c[3],
-                    },
-                    interpolation_hex: Some(to_hex(&k.interpolation_block())),
-                    physics_off: k.physics_off(),
-                }
-            })
-            .collect(),
+        bones: m.bones.iter().map(|k| export_bone(k, rh)).collect(),
         morphs: m
             .morphs
             .iter()
@@ -88,33 +67,7 @@ pub fn export_document(m: &Motion, opts: ExportOptions) -> VmdJson {
             .cameras
             .iter()
             .enumerate()
-            .map(|(i, k)| {
-                let c = k.curves();
-                let (t, r, d) = (k.target(), k.rotation(), k.distance());
-                let eye = eye_position(t, r, d);
-                let q = camera_orientation(r).to_array();
-                CameraJson {
-                    frame: k.frame(),
-                    distance: F32(d),
-                    target: f3(if rh { z_flip(t) } else { t }),
-                    rotation: (!rh).then(|| f3(r)),
-                    orientation: if rh { quat_rh(q) } else { q },
-                    eye: if rh { z_flip(eye) } else { eye },
-                    cut: cut[i],
-                    curves: CameraCurves {
-                        target_x: c[0],
-                        target_y: c[1],
-                        target_z: c[2],
-                        rotation: c[3],
-                        distance: c[4],
-                        fov: c[5],
-                    },
-                    interpolation_hex: Some(to_hex(&k.interpolation_block())),
-                    fov: k.fov(),
-                    perspective: k.perspective(),
-                    perspective_byte: Some(k.perspective_byte()),
-                }
-            })
+            .map(|(i, k)| export_camera(k, cut[i], rh))
             .collect(),
         lights: m
             .lights
@@ -138,23 +91,74 @@ pub fn export_document(m: &Motion, opts: ExportOptions) -> VmdJson {
                 distance: F32(k.distance()),
             })
             .collect(),
-        iks: m
-            .iks
-            .iter()
-            .map(|k| IkJson {
-                frame: k.frame(),
-                show: k.show(),
-                show_byte: Some(k.raw[4]),
-                entries: (0..k.entry_count())
-                    .map(|i| IkEntryJson {
-                        name: k.entry_name(i).text,
-                        name_hex: Some(to_hex(k.entry_name_field(i))),
-                        enabled: k.entry_enabled(i),
-                        enabled_byte: Some(
-                            k.raw[layout::IK_KEY_HEAD_LEN + i * layout::IK_ENTRY_LEN + IK_NAME_LEN],
-                        ),
-                    })
-                    .collect(),
+        iks: m.iks.iter().map(export_ik).collect(),
+    }
+}
+
+/// One bone key (converted when `rh`).
+fn export_bone(k: &BoneKey, rh: bool) -> BoneJson {
+    let c = k.curves();
+    let (p, q) = (k.position(), k.rotation());
+    BoneJson {
+        name: k.name().text,
+        name_hex: Some(to_hex(k.name_field())),
+        frame: k.frame(),
+        position: f3(if rh { z_flip(p) } else { p }),
+        rotation: f4(if rh { quat_rh(q) } else { q }),
+        curves: BoneCurves {
+            x: c[0],
+            y: c[1],
+            z: c[2],
+            rotation: c[3],
+        },
+        interpolation_hex: Some(to_hex(&k.interpolation_block())),
+        physics_off: k.physics_off(),
+    }
+}
+
+/// One camera key (converted when `rh`); `cut`: it starts a cut.
+fn export_camera(k: &CameraKey, cut: bool, rh: bool) -> CameraJson {
+    let c = k.curves();
+    let (t, r, d) = (k.target(), k.rotation(), k.distance());
+    let eye = eye_position(t, r, d);
+    let q = camera_orientation(r).to_array();
+    CameraJson {
+        frame: k.frame(),
+        distance: F32(d),
+        target: f3(if rh { z_flip(t) } else { t }),
+        rotation: (!rh).then(|| f3(r)),
+        orientation: if rh { quat_rh(q) } else { q },
+        eye: if rh { z_flip(eye) } else { eye },
+        cut,
+        curves: CameraCurves {
+            target_x: c[0],
+            target_y: c[1],
+            target_z: c[2],
+            rotation: c[3],
+            distance: c[4],
+            fov: c[5],
+        },
+        interpolation_hex: Some(to_hex(&k.interpolation_block())),
+        fov: k.fov(),
+        perspective: k.perspective(),
+        perspective_byte: Some(k.perspective_byte()),
+    }
+}
+
+/// One IK/show key, with the raw show and enabled bytes.
+fn export_ik(k: &IkKey) -> IkJson {
+    IkJson {
+        frame: k.frame(),
+        show: k.show(),
+        show_byte: Some(k.raw[4]),
+        entries: (0..k.entry_count())
+            .map(|i| IkEntryJson {
+                name: k.entry_name(i).text,
+                name_hex: Some(to_hex(k.entry_name_field(i))),
+                enabled: k.entry_enabled(i),
+                enabled_byte: Some(
+                    k.raw[layout::IK_KEY_HEAD_LEN + i * layout::IK_ENTRY_LEN + IK_NAME_LEN],
+                ),
             })
             .collect(),
     }
