@@ -151,6 +151,12 @@ pub fn model_info(a: ModelInfoArgs) -> CliResult {
         out!("{}", serde_json::to_string_pretty(&info)?);
         return Ok(());
     }
+    print_model_info(&info);
+    Ok(())
+}
+
+/// Prints [`ModelInfo`] as text lines.
+fn print_model_info(info: &ModelInfo) {
     let c = &info.counts;
     let k = &c.morphs;
     out!("{} \"{}\" ({})", info.format, info.name, info.name_en);
@@ -207,7 +213,6 @@ pub fn model_info(a: ModelInfoArgs) -> CliResult {
     if let Some(v) = &info.motion_morphs_missing {
         list("motion morphs not in the model", v);
     }
-    Ok(())
 }
 
 #[derive(Debug, Serialize)]
