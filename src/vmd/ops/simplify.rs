@@ -30,7 +30,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::report::{OpError, Report};
 use super::simplify_fit::Effort;
 pub use super::simplify_track::{ChannelKind, ErrorAt, Strategy};
-use super::simplify_track::{ChannelSpec, FitScratch, MAX_CURVES, Segment, TrackData, lerp};
+use super::simplify_track::{
+    ChannelSpec, FitScratch, Kept, MAX_CURVES, Segment, TrackData, kept_motion, lerp,
+};
 use crate::progress::Progress;
 use crate::vmd::bezier::Curve;
 use crate::vmd::evaluate::slerp;
@@ -625,31 +627,6 @@ pub fn simplify_with_progress(
     assemble(m, p, results)
 }
 
-/// New curves for a kept key (`None`: its own), per storage index; `None`
-/// outside: the key is dropped.
-type Kept = Option<Option<[Curve; MAX_CURVES]>>;
-
-/// The kept keys of one section in storage order, with their new curves
-/// written by `set`; counts the keys whose curves were rewritten.
-fn keep_with_curves<K: Clone>(
-    keys: &[K],
-    kept: &[Kept],
-    changed: &mut usize,
-    set: impl Fn(&mut K, &[Curve; MAX_CURVES]),
-) -> Vec<K> {
-    let mut out = Vec::with_capacity(kept.iter().filter(|k| k.is_some()).count());
-    for (k, n) in keys.iter().zip(kept) {
-        let Some(n) = n else { continue };
-        let mut k = k.clone();
-        if let Some(c) = n {
-            set(&mut k, c);
-            *changed += 1;
-        }
-        out.push(k);
-    }
-    out
-}
-
 fn assemble(
     m: &Motion,
     p: &SimplifyParams,
@@ -760,51 +737,4 @@ fn track_note(t: &TrackResult) -> String {
             errs.join(", ")
         }
     )
-}
-
-/// The motion with only the kept keys (bones and camera with their new
-/// curves, counted in `changed`), every other section and byte as it was.
-fn kept_motion(
-    m: &Motion,
-    bone_new: &[Kept],
-    morph_keep: &[bool],
-    cam_new: &[Kept],
-    changed: &mut usize,
-) -> Motion {
-    let bones = keep_with_curves(&m.bones, bone_new, changed, |k, c| {
-        for ch in BoneChannel::ALL {
-            if k.curve(ch) != c[ch.index()] {
-                k.set_curve(ch, c[ch.index()]);
-            }
-        }
-    });
-    let cameras = keep_with_curves(&m.cameras, cam_new, changed, |k, c| {
-        for ch in CameraChannel::ALL {
-            if k.curve(ch) != c[ch.index()] {
-                k.set_curve(ch, c[ch.index()]);
-            }
-        }
-    });
-    let morphs = m
-        .morphs
-        .iter()
-        .zip(morph_keep)
-        .filter(|(_, keep)| **keep)
-        .map(|(k, _)| *k)
-        .collect();
-    // Every other section and byte as it was (without cloning the keys
-    // that are replaced).
-    Motion {
-        header: m.header,
-        version: m.version,
-        model_name_field: m.model_name_field.clone(),
-        bones,
-        morphs,
-        cameras,
-        lights: m.lights.clone(),
-        shadows: m.shadows.clone(),
-        iks: m.iks.clone(),
-        sections_present: m.sections_present,
-        trailing: m.trailing.clone(),
-    }
 }
