@@ -8,7 +8,8 @@
 //! vmd        pure: bytes ⇄ motion, curves, evaluation + cache, camera math, key edits, toolbox ops
 //! model      pure: PMX/PMD readers, materials, textures, morphs, MMD pose rules, physics, skinning
 //! audio      pure: decoding, waveform envelopes, beats
-//! scene      pure: actors, camera, light, song slot, offsets; .vmdscene and crash-recovery files
+//! scene      pure: actors, camera, light, song slot, offsets; .vmdscene and crash-recovery
+//!            files; video export's plan, ffmpeg command line and encoder (`scene::video`)
 //!  ↑
 //! workspace  pure: open documents + histories, the scene arrangement, one undo
 //!            order, transport, selection; one entry point (`Workspace::apply`)
@@ -39,7 +40,9 @@ pub mod progress;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod scene;
-pub mod video;
+/// Video export's GPU-free part now lives in the scene layer
+/// ([`scene::video`]); this keeps the old path `crate::video` working.
+pub use scene::video;
 pub mod vmd;
 pub mod workspace;
 

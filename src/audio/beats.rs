@@ -314,6 +314,52 @@ fn estimate_from_curve(curve: &OnsetCurve) -> Option<(BeatGrid, f64)> {
     }
 
     // 1. Tempo candidate.
+    let period = tempo_period(v, pps, lo, hi)?;
+
+    // 2. Octave check.
+    // Halve the period while the half-way points are about as strong.
+    let (period, mut phase) = octave_check(v, period, lo);
+
+    // 3. Beat or off-beat, by the low band.
+    let low = &curve.low_values;
+    phase = beat_or_offbeat(low, phase, period);
+    // Peaks from here on: broadband plus low band.
+    let beat_curve: Vec<f32> = v
+        .iter()
+        .zip(low.iter().chain(std::iter::repeat(&0.0)))
+        .map(|(a, b)| a + b)
+        .collect();
+    let v = &beat_curve;
+
+    // 4. Phase and exact period by growing least-squares fits.
+    let n = v.len() as f64;
+    let (a, p, matched) = fit_beats(v, phase, period);
+    if matched.len() < 4 {
+        return None;
+    }
+
+    // Beat 0 is the first matched beat.
+    let k_first = matched.iter().map(|m| m.0).min()?;
+    let first_index = a + k_first as f64 * p;
+    let beats_from_first = ((n - 1.0 - first_index) / p).floor() as i64 + 1;
+    let confidence = (matched.len() as f64 / beats_from_first.max(1) as f64).min(1.0);
+
+    // 5. Downbeat: the strongest of the four beat positions of a bar.
+    let downbeat_phase = strongest_bar_position(v, &matched, k_first, p);
+
+    let grid = BeatGrid {
+        bpm: 60.0 * pps / p,
+        first_beat_seconds: curve.time_of(first_index),
+        beats_per_bar: 4,
+        downbeat_phase,
+    };
+    (grid.bpm.is_finite() && grid.bpm > 0.0).then_some((grid, confidence))
+}
+
+/// Step 1: the tempo's period in curve points: the autocorrelation peak
+/// between `lo` and `hi` points, weighted towards 120 BPM, refined to a
+/// fraction of a point; `None` without a positive peak.
+fn tempo_period(v: &[f32], pps: f64, lo: usize, hi: usize) -> Option<f64> {
     let acf = autocorrelation(v, lo, hi);
     let weight = |lag: f64| {
         let bpm = 60.0 * pps / lag;
@@ -336,10 +382,13 @@ fn estimate_from_curve(curve: &OnsetCurve) -> Option<(BeatGrid, f64)> {
             period += (0.5 * (a - c) / den).clamp(-0.5, 0.5);
         }
     }
+    Some(period)
+}
 
-    // 2. Octave check.
-    // Halve the period while the half-way points are about as strong.
-    let mut phase = loop {
+/// Step 2, the octave check: halves the period while the half-way points
+/// are about as strong; gives (period, phase).
+fn octave_check(v: &[f32], mut period: f64, lo: usize) -> (f64, f64) {
+    let phase = loop {
         let (phase, on, mid) = comb(v, period);
         if period / 2.0 >= lo as f64 && on > 0.0 && mid >= 0.5 * on {
             period /= 2.0;
@@ -347,24 +396,25 @@ fn estimate_from_curve(curve: &OnsetCurve) -> Option<(BeatGrid, f64)> {
             break phase;
         }
     };
+    (period, phase)
+}
 
-    // 3. Beat or off-beat, by the low band.
-    let low = &curve.low_values;
+/// Step 3: moves the phase half a beat when the low band is stronger off
+/// the beat than on it.
+fn beat_or_offbeat(low: &[f32], mut phase: f64, period: f64) -> f64 {
     let half = period / 2.0;
     let low_on = comb_peaks(low, phase, period, 0.1 * period);
     let low_off = comb_peaks(low, phase + half, period, 0.1 * period);
     if low_off > low_on && low_off >= LOW_BAND_MIN {
         phase = (phase + half).rem_euclid(period);
     }
-    // Peaks from here on: broadband plus low band.
-    let beat_curve: Vec<f32> = v
-        .iter()
-        .zip(low.iter().chain(std::iter::repeat(&0.0)))
-        .map(|(a, b)| a + b)
-        .collect();
-    let v = &beat_curve;
+    phase
+}
 
-    // 4. Phase and exact period by growing least-squares fits.
+/// Step 4: phase `a` and exact period `p` by least-squares fits over a
+/// growing span of beats, from the 8 consecutive beats with the most onset
+/// strength; gives (a, p, matched beats as (index, position, strength)).
+fn fit_beats(v: &[f32], phase: f64, period: f64) -> (f64, f64, Vec<(i64, f64, f64)>) {
     let n = v.len() as f64;
     let beats_total = (n / period).floor() as i64;
     // Start from the 8 consecutive beats with the most onset strength.
@@ -414,32 +464,17 @@ fn estimate_from_curve(curve: &OnsetCurve) -> Option<(BeatGrid, f64)> {
         k_lo = (k_lo - span).max(k_min_all);
         k_hi = (k_hi + span).min(k_max_all);
     }
-    if matched.len() < 4 {
-        return None;
-    }
+    (a, p, matched)
+}
 
-    // Beat 0 is the first matched beat.
-    let k_first = matched.iter().map(|m| m.0).min()?;
-    let first_index = a + k_first as f64 * p;
-    let beats_from_first = ((n - 1.0 - first_index) / p).floor() as i64 + 1;
-    let confidence = (matched.len() as f64 / beats_from_first.max(1) as f64).min(1.0);
-
-    // 5. Downbeat: the strongest of the four beat positions of a bar.
+/// Step 5, the downbeat: the strongest of the four beat positions of a bar.
+fn strongest_bar_position(v: &[f32], matched: &[(i64, f64, f64)], k_first: i64, p: f64) -> u32 {
     let mut sums = [0.0f64; 4];
-    for &(k, x, _) in &matched {
+    for &(k, x, _) in matched {
         sums[(k - k_first).rem_euclid(4) as usize] += area_near(v, x, 0.1 * p);
     }
-    let downbeat_phase = sums
-        .iter()
+    sums.iter()
         .enumerate()
         .max_by(|x, y| x.1.total_cmp(y.1))
-        .map_or(0, |(i, _)| i as u32);
-
-    let grid = BeatGrid {
-        bpm: 60.0 * pps / p,
-        first_beat_seconds: curve.time_of(first_index),
-        beats_per_bar: 4,
-        downbeat_phase,
-    };
-    (grid.bpm.is_finite() && grid.bpm > 0.0).then_some((grid, confidence))
+        .map_or(0, |(i, _)| i as u32)
 }

@@ -13,10 +13,10 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use symphonia::core::codecs::audio::AudioDecoderOptions;
+use symphonia::core::codecs::audio::{AudioDecoder, AudioDecoderOptions};
 use symphonia::core::errors::Error as SymError;
 use symphonia::core::formats::probe::Hint;
-use symphonia::core::formats::{FormatOptions, TrackType};
+use symphonia::core::formats::{FormatOptions, FormatReader, TrackType};
 use symphonia::core::io::{MediaSource, MediaSourceStream};
 use symphonia::core::meta::MetadataOptions;
 
@@ -130,37 +130,14 @@ fn decode_unguarded(
         pos: Arc::clone(&pos),
     };
     let mss = MediaSourceStream::new(Box::new(counting), Default::default());
-    let mut hint = Hint::new();
-    if let Some(ext) = extension {
-        hint.with_extension(ext);
-    }
-    let mut format = symphonia::default::get_probe()
-        .probe(
-            &hint,
-            mss,
-            FormatOptions::default(),
-            MetadataOptions::default(),
-        )
-        .map_err(|e| match e {
-            SymError::Unsupported(_) => {
-                AudioError::Unsupported("the content is not a known audio format".into())
-            }
-            other => corrupt(other),
-        })?;
-    let track = format
-        .default_track(TrackType::Audio)
-        .ok_or(AudioError::NoAudioTrack)?;
-    let track_id = track.id;
-    let params = track
-        .codec_params
-        .as_ref()
-        .and_then(|p| p.audio())
-        .ok_or(AudioError::NoAudioTrack)?;
-    let mut decoder = symphonia::default::get_codecs()
-        .make_audio_decoder(params, &AudioDecoderOptions::default())
-        .map_err(corrupt)?;
+    let OpenTrack {
+        mut format,
+        mut decoder,
+        track_id,
+        rate,
+    } = open_track(mss, extension)?;
 
-    let mut rate: Option<u32> = params.sample_rate;
+    let mut rate: Option<u32> = rate;
     let mut channels: Option<usize> = None;
     let mut out: Vec<i16> = Vec::new();
     let mut packet_buf: Vec<f32> = Vec::new();
@@ -254,4 +231,57 @@ fn decode_unguarded(
     let pcm = Pcm::new(rate, channels, out).ok_or(AudioError::SampleRate(rate))?;
     progress.set_fraction(1.0);
     Ok(pcm)
+}
+
+/// The opened song: its container's reader, the decoder of its default
+/// audio track, that track's id, and the sample rate the container gives.
+struct OpenTrack {
+    format: Box<dyn FormatReader>,
+    decoder: Box<dyn AudioDecoder>,
+    track_id: u32,
+    rate: Option<u32>,
+}
+
+/// Probes the container (helped by the file's extension) and opens its
+/// default audio track's decoder.
+fn open_track(
+    mss: MediaSourceStream<'static>,
+    extension: Option<&str>,
+) -> Result<OpenTrack, AudioError> {
+    let mut hint = Hint::new();
+    if let Some(ext) = extension {
+        hint.with_extension(ext);
+    }
+    let format = symphonia::default::get_probe()
+        .probe(
+            &hint,
+            mss,
+            FormatOptions::default(),
+            MetadataOptions::default(),
+        )
+        .map_err(|e| match e {
+            SymError::Unsupported(_) => {
+                AudioError::Unsupported("the content is not a known audio format".into())
+            }
+            other => corrupt(other),
+        })?;
+    let track = format
+        .default_track(TrackType::Audio)
+        .ok_or(AudioError::NoAudioTrack)?;
+    let track_id = track.id;
+    let params = track
+        .codec_params
+        .as_ref()
+        .and_then(|p| p.audio())
+        .ok_or(AudioError::NoAudioTrack)?;
+    let decoder = symphonia::default::get_codecs()
+        .make_audio_decoder(params, &AudioDecoderOptions::default())
+        .map_err(corrupt)?;
+    let rate = params.sample_rate;
+    Ok(OpenTrack {
+        format,
+        decoder,
+        track_id,
+        rate,
+    })
 }

@@ -43,6 +43,7 @@ pub mod accessory;
 pub mod audio;
 pub mod core;
 pub mod curve;
+pub mod frame_range;
 pub mod model;
 pub mod physics;
 #[cfg(feature = "render")]

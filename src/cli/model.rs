@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Serialize;
 
+pub use super::frame_range::parse_frame_range;
 use super::{CliError, CliResult, load_indexed};
 use crate::model::physics::SimulationMode;
 use crate::model::{
@@ -153,6 +154,12 @@ pub fn model_info(a: ModelInfoArgs) -> CliResult {
         out!("{}", serde_json::to_string_pretty(&info)?);
         return Ok(());
     }
+    print_model_info(&info);
+    Ok(())
+}
+
+/// Prints [`ModelInfo`] as text lines.
+fn print_model_info(info: &ModelInfo) {
     let c = &info.counts;
     let k = &c.morphs;
     out!("{} \"{}\" ({})", info.format, info.name, info.name_en);
@@ -209,7 +216,6 @@ pub fn model_info(a: ModelInfoArgs) -> CliResult {
     if let Some(v) = &info.motion_morphs_missing {
         list("motion morphs not in the model", v);
     }
-    Ok(())
 }
 
 #[derive(Debug, Serialize)]
@@ -228,25 +234,6 @@ struct PoseOut {
     ik: BTreeMap<String, bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     vertices: Option<Vec<[f32; 3]>>,
-}
-
-/// Parses `A..B` (inclusive, `A ≤ B`, frames 0..=u32::MAX).
-pub fn parse_frame_range(s: &str) -> Result<(u32, u32), CliError> {
-    let bad = || CliError(format!("frames \"{s}\" is not A..B (e.g. 0..299)"));
-    let (a, b) = s.split_once("..").ok_or_else(bad)?;
-    let a: u32 = a.trim().parse().map_err(|_| bad())?;
-    let b: u32 = b
-        .trim()
-        .trim_start_matches('=')
-        .trim()
-        .parse()
-        .map_err(|_| bad())?;
-    if b < a {
-        return Err(CliError(format!(
-            "frames {a}..{b}: the end is before the start"
-        )));
-    }
-    Ok((a, b))
 }
 
 pub fn pose(a: PoseArgs) -> CliResult {

@@ -51,7 +51,7 @@ pub fn bake(a: BakePhysicsArgs) -> CliResult {
         Model::open(&a.model).map_err(|e| CliError(format!("{}: {e}", a.model.display())))?;
     let motion = super::load(&a.motion)?;
     let (first, last) = match &a.frames {
-        Some(r) => super::model::parse_frame_range(r)?,
+        Some(r) => super::frame_range::parse_frame_range(r)?,
         None => (0, last_frame(&motion)),
     };
     let started = std::time::Instant::now();

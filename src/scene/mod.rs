@@ -21,6 +21,7 @@ pub mod set;
 pub mod shadow;
 pub mod shots;
 pub mod value_graph;
+pub mod video;
 pub mod view;
 
 /// Which model an actor is.

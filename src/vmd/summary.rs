@@ -277,37 +277,6 @@ pub fn summarize_with(m: &Motion, idx: &TrackIndex, bones: &BoneFacts) -> Summar
     if let Some(w) = name_warning("model name", &model, &m.model_name_field) {
         warnings.push(w);
     }
-    let track_list = |tracks: &[(&[u8], usize)], what: &str, warnings: &mut Vec<String>| {
-        let mut out = Vec::with_capacity(tracks.len());
-        let mut by_text: HashMap<String, usize> = HashMap::new();
-        for &(name_key, keys) in tracks {
-            let d = decode_name(name_key);
-            if let Some(w) = name_warning(what, &d, name_key) {
-                warnings.push(w);
-            }
-            if d.cut_mid_char {
-                *by_text.entry(d.text.clone()).or_default() += 1;
-            }
-            out.push(TrackSummary { name: d.text, keys });
-        }
-        // Two different raw names that show the same after dropping a dangling byte.
-        for &(name_key, _) in tracks {
-            let d = decode_name(name_key);
-            if !d.cut_mid_char
-                && let Some(n) = by_text.get_mut(&d.text)
-            {
-                *n += 1;
-            }
-        }
-        for (text, n) in by_text {
-            if n > 1 {
-                warnings.push(format!(
-                    "{n} different {what} names show as \"{text}\" once truncated: they are separate tracks"
-                ));
-            }
-        }
-        out
-    };
     let bone_names: Vec<(&[u8], usize)> = bones
         .tracks
         .iter()
@@ -321,6 +290,95 @@ pub fn summarize_with(m: &Motion, idx: &TrackIndex, bones: &BoneFacts) -> Summar
     let bone_tracks = track_list(&bone_names, "bone", &mut warnings);
     let morph_tracks = track_list(&morph_names, "morph", &mut warnings);
 
+    duplicate_key_warnings(m, idx, bones, &mut warnings);
+    ik_name_warnings(m, &mut warnings);
+
+    if !m.trailing.is_empty() {
+        warnings.push(format!(
+            "{} bytes after the last section are kept as they are",
+            m.trailing.len()
+        ));
+    }
+    let kind = Kind::of_counts(bones.count, m.morphs.len(), m.cameras.len(), m.lights.len());
+    if !m.cameras.is_empty() && model.text != "カメラ・照明" {
+        warnings.push(format!(
+            "camera keys in a file whose model name is \"{}\", not カメラ・照明: MMD may load it onto a model",
+            model.text
+        ));
+    }
+    let cuts = cut_frames(m, idx);
+    // The latest frame of the other sections, and of the bone keys.
+    let last_frame = m.frames().chain(bones.last_frame).max();
+    Summary {
+        version: m.version.number(),
+        model_name: model.text,
+        kind,
+        counts: Counts {
+            bones: bones.count,
+            morphs: m.morphs.len(),
+            cameras: m.cameras.len(),
+            lights: m.lights.len(),
+            self_shadows: m.shadows.len(),
+            ik: m.iks.len(),
+        },
+        last_frame,
+        duration_seconds: f64::from(last_frame.unwrap_or(0)) / 30.0,
+        bone_tracks,
+        morph_tracks,
+        camera_cuts: cuts.len(),
+        cut_frames: cuts,
+        linear_bone_keys: bones.linear,
+        physics_off_keys: bones.physics_off,
+        warnings,
+    }
+}
+
+/// The tracks' summaries, in order, warning (into `warnings`) about odd
+/// names and about different raw names that show as the same text.
+fn track_list(
+    tracks: &[(&[u8], usize)],
+    what: &str,
+    warnings: &mut Vec<String>,
+) -> Vec<TrackSummary> {
+    let mut out = Vec::with_capacity(tracks.len());
+    let mut by_text: HashMap<String, usize> = HashMap::new();
+    for &(name_key, keys) in tracks {
+        let d = decode_name(name_key);
+        if let Some(w) = name_warning(what, &d, name_key) {
+            warnings.push(w);
+        }
+        if d.cut_mid_char {
+            *by_text.entry(d.text.clone()).or_default() += 1;
+        }
+        out.push(TrackSummary { name: d.text, keys });
+    }
+    // Two different raw names that show the same after dropping a dangling byte.
+    for &(name_key, _) in tracks {
+        let d = decode_name(name_key);
+        if !d.cut_mid_char
+            && let Some(n) = by_text.get_mut(&d.text)
+        {
+            *n += 1;
+        }
+    }
+    for (text, n) in by_text {
+        if n > 1 {
+            warnings.push(format!(
+                "{n} different {what} names show as \"{text}\" once truncated: they are separate tracks"
+            ));
+        }
+    }
+    out
+}
+
+/// Warnings about keys that share a (track, frame) and about names cut
+/// to the same 15 bytes.
+fn duplicate_key_warnings(
+    m: &Motion,
+    idx: &TrackIndex,
+    bones: &BoneFacts,
+    warnings: &mut Vec<String>,
+) {
     // Duplicate (track, frame) keys. A track whose name fills the whole
     // 15-byte field and keys some frame twice is most likely two bones whose
     // longer names were cut to the same bytes (e.g. `middle_04_leaf_L` and
@@ -373,6 +431,10 @@ pub fn summarize_with(m: &Motion, idx: &TrackIndex, bones: &BoneFacts) -> Summar
             "{dup_cam} camera keys share a frame with another camera key"
         ));
     }
+}
+
+/// Odd IK names, once per distinct name.
+fn ik_name_warnings(m: &Motion, warnings: &mut Vec<String>) {
     // Odd IK names, once per distinct name (every IK/show key repeats them).
     let mut seen_ik = std::collections::HashSet::new();
     for k in &m.iks {
@@ -385,45 +447,6 @@ pub fn summarize_with(m: &Motion, idx: &TrackIndex, bones: &BoneFacts) -> Summar
                 warnings.push(w);
             }
         }
-    }
-
-    if !m.trailing.is_empty() {
-        warnings.push(format!(
-            "{} bytes after the last section are kept as they are",
-            m.trailing.len()
-        ));
-    }
-    let kind = Kind::of_counts(bones.count, m.morphs.len(), m.cameras.len(), m.lights.len());
-    if !m.cameras.is_empty() && model.text != "カメラ・照明" {
-        warnings.push(format!(
-            "camera keys in a file whose model name is \"{}\", not カメラ・照明: MMD may load it onto a model",
-            model.text
-        ));
-    }
-    let cuts = cut_frames(m, idx);
-    // The latest frame of the other sections, and of the bone keys.
-    let last_frame = m.frames().chain(bones.last_frame).max();
-    Summary {
-        version: m.version.number(),
-        model_name: model.text,
-        kind,
-        counts: Counts {
-            bones: bones.count,
-            morphs: m.morphs.len(),
-            cameras: m.cameras.len(),
-            lights: m.lights.len(),
-            self_shadows: m.shadows.len(),
-            ik: m.iks.len(),
-        },
-        last_frame,
-        duration_seconds: f64::from(last_frame.unwrap_or(0)) / 30.0,
-        bone_tracks,
-        morph_tracks,
-        camera_cuts: cuts.len(),
-        cut_frames: cuts,
-        linear_bone_keys: bones.linear,
-        physics_off_keys: bones.physics_off,
-        warnings,
     }
 }
 

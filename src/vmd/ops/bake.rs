@@ -126,97 +126,12 @@ pub fn bake(m: &Motion, p: BakeParams) -> Result<(Motion, Report), OpError> {
             frames.len()
         )));
     }
-    let inside = |f: u32| (from..=to).contains(&f);
     let mut out = m.clone();
-
-    // Bones: keys outside the range, then the baked keys per track.
-    out.bones = m
-        .bones
-        .iter()
-        .filter(|k| !inside(k.frame()))
-        .cloned()
-        .collect();
-    for t in &idx.bones {
-        for f in track_frames(&frames, &t.frames, from, to) {
-            let Some(src) = in_force(&t.keys, f, |i| m.bones[i as usize].frame()) else {
-                continue;
-            };
-            let pose = bone_at(m, t, f64::from(f));
-            let mut k = m.bones[src as usize];
-            k.set_frame(f);
-            k.set_position(pose.position);
-            k.set_rotation(pose.rotation);
-            for ch in BoneChannel::ALL {
-                if !k.curve(ch).is_linear() {
-                    k.set_curve(ch, Curve::LINEAR);
-                }
-            }
-            out.bones.push(k);
-        }
-    }
-    out.morphs = m
-        .morphs
-        .iter()
-        .filter(|k| !inside(k.frame()))
-        .cloned()
-        .collect();
-    for t in &idx.morphs {
-        for f in track_frames(&frames, &t.frames, from, to) {
-            let Some(src) = in_force(&t.keys, f, |i| m.morphs[i as usize].frame()) else {
-                continue;
-            };
-            let mut k = m.morphs[src as usize];
-            k.set_frame(f);
-            k.set_weight(morph_at(m, t, f64::from(f)));
-            out.morphs.push(k);
-        }
-    }
+    out.bones = bake_bones(m, &idx, &frames, from, to);
+    out.morphs = bake_morphs(m, &idx, &frames, from, to);
     let mut rounded_fov = 0usize;
     if !idx.camera.is_empty() {
-        out.cameras = m
-            .cameras
-            .iter()
-            .filter(|k| !inside(k.frame()))
-            .cloned()
-            .collect();
-        let sorted_frames: Vec<u32> = idx
-            .camera
-            .iter()
-            .map(|&i| m.cameras[i as usize].frame())
-            .collect();
-        let mut cam_frames: Vec<u32> = track_frames(&frames, &sorted_frames, from, to).collect();
-        // Both keys of every cut inside the range.
-        for w in sorted_frames.windows(2) {
-            if is_cut(w[0], w[1]) && inside(w[0]) && inside(w[1]) {
-                cam_frames.extend([w[0], w[1]]);
-            }
-        }
-        cam_frames.sort_unstable();
-        cam_frames.dedup();
-        for &f in &cam_frames {
-            let Some(src) = in_force(&idx.camera, f, |i| m.cameras[i as usize].frame()) else {
-                continue;
-            };
-            let Some(state) = camera_at(m, &idx, f64::from(f)) else {
-                continue;
-            };
-            let mut k = m.cameras[src as usize];
-            k.set_frame(f);
-            k.set_target(state.target);
-            k.set_rotation(state.rotation);
-            k.set_distance(state.distance);
-            let fov = state.fov.round();
-            if fov != state.fov {
-                rounded_fov += 1;
-            }
-            k.set_fov(fov.clamp(0.0, u32::MAX as f32) as u32);
-            for ch in CameraChannel::ALL {
-                if !k.curve(ch).is_linear() {
-                    k.set_curve(ch, Curve::LINEAR);
-                }
-            }
-            out.cameras.push(k);
-        }
+        (out.cameras, rounded_fov) = bake_camera(m, &idx, &frames, from, to);
     }
     let before = m.bones.len() + m.morphs.len() + m.cameras.len();
     let after = out.bones.len() + out.morphs.len() + out.cameras.len();
@@ -238,4 +153,116 @@ pub fn bake(m: &Motion, p: BakeParams) -> Result<(Motion, Report), OpError> {
         ));
     }
     Ok((out, r))
+}
+
+/// The bone keys after the bake: those outside `from..=to`, then the baked
+/// keys of each track at `frames` (where the track moves).
+fn bake_bones(m: &Motion, idx: &TrackIndex, frames: &[u32], from: u32, to: u32) -> Vec<BoneKey> {
+    let inside = |f: u32| (from..=to).contains(&f);
+    let mut out: Vec<BoneKey> = m
+        .bones
+        .iter()
+        .filter(|k| !inside(k.frame()))
+        .cloned()
+        .collect();
+    for t in &idx.bones {
+        for f in track_frames(frames, &t.frames, from, to) {
+            let Some(src) = in_force(&t.keys, f, |i| m.bones[i as usize].frame()) else {
+                continue;
+            };
+            let pose = bone_at(m, t, f64::from(f));
+            let mut k = m.bones[src as usize];
+            k.set_frame(f);
+            k.set_position(pose.position);
+            k.set_rotation(pose.rotation);
+            for ch in BoneChannel::ALL {
+                if !k.curve(ch).is_linear() {
+                    k.set_curve(ch, Curve::LINEAR);
+                }
+            }
+            out.push(k);
+        }
+    }
+    out
+}
+
+/// The morph keys after the bake, as [`bake_bones`].
+fn bake_morphs(m: &Motion, idx: &TrackIndex, frames: &[u32], from: u32, to: u32) -> Vec<MorphKey> {
+    let inside = |f: u32| (from..=to).contains(&f);
+    let mut out: Vec<MorphKey> = m
+        .morphs
+        .iter()
+        .filter(|k| !inside(k.frame()))
+        .cloned()
+        .collect();
+    for t in &idx.morphs {
+        for f in track_frames(frames, &t.frames, from, to) {
+            let Some(src) = in_force(&t.keys, f, |i| m.morphs[i as usize].frame()) else {
+                continue;
+            };
+            let mut k = m.morphs[src as usize];
+            k.set_frame(f);
+            k.set_weight(morph_at(m, t, f64::from(f)));
+            out.push(k);
+        }
+    }
+    out
+}
+
+/// The camera keys after the bake (both keys of every cut inside the range
+/// kept), and how many baked keys had their field of view rounded.
+fn bake_camera(
+    m: &Motion,
+    idx: &TrackIndex,
+    frames: &[u32],
+    from: u32,
+    to: u32,
+) -> (Vec<CameraKey>, usize) {
+    let inside = |f: u32| (from..=to).contains(&f);
+    let mut rounded_fov = 0usize;
+    let mut out: Vec<CameraKey> = m
+        .cameras
+        .iter()
+        .filter(|k| !inside(k.frame()))
+        .cloned()
+        .collect();
+    let sorted_frames: Vec<u32> = idx
+        .camera
+        .iter()
+        .map(|&i| m.cameras[i as usize].frame())
+        .collect();
+    let mut cam_frames: Vec<u32> = track_frames(frames, &sorted_frames, from, to).collect();
+    // Both keys of every cut inside the range.
+    for w in sorted_frames.windows(2) {
+        if is_cut(w[0], w[1]) && inside(w[0]) && inside(w[1]) {
+            cam_frames.extend([w[0], w[1]]);
+        }
+    }
+    cam_frames.sort_unstable();
+    cam_frames.dedup();
+    for &f in &cam_frames {
+        let Some(src) = in_force(&idx.camera, f, |i| m.cameras[i as usize].frame()) else {
+            continue;
+        };
+        let Some(state) = camera_at(m, idx, f64::from(f)) else {
+            continue;
+        };
+        let mut k = m.cameras[src as usize];
+        k.set_frame(f);
+        k.set_target(state.target);
+        k.set_rotation(state.rotation);
+        k.set_distance(state.distance);
+        let fov = state.fov.round();
+        if fov != state.fov {
+            rounded_fov += 1;
+        }
+        k.set_fov(fov.clamp(0.0, u32::MAX as f32) as u32);
+        for ch in CameraChannel::ALL {
+            if !k.curve(ch).is_linear() {
+                k.set_curve(ch, Curve::LINEAR);
+            }
+        }
+        out.push(k);
+    }
+    (out, rounded_fov)
 }

@@ -30,7 +30,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::report::{OpError, Report};
 use super::simplify_fit::Effort;
 pub use super::simplify_track::{ChannelKind, ErrorAt, Strategy};
-use super::simplify_track::{ChannelSpec, FitScratch, MAX_CURVES, Segment, TrackData, lerp};
+use super::simplify_track::{
+    ChannelSpec, FitScratch, Kept, MAX_CURVES, Segment, TrackData, kept_motion, lerp,
+};
 use crate::progress::Progress;
 use crate::vmd::bezier::Curve;
 use crate::vmd::evaluate::slerp;
@@ -362,7 +364,23 @@ fn camera_track(m: &Motion, keys: &[u32], p: &SimplifyParams) -> (TrackData, Vec
             mandatory[k] = true;
         }
     }
-    let c = &p.camera;
+    let channels = camera_channels(&p.camera);
+    let td = TrackData {
+        stride,
+        frames,
+        values,
+        curves,
+        mandatory,
+        channels,
+        linear_only: false,
+    };
+    (td, idx)
+}
+
+/// The camera's channels and their tolerances: target x, y, z, distance
+/// and field of view one value each; the three angles together (reported
+/// in degrees).
+fn camera_channels(c: &CameraTolerances) -> Vec<ChannelSpec> {
     let spec = |kind, curve: CameraChannel, first, count, tol: f64, scale| ChannelSpec {
         kind,
         curve: curve.index(),
@@ -373,7 +391,7 @@ fn camera_track(m: &Motion, keys: &[u32], p: &SimplifyParams) -> (TrackData, Vec
         report_scale: scale,
     };
     let deg = 180.0 / std::f64::consts::PI;
-    let channels = vec![
+    vec![
         spec(
             ChannelKind::CameraTarget,
             CameraChannel::TargetX,
@@ -422,17 +440,7 @@ fn camera_track(m: &Motion, keys: &[u32], p: &SimplifyParams) -> (TrackData, Vec
             c.angle_deg.to_radians(),
             deg,
         ),
-    ];
-    let td = TrackData {
-        stride,
-        frames,
-        values,
-        curves,
-        mandatory,
-        channels,
-        linear_only: false,
-    };
-    (td, idx)
+    ]
 }
 
 /// Keys the greedy strategy looks back on morph and on bone/camera tracks.
@@ -619,31 +627,6 @@ pub fn simplify_with_progress(
     assemble(m, p, results)
 }
 
-/// New curves for a kept key (`None`: its own), per storage index; `None`
-/// outside: the key is dropped.
-type Kept = Option<Option<[Curve; MAX_CURVES]>>;
-
-/// The kept keys of one section in storage order, with their new curves
-/// written by `set`; counts the keys whose curves were rewritten.
-fn keep_with_curves<K: Clone>(
-    keys: &[K],
-    kept: &[Kept],
-    changed: &mut usize,
-    set: impl Fn(&mut K, &[Curve; MAX_CURVES]),
-) -> Vec<K> {
-    let mut out = Vec::with_capacity(kept.iter().filter(|k| k.is_some()).count());
-    for (k, n) in keys.iter().zip(kept) {
-        let Some(n) = n else { continue };
-        let mut k = k.clone();
-        if let Some(c) = n {
-            set(&mut k, c);
-            *changed += 1;
-        }
-        out.push(k);
-    }
-    out
-}
-
 fn assemble(
     m: &Motion,
     p: &SimplifyParams,
@@ -674,73 +657,11 @@ fn assemble(
                 None => worst.push(*e),
             }
         }
-        let errs: Vec<String> = t
-            .errors
-            .iter()
-            .map(|e| {
-                format!(
-                    "{} {:.4}{} at frame {}",
-                    e.kind.label(),
-                    e.error,
-                    e.kind.unit(),
-                    e.frame
-                )
-            })
-            .collect();
-        let what = match t.kind {
-            TrackKind::Bone => format!("bone \"{}\"", t.name),
-            TrackKind::Morph => format!("morph \"{}\"", t.name),
-            TrackKind::Camera => "camera".to_string(),
-        };
-        r.note(format!(
-            "{what}: {} → {} keys; worst {}",
-            t.before,
-            t.after,
-            if errs.is_empty() {
-                "error 0".to_string()
-            } else {
-                errs.join(", ")
-            }
-        ));
+        r.note(track_note(&t));
         tracks.push(t);
     }
     let mut changed = 0usize;
-    let bones = keep_with_curves(&m.bones, &bone_new, &mut changed, |k, c| {
-        for ch in BoneChannel::ALL {
-            if k.curve(ch) != c[ch.index()] {
-                k.set_curve(ch, c[ch.index()]);
-            }
-        }
-    });
-    let cameras = keep_with_curves(&m.cameras, &cam_new, &mut changed, |k, c| {
-        for ch in CameraChannel::ALL {
-            if k.curve(ch) != c[ch.index()] {
-                k.set_curve(ch, c[ch.index()]);
-            }
-        }
-    });
-    let morphs = m
-        .morphs
-        .iter()
-        .zip(&morph_keep)
-        .filter(|(_, keep)| **keep)
-        .map(|(k, _)| *k)
-        .collect();
-    // Every other section and byte as it was (without cloning the keys
-    // that are replaced).
-    let out = Motion {
-        header: m.header,
-        version: m.version,
-        model_name_field: m.model_name_field.clone(),
-        bones,
-        morphs,
-        cameras,
-        lights: m.lights.clone(),
-        shadows: m.shadows.clone(),
-        iks: m.iks.clone(),
-        sections_present: m.sections_present,
-        trailing: m.trailing.clone(),
-    };
+    let out = kept_motion(m, &bone_new, &morph_keep, &cam_new, &mut changed);
     let before = KeyCounts {
         bones: m.bones.len(),
         morphs: m.morphs.len(),
@@ -784,4 +705,36 @@ fn assemble(
         report: r,
     };
     Ok((out, rep))
+}
+
+/// The report line of one track: its key counts and worst errors.
+fn track_note(t: &TrackResult) -> String {
+    let errs: Vec<String> = t
+        .errors
+        .iter()
+        .map(|e| {
+            format!(
+                "{} {:.4}{} at frame {}",
+                e.kind.label(),
+                e.error,
+                e.kind.unit(),
+                e.frame
+            )
+        })
+        .collect();
+    let what = match t.kind {
+        TrackKind::Bone => format!("bone \"{}\"", t.name),
+        TrackKind::Morph => format!("morph \"{}\"", t.name),
+        TrackKind::Camera => "camera".to_string(),
+    };
+    format!(
+        "{what}: {} → {} keys; worst {}",
+        t.before,
+        t.after,
+        if errs.is_empty() {
+            "error 0".to_string()
+        } else {
+            errs.join(", ")
+        }
+    )
 }

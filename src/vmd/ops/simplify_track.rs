@@ -9,10 +9,15 @@
 //! dropping the ones between makes one segment whose curves are those of
 //! key j; [`TrackData::fit_segment`] finds them or says no, and every "yes"
 //! has been checked by evaluating the result at every integer frame.
+//!
+//! At the end, [`kept_motion`] writes the kept keys and their new curves
+//! back into a motion.
 
 use super::simplify_fit::{Bands, Effort, Scratch, fit_curve};
 use crate::vmd::bezier::Curve;
 use crate::vmd::evaluate::slerp;
+use crate::vmd::interpolation::{BoneChannel, CameraChannel};
+use crate::vmd::motion::Motion;
 
 /// Most curves a key has (a camera key's six).
 pub const MAX_CURVES: usize = 6;
@@ -600,4 +605,76 @@ pub fn rotation_between(a: [f32; 4], b: [f32; 4]) -> f64 {
     let d: [f64; 4] = std::array::from_fn(|i| a[i] - b[i]);
     let s: [f64; 4] = std::array::from_fn(|i| a[i] + b[i]);
     4.0 * dot4(d, d).sqrt().atan2(dot4(s, s).sqrt())
+}
+
+/// New curves for a kept key (`None`: its own), per storage index; `None`
+/// outside: the key is dropped.
+pub type Kept = Option<Option<[Curve; MAX_CURVES]>>;
+
+/// The kept keys of one section in storage order, with their new curves
+/// written by `set`; counts the keys whose curves were rewritten.
+fn keep_with_curves<K: Clone>(
+    keys: &[K],
+    kept: &[Kept],
+    changed: &mut usize,
+    set: impl Fn(&mut K, &[Curve; MAX_CURVES]),
+) -> Vec<K> {
+    let mut out = Vec::with_capacity(kept.iter().filter(|k| k.is_some()).count());
+    for (k, n) in keys.iter().zip(kept) {
+        let Some(n) = n else { continue };
+        let mut k = k.clone();
+        if let Some(c) = n {
+            set(&mut k, c);
+            *changed += 1;
+        }
+        out.push(k);
+    }
+    out
+}
+
+/// The motion with only the kept keys (bones and camera with their new
+/// curves, counted in `changed`), every other section and byte as it was.
+pub fn kept_motion(
+    m: &Motion,
+    bone_new: &[Kept],
+    morph_keep: &[bool],
+    cam_new: &[Kept],
+    changed: &mut usize,
+) -> Motion {
+    let bones = keep_with_curves(&m.bones, bone_new, changed, |k, c| {
+        for ch in BoneChannel::ALL {
+            if k.curve(ch) != c[ch.index()] {
+                k.set_curve(ch, c[ch.index()]);
+            }
+        }
+    });
+    let cameras = keep_with_curves(&m.cameras, cam_new, changed, |k, c| {
+        for ch in CameraChannel::ALL {
+            if k.curve(ch) != c[ch.index()] {
+                k.set_curve(ch, c[ch.index()]);
+            }
+        }
+    });
+    let morphs = m
+        .morphs
+        .iter()
+        .zip(morph_keep)
+        .filter(|(_, keep)| **keep)
+        .map(|(k, _)| *k)
+        .collect();
+    // Every other section and byte as it was (without cloning the keys
+    // that are replaced).
+    Motion {
+        header: m.header,
+        version: m.version,
+        model_name_field: m.model_name_field.clone(),
+        bones,
+        morphs,
+        cameras,
+        lights: m.lights.clone(),
+        shadows: m.shadows.clone(),
+        iks: m.iks.clone(),
+        sections_present: m.sections_present,
+        trailing: m.trailing.clone(),
+    }
 }
