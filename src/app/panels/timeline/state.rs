@@ -10,6 +10,14 @@ use crate::app::panels::dope_sheet::{self, Clipboard, Layout};
 use crate::vmd::key_edit::KeyMove;
 use crate::workspace::document::{Document, EditRequest, KeyRef};
 
+/// A file's name for messages (no modified mark).
+pub(super) fn file_name(d: &Document) -> String {
+    d.path
+        .as_ref()
+        .and_then(|p| p.file_name())
+        .map_or_else(|| d.name.clone(), |n| n.to_string_lossy().into_owned())
+}
+
 /// One section of the timeline.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Section {
