@@ -69,6 +69,8 @@ pub struct State {
     pub(super) reset_vscroll: bool,
     /// How far the sections are scrolled down, points (as drawn last frame).
     pub vscroll: f32,
+    /// The song lane's drag in progress.
+    pub(super) lane_drag: crate::app::panels::waveform::LaneDrag,
 }
 
 impl Default for State {
@@ -89,6 +91,7 @@ impl Default for State {
             fitted_zoom: None,
             reset_vscroll: false,
             vscroll: 0.0,
+            lane_drag: Default::default(),
         }
     }
 }
