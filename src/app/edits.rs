@@ -2,8 +2,8 @@
 //! event — transport sync, panel edit requests, key selection, scene and
 //! toolbox actions.
 
+use super::Panels;
 use super::StudioApp;
-use super::StudioPanels;
 use super::jobs::Pick;
 use super::panels;
 use super::panels::PanelCtx;
@@ -145,7 +145,7 @@ impl StudioApp {
     /// Runs a panel against the active document and applies what it returns.
     pub(super) fn with_active<R>(
         &mut self,
-        f: impl FnOnce(&mut PanelCtx, &mut StudioPanels) -> R,
+        f: impl FnOnce(&mut PanelCtx, &mut Panels) -> R,
     ) -> Option<R> {
         let id = self.ws.active()?.id;
         self.with_doc(id, f)
@@ -156,7 +156,7 @@ impl StudioApp {
     /// curve editor.
     pub(super) fn with_focus<R>(
         &mut self,
-        f: impl FnOnce(&mut PanelCtx, &mut StudioPanels) -> R,
+        f: impl FnOnce(&mut PanelCtx, &mut Panels) -> R,
     ) -> Option<R> {
         let id = self.ws.focus()?.id;
         self.with_doc(id, f)
@@ -166,20 +166,11 @@ impl StudioApp {
     fn with_doc<R>(
         &mut self,
         id: u64,
-        f: impl FnOnce(&mut PanelCtx, &mut StudioPanels) -> R,
+        f: impl FnOnce(&mut PanelCtx, &mut Panels) -> R,
     ) -> Option<R> {
         let doc = self.ws.doc(id)?;
         let mut view = doc.view.clone();
         let mut edits = Vec::new();
-        let mut panels = StudioPanels {
-            inspector: &mut self.inspector,
-            timeline: &mut self.timeline,
-            key_panel: &mut self.key_panel,
-            curve_editor: &mut self.curve_editor,
-            value_graph: &mut self.value_graph,
-            forensics: &mut self.forensics,
-            toolbox: &mut self.toolbox,
-        };
         let r = {
             let mut cx = PanelCtx {
                 doc,
@@ -187,7 +178,7 @@ impl StudioApp {
                 edits: &mut edits,
                 shared: &mut self.shared,
             };
-            f(&mut cx, &mut panels)
+            f(&mut cx, &mut self.panels)
         };
         // The playhead first: the panel's copy is what it changed.
         self.sync_transport();
@@ -243,10 +234,10 @@ impl StudioApp {
 
     /// Runs a toolbox operation the toolbox panel queued (it owns the dialogs).
     pub(super) fn toolbox_apply(&mut self) {
-        if let Some((motion, name)) = self.toolbox.take_new_document() {
+        if let Some((motion, name)) = self.panels.toolbox.take_new_document() {
             self.open_motion(motion, None, &name);
         }
-        let Some(req) = self.toolbox.take_request() else {
+        let Some(req) = self.panels.toolbox.take_request() else {
             return;
         };
         let docs: Vec<&Document> = self.ws.docs().iter().collect();

@@ -512,12 +512,12 @@ impl StudioApp {
             return;
         }
         // The preview's output frame and shadows are what the video shows.
-        let look = self.viewport.view.look;
+        let look = self.panels.viewport.view.look;
         let st = &mut self.export_video;
         st.ground_shadow = look.ground_shadow;
         st.self_shadow = look.self_shadow;
-        st.physics = self.viewport.posing.physics != SimulationMode::Off;
-        st.collide_actors = self.viewport.posing.collide_actors;
+        st.physics = self.panels.viewport.posing.physics != SimulationMode::Off;
+        st.collide_actors = self.panels.viewport.posing.collide_actors;
         if !st.seeded {
             st.seeded = true;
             st.aspect = match look.aspect {

@@ -518,7 +518,7 @@ impl StudioApp {
                 }
             }
         }
-        self.central = CentralView::Preview;
+        self.panels.central = CentralView::Preview;
         self.shared.info(format!(
             "Restored the scene: {actors} actor(s){}{}",
             if record.camera.is_some() {

@@ -67,7 +67,15 @@ pub fn under_ruler(
         Pos2::new(left, l.ruler.bottom()),
         Pos2::new(l.ruler.left(), l.ruler.bottom() + h),
     );
-    lane_ui(ui, &mut shared.song, &shared.transport, l, lane, label, drag);
+    lane_ui(
+        ui,
+        &mut shared.song,
+        &shared.transport,
+        l,
+        lane,
+        label,
+        drag,
+    );
     h
 }
 
