@@ -7,36 +7,40 @@ use super::StudioApp;
 use super::jobs::Pick;
 use super::panels;
 use super::panels::PanelCtx;
+use super::panels::Shared;
 use super::scene_ui;
 use super::song;
 use crate::workspace::Changes;
 use crate::workspace::Event;
 use crate::workspace::TransportEvent;
+use crate::workspace::Workspace;
 use crate::workspace::document;
 use crate::workspace::document::Document;
 use crate::workspace::document::EditRequest;
 
+/// Applies an event to the workspace (the one way to change it); its
+/// notes go to the status bar, the song follows the scene's song slot and
+/// the panels' copy of the transport follows a transport change.
+pub fn apply(ws: &mut Workspace, shared: &mut Shared, e: Event) -> Changes {
+    let song_before = ws.scene().song.clone();
+    let ch = ws.apply(e);
+    if ws.scene().song != song_before {
+        song::scene_song_changed(&mut shared.song, ws.scene().song.as_ref(), &shared.jobs);
+    }
+    for n in &ch.notes {
+        shared.info(n.clone());
+    }
+    if ch.transport {
+        shared.transport = ws.transport().clone();
+    }
+    ch
+}
+
 impl StudioApp {
-    /// Applies an event to the workspace (the one way to change it); its
-    /// notes go to the status bar and the panels' copy of the transport
-    /// follows a transport change.
+    /// Applies an event to the workspace (the one way to change it); see
+    /// [`apply`].
     pub fn apply(&mut self, e: Event) -> Changes {
-        let song_before = self.ws.scene().song.clone();
-        let ch = self.ws.apply(e);
-        if self.ws.scene().song != song_before {
-            song::scene_song_changed(
-                &mut self.shared.song,
-                self.ws.scene().song.as_ref(),
-                &self.shared.jobs,
-            );
-        }
-        for n in &ch.notes {
-            self.shared.info(n.clone());
-        }
-        if ch.transport {
-            self.shared.transport = self.ws.transport().clone();
-        }
-        ch
+        apply(&mut self.ws, &mut self.shared, e)
     }
 
     /// A transport command.

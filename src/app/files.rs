@@ -152,14 +152,6 @@ impl StudioApp {
         self.apply(Event::Open(Box::new(new))).opened
     }
 
-    /// A fresh scene (see [`placing::clear_scene`]), with no scene file.
-    pub(super) fn clear_scene(&mut self) {
-        for e in placing::clear_scene(&self.ws) {
-            self.apply(e);
-        }
-        self.scene.path = None;
-    }
-
     /// Opens the bundled demo as a scene: the demo dance on the built-in
     /// skeleton, framed by the demo camera, seen through that camera.
     pub fn open_demo(&mut self) {

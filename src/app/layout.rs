@@ -9,6 +9,7 @@ use super::command::UiCommand;
 use super::dock::Panel;
 use super::jobs::Pick;
 use super::panels;
+use super::recovery::OfferChoice;
 use super::saving;
 use super::scene_ops;
 use super::scene_ui;
@@ -159,12 +160,24 @@ impl StudioApp {
         self.sync_transport();
         self.close_guard_ui(&ctx);
         self.file_browser_ui(&ctx);
-        self.export_video_ui(&ctx);
+        self.export_video.ui(
+            &ctx,
+            &self.ws,
+            &self.scene,
+            &self.panels.viewport,
+            &mut self.shared,
+        );
         self.disk_conflict_ui(&ctx);
-        self.recovery_window(&ctx);
+        match self.recovery.window(&ctx) {
+            Some(OfferChoice::Restore) => self.restore_recovered(),
+            Some(OfferChoice::Discard) => self.discard_recovered(),
+            Some(OfferChoice::Later) => self.keep_recovered(),
+            None => {}
+        }
         self.run_pending();
         self.toolbox_apply();
-        self.recovery_tick(&ctx);
+        self.recovery
+            .tick(&self.ws, self.scene.path.as_deref(), &mut self.shared, &ctx);
         let title = super::window_title(&self.ws);
         // Only on change: every viewport command also requests a repaint,
         // and sending it each frame would keep an idle window redrawing.

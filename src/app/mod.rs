@@ -136,6 +136,69 @@ impl StudioApp {
     pub fn doc(&self) -> Option<&Document> {
         self.ws.active()
     }
+
+    /// File ▸ Load pose (VPD)…: see [`vpd::load_pose_file`].
+    pub fn load_pose_file(&mut self, path: &std::path::Path, mirror: bool) {
+        vpd::load_pose_file(&mut self.ws, &mut self.shared, path, mirror);
+    }
+
+    /// File ▸ Save pose (VPD)…: see [`vpd::save_pose_file`].
+    pub fn save_pose_file(&mut self, path: &std::path::Path) {
+        vpd::save_pose_file(&self.ws, &mut self.shared, path);
+    }
+
+    /// Starts keeping recovery copies in `data_dir()/recovery` and looks
+    /// for copies a crash left there (offered in a window).
+    pub fn start_recovery(&mut self) {
+        self.recovery.start(&mut self.shared);
+    }
+
+    /// [`StudioApp::start_recovery`] with a given folder.
+    pub fn start_recovery_in(&mut self, dir: &std::path::Path) {
+        self.recovery.start_in(dir, &mut self.shared);
+    }
+
+    /// Opens the offered recovery copies: see [`recovery::restore`].
+    pub fn restore_recovered(&mut self) {
+        let scene = recovery::restore(
+            &mut self.recovery,
+            &mut self.ws,
+            &mut self.shared,
+            &mut self.scene,
+            &mut self.jobs,
+        );
+        if scene {
+            self.panels.central = CentralView::Preview;
+        }
+    }
+
+    /// Opens the export dialog (File ▸ Export video…).
+    pub fn open_export_video(&mut self) {
+        let base = self
+            .scene
+            .path
+            .as_ref()
+            .or_else(|| self.doc().and_then(|d| d.path.as_ref()))
+            .map_or_else(|| std::path::PathBuf::from("video.vmd"), Clone::clone);
+        let last = self.ws.scene_end();
+        self.export_video.open_dialog(last, base);
+    }
+
+    /// Starts exporting `output` with the dialog's settings.
+    pub fn start_export(&mut self, output: export_video::Output) {
+        self.export_video
+            .start(output, &self.ws, &self.scene, &mut self.shared);
+    }
+
+    /// Deletes the offered recovery copies.
+    pub fn discard_recovered(&mut self) {
+        self.recovery.discard();
+    }
+
+    /// Keeps the offered recovery copies for the next start.
+    pub fn keep_recovered(&mut self) {
+        self.recovery.keep();
+    }
 }
 
 impl eframe::App for StudioApp {
