@@ -100,10 +100,6 @@ struct Mesh {
     /// The drawn figure when it is not the rig (the demo mannequin standing
     /// in for the built-in skeleton): its own engine.
     figure: Option<Engine>,
-    /// The figure's skeleton is the rig's, bone for bone (the mannequin is
-    /// built on the standard skeleton): the figure's one pose is the rig's
-    /// too, so the actor is posed once per pass, not twice.
-    stands_in: bool,
     vertices: Arc<Vec<RenderVertex>>,
     materials: Arc<Vec<RenderMaterial>>,
     /// Bumped whenever the buffers are refilled (the GPU side uploads a
@@ -252,10 +248,9 @@ impl Posing {
         self.now
     }
 
-    /// Engine poses made so far: each actor once per pass at most (a
-    /// built-in actor drawn as the mannequin through the mannequin, whose
-    /// pose is its skeleton's), and none while nothing changes without
-    /// physics.
+    /// Engine poses made so far: each actor's rig once per pass at most
+    /// (its figure too, for a built-in actor drawn as the mannequin),
+    /// and none while nothing changes without physics.
     pub fn poses(&self) -> u64 {
         self.poses
     }
@@ -458,9 +453,7 @@ impl Posing {
             let Some(p) = self.actors[i].as_mut() else {
                 continue;
             };
-            // A figure standing in for its rig is posed for both, below.
-            let stands_in = p.mesh.as_ref().is_some_and(|m| m.stands_in);
-            if (!shared_world || a.rig.rigid_bodies.is_empty()) && !stands_in {
+            if !shared_world || a.rig.rigid_bodies.is_empty() {
                 changed[i] = p.rig.pose(a.rig, a.motion, key, physics);
                 if changed[i] {
                     self.poses += 1;
@@ -486,12 +479,6 @@ impl Posing {
                     changed = true;
                 }
                 fig.engine.take_physics_message();
-                if stands_in && (changed || p.rig.last.is_none()) {
-                    // The same bones posed the same way: the rig's pose.
-                    let world = &fig.engine.posed.bone_world;
-                    p.rig.engine.posed.bone_world.clone_from(world);
-                    p.rig.last = Some(plans[i].2);
-                }
             }
             if changed || mesh.vertices.is_empty() {
                 let posed = match &mesh.figure {
@@ -561,15 +548,13 @@ fn refresh_actor<'s>(
             // The rig poses the mesh when they are one model; the built-in
             // skeleton is drawn as the demo mannequin, posed on its own.
             let figure = (e.id != rig_id).then(|| Engine::new(&e.asset.loaded.model));
-            let stands_in = figure.is_some() && e.asset.loaded.model.skeleton == actor.rig.skeleton;
-            if figure.is_none() || stands_in {
+            if figure.is_none() {
                 // The rig must be skinned before its first picture.
                 p.rig.last = None;
             }
             p.mesh = Some(Mesh {
                 entry: e,
                 figure,
-                stands_in,
                 vertices: Arc::default(),
                 materials: Arc::default(),
                 generation: 0,
