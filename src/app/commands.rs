@@ -16,12 +16,12 @@ use crate::workspace::TransportEvent;
 impl StudioApp {
     /// Queues a command (menus, shortcuts and tests all come here).
     pub fn run_command(&mut self, c: UiCommand) {
-        self.pending.push(c);
+        self.window.commands.push(c);
     }
 
     /// Runs queued commands.
     pub(super) fn run_pending(&mut self) {
-        let cmds = std::mem::take(&mut self.pending);
+        let cmds = std::mem::take(&mut self.window.commands);
         for c in cmds {
             self.execute(c);
         }
@@ -91,7 +91,7 @@ impl StudioApp {
             UiCommand::CloseTab => {
                 if let Some(d) = self.doc() {
                     if d.is_modified() {
-                        self.close_guard = Some(CloseGuard {
+                        self.window.close_guard = Some(CloseGuard {
                             doc_id: d.id,
                             then: AfterClose::CloseDoc,
                         });
@@ -118,7 +118,7 @@ impl StudioApp {
                     }
                     self.transport(TransportEvent::Play);
                 }
-                self.last_tick = None;
+                self.window.last_tick = None;
             }
             UiCommand::StepBack => {
                 self.transport(TransportEvent::SeekAndStop((now.ceil() - 1.0).max(0.0)))
@@ -168,14 +168,14 @@ impl StudioApp {
                     }
                 }
             }
-            UiCommand::ShowDopeSheet => self.show_dope_sheet = !self.show_dope_sheet,
-            UiCommand::ShowCurves => self.central = CentralView::Curves,
-            UiCommand::ShowPreview => self.central = CentralView::Preview,
-            UiCommand::ShowForensics => self.central = CentralView::Forensics,
+            UiCommand::ShowDopeSheet => self.panels.show_dope_sheet = !self.panels.show_dope_sheet,
+            UiCommand::ShowCurves => self.panels.central = CentralView::Curves,
+            UiCommand::ShowPreview => self.panels.central = CentralView::Preview,
+            UiCommand::ShowForensics => self.panels.central = CentralView::Forensics,
             // Delete, copy and paste act on every timeline section's selection.
             UiCommand::DeleteKeys | UiCommand::CopyKeys | UiCommand::PasteKeys => {
                 let events =
-                    scene_ui::key_command(&self.ws, &mut self.shared, &mut self.timeline, c);
+                    scene_ui::key_command(&self.ws, &mut self.shared, &mut self.panels.timeline, c);
                 self.apply_all(events);
             }
             UiCommand::InsertKey
@@ -184,7 +184,7 @@ impl StudioApp {
             | UiCommand::FitAll => {
                 // Key commands belong to the dope sheet.
                 let offset = self.doc().map_or(0, |d| self.ws.offset_of(d.id));
-                self.with_active(|cx, p| panels::timeline::command(cx, p.timeline, offset, c));
+                self.with_active(|cx, p| panels::timeline::command(cx, &mut p.timeline, offset, c));
             }
         }
     }

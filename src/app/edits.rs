@@ -2,41 +2,45 @@
 //! event — transport sync, panel edit requests, key selection, scene and
 //! toolbox actions.
 
+use super::Panels;
 use super::StudioApp;
-use super::StudioPanels;
 use super::jobs::Pick;
 use super::panels;
 use super::panels::PanelCtx;
+use super::panels::Shared;
 use super::scene_ui;
 use super::song;
 use crate::workspace::Changes;
 use crate::workspace::Event;
 use crate::workspace::TransportEvent;
+use crate::workspace::Workspace;
 use crate::workspace::document;
 use crate::workspace::document::Document;
 use crate::workspace::document::EditRequest;
 
+/// Applies an event to the workspace (the one way to change it); its
+/// notes go to the status bar, the song follows the scene's song slot and
+/// the panels' copy of the transport follows a transport change.
+pub fn apply(ws: &mut Workspace, shared: &mut Shared, e: Event) -> Changes {
+    let song_before = ws.scene().song.clone();
+    let ch = ws.apply(e);
+    if ws.scene().song != song_before {
+        song::scene_song_changed(&mut shared.song, ws.scene().song.as_ref(), &shared.jobs);
+    }
+    for n in &ch.notes {
+        shared.info(n.clone());
+    }
+    if ch.transport {
+        shared.transport = ws.transport().clone();
+    }
+    ch
+}
+
 impl StudioApp {
-    /// Applies an event to the workspace (the one way to change it); its
-    /// notes go to the status bar and the panels' copy of the transport
-    /// follows a transport change.
+    /// Applies an event to the workspace (the one way to change it); see
+    /// [`apply`].
     pub fn apply(&mut self, e: Event) -> Changes {
-        let song_before = self.ws.scene().song.clone();
-        let ch = self.ws.apply(e);
-        if self.ws.scene().song != song_before {
-            song::scene_song_changed(
-                &mut self.shared.song,
-                self.ws.scene().song.as_ref(),
-                &self.shared.jobs,
-            );
-        }
-        for n in &ch.notes {
-            self.shared.info(n.clone());
-        }
-        if ch.transport {
-            self.shared.transport = self.ws.transport().clone();
-        }
-        ch
+        apply(&mut self.ws, &mut self.shared, e)
     }
 
     /// A transport command.
@@ -145,7 +149,7 @@ impl StudioApp {
     /// Runs a panel against the active document and applies what it returns.
     pub(super) fn with_active<R>(
         &mut self,
-        f: impl FnOnce(&mut PanelCtx, &mut StudioPanels) -> R,
+        f: impl FnOnce(&mut PanelCtx, &mut Panels) -> R,
     ) -> Option<R> {
         let id = self.ws.active()?.id;
         self.with_doc(id, f)
@@ -156,7 +160,7 @@ impl StudioApp {
     /// curve editor.
     pub(super) fn with_focus<R>(
         &mut self,
-        f: impl FnOnce(&mut PanelCtx, &mut StudioPanels) -> R,
+        f: impl FnOnce(&mut PanelCtx, &mut Panels) -> R,
     ) -> Option<R> {
         let id = self.ws.focus()?.id;
         self.with_doc(id, f)
@@ -166,20 +170,11 @@ impl StudioApp {
     fn with_doc<R>(
         &mut self,
         id: u64,
-        f: impl FnOnce(&mut PanelCtx, &mut StudioPanels) -> R,
+        f: impl FnOnce(&mut PanelCtx, &mut Panels) -> R,
     ) -> Option<R> {
         let doc = self.ws.doc(id)?;
         let mut view = doc.view.clone();
         let mut edits = Vec::new();
-        let mut panels = StudioPanels {
-            inspector: &mut self.inspector,
-            timeline: &mut self.timeline,
-            key_panel: &mut self.key_panel,
-            curve_editor: &mut self.curve_editor,
-            value_graph: &mut self.value_graph,
-            forensics: &mut self.forensics,
-            toolbox: &mut self.toolbox,
-        };
         let r = {
             let mut cx = PanelCtx {
                 doc,
@@ -187,7 +182,7 @@ impl StudioApp {
                 edits: &mut edits,
                 shared: &mut self.shared,
             };
-            f(&mut cx, &mut panels)
+            f(&mut cx, &mut self.panels)
         };
         // The playhead first: the panel's copy is what it changed.
         self.sync_transport();
@@ -243,10 +238,10 @@ impl StudioApp {
 
     /// Runs a toolbox operation the toolbox panel queued (it owns the dialogs).
     pub(super) fn toolbox_apply(&mut self) {
-        if let Some((motion, name)) = self.toolbox.take_new_document() {
+        if let Some((motion, name)) = self.panels.toolbox.take_new_document() {
             self.open_motion(motion, None, &name);
         }
-        let Some(req) = self.toolbox.take_request() else {
+        let Some(req) = self.panels.toolbox.take_request() else {
             return;
         };
         let docs: Vec<&Document> = self.ws.docs().iter().collect();

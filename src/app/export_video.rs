@@ -12,8 +12,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::StudioApp;
 use super::jobs::{JobKind, JobService, Lane, Polled};
+use super::panels::Shared;
+use super::scene_ops::SceneState;
 use crate::model::LoadedModel;
 use crate::model::physics::SimulationMode;
 use crate::render::Offscreen;
@@ -24,6 +25,7 @@ use crate::video::{
     self, FfmpegMissing, PictureTimes, SongInput, VideoError, VideoSpec, VideoWriter,
 };
 use crate::vmd::Motion;
+use crate::workspace::Workspace;
 
 /// The output frame's shape: free, or the height follows the width.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -259,13 +261,11 @@ impl ExportScene {
     }
 }
 
-impl StudioApp {
+impl State {
     /// The scene's copy for an export, or why there is none yet.
-    fn export_scene(&self) -> Result<ExportScene, String> {
-        let sc = &self.scene;
-        let ws = &self.ws;
+    fn export_scene(&self, ws: &Workspace, sc: &SceneState) -> Result<ExportScene, String> {
         let motion = |id: Option<u64>| {
-            id.and_then(|id| self.ws.docs().iter().find(|d| d.id == id))
+            id.and_then(|id| ws.docs().iter().find(|d| d.id == id))
                 .map(|d| d.motion.clone())
         };
         let mut actors = Vec::new();
@@ -296,23 +296,18 @@ impl StudioApp {
             actors,
             camera: motion(ws.scene().camera),
             light: motion(ws.scene().light),
-            ground_shadow: self.export_video.ground_shadow,
-            self_shadow: self.export_video.self_shadow,
-            physics: self.export_video.physics,
-            collide_actors: self.export_video.collide_actors,
+            ground_shadow: self.ground_shadow,
+            self_shadow: self.self_shadow,
+            physics: self.physics,
+            collide_actors: self.collide_actors,
         })
     }
 
-    /// Opens the dialog (File ▸ Export video…).
-    pub fn open_export_video(&mut self) {
-        let last = self.ws.scene_end();
-        let base = self
-            .scene
-            .path
-            .as_ref()
-            .or_else(|| self.doc().and_then(|d| d.path.as_ref()))
-            .map_or_else(|| PathBuf::from("video.vmd"), Clone::clone);
-        let st = &mut self.export_video;
+    /// Opens the dialog (File ▸ Export video…): frames 0..`last` the first
+    /// time, the file named after `base` (the scene's or the active
+    /// motion's file) with `.mp4`.
+    pub fn open_dialog(&mut self, last: u32, base: PathBuf) {
+        let st = self;
         st.open = true;
         if !st.range_set {
             st.range_set = true;
@@ -335,21 +330,27 @@ impl StudioApp {
     }
 
     /// Starts exporting `output` with the dialog's settings.
-    pub fn start_export(&mut self, output: Output) {
-        if self.export_video.is_running() {
+    pub fn start(&mut self, output: Output, ws: &Workspace, sc: &SceneState, shared: &mut Shared) {
+        if self.is_running() {
             return;
         }
-        match self.try_start_export(output) {
-            Ok(()) => self.export_video.outcome = None,
+        match self.try_start(output, ws, sc, &shared.jobs) {
+            Ok(()) => self.outcome = None,
             Err(e) => {
-                self.export_video.outcome = Some((e.clone(), true));
-                self.shared.error(format!("Export: {e}"));
+                self.outcome = Some((e.clone(), true));
+                shared.error(format!("Export: {e}"));
             }
         }
     }
 
-    fn try_start_export(&mut self, output: Output) -> Result<(), String> {
-        let st = &mut self.export_video;
+    fn try_start(
+        &mut self,
+        output: Output,
+        ws: &Workspace,
+        sc: &SceneState,
+        jobs: &JobService,
+    ) -> Result<(), String> {
+        let st = &mut *self;
         let times = PictureTimes::new(st.first, st.last, st.fps)?;
         let (w, h) = (st.width, st.height);
         if !(2..=8192).contains(&w) || !(2..=8192).contains(&h) {
@@ -362,7 +363,7 @@ impl StudioApp {
                     return Err("give the video a file name".into());
                 }
                 let ffmpeg = st.ffmpeg().map_err(|e| e.to_string())?;
-                let song = self.ws.scene().song.as_ref().filter(|_| st.with_song);
+                let song = ws.scene().song.as_ref().filter(|_| st.with_song);
                 let spec = VideoSpec {
                     width: w,
                     height: h,
@@ -376,29 +377,22 @@ impl StudioApp {
             }
             Output::Pngs => None,
         };
-        let png_dir = PathBuf::from(self.export_video.png_dir.trim());
+        let png_dir = PathBuf::from(self.png_dir.trim());
         if output == Output::Pngs && png_dir.as_os_str().is_empty() {
             return Err("give the pictures a folder".into());
         }
-        let scene = self.export_scene()?;
+        let scene = self.export_scene(ws, sc)?;
         let done = Arc::new(AtomicU64::new(0));
         let total = times.count();
         let label = match output {
-            Output::Video => format!(
-                "Exporting {}",
-                file_name(Path::new(&self.export_video.path))
-            ),
+            Output::Video => format!("Exporting {}", file_name(Path::new(&self.path))),
             Output::Pngs => format!("Exporting {} pictures", total),
         };
         let counter = Arc::clone(&done);
-        let st = &mut self.export_video;
+        let st = self;
         let started = Instant::now();
-        st.lane.start(
-            &self.shared.jobs,
-            JobKind::Export,
-            label,
-            true,
-            move |ctx| {
+        st.lane
+            .start(jobs, JobKind::Export, label, true, move |ctx| {
                 let t0 = Instant::now();
                 ctx.progress(0.0, "preparing the models");
                 let mut stage = match scene.stage() {
@@ -446,8 +440,7 @@ impl StudioApp {
                         }
                     }
                 }
-            },
-        );
+            });
         st.running = Some(Running {
             output,
             started,
@@ -458,12 +451,11 @@ impl StudioApp {
     }
 
     /// Takes a finished export's result (each frame).
-    pub fn poll_export(&mut self) {
-        let jobs = self.shared.jobs.clone();
-        let Some(p) = self.export_video.lane.poll(&jobs) else {
+    pub fn poll(&mut self, shared: &mut Shared) {
+        let Some(p) = self.lane.poll(&shared.jobs) else {
             return;
         };
-        self.export_video.running = None;
+        self.running = None;
         let (text, error) = match p {
             Polled::Done(f) => match f.value {
                 Exported::Video {
@@ -498,26 +490,33 @@ impl StudioApp {
             Polled::Lost(_) => ("Export failed: the export job stopped".to_owned(), true),
         };
         if error {
-            self.shared.error(text.clone());
+            shared.error(text.clone());
         } else {
-            self.shared.info(text.clone());
+            shared.info(text.clone());
         }
-        self.export_video.outcome = Some((text, error));
+        self.outcome = Some((text, error));
     }
 
     /// The dialog window (while open) and the running export's result.
-    pub fn export_video_ui(&mut self, ctx: &egui::Context) {
-        self.poll_export();
-        if !self.export_video.open {
+    pub fn ui(
+        &mut self,
+        ctx: &egui::Context,
+        ws: &Workspace,
+        sc: &SceneState,
+        viewport: &crate::app::panels::viewport::State,
+        shared: &mut Shared,
+    ) {
+        self.poll(shared);
+        if !self.open {
             return;
         }
         // The preview's output frame and shadows are what the video shows.
-        let look = self.viewport.view.look;
-        let st = &mut self.export_video;
+        let look = viewport.view.look;
+        let st = &mut *self;
         st.ground_shadow = look.ground_shadow;
         st.self_shadow = look.self_shadow;
-        st.physics = self.viewport.posing.physics != SimulationMode::Off;
-        st.collide_actors = self.viewport.posing.collide_actors;
+        st.physics = viewport.posing.physics != SimulationMode::Off;
+        st.collide_actors = viewport.posing.collide_actors;
         if !st.seeded {
             st.seeded = true;
             st.aspect = match look.aspect {
@@ -538,13 +537,13 @@ impl StudioApp {
         let mut open = true;
         let mut start = None;
         let mut cancel = false;
-        let song = self.ws.scene().song.clone();
+        let song = ws.scene().song.clone();
         egui::Window::new("Export video")
             .open(&mut open)
             .resizable(false)
             .collapsible(false)
             .show(ctx, |ui| {
-                let st = &mut self.export_video;
+                let st = &mut *self;
                 let running = st.is_running();
                 ui.add_enabled_ui(!running, |ui| {
                     egui::Grid::new("export-video-grid")
@@ -607,14 +606,13 @@ impl StudioApp {
                 }
             });
         if cancel {
-            let jobs = self.shared.jobs.clone();
-            self.export_video.cancel(&jobs);
+            self.cancel(&shared.jobs);
         }
         if let Some(o) = start {
-            self.start_export(o);
+            self.start(o, ws, sc, shared);
         }
         if !open {
-            self.export_video.open = false;
+            self.open = false;
         }
     }
 }

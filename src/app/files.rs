@@ -152,14 +152,6 @@ impl StudioApp {
         self.apply(Event::Open(Box::new(new))).opened
     }
 
-    /// A fresh scene (see [`placing::clear_scene`]), with no scene file.
-    pub(super) fn clear_scene(&mut self) {
-        for e in placing::clear_scene(&self.ws) {
-            self.apply(e);
-        }
-        self.scene.path = None;
-    }
-
     /// Opens the bundled demo as a scene: the demo dance on the built-in
     /// skeleton, framed by the demo camera, seen through that camera.
     pub fn open_demo(&mut self) {
@@ -180,7 +172,7 @@ impl StudioApp {
                     self.apply(e);
                 }
                 self.scene.path = None;
-                self.viewport.view.mode = ViewMode::VmdCamera;
+                self.panels.viewport.view.mode = ViewMode::VmdCamera;
             }
             (Err(e), _) | (_, Err(e)) => self.shared.error(e),
         }
@@ -212,7 +204,7 @@ impl StudioApp {
             }
             self.open_for(p, intent);
         }
-        self.viewport.view.mode = if src.preview.through_camera {
+        self.panels.viewport.view.mode = if src.preview.through_camera {
             ViewMode::VmdCamera
         } else {
             ViewMode::Free
@@ -220,11 +212,11 @@ impl StudioApp {
         // The scene's physics, when it says (an older scene keeps the
         // user's mode).
         if let Some(mode) = src.preview.physics {
-            self.viewport.posing.physics = mode;
+            self.panels.viewport.posing.physics = mode;
             // Saved beside the mode: whether the actors' bodies collide.
-            self.viewport.posing.collide_actors = src.preview.collide_actors;
+            self.panels.viewport.posing.collide_actors = src.preview.collide_actors;
         }
-        self.central = CentralView::Preview;
+        self.panels.central = CentralView::Preview;
         self.scene.path = Some(path.to_path_buf());
         self.remember_recent(path);
         self.shared.info(format!(
@@ -245,7 +237,7 @@ impl StudioApp {
     /// files it saved; returns the documents it started saving and where
     /// (`None`: the scene was not saved).
     pub fn save_scene_to(&mut self, path: PathBuf) -> Option<Vec<(u64, PathBuf)>> {
-        let through_camera = self.viewport.view.mode == ViewMode::VmdCamera;
+        let through_camera = self.panels.viewport.view.mode == ViewMode::VmdCamera;
         let mut plan = match placing::scene_save_plan(&self.ws, &path, through_camera) {
             Ok(p) => p,
             Err(e) => {
@@ -253,8 +245,8 @@ impl StudioApp {
                 return None;
             }
         };
-        plan.scene.preview.physics = Some(self.viewport.posing.physics);
-        plan.scene.preview.collide_actors = self.viewport.posing.collide_actors;
+        plan.scene.preview.physics = Some(self.panels.viewport.posing.physics);
+        plan.scene.preview.collide_actors = self.panels.viewport.posing.collide_actors;
         if let Err(e) = scene::file::save(&plan.scene, &path) {
             self.shared
                 .error(format!("Scene not saved, nothing was lost: {e}"));
@@ -337,7 +329,7 @@ impl StudioApp {
 
     fn save_refused(&mut self, r: Result<(), String>) {
         if let Err(e) = r {
-            self.after_save = None;
+            self.window.after_save = None;
             self.shared.error(e);
         }
     }
@@ -347,7 +339,7 @@ impl StudioApp {
         let (doc_id, then) = match self.saves.finished(r) {
             SaveOutcome::Stale => return,
             SaveOutcome::Conflict(c) => {
-                self.disk_conflict = Some(c);
+                self.saves.disk_conflict = Some(c);
                 return;
             }
             SaveOutcome::Failed {
@@ -355,7 +347,7 @@ impl StudioApp {
                 message,
                 then,
             } => {
-                self.after_save = None;
+                self.window.after_save = None;
                 self.shared.error(message);
                 (doc_id, then)
             }
@@ -368,7 +360,7 @@ impl StudioApp {
                 self.apply(event);
                 self.remember_recent(&path);
                 self.shared.info(format!("Saved {}", path.display()));
-                self.last_saved = Some(path);
+                self.saves.last_saved = Some(path);
                 (doc_id, then)
             }
         };
@@ -383,19 +375,19 @@ impl StudioApp {
         }
         // A save the close guard asked for: now close or quit.
         if !self.ws.doc(doc_id).is_some_and(|d| d.is_modified())
-            && let Some(g) = self.after_save.take_if(|g| g.doc_id == doc_id)
+            && let Some(g) = self.window.after_save.take_if(|g| g.doc_id == doc_id)
         {
             match g.then {
                 AfterClose::CloseDoc => self.close_doc(doc_id),
-                AfterClose::Quit => self.close_window = true,
+                AfterClose::Quit => self.window.close_window = true,
             }
         }
     }
 
     pub(crate) fn remember_recent(&mut self, path: &Path) {
-        self.recent.retain(|p| p != path);
-        self.recent.insert(0, path.to_path_buf());
-        self.recent.truncate(MAX_RECENT);
+        self.files.recent.retain(|p| p != path);
+        self.files.recent.insert(0, path.to_path_buf());
+        self.files.recent.truncate(MAX_RECENT);
     }
 
     /// Applies finished background jobs.
@@ -412,13 +404,13 @@ impl StudioApp {
                     ..
                 } => {
                     // Say so, and use the built-in browser from now on.
-                    self.native_dialog = false;
+                    self.files.native_dialog = false;
                     self.shared.error(
                         "The system file dialog could not open (no desktop portal?); \
                          using VMD Studio's own file browser",
                     );
                     let dir = self.start_dir();
-                    self.file_browser = Some(file_browser::FileBrowser::new(purpose, dir));
+                    self.files.file_browser = Some(file_browser::FileBrowser::new(purpose, dir));
                 }
                 JobResult::Picked { purpose, paths, .. } => self.picked(purpose, paths),
             }
@@ -472,10 +464,14 @@ impl StudioApp {
                     }
                     Pick::SaveAs { doc_id } => {
                         if paths.is_empty()
-                            && self.after_save.as_ref().is_some_and(|g| g.doc_id == doc_id)
+                            && self
+                                .window
+                                .after_save
+                                .as_ref()
+                                .is_some_and(|g| g.doc_id == doc_id)
                         {
                             // The Save As dialog was cancelled: nothing closes.
-                            self.after_save = None;
+                            self.window.after_save = None;
                         }
                         if let Some(p) = paths.into_iter().next() {
                             self.save_doc_to(doc_id, p);
@@ -489,26 +485,26 @@ impl StudioApp {
     /// Asks the user for a file: the system dialog (off the UI thread), or
     /// the built-in browser where the system one cannot open.
     pub(crate) fn pick_file(&mut self, purpose: Pick, dir: Option<PathBuf>) {
-        if self.native_dialog {
+        if self.files.native_dialog {
             self.jobs.pick(purpose, dir);
         } else {
-            self.file_browser = Some(file_browser::FileBrowser::new(purpose, dir));
+            self.files.file_browser = Some(file_browser::FileBrowser::new(purpose, dir));
         }
     }
 
     /// Draws the built-in file browser, if open, and acts on its answer.
     pub(super) fn file_browser_ui(&mut self, ctx: &egui::Context) {
-        let Some(b) = &mut self.file_browser else {
+        let Some(b) = &mut self.files.file_browser else {
             return;
         };
         let purpose = b.purpose;
         match b.show(ctx) {
             Some(file_browser::Outcome::Chosen(paths)) => {
-                self.file_browser = None;
+                self.files.file_browser = None;
                 self.picked(purpose, paths);
             }
             Some(file_browser::Outcome::Cancelled) => {
-                self.file_browser = None;
+                self.files.file_browser = None;
                 self.picked(purpose, Vec::new());
             }
             None => {}
@@ -542,7 +538,7 @@ impl StudioApp {
     pub fn load_song(&mut self, path: PathBuf) {
         if self.ws.docs().is_empty() && self.ws.scene().actors.is_empty() && !self.scene.pending() {
             self.open_demo();
-            self.central = CentralView::Preview;
+            self.panels.central = CentralView::Preview;
         }
         self.load_song_into_scene(path);
     }

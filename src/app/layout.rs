@@ -9,6 +9,7 @@ use super::command::UiCommand;
 use super::dock::Panel;
 use super::jobs::Pick;
 use super::panels;
+use super::recovery::OfferChoice;
 use super::saving;
 use super::scene_ops;
 use super::scene_ui;
@@ -23,11 +24,14 @@ impl StudioApp {
     pub(super) fn tick_playback(&mut self, ctx: &egui::Context) {
         let now = ctx.input(|i| i.time);
         if !self.ws.transport().playing {
-            self.last_tick = None;
+            self.window.last_tick = None;
             return;
         }
-        let seconds = self.last_tick.map_or(0.0, |last| (now - last).max(0.0));
-        self.last_tick = Some(now);
+        let seconds = self
+            .window
+            .last_tick
+            .map_or(0.0, |last| (now - last).max(0.0));
+        self.window.last_tick = Some(now);
         self.transport(TransportEvent::Advance { seconds });
         ctx.request_repaint();
     }
@@ -42,35 +46,35 @@ impl StudioApp {
             self.ws.transport().frame,
             self.ws.active_index(),
             self.ws.docs().iter().map(|d| d.revision).sum::<u64>(),
-            self.file_browser.is_some(),
+            self.files.file_browser.is_some(),
         );
         self.jobs.set_context(&ctx);
         self.poll_jobs();
         self.handle_dropped_files(&ctx);
         if !self.jobs.is_busy()
-            && let Some(spec) = self.pending_select.take()
+            && let Some(spec) = self.window.pending_select.take()
             && !self.select_key(&spec)
         {
             self.shared
                 .error(format!("--select {spec}: no such key in the active file"));
         }
-        if std::mem::take(&mut self.close_window) {
+        if std::mem::take(&mut self.window.close_window) {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
         // A screenshot run closes by itself once the picture is saved; its
         // edits (e.g. a `--merge`) are not the user's work, so no guard.
         if ctx.input(|i| i.viewport().close_requested())
-            && self.screenshot.is_none()
+            && self.window.screenshot.is_none()
             && let Some(d) = self.ws.docs().iter().find(|d| d.is_modified())
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.close_guard = Some(CloseGuard {
+            self.window.close_guard = Some(CloseGuard {
                 doc_id: d.id,
                 then: AfterClose::Quit,
             });
         }
         let cmds = UiCommand::from_input(&ctx);
-        self.pending.extend(cmds);
+        self.window.commands.extend(cmds);
         self.tick_playback(&ctx);
         let events = song::frame(
             &mut self.shared.song,
@@ -86,17 +90,17 @@ impl StudioApp {
         egui::Panel::top("menu").show(ui, |ui| {
             let input = chrome::MenuInput {
                 ws: &self.ws,
-                recent: &self.recent,
+                recent: &self.files.recent,
                 has_song: self.shared.song.song.is_some(),
-                dock: &self.dock,
+                dock: &self.panels.dock,
             };
             let mut asked = chrome::menu_bar(
                 ui,
                 &input,
-                &mut self.chrome,
-                &mut self.toolbox,
-                &mut self.viewport.posing.physics,
-                &mut self.viewport.posing.collide_actors,
+                &mut self.panels.chrome,
+                &mut self.panels.toolbox,
+                &mut self.panels.viewport.posing.physics,
+                &mut self.panels.viewport.posing.collide_actors,
             );
             asked.extend(chrome::tabs(ui, &self.ws, self.jobs.is_busy()));
             self.chrome_requests(asked);
@@ -106,7 +110,7 @@ impl StudioApp {
                 ui,
                 &self.ws,
                 &mut self.shared,
-                &mut self.viewport.posing.physics,
+                &mut self.panels.viewport.posing.physics,
             )
         });
         if self.ws.docs().is_empty() && self.ws.scene().actors.is_empty() {
@@ -137,8 +141,8 @@ impl StudioApp {
             .get(self.ws.active_index())
             .and_then(|d| self.ws.wearer(d.id))
             .and_then(|i| self.ws.scene().actors.get(i));
-        self.toolbox.wearer_offset = wearer.map_or(0, |a| a.offset);
-        self.toolbox.wearer_model = wearer.and_then(|a| match &a.model {
+        self.panels.toolbox.wearer_offset = wearer.map_or(0, |a| a.offset);
+        self.panels.toolbox.wearer_model = wearer.and_then(|a| match &a.model {
             crate::scene::ModelRef::File(p) => {
                 Some((a.name.clone(), Arc::clone(self.scene.models.get(p)?)))
             }
@@ -149,24 +153,36 @@ impl StudioApp {
             self.ws.docs(),
             self.ws.active_index(),
             &mut self.shared,
-            &mut self.toolbox,
+            &mut self.panels.toolbox,
         );
         self.sync_transport();
         // Whatever a panel changed on its copy of the transport.
         self.sync_transport();
         self.close_guard_ui(&ctx);
         self.file_browser_ui(&ctx);
-        self.export_video_ui(&ctx);
+        self.export_video.ui(
+            &ctx,
+            &self.ws,
+            &self.scene,
+            &self.panels.viewport,
+            &mut self.shared,
+        );
         self.disk_conflict_ui(&ctx);
-        self.recovery_window(&ctx);
+        match self.recovery.window(&ctx) {
+            Some(OfferChoice::Restore) => self.restore_recovered(),
+            Some(OfferChoice::Discard) => self.discard_recovered(),
+            Some(OfferChoice::Later) => self.keep_recovered(),
+            None => {}
+        }
         self.run_pending();
         self.toolbox_apply();
-        self.recovery_tick(&ctx);
+        self.recovery
+            .tick(&self.ws, self.scene.path.as_deref(), &mut self.shared, &ctx);
         let title = super::window_title(&self.ws);
         // Only on change: every viewport command also requests a repaint,
         // and sending it each frame would keep an idle window redrawing.
-        if self.window_title != title {
-            self.window_title = title.clone();
+        if self.window.title != title {
+            self.window.title = title.clone();
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title));
         }
         if self.jobs.is_busy() {
@@ -176,26 +192,28 @@ impl StudioApp {
             self.ws.transport().frame,
             self.ws.active_index(),
             self.ws.docs().iter().map(|d| d.revision).sum::<u64>(),
-            self.file_browser.is_some(),
+            self.files.file_browser.is_some(),
         );
         if after != before {
             ctx.request_repaint();
         }
         let busy = self.jobs.is_busy() || self.shared.song.loading().is_some();
-        if let Some(plan) = &mut self.screenshot {
+        if let Some(plan) = &mut self.window.screenshot {
             plan.step(&ctx, busy);
         }
     }
 
     /// The docked panels, filling `ui`.
     fn dock_ui(&mut self, ui: &mut egui::Ui) {
-        self.dock.prepare(ui.available_size());
-        self.dock.follow(self.central);
-        self.dock.follow_timeline(self.show_dope_sheet);
-        let Some(mut tree) = self.dock.tree.take() else {
+        self.panels.dock.prepare(ui.available_size());
+        self.panels.dock.follow(self.panels.central);
+        self.panels
+            .dock
+            .follow_timeline(self.panels.show_dope_sheet);
+        let Some(mut tree) = self.panels.dock.tree.take() else {
             return;
         };
-        if let Some(m) = self.dock.message.take() {
+        if let Some(m) = self.panels.dock.message.take() {
             self.shared.error(m);
         }
         let mut behavior = DockBehavior {
@@ -206,8 +224,8 @@ impl StudioApp {
         if let Some(id) = behavior.close {
             tree.remove_recursively(id);
         }
-        self.dock.tree = Some(tree);
-        self.show_dope_sheet = self.dock.note_timeline();
+        self.panels.dock.tree = Some(tree);
+        self.panels.show_dope_sheet = self.panels.dock.note_timeline();
     }
 
     /// Draws one docked panel.
@@ -216,31 +234,35 @@ impl StudioApp {
             Panel::Viewport => self.viewport_ui(ui, false),
             Panel::SecondView => self.viewport_ui(ui, true),
             Panel::Timeline => {
-                let events =
-                    scene_ui::timeline_ui(ui, &self.ws, &mut self.shared, &mut self.timeline);
+                let events = scene_ui::timeline_ui(
+                    ui,
+                    &self.ws,
+                    &mut self.shared,
+                    &mut self.panels.timeline,
+                );
                 self.apply_all(events);
             }
             Panel::Curves => {
-                self.with_focus(|cx, p| panels::curve_editor::ui(ui, cx, p.curve_editor));
+                self.with_focus(|cx, p| panels::curve_editor::ui(ui, cx, &mut p.curve_editor));
             }
             Panel::ValueGraph => {
-                self.with_focus(|cx, p| panels::value_graph::ui(ui, cx, p.value_graph));
+                self.with_focus(|cx, p| panels::value_graph::ui(ui, cx, &mut p.value_graph));
             }
             Panel::Forensics => {
-                self.with_focus(|cx, p| panels::forensics::ui(ui, cx, p.forensics));
+                self.with_focus(|cx, p| panels::forensics::ui(ui, cx, &mut p.forensics));
             }
             Panel::Scene => scrolled(ui, "dock-scene", |ui| self.scene_panel_ui(ui)),
             Panel::Inspector => scrolled(ui, "dock-inspector", |ui| {
-                self.with_active(|cx, p| panels::inspector::ui(ui, cx, p.inspector));
+                self.with_active(|cx, p| panels::inspector::ui(ui, cx, &mut p.inspector));
             }),
             Panel::KeyFields => scrolled(ui, "dock-key-fields", |ui| {
-                self.with_focus(|cx, p| panels::key_panel::ui(ui, cx, p.key_panel));
+                self.with_focus(|cx, p| panels::key_panel::ui(ui, cx, &mut p.key_panel));
             }),
             Panel::Toolbox => scrolled(ui, "dock-toolbox", |ui| {
                 if self.ws.docs().is_empty() {
                     ui.weak("Open a file to use the toolbox");
                 } else {
-                    panels::toolbox::ui(ui, &mut self.toolbox);
+                    panels::toolbox::ui(ui, &mut self.panels.toolbox);
                 }
             }),
         }
@@ -251,7 +273,7 @@ impl StudioApp {
     fn viewport_ui(&mut self, ui: &mut egui::Ui, second: bool) {
         let out = {
             let view = scene_ops::scene_view(&self.ws, &self.scene);
-            let vp = &mut self.viewport;
+            let vp = &mut self.panels.viewport;
             let which = if second { &mut vp.second } else { &mut vp.view };
             panels::viewport::ui(ui, &mut vp.posing, which, &view, &mut self.shared)
         };
@@ -260,7 +282,8 @@ impl StudioApp {
         self.apply_all(out.events);
         // A bone clicked in the view: its row (and key) in the timeline.
         if let Some(b) = out.picked {
-            let events = scene_ui::bone_picked(&self.ws, &mut self.timeline, b.actor, &b.name);
+            let events =
+                scene_ui::bone_picked(&self.ws, &mut self.panels.timeline, b.actor, &b.name);
             self.apply_all(events);
         }
     }
@@ -268,7 +291,7 @@ impl StudioApp {
     /// The scene panel (left side), and the changes it asks for.
     pub(super) fn scene_panel_ui(&mut self, ui: &mut egui::Ui) {
         let active = self.doc().map(|d| d.id);
-        let actions = panels::scene::ui(ui, &self.ws, &self.scene, active, &mut self.scene_panel);
+        let actions = panels::scene::ui(ui, &self.ws, &self.scene, active, &mut self.panels.scene);
         for a in actions {
             self.scene_action(a);
         }
@@ -299,29 +322,29 @@ impl StudioApp {
                     self.pick_file(Pick::Song, dir);
                 }
                 Request::TogglePanel(p) => {
-                    self.dock.toggle(p);
+                    self.panels.dock.toggle(p);
                     if p == Panel::Timeline {
-                        self.show_dope_sheet = self.dock.is_open(p);
+                        self.panels.show_dope_sheet = self.panels.dock.is_open(p);
                     }
                 }
                 Request::ResetLayout => {
-                    self.dock.reset();
-                    self.show_dope_sheet = true;
-                    self.central = super::CentralView::Preview;
+                    self.panels.dock.reset();
+                    self.panels.show_dope_sheet = true;
+                    self.panels.central = super::CentralView::Preview;
                 }
                 Request::UsePreset(p) => {
-                    self.dock.use_preset(p);
-                    self.show_dope_sheet = true;
-                    self.central = super::CentralView::Preview;
+                    self.panels.dock.use_preset(p);
+                    self.panels.show_dope_sheet = true;
+                    self.panels.central = super::CentralView::Preview;
                 }
                 Request::SavePreset(p) => {
-                    self.dock.save_preset(p);
+                    self.panels.dock.save_preset(p);
                     self.shared
                         .info(format!("The layout is kept as the {} preset", p.label()));
                 }
                 Request::RestorePresets => {
                     for p in super::dock::Preset::ALL {
-                        self.dock.restore_preset(p);
+                        self.panels.dock.restore_preset(p);
                     }
                 }
                 Request::RemoveSong => {
@@ -338,49 +361,49 @@ impl StudioApp {
     /// its answer.
     pub(super) fn disk_conflict_ui(&mut self, ctx: &egui::Context) {
         use saving::DiskChoice;
-        let Some(c) = self.disk_conflict.clone() else {
+        let Some(c) = self.saves.disk_conflict.clone() else {
             return;
         };
         if !self.ws.docs().iter().any(|d| d.id == c.doc_id) {
-            self.disk_conflict = None;
+            self.saves.disk_conflict = None;
             return;
         }
         let Some(choice) = saving::disk_conflict_modal(ctx, &c) else {
             return;
         };
-        self.disk_conflict = None;
+        self.saves.disk_conflict = None;
         match choice {
             DiskChoice::Overwrite => self.save_doc_overwriting(c.doc_id, c.path),
             DiskChoice::Reload => {
-                self.after_save = None;
+                self.window.after_save = None;
                 // An unmodified document is replaced by the file when it is
                 // opened again (see `poll_jobs`).
                 self.apply(Event::Discard(c.doc_id));
                 self.open_paths(vec![c.path]);
             }
-            DiskChoice::Cancel => self.after_save = None,
+            DiskChoice::Cancel => self.window.after_save = None,
         }
     }
 
     /// The unsaved-changes question, while one is asked, and its answer.
     pub(super) fn close_guard_ui(&mut self, ctx: &egui::Context) {
         use chrome::GuardChoice;
-        let Some(guard) = self.close_guard.clone() else {
+        let Some(guard) = self.window.close_guard.clone() else {
             return;
         };
         let Some(title) = super::guard_subject(&self.ws, &guard) else {
-            self.close_guard = None;
+            self.window.close_guard = None;
             return;
         };
         match chrome::close_guard_modal(ctx, &title) {
             Some(GuardChoice::Save) => {
-                self.close_guard = None;
+                self.window.close_guard = None;
                 self.activate(guard.doc_id);
-                self.after_save = Some(guard);
+                self.window.after_save = Some(guard);
                 self.run_command(UiCommand::Save);
             }
             Some(GuardChoice::Discard) => {
-                self.close_guard = None;
+                self.window.close_guard = None;
                 match guard.then {
                     AfterClose::CloseDoc => self.close_doc(guard.doc_id),
                     AfterClose::Quit => {
@@ -391,7 +414,7 @@ impl StudioApp {
                     }
                 }
             }
-            Some(GuardChoice::Cancel) => self.close_guard = None,
+            Some(GuardChoice::Cancel) => self.window.close_guard = None,
             None => {}
         }
     }

@@ -9,7 +9,6 @@
 //! `StudioApp` itself keeps only the panels' view state and the services
 //! (jobs, saves, recovery, sound).
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::workspace::Workspace;
@@ -30,17 +29,18 @@ pub mod saving;
 pub mod scene_ops;
 mod scene_ui;
 pub mod settings;
+mod shell;
 pub mod song;
 pub mod sound;
 mod startup;
 pub mod vpd;
 
 use crate::workspace::document::Document;
-use command::UiCommand;
 use jobs::Jobs;
 use panels::Shared;
 pub use scene_ui::timeline_sections;
-use startup::ScreenshotPlan;
+use shell::{AfterClose, CloseGuard, guard_subject};
+pub use shell::{CentralView, Files, Panels, Window, window_title};
 pub use startup::{open_command_line, run};
 
 /// Bundled demo: a short dance and a camera with cuts, made by
@@ -71,84 +71,35 @@ pub fn install_fonts(ctx: &egui::Context) {
     ctx.set_fonts(fonts);
 }
 
-/// Which view fills the centre.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CentralView {
-    Curves,
-    /// The value graph (issue 25) where the curve editor is shown.
-    ValueGraph,
-    Preview,
-    Forensics,
-}
-
-/// What to do once the close guard is answered.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum AfterClose {
-    CloseDoc,
-    Quit,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct CloseGuard {
-    doc_id: u64,
-    then: AfterClose,
-}
-
-/// The application.
+/// The application: a shell around the workspace. Ten fields: the
+/// workspace, the panels' shared frame state, every panel's own state, the
+/// window's lifecycle, file picking, and the services (jobs, models and
+/// pending opens, saves, recovery copies, video export).
 pub struct StudioApp {
     /// The documents, the scene arrangement, the undo order, the transport
     /// and the selection: every change goes through [`StudioApp::apply`].
     pub ws: Workspace,
+    /// What every panel shares for a frame: the transport's working copy,
+    /// the status messages, the song and the job service.
     pub shared: Shared,
-    pub central: CentralView,
-    pub show_dope_sheet: bool,
+    /// Every panel's own state, and the layout they are docked in.
+    pub panels: Panels,
+    /// Close guard, the close a save waits for, title, screenshot mode,
+    /// playback clock and the commands queued this frame.
+    pub window: Window,
+    /// Recent files, the system dialog or the built-in browser.
+    pub files: Files,
     pub jobs: Jobs,
-    pub recent: Vec<PathBuf>,
-    /// The menu bar's own state (typed paths).
-    pub chrome: chrome::Chrome,
-    /// `TRACK@FRAME` to select once loading has finished (`--select`).
-    pub pending_select: Option<String>,
-    close_guard: Option<CloseGuard>,
-    /// What to do once the save the close guard started has finished.
-    after_save: Option<CloseGuard>,
-    /// Ask the window to close at the next frame (after a guarded save).
-    close_window: bool,
-    /// The title last sent to the window.
-    window_title: String,
-    pending: Vec<UiCommand>,
-    screenshot: Option<ScreenshotPlan>,
-    pub inspector: panels::inspector::State,
-    /// The scene timeline (one dope sheet for every document of the scene).
-    pub timeline: panels::timeline::State,
-    pub key_panel: panels::key_panel::State,
-    pub curve_editor: panels::curve_editor::State,
-    pub value_graph: panels::value_graph::State,
-    pub forensics: panels::forensics::State,
-    pub viewport: panels::viewport::State,
-    pub toolbox: panels::toolbox::State,
     /// What the app keeps beside the scene: loaded models, pending opens,
     /// the scene file's path.
     pub scene: scene_ops::SceneState,
-    pub scene_panel: panels::scene::State,
-    /// The built-in file browser, while open.
-    pub file_browser: Option<file_browser::FileBrowser>,
-    /// Use the system file dialog (false where it cannot open: no D-Bus
-    /// session for the desktop portal, `VMD_STUDIO_FILE_DIALOG=builtin`, or
-    /// after it failed once).
-    pub native_dialog: bool,
-    /// Set after a save completes (for tests and the status bar).
-    pub last_saved: Option<PathBuf>,
-    last_tick: Option<f64>,
-    /// Saves in flight, one per document.
+    /// Saves in flight (one per document), a save refused because the file
+    /// changed on disk, and the last file saved.
     pub saves: saving::Saves,
-    /// A save refused because the file changed on disk, awaiting the user.
-    pub disk_conflict: Option<saving::DiskConflict>,
     /// Crash recovery copies (off until [`StudioApp::start_recovery`]).
     pub recovery: recovery::Recovery,
     /// File ▸ Export video… and the export in flight.
     pub export_video: export_video::State,
-    /// The docked layout of the panels.
-    pub dock: dock::Dock,
 }
 
 impl Default for StudioApp {
@@ -158,49 +109,16 @@ impl Default for StudioApp {
         StudioApp {
             ws: Workspace::new(),
             shared,
-            central: CentralView::Curves,
-            show_dope_sheet: true,
+            panels: Panels::default(),
+            window: Window::default(),
+            files: Files::default(),
             jobs,
-            recent: Vec::new(),
-            chrome: Default::default(),
-            pending_select: None,
-            close_guard: None,
-            after_save: None,
-            close_window: false,
-            window_title: String::new(),
-            pending: Vec::new(),
-            screenshot: None,
-            inspector: Default::default(),
-            timeline: Default::default(),
-            key_panel: Default::default(),
-            curve_editor: Default::default(),
-            value_graph: Default::default(),
-            forensics: Default::default(),
-            viewport: Default::default(),
-            toolbox: Default::default(),
             scene: Default::default(),
-            scene_panel: Default::default(),
-            file_browser: None,
-            native_dialog: native_dialog_available(),
-            last_saved: None,
-            last_tick: None,
             saves: Default::default(),
-            disk_conflict: None,
             recovery: Default::default(),
             export_video: Default::default(),
-            dock: Default::default(),
         }
     }
-}
-
-/// Whether the system file dialog can be expected to open.
-fn native_dialog_available() -> bool {
-    if std::env::var("VMD_STUDIO_FILE_DIALOG").is_ok_and(|v| v == "builtin") {
-        return false;
-    }
-    // On Linux the dialog is the desktop portal, reached over the D-Bus
-    // session bus: without one (a bare X server) it cannot open.
-    !cfg!(target_os = "linux") || std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some()
 }
 
 const RECENT_KEY: &str = "vmd-studio-recent";
@@ -218,46 +136,69 @@ impl StudioApp {
     pub fn doc(&self) -> Option<&Document> {
         self.ws.active()
     }
-}
 
-/// The window's title: the active file (with its modified mark) and, when
-/// any file has unsaved edits, how many do — the active one is not the
-/// only one that can hold work.
-pub fn window_title(ws: &Workspace) -> String {
-    let mut t = match ws.active() {
-        Some(d) => format!("{} — VMD Studio", d.title()),
-        None => "VMD Studio".to_owned(),
-    };
-    match ws.modified_count() {
-        0 => {}
-        1 => t.push_str(" (1 file unsaved)"),
-        n => t.push_str(&format!(" ({n} files unsaved)")),
+    /// File ▸ Load pose (VPD)…: see [`vpd::load_pose_file`].
+    pub fn load_pose_file(&mut self, path: &std::path::Path, mirror: bool) {
+        vpd::load_pose_file(&mut self.ws, &mut self.shared, path, mirror);
     }
-    t
-}
 
-/// What the unsaved-changes question names: the file, and when quitting
-/// with several modified, how many there are (each is asked about in turn).
-fn guard_subject(ws: &Workspace, guard: &CloseGuard) -> Option<String> {
-    let title = ws.doc(guard.doc_id)?.title();
-    let n = ws.modified_count();
-    Some(match guard.then {
-        AfterClose::Quit if n > 1 => {
-            format!("{title} (1 of {n} files with unsaved edits; the others are asked next)")
+    /// File ▸ Save pose (VPD)…: see [`vpd::save_pose_file`].
+    pub fn save_pose_file(&mut self, path: &std::path::Path) {
+        vpd::save_pose_file(&self.ws, &mut self.shared, path);
+    }
+
+    /// Starts keeping recovery copies in `data_dir()/recovery` and looks
+    /// for copies a crash left there (offered in a window).
+    pub fn start_recovery(&mut self) {
+        self.recovery.start(&mut self.shared);
+    }
+
+    /// [`StudioApp::start_recovery`] with a given folder.
+    pub fn start_recovery_in(&mut self, dir: &std::path::Path) {
+        self.recovery.start_in(dir, &mut self.shared);
+    }
+
+    /// Opens the offered recovery copies: see [`recovery::restore`].
+    pub fn restore_recovered(&mut self) {
+        let scene = recovery::restore(
+            &mut self.recovery,
+            &mut self.ws,
+            &mut self.shared,
+            &mut self.scene,
+            &mut self.jobs,
+        );
+        if scene {
+            self.panels.central = CentralView::Preview;
         }
-        _ => title,
-    })
-}
+    }
 
-/// Mutable access to each panel's state at once.
-pub struct StudioPanels<'a> {
-    pub inspector: &'a mut panels::inspector::State,
-    pub timeline: &'a mut panels::timeline::State,
-    pub key_panel: &'a mut panels::key_panel::State,
-    pub curve_editor: &'a mut panels::curve_editor::State,
-    pub value_graph: &'a mut panels::value_graph::State,
-    pub forensics: &'a mut panels::forensics::State,
-    pub toolbox: &'a mut panels::toolbox::State,
+    /// Opens the export dialog (File ▸ Export video…).
+    pub fn open_export_video(&mut self) {
+        let base = self
+            .scene
+            .path
+            .as_ref()
+            .or_else(|| self.doc().and_then(|d| d.path.as_ref()))
+            .map_or_else(|| std::path::PathBuf::from("video.vmd"), Clone::clone);
+        let last = self.ws.scene_end();
+        self.export_video.open_dialog(last, base);
+    }
+
+    /// Starts exporting `output` with the dialog's settings.
+    pub fn start_export(&mut self, output: export_video::Output) {
+        self.export_video
+            .start(output, &self.ws, &self.scene, &mut self.shared);
+    }
+
+    /// Deletes the offered recovery copies.
+    pub fn discard_recovered(&mut self) {
+        self.recovery.discard();
+    }
+
+    /// Keeps the offered recovery copies for the next start.
+    pub fn keep_recovered(&mut self) {
+        self.recovery.keep();
+    }
 }
 
 impl eframe::App for StudioApp {
@@ -267,14 +208,15 @@ impl eframe::App for StudioApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         let list: Vec<String> = self
+            .files
             .recent
             .iter()
             .map(|p| p.display().to_string())
             .collect();
         eframe::set_value(storage, RECENT_KEY, &list);
         settings::save_undo_budget(storage, &self.ws);
-        self.viewport.persist(storage);
-        self.dock.persist(storage);
+        self.panels.viewport.persist(storage);
+        self.panels.dock.persist(storage);
     }
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {

@@ -14,14 +14,17 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
+use super::edits::apply;
+use super::jobs::Jobs;
 use super::jobs::{Finished, JobId, JobKind, JobService};
-use super::scene_ops::Intent;
-use super::{CentralView, StudioApp};
+use super::panels::Shared;
+use super::scene_ops::{Intent, SceneState};
 use crate::scene::recovery::{
     self, ActorRecord, DocInfo, Entry, Role, SceneRecord, Session, SongRecord, Writer,
 };
 use crate::scene::{self as scene_model, ModelRef, Scene};
 use crate::vmd;
+use crate::workspace::{Workspace, placing};
 
 enum Op {
     Write(Box<DocInfo>, Vec<u8>),
@@ -183,12 +186,12 @@ impl Recovery {
 }
 
 /// The scene as paths, with this document's roles.
-fn scene_record(app: &StudioApp, doc_id: u64) -> Option<SceneRecord> {
-    let s: &Scene<u64> = app.ws.scene();
+fn scene_record(ws: &Workspace, scene_file: Option<&Path>, doc_id: u64) -> Option<SceneRecord> {
+    let s: &Scene<u64> = ws.scene();
     if s.actors.is_empty() && s.camera.is_none() && s.light.is_none() {
         return None;
     }
-    let path_of = |id: &u64| app.ws.doc(*id)?.path.clone();
+    let path_of = |id: &u64| ws.doc(*id)?.path.clone();
     let mut roles = Vec::new();
     let actors = s
         .actors
@@ -216,7 +219,7 @@ fn scene_record(app: &StudioApp, doc_id: u64) -> Option<SceneRecord> {
         roles.push(Role::Light);
     }
     Some(SceneRecord {
-        scene_file: app.scene.path.clone(),
+        scene_file: scene_file.map(Path::to_path_buf),
         actors,
         camera: s.camera.as_ref().and_then(path_of),
         light: s.light.as_ref().and_then(path_of),
@@ -228,53 +231,58 @@ fn scene_record(app: &StudioApp, doc_id: u64) -> Option<SceneRecord> {
     })
 }
 
-impl StudioApp {
+impl Recovery {
     /// Starts keeping recovery copies in `data_dir()/recovery` and looks
     /// for copies a crash left there (offered in a window).
-    pub fn start_recovery(&mut self) {
+    pub fn start(&mut self, shared: &mut Shared) {
         match recovery::default_dir() {
-            Some(dir) => self.start_recovery_in(&dir),
+            Some(dir) => self.start_in(&dir, shared),
             None => tracing::warn!("no data directory: crash recovery is off"),
         }
     }
 
-    /// [`StudioApp::start_recovery`] with a given folder.
-    pub fn start_recovery_in(&mut self, dir: &Path) {
+    /// [`Recovery::start`] with a given folder.
+    pub fn start_in(&mut self, dir: &Path, shared: &mut Shared) {
         let mut session = match Session::start(dir) {
             Ok(s) => s,
             Err(e) => {
-                self.shared.error(format!("Crash recovery is off: {e}"));
+                shared.error(format!("Crash recovery is off: {e}"));
                 return;
             }
         };
         let (found, errors) = session.orphans();
         for e in errors {
             tracing::warn!("{e}");
-            self.shared
-                .error(format!("A recovery copy was skipped: {e}"));
+            shared.error(format!("A recovery copy was skipped: {e}"));
         }
         if found.is_empty() {
             session.release();
         } else {
             tracing::info!("{} recovery copies found", found.len());
-            self.recovery.offer = Some(found);
+            self.offer = Some(found);
         }
-        self.recovery.jobs = Some(self.shared.jobs.clone());
-        self.recovery.session = Some(session);
+        self.jobs = Some(shared.jobs.clone());
+        self.session = Some(session);
     }
 
     /// Writes and deletes copies as documents change (once per frame,
     /// after the frame's edits were applied).
-    pub(super) fn recovery_tick(&mut self, ctx: &egui::Context) {
-        if !self.recovery.is_active() {
+    pub(super) fn tick(
+        &mut self,
+        ws: &Workspace,
+        scene_file: Option<&Path>,
+        shared: &mut Shared,
+        ctx: &egui::Context,
+    ) {
+        if !self.is_active() {
             return;
         }
         let now = Instant::now();
-        let interval = self.recovery.interval;
+        let interval = self.interval;
         let mut ops = Vec::new();
         let mut wake: Option<Duration> = None;
-        for d in self.ws.docs() {
-            let t = self.recovery.tracks.entry(d.id).or_insert(Track {
+        for d in ws.docs() {
+            let t = self.tracks.entry(d.id).or_insert(Track {
                 saved_revision: d.revision,
                 base_edits: 0,
                 written: None,
@@ -322,16 +330,15 @@ impl StudioApp {
             }
         }
         // Closed documents: closed without saving after the user said so.
-        let open: Vec<u64> = self.ws.docs().iter().map(|d| d.id).collect();
+        let open: Vec<u64> = ws.docs().iter().map(|d| d.id).collect();
         let gone: Vec<u64> = self
-            .recovery
             .tracks
             .keys()
             .filter(|id| !open.contains(id))
             .copied()
             .collect();
         for id in gone {
-            if let Some(t) = self.recovery.tracks.remove(&id)
+            if let Some(t) = self.tracks.remove(&id)
                 && t.written.is_some()
             {
                 ops.push(Op::Delete(id));
@@ -339,220 +346,42 @@ impl StudioApp {
         }
         for mut op in ops {
             if let Op::Write(info, _) = &mut op {
-                info.scene = scene_record(self, info.doc_id);
+                info.scene = scene_record(ws, scene_file, info.doc_id);
             }
-            self.recovery.send(op);
+            self.send(op);
         }
-        for e in self.recovery.pump() {
-            self.shared
-                .error(format!("Could not write a recovery copy: {e}"));
+        for e in self.pump() {
+            shared.error(format!("Could not write a recovery copy: {e}"));
         }
         if let Some(w) = wake {
             ctx.request_repaint_after(w);
         }
-        if !self.recovery.is_idle() {
+        if !self.is_idle() {
             ctx.request_repaint_after(Duration::from_millis(50));
         }
     }
 
-    /// Opens the offered copies as modified documents that save to their
-    /// original files (left untouched until then). Each is written as this
-    /// session's copy before the old copy is deleted (one queue, in order).
-    pub fn restore_recovered(&mut self) {
-        let Some(entries) = self.recovery.offer.take() else {
-            return;
-        };
-        let mut restored: Vec<(u64, Entry, Vec<u8>)> = Vec::new();
-        for e in entries {
-            let (bytes, motion) = match e.read() {
-                Ok(r) => r,
-                Err(err) => {
-                    // Kept on disk: nothing is lost.
-                    self.shared.error(format!(
-                        "Could not restore {}: {err} (the copy is kept in {})",
-                        e.display_name(),
-                        e.vmd.display()
-                    ));
-                    continue;
-                }
-            };
-            let mut new = crate::workspace::NewDocument::new(
-                motion,
-                e.meta.original.clone(),
-                e.meta.name.clone(),
-            );
-            new.disk_stamp = e
-                .meta
-                .original
-                .as_deref()
-                .and_then(vmd::save::DiskStamp::of);
-            // Modified: the saved state is one the history never reaches.
-            new.unsaved = true;
-            let ev = crate::workspace::Event::Open(Box::new(new));
-            let Some(d) = self.apply(ev).opened.and_then(|id| self.ws.doc(id)) else {
-                continue;
-            };
-            let id = d.id;
-            self.recovery.tracks.insert(
-                id,
-                Track {
-                    saved_revision: d.revision,
-                    base_edits: e.meta.edits,
-                    written: Some(d.revision),
-                    written_edits: e.meta.edits,
-                    dirty_since: None,
-                },
-            );
-            self.shared.info(format!("Restored {}", e.display_name()));
-            restored.push((id, e, bytes));
-        }
-        // The scene as it was: the newest copy's arrangement, with every
-        // restored document of that session in its roles.
-        let newest = restored
-            .iter()
-            .filter(|(_, e, _)| e.meta.scene.is_some())
-            .max_by_key(|(_, e, _)| e.meta.written_unix_ms)
-            .map(|(_, e, _)| (e.meta.session.clone(), e.meta.scene.clone()));
-        if let Some((session, Some(record))) = newest {
-            let roles: Vec<(u64, Vec<Role>)> = restored
-                .iter()
-                .filter(|(_, e, _)| e.meta.session == session)
-                .map(|(id, e, _)| {
-                    let r = e.meta.scene.as_ref().map(|s| s.roles.clone());
-                    (*id, r.unwrap_or_default())
-                })
-                .collect();
-            self.rebuild_scene(&record, &roles);
-        }
-        for (id, e, bytes) in restored {
-            // This session's copy keeps the arrangement it was restored with.
-            let info = DocInfo {
-                doc_id: id,
-                original: e.meta.original.clone(),
-                name: e.meta.name.clone(),
-                edits: e.meta.edits,
-                scene: e.meta.scene.clone(),
-            };
-            self.recovery.send(Op::Write(Box::new(info), bytes));
-            self.recovery.send(Op::DeleteEntry(Box::new(e)));
-        }
-        if let Some(s) = &mut self.recovery.session {
-            s.release();
-        }
-    }
-
-    /// Rebuilds the scene a recovery copy recorded: its actors (models,
-    /// offsets), camera, light and song. `restored` are the documents
-    /// restored from copies with their roles; what has no copy (a file
-    /// without unsaved edits, a model, the song) opens from its file.
-    fn rebuild_scene(&mut self, record: &SceneRecord, restored: &[(u64, Vec<Role>)]) {
-        // Unmodified documents of the current scene (the demo) close; the
-        // restored ones are modified and stay.
-        self.clear_scene();
-        let mut s: Scene<u64> = Scene {
-            song: record.song.as_ref().map(|x| scene_model::Song {
-                path: x.path.clone(),
-                offset: x.offset,
-            }),
-            ..Scene::default()
-        };
-        for a in &record.actors {
-            s.actors.push(scene_model::Actor {
-                name: a.name.clone(),
-                model: a.model.clone().map_or(ModelRef::Builtin, ModelRef::File),
-                motion: None,
-                offset: a.offset,
-            });
-        }
-        let mut worn = vec![false; s.actors.len()];
-        for (id, roles) in restored {
-            for r in roles {
-                match r {
-                    Role::Actor { index } => {
-                        if let Some(a) = s.actors.get_mut(*index) {
-                            a.motion = Some(*id);
-                            worn[*index] = true;
-                        }
-                    }
-                    Role::Camera => s.camera = Some(*id),
-                    Role::Light => s.light = Some(*id),
-                }
-            }
-        }
-        let (has_camera, has_light) = (s.camera.is_some(), s.light.is_some());
-        let actors = s.actors.len();
-        // The arrangement may differ from any saved scene file.
-        self.apply(crate::workspace::Event::Scene(
-            crate::workspace::SceneEvent::Arrange {
-                scene: Box::new(s),
-                selected_actor: (actors > 0).then_some(0),
-                fresh: true,
-                modified: true,
-            },
-        ));
-        self.scene.path = record.scene_file.clone();
-        for (i, a) in record.actors.iter().enumerate() {
-            if let Some(p) = &a.model
-                && !self.scene.models.contains_key(p)
-            {
-                self.open_for(p.clone(), Intent::ActorModel(i));
-            }
-            if !worn[i]
-                && let Some(m) = &a.motion
-            {
-                self.open_for(m.clone(), Intent::ActorMotion(i));
-            }
-        }
-        let camera = record.camera.as_ref().filter(|_| !has_camera);
-        let light = record.light.as_ref().filter(|_| !has_light);
-        match (camera, light) {
-            (Some(c), Some(l)) if c == l => {
-                self.open_for(c.clone(), Intent::Camera { light_too: true });
-            }
-            (c, l) => {
-                if let Some(c) = c {
-                    self.open_for(c.clone(), Intent::Camera { light_too: false });
-                }
-                if let Some(l) = l {
-                    self.open_for(l.clone(), Intent::Light);
-                }
-            }
-        }
-        self.central = CentralView::Preview;
-        self.shared.info(format!(
-            "Restored the scene: {actors} actor(s){}{}",
-            if record.camera.is_some() {
-                ", camera"
-            } else {
-                ""
-            },
-            if record.song.is_some() { ", song" } else { "" }
-        ));
-    }
-
     /// Deletes the offered copies.
-    pub fn discard_recovered(&mut self) {
-        for e in self.recovery.offer.take().unwrap_or_default() {
-            self.recovery.send(Op::DeleteEntry(Box::new(e)));
+    pub fn discard(&mut self) {
+        for e in self.offer.take().unwrap_or_default() {
+            self.send(Op::DeleteEntry(Box::new(e)));
         }
-        if let Some(s) = &mut self.recovery.session {
+        if let Some(s) = &mut self.session {
             s.release();
         }
     }
 
     /// Keeps the offered copies for the next start.
-    pub fn keep_recovered(&mut self) {
-        self.recovery.offer = None;
-        if let Some(s) = &mut self.recovery.session {
+    pub fn keep(&mut self) {
+        self.offer = None;
+        if let Some(s) = &mut self.session {
             s.release();
         }
     }
 
     /// The window offering the copies left by a crash.
-    pub(super) fn recovery_window(&mut self, ctx: &egui::Context) {
-        let Some(entries) = &self.recovery.offer else {
-            return;
-        };
+    pub(super) fn window(&self, ctx: &egui::Context) -> Option<OfferChoice> {
+        let entries = self.offer.as_ref()?;
         let mut choice = None;
         egui::Modal::new(egui::Id::unique("recovery-offer")).show(ctx, |ui| {
             ui.heading("Recover unsaved work");
@@ -577,21 +406,221 @@ impl StudioApp {
             ui.label("Restore opens them as modified documents; the original files stay as they are until you save.");
             ui.horizontal(|ui| {
                 if ui.button("Restore").clicked() {
-                    choice = Some(0);
+                    choice = Some(OfferChoice::Restore);
                 }
                 if ui.button("Discard").clicked() {
-                    choice = Some(1);
+                    choice = Some(OfferChoice::Discard);
                 }
                 if ui.button("Later").clicked() {
-                    choice = Some(2);
+                    choice = Some(OfferChoice::Later);
                 }
             });
         });
-        match choice {
-            Some(0) => self.restore_recovered(),
-            Some(1) => self.discard_recovered(),
-            Some(_) => self.keep_recovered(),
-            None => {}
+        choice
+    }
+}
+
+/// The answer to the window offering a crashed session's copies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OfferChoice {
+    /// Open them as modified documents ([`restore`]).
+    Restore,
+    /// Delete them ([`Recovery::discard`]).
+    Discard,
+    /// Keep them for the next start ([`Recovery::keep`]).
+    Later,
+}
+
+/// Opens the offered copies as modified documents that save to their
+/// original files (left untouched until then). Each is written as this
+/// session's copy before the old copy is deleted (one queue, in order).
+/// Returns whether it rebuilt the scene they were in.
+pub fn restore(
+    rec: &mut Recovery,
+    ws: &mut Workspace,
+    shared: &mut Shared,
+    scene: &mut SceneState,
+    jobs: &mut Jobs,
+) -> bool {
+    let Some(entries) = rec.offer.take() else {
+        return false;
+    };
+    let mut restored: Vec<(u64, Entry, Vec<u8>)> = Vec::new();
+    for e in entries {
+        let (bytes, motion) = match e.read() {
+            Ok(r) => r,
+            Err(err) => {
+                // Kept on disk: nothing is lost.
+                shared.error(format!(
+                    "Could not restore {}: {err} (the copy is kept in {})",
+                    e.display_name(),
+                    e.vmd.display()
+                ));
+                continue;
+            }
+        };
+        let mut new = crate::workspace::NewDocument::new(
+            motion,
+            e.meta.original.clone(),
+            e.meta.name.clone(),
+        );
+        new.disk_stamp = e
+            .meta
+            .original
+            .as_deref()
+            .and_then(vmd::save::DiskStamp::of);
+        // Modified: the saved state is one the history never reaches.
+        new.unsaved = true;
+        let ev = crate::workspace::Event::Open(Box::new(new));
+        let Some(d) = apply(ws, shared, ev).opened.and_then(|id| ws.doc(id)) else {
+            continue;
+        };
+        let id = d.id;
+        rec.tracks.insert(
+            id,
+            Track {
+                saved_revision: d.revision,
+                base_edits: e.meta.edits,
+                written: Some(d.revision),
+                written_edits: e.meta.edits,
+                dirty_since: None,
+            },
+        );
+        shared.info(format!("Restored {}", e.display_name()));
+        restored.push((id, e, bytes));
+    }
+    // The scene as it was: the newest copy's arrangement, with every
+    // restored document of that session in its roles.
+    let newest = restored
+        .iter()
+        .filter(|(_, e, _)| e.meta.scene.is_some())
+        .max_by_key(|(_, e, _)| e.meta.written_unix_ms)
+        .map(|(_, e, _)| (e.meta.session.clone(), e.meta.scene.clone()));
+    let mut rebuilt = false;
+    if let Some((session, Some(record))) = newest {
+        let roles: Vec<(u64, Vec<Role>)> = restored
+            .iter()
+            .filter(|(_, e, _)| e.meta.session == session)
+            .map(|(id, e, _)| {
+                let r = e.meta.scene.as_ref().map(|s| s.roles.clone());
+                (*id, r.unwrap_or_default())
+            })
+            .collect();
+        rebuild_scene(ws, shared, scene, jobs, &record, &roles);
+        rebuilt = true;
+    }
+    for (id, e, bytes) in restored {
+        // This session's copy keeps the arrangement it was restored with.
+        let info = DocInfo {
+            doc_id: id,
+            original: e.meta.original.clone(),
+            name: e.meta.name.clone(),
+            edits: e.meta.edits,
+            scene: e.meta.scene.clone(),
+        };
+        rec.send(Op::Write(Box::new(info), bytes));
+        rec.send(Op::DeleteEntry(Box::new(e)));
+    }
+    if let Some(s) = &mut rec.session {
+        s.release();
+    }
+    rebuilt
+}
+
+/// Rebuilds the scene a recovery copy recorded: its actors (models,
+/// offsets), camera, light and song. `restored` are the documents
+/// restored from copies with their roles; what has no copy (a file
+/// without unsaved edits, a model, the song) opens from its file.
+fn rebuild_scene(
+    ws: &mut Workspace,
+    shared: &mut Shared,
+    scene: &mut SceneState,
+    jobs: &mut Jobs,
+    record: &SceneRecord,
+    restored: &[(u64, Vec<Role>)],
+) {
+    // Unmodified documents of the current scene (the demo) close; the
+    // restored ones are modified and stay.
+    for e in placing::clear_scene(ws) {
+        apply(ws, shared, e);
+    }
+    scene.path = None;
+    let mut s: Scene<u64> = Scene {
+        song: record.song.as_ref().map(|x| scene_model::Song {
+            path: x.path.clone(),
+            offset: x.offset,
+        }),
+        ..Scene::default()
+    };
+    for a in &record.actors {
+        s.actors.push(scene_model::Actor {
+            name: a.name.clone(),
+            model: a.model.clone().map_or(ModelRef::Builtin, ModelRef::File),
+            motion: None,
+            offset: a.offset,
+        });
+    }
+    let mut worn = vec![false; s.actors.len()];
+    for (id, roles) in restored {
+        for r in roles {
+            match r {
+                Role::Actor { index } => {
+                    if let Some(a) = s.actors.get_mut(*index) {
+                        a.motion = Some(*id);
+                        worn[*index] = true;
+                    }
+                }
+                Role::Camera => s.camera = Some(*id),
+                Role::Light => s.light = Some(*id),
+            }
         }
     }
+    let (has_camera, has_light) = (s.camera.is_some(), s.light.is_some());
+    let actors = s.actors.len();
+    // The arrangement may differ from any saved scene file.
+    apply(
+        ws,
+        shared,
+        crate::workspace::Event::Scene(crate::workspace::SceneEvent::Arrange {
+            scene: Box::new(s),
+            selected_actor: (actors > 0).then_some(0),
+            fresh: true,
+            modified: true,
+        }),
+    );
+    scene.path = record.scene_file.clone();
+    // What has no restored copy opens from its file, by the scene file's
+    // rule: the record as a scene of paths, less the roles restored.
+    let to_open: Scene<PathBuf> = Scene {
+        actors: record
+            .actors
+            .iter()
+            .zip(&worn)
+            .map(|(a, &worn)| scene_model::Actor {
+                name: a.name.clone(),
+                model: a.model.clone().map_or(ModelRef::Builtin, ModelRef::File),
+                motion: a.motion.clone().filter(|_| !worn),
+                offset: a.offset,
+            })
+            .collect(),
+        camera: record.camera.clone().filter(|_| !has_camera),
+        light: record.light.clone().filter(|_| !has_light),
+        ..Scene::default()
+    };
+    for (p, intent) in placing::scene_opens(&to_open) {
+        // A model already loaded is on its actor already.
+        if matches!(intent, Intent::ActorModel(_)) && scene.models.contains_key(&p) {
+            continue;
+        }
+        scene.open_for(jobs, p, intent);
+    }
+    shared.info(format!(
+        "Restored the scene: {actors} actor(s){}{}",
+        if record.camera.is_some() {
+            ", camera"
+        } else {
+            ""
+        },
+        if record.song.is_some() { ", song" } else { "" }
+    ));
 }

@@ -30,6 +30,10 @@ struct InFlight {
 #[derive(Debug, Default)]
 pub struct Saves {
     in_flight: HashMap<u64, InFlight>,
+    /// A save refused because the file changed on disk, awaiting the user.
+    pub disk_conflict: Option<DiskConflict>,
+    /// Set after a save completes (for tests and the status bar).
+    pub last_saved: Option<PathBuf>,
 }
 
 impl Saves {

@@ -13,10 +13,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::jobs::{JobKind, JobService, Lane, Polled};
-use super::panels::Transport;
 use super::sound::{SoundOutput, SoundStatus};
 use crate::audio::{AudioError, BeatGrid, Song, SongTiming, estimate_beats};
 use crate::progress::Progress;
+use crate::workspace::Transport;
 
 /// File extensions the song loader takes.
 pub use crate::workspace::files::SONG_EXTENSIONS;
@@ -81,10 +81,6 @@ pub struct SongState {
     /// The last song path asked for (loaded, loading or failed), so a
     /// broken file is not retried every frame.
     requested: Option<PathBuf>,
-    /// The shot list's off-beat filter.
-    pub off_beat: super::panels::beat_cuts::OffBeatFilter,
-    /// The song lane's drag in progress.
-    pub lane_drag: super::panels::waveform::LaneDrag,
     /// When `sync` last ran (to tell a seek from the transport moving on).
     last_sync: Option<Instant>,
     /// Messages for the status bar, taken by the app: (text, is_error).
@@ -111,9 +107,7 @@ impl Default for SongState {
             last_loop: None,
             pending_offset: None,
             requested: None,
-            off_beat: Default::default(),
             last_sync: None,
-            lane_drag: Default::default(),
             messages: Vec::new(),
         }
     }
@@ -311,7 +305,6 @@ impl SongState {
             snap_to_beats: self.snap_to_beats,
             volume: self.volume,
             muted: self.muted,
-            off_beat: self.off_beat,
             messages: std::mem::take(&mut self.messages),
             ..SongState::default()
         };

@@ -75,14 +75,14 @@ pub fn open_command_line(app: &mut StudioApp, files: &[PathBuf], merge: &[PathBu
     if files.is_empty() {
         // First start: the demo scene, seen through its VMD camera.
         app.open_demo();
-        app.central = CentralView::Preview;
+        app.panels.central = CentralView::Preview;
     } else {
         app.open_paths(files.to_vec());
         let shows_model = files
             .iter()
             .any(|p| matches!(FileKind::of(p), FileKind::Model | FileKind::Scene));
         if shows_model {
-            app.central = CentralView::Preview;
+            app.panels.central = CentralView::Preview;
         }
     }
     for p in merge {
@@ -132,10 +132,10 @@ pub fn run(args: Cli) -> CliResult {
                 if let Some(e) = settings::load_undo_budget(storage) {
                     app.apply(e);
                 }
-                app.viewport.restore(storage);
-                app.dock.restore(storage);
+                app.panels.viewport.restore(storage);
+                app.panels.dock.restore(storage);
                 if let Some(list) = eframe::get_value::<Vec<String>>(storage, RECENT_KEY) {
-                    app.recent = list.into_iter().map(PathBuf::from).collect();
+                    app.files.recent = list.into_iter().map(PathBuf::from).collect();
                 }
             }
             open_command_line(&mut app, &files, &merge);
@@ -143,22 +143,22 @@ pub fn run(args: Cli) -> CliResult {
                 app.transport(TransportEvent::Seek(f.max(0.0)));
             }
             match panel {
-                Some(PanelArg::Preview) => app.central = CentralView::Preview,
-                Some(PanelArg::Forensics) => app.central = CentralView::Forensics,
-                Some(PanelArg::Curves) => app.central = CentralView::Curves,
-                Some(PanelArg::Graph) => app.central = CentralView::ValueGraph,
-                Some(PanelArg::Dope) => app.show_dope_sheet = true,
+                Some(PanelArg::Preview) => app.panels.central = CentralView::Preview,
+                Some(PanelArg::Forensics) => app.panels.central = CentralView::Forensics,
+                Some(PanelArg::Curves) => app.panels.central = CentralView::Curves,
+                Some(PanelArg::Graph) => app.panels.central = CentralView::ValueGraph,
+                Some(PanelArg::Dope) => app.panels.show_dope_sheet = true,
                 None => {}
             }
             if screenshot.is_none() {
                 app.start_recovery();
             }
-            app.pending_select = select;
+            app.window.pending_select = select;
             if let Some(v) = view {
-                app.viewport.set_view_mode(&v.spec());
+                app.panels.viewport.set_view_mode(&v.spec());
             }
             if let Some(path) = screenshot {
-                app.screenshot = Some(ScreenshotPlan {
+                app.window.screenshot = Some(ScreenshotPlan {
                     path,
                     frames_left: 12,
                     requested: false,

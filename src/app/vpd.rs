@@ -5,12 +5,13 @@
 //! nothing).
 //!
 //! [`load_pose_event`] and [`pose_file_bytes`] hold the logic and return a
-//! workspace [`Event`] or bytes; [`StudioApp`] only reads and writes files
-//! and reports.
+//! workspace [`Event`] or bytes; [`load_pose_file`] and [`save_pose_file`]
+//! only read and write files and report.
 
 use std::path::Path;
 
-use super::StudioApp;
+use super::edits::apply;
+use super::panels::Shared;
 use crate::scene::ModelRef;
 use crate::vmd::vpd;
 use crate::workspace::document::{Edit, EditRequest};
@@ -119,50 +120,46 @@ pub fn pose_file_bytes(ws: &Workspace) -> Result<(Vec<u8>, u32, Vec<String>), St
     Ok((bytes, frame, left_out))
 }
 
-impl StudioApp {
-    /// File ▸ Load pose (VPD)…: reads `path` and applies it (one undo step).
-    pub fn load_pose_file(&mut self, path: &Path, mirror: bool) {
-        let name = path.display().to_string();
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) => {
-                self.shared.error(format!("{name}: {e}"));
-                return;
-            }
-        };
-        match load_pose_event(&self.ws, &bytes, mirror) {
-            Ok(PoseLoad { event, summary }) => {
-                if let Some(e) = event {
-                    self.apply(e);
-                }
-                self.shared.info(format!("{name}: {summary}"));
-            }
-            Err(e) => self.shared.error(format!("{name}: {e}")),
+/// File ▸ Load pose (VPD)…: reads `path` and applies it (one undo step).
+pub fn load_pose_file(ws: &mut Workspace, shared: &mut Shared, path: &Path, mirror: bool) {
+    let name = path.display().to_string();
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            shared.error(format!("{name}: {e}"));
+            return;
         }
+    };
+    match load_pose_event(ws, &bytes, mirror) {
+        Ok(PoseLoad { event, summary }) => {
+            if let Some(e) = event {
+                apply(ws, shared, e);
+            }
+            shared.info(format!("{name}: {summary}"));
+        }
+        Err(e) => shared.error(format!("{name}: {e}")),
     }
+}
 
-    /// File ▸ Save pose (VPD)…: writes the pose at the playhead to `path`
-    /// (atomically: a temporary file renamed over it).
-    pub fn save_pose_file(&mut self, path: &Path) {
-        let name = path.display().to_string();
-        match pose_file_bytes(&self.ws) {
-            Ok((bytes, frame, left_out)) => {
-                match crate::vmd::write::save_bytes_atomic(path, &bytes) {
-                    Ok(()) => {
-                        let mut msg = format!("Pose at frame {frame} saved to {name}");
-                        if !left_out.is_empty() {
-                            msg.push_str(&format!(
-                                " ({} tracks left out: {})",
-                                left_out.len(),
-                                left_out.join("; ")
-                            ));
-                        }
-                        self.shared.info(msg);
-                    }
-                    Err(e) => self.shared.error(format!("{name}: {e}")),
+/// File ▸ Save pose (VPD)…: writes the pose at the playhead to `path`
+/// (atomically: a temporary file renamed over it).
+pub fn save_pose_file(ws: &Workspace, shared: &mut Shared, path: &Path) {
+    let name = path.display().to_string();
+    match pose_file_bytes(ws) {
+        Ok((bytes, frame, left_out)) => match crate::vmd::write::save_bytes_atomic(path, &bytes) {
+            Ok(()) => {
+                let mut msg = format!("Pose at frame {frame} saved to {name}");
+                if !left_out.is_empty() {
+                    msg.push_str(&format!(
+                        " ({} tracks left out: {})",
+                        left_out.len(),
+                        left_out.join("; ")
+                    ));
                 }
+                shared.info(msg);
             }
-            Err(e) => self.shared.error(format!("{name}: {e}")),
-        }
+            Err(e) => shared.error(format!("{name}: {e}")),
+        },
+        Err(e) => shared.error(format!("{name}: {e}")),
     }
 }

@@ -284,6 +284,17 @@ pub fn scene_file_events(
     let p = &src.preview;
     events.push(Event::Transport(TransportEvent::SetRate(p.rate)));
     events.push(Event::Transport(TransportEvent::Seek(f64::from(p.frame))));
+    let opens = scene_opens(src);
+    (events, opens)
+}
+
+/// The files a scene held as paths opens into their roles, in the order
+/// they take them: per actor its model (a file, not the built-in
+/// skeleton), then its motion; then the camera and the light (one file
+/// opened once when it is both). The one rule for what a scene file holds,
+/// used when a `.vmdscene` file opens and when a recovery copy's scene is
+/// rebuilt (with the roles its restored documents fill left empty).
+pub fn scene_opens(src: &Scene<PathBuf>) -> Vec<(PathBuf, Intent)> {
     let mut opens = Vec::new();
     for (i, a) in src.actors.iter().enumerate() {
         if let ModelRef::File(p) = &a.model {
@@ -306,7 +317,7 @@ pub fn scene_file_events(
             }
         }
     }
-    (events, opens)
+    opens
 }
 
 /// What saving the scene at a path writes: the scene file's arrangement

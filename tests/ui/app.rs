@@ -40,7 +40,7 @@ fn save_to(h: &mut Harness<'_, StudioApp>, path: &Path) -> Vec<u8> {
     let id = h.state().ws.docs()[0].id;
     h.state_mut().save_doc_to(id, path.to_path_buf());
     settle(h);
-    assert_eq!(h.state().last_saved.as_deref(), Some(path));
+    assert_eq!(h.state().saves.last_saved.as_deref(), Some(path));
     std::fs::read(path).expect("saved file")
 }
 
@@ -108,7 +108,8 @@ fn move_a_key_undo_redo_save_and_get_the_original_back() {
     let key = KeyRef::Bone(i);
     let p = {
         let app = h.state();
-        app.timeline
+        app.panels
+            .timeline
             .key_pos(&app.ws.docs()[0], key)
             .expect("key diamond is in view after fit-all")
     };
@@ -122,7 +123,13 @@ fn move_a_key_undo_redo_save_and_get_the_original_back() {
     }
 
     // Drag two frames to the right: one undo step.
-    let ppf = h.state().timeline.layout().expect("layout").px_per_frame;
+    let ppf = h
+        .state()
+        .panels
+        .timeline
+        .layout()
+        .expect("layout")
+        .px_per_frame;
     drag(&mut h, p, p + egui::vec2(2.0 * ppf, 0.0));
     {
         let d = &h.state().ws.docs()[0];
@@ -202,12 +209,19 @@ fn a_move_onto_an_occupied_frame_is_refused() {
     let before = vmd_studio::vmd::write(&h.state().ws.docs()[0].motion).expect("write");
     let p = {
         let app = h.state();
-        app.timeline
+        app.panels
+            .timeline
             .key_pos(&app.ws.docs()[0], KeyRef::Bone(i))
             .expect("in view")
     };
     click_at(&mut h, p);
-    let ppf = h.state().timeline.layout().expect("layout").px_per_frame;
+    let ppf = h
+        .state()
+        .panels
+        .timeline
+        .layout()
+        .expect("layout")
+        .px_per_frame;
     let dx = (f1 - f0) as f32 * ppf;
     // Press and move straight onto the other key's frame.
     h.hover_at(p);
@@ -243,7 +257,8 @@ fn a_rename_that_does_not_fit_15_bytes_is_refused() {
     let (i, _) = movable_key(h.state());
     let p = {
         let app = h.state();
-        app.timeline
+        app.panels
+            .timeline
             .key_pos(&app.ws.docs()[0], KeyRef::Bone(i))
             .expect("in view")
     };
@@ -257,7 +272,7 @@ fn a_rename_that_does_not_fit_15_bytes_is_refused() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::A);
     h.get_by_label("Track name").type_text(long);
     h.run_steps(2);
-    assert_eq!(h.state().key_panel.rename, long);
+    assert_eq!(h.state().panels.key_panel.rename, long);
     h.get_by_label("Rename track").click();
     h.run_steps(3);
     let app = h.state();
@@ -283,12 +298,19 @@ fn close_guard_cancel_keeps_the_doc_and_discard_closes_it() {
     let (i, f0) = movable_key(h.state());
     let p = {
         let app = h.state();
-        app.timeline
+        app.panels
+            .timeline
             .key_pos(&app.ws.docs()[0], KeyRef::Bone(i))
             .expect("in view")
     };
     click_at(&mut h, p);
-    let ppf = h.state().timeline.layout().expect("layout").px_per_frame;
+    let ppf = h
+        .state()
+        .panels
+        .timeline
+        .layout()
+        .expect("layout")
+        .px_per_frame;
     drag(&mut h, p, p + egui::vec2(ppf, 0.0));
     assert_eq!(
         h.state().ws.docs()[0].motion.bones[i as usize].frame(),
@@ -322,7 +344,8 @@ fn delete_copy_paste_and_insert_keys() {
     let (i, f0) = movable_key(h.state());
     let p = {
         let app = h.state();
-        app.timeline
+        app.panels
+            .timeline
             .key_pos(&app.ws.docs()[0], KeyRef::Bone(i))
             .expect("in view")
     };
@@ -402,10 +425,11 @@ fn box_select_and_scrub_on_the_ruler() {
     let (p, l) = {
         let app = h.state();
         let p = app
+            .panels
             .timeline
             .key_pos(&app.ws.docs()[0], key)
             .expect("in view");
-        (p, app.timeline.layout().expect("layout"))
+        (p, app.panels.timeline.layout().expect("layout"))
     };
     // Rubber band from an empty spot left of the key (the track has no key
     // within a frame of it), around the diamond, within its row.

@@ -73,8 +73,8 @@ fn stored_name(model_name: &str) -> Vec<u8> {
 
 fn mei_waiting(corpus: &Path) -> Harness<'static, StudioApp> {
     let mut app = StudioApp::default();
-    app.native_dialog = false;
-    app.central = CentralView::Preview;
+    app.files.native_dialog = false;
+    app.panels.central = CentralView::Preview;
     app.open_paths(vec![
         corpus.join("mei/mei.pmd"),
         corpus.join("mmdagent__mei_wait.vmd"),
@@ -122,7 +122,7 @@ fn saved(h: &mut Harness<'static, StudioApp>, path: &Path) -> Vec<u8> {
 
 fn wait_for_toolbox(h: &mut Harness<'static, StudioApp>) {
     settle_until(h, "the toolbox run", |app| {
-        !app.toolbox.is_busy() && !app.jobs.is_busy()
+        !app.panels.toolbox.is_busy() && !app.jobs.is_busy()
     });
 }
 
@@ -146,8 +146,8 @@ fn a_bake_over_a_range_then_simplify_of_the_baked_keys() {
     h.run_steps(3);
     assert_eq!(
         (
-            h.state().toolbox.bake_physics.from,
-            h.state().toolbox.bake_physics.to
+            h.state().panels.toolbox.bake_physics.from,
+            h.state().panels.toolbox.bake_physics.to
         ),
         (0, last),
         "the whole motion by default"
@@ -174,8 +174,8 @@ fn a_bake_over_a_range_then_simplify_of_the_baked_keys() {
     set_number(&mut h, "To frame", b);
     assert_eq!(
         (
-            h.state().toolbox.bake_physics.from,
-            h.state().toolbox.bake_physics.to
+            h.state().panels.toolbox.bake_physics.from,
+            h.state().panels.toolbox.bake_physics.to
         ),
         (a, b)
     );
@@ -253,7 +253,7 @@ fn a_bake_over_a_range_then_simplify_of_the_baked_keys() {
     h.get_by_label("Simplify the baked keys…").click();
     h.run_steps(3);
     {
-        let tb = &h.state().toolbox;
+        let tb = &h.state().panels.toolbox;
         assert_eq!(
             tb.open,
             Some(vmd_studio::app::panels::toolbox::Tool::Simplify)
@@ -358,8 +358,8 @@ fn the_loop_range_button_gives_motion_frames() {
     h.run_steps(3);
     assert_eq!(
         (
-            h.state().toolbox.bake_physics.from,
-            h.state().toolbox.bake_physics.to
+            h.state().panels.toolbox.bake_physics.from,
+            h.state().panels.toolbox.bake_physics.to
         ),
         (0, last)
     );
@@ -367,8 +367,8 @@ fn the_loop_range_button_gives_motion_frames() {
     h.run_steps(2);
     assert_eq!(
         (
-            h.state().toolbox.bake_physics.from,
-            h.state().toolbox.bake_physics.to
+            h.state().panels.toolbox.bake_physics.from,
+            h.state().panels.toolbox.bake_physics.to
         ),
         (20, 50)
     );
@@ -376,8 +376,8 @@ fn the_loop_range_button_gives_motion_frames() {
     h.run_steps(2);
     assert_eq!(
         (
-            h.state().toolbox.bake_physics.from,
-            h.state().toolbox.bake_physics.to
+            h.state().panels.toolbox.bake_physics.from,
+            h.state().panels.toolbox.bake_physics.to
         ),
         (0, last)
     );

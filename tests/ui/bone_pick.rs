@@ -22,8 +22,8 @@ use vmd_studio::workspace::document::KeyRef;
 
 fn demo_at(frame: f64) -> Harness<'static, StudioApp> {
     let mut app = StudioApp::with_demo();
-    app.central = CentralView::Preview;
-    app.viewport.view.mode = ViewMode::Free;
+    app.panels.central = CentralView::Preview;
+    app.panels.viewport.view.mode = ViewMode::Free;
     app.transport(vmd_studio::workspace::TransportEvent::Seek(frame));
     let mut h = harness(app);
     h.run_steps(4);
@@ -48,13 +48,14 @@ fn click(h: &mut Harness<'_, StudioApp>, at: Pos2) {
 fn click_joint(h: &mut Harness<'_, StudioApp>, name: &str) {
     let at = h
         .state()
+        .panels
         .viewport
         .posing
         .pose
         .joint_on_screen(0, name)
         .unwrap_or_else(|| panic!("{name} is drawn"));
     click(h, at);
-    let sel = h.state().viewport.posing.pose.selected.clone();
+    let sel = h.state().panels.viewport.posing.pose.selected.clone();
     assert_eq!(sel.map(|s| s.name), Some(name.to_owned()), "clicked {at:?}");
 }
 
@@ -77,13 +78,16 @@ fn key_on(h: &Harness<'_, StudioApp>, name: &str, frame: u32) -> KeyRef {
 
 fn in_view(h: &Harness<'_, StudioApp>, key: KeyRef) -> bool {
     let app = h.state();
-    app.timeline.key_pos(&app.ws.docs()[0], key).is_some()
+    app.panels
+        .timeline
+        .key_pos(&app.ws.docs()[0], key)
+        .is_some()
 }
 
 fn picked_tracks(h: &Harness<'_, StudioApp>) -> Vec<TrackRef> {
     let app = h.state();
     let id = app.ws.docs()[0].id;
-    app.timeline.sheets[&id]
+    app.panels.timeline.sheets[&id]
         .selected_tracks
         .iter()
         .cloned()
@@ -95,7 +99,7 @@ fn clicking_a_joint_selects_its_row_and_its_key_at_the_playhead() {
     let mut h = demo_at(30.0);
     // Zoomed so that frame 30 is in view, whatever the fit chose.
     {
-        let t = &mut h.state_mut().timeline;
+        let t = &mut h.state_mut().panels.timeline;
         t.px_per_frame = 6.0;
         t.left_frame = 0.0;
     }

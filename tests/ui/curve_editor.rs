@@ -33,7 +33,7 @@ fn app_with(motion: vmd::Motion, name: &str, key: u32, central: CentralView) -> 
     let mut app = StudioApp::default();
     let id = app.open_motion(motion, None, name).expect("opens");
     select(&mut app, id, &[key], key);
-    app.central = central;
+    app.panels.central = central;
     app
 }
 
@@ -99,6 +99,7 @@ fn dragging_a_rotation_control_point_rewrites_its_copies_as_one_undo_step() {
     h.run_steps(3);
     let rect = *h
         .state()
+        .panels
         .curve_editor
         .boxes
         .get(3)
@@ -170,12 +171,18 @@ fn linked_drag_on_a_physics_off_key_keeps_63_0f_and_applies_to_the_selection() {
     let mut app = app_with(m, "physics.vmd", a as u32, CentralView::Curves);
     let id = app.ws.docs()[0].id;
     select(&mut app, id, &[a as u32, b as u32], a as u32);
-    app.curve_editor.link_xyz = true;
-    app.curve_editor.apply_to_selection = true;
+    app.panels.curve_editor.link_xyz = true;
+    app.panels.curve_editor.apply_to_selection = true;
     let mut h = harness_sized(app, 1600.0, 1000.0);
     h.run_steps(3);
     // Drag the Y move box's second point from (107,107) to (127, 64).
-    let rect = *h.state().curve_editor.boxes.get(1).expect("Y box drawn");
+    let rect = *h
+        .state()
+        .panels
+        .curve_editor
+        .boxes
+        .get(1)
+        .expect("Y box drawn");
     drag(&mut h, at(rect, 107.0, 107.0), at(rect, 127.0, 64.0));
 
     let doc = &h.state().ws.docs()[0];
@@ -233,7 +240,7 @@ fn forensics_view_renders_for_bone_and_camera_keys() {
         ..DocView::default()
     };
     app.apply(Event::Select { doc: id, view });
-    app.central = CentralView::Forensics;
+    app.panels.central = CentralView::Forensics;
     let mut h = harness_sized(app, 1600.0, 1000.0);
     h.run_steps(3);
     h.get_by_label_contains("six items");

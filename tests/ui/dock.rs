@@ -39,9 +39,9 @@ impl eframe::Storage for Memory {
 fn first_start(w: f32, h: f32, storage: Option<&Memory>) -> Harness<'static, StudioApp> {
     let mut app = StudioApp::with_demo();
     if let Some(s) = storage {
-        app.dock.restore(s);
+        app.panels.dock.restore(s);
     }
-    app.central = CentralView::Preview;
+    app.panels.central = CentralView::Preview;
     let mut h = harness_sized(app, w, h);
     h.run_steps(4);
     h
@@ -51,7 +51,7 @@ fn first_start(w: f32, h: f32, storage: Option<&Memory>) -> Harness<'static, Stu
 fn drawn(h: &Harness<'_, StudioApp>) -> Vec<(Panel, Rect)> {
     Panel::ALL
         .iter()
-        .filter_map(|p| Some((*p, h.state().dock.rect_of(*p)?)))
+        .filter_map(|p| Some((*p, h.state().panels.dock.rect_of(*p)?)))
         .collect()
 }
 
@@ -69,6 +69,7 @@ fn the_picture_is_the_largest_panel_at_three_window_sizes() {
         let panels = drawn(&h);
         let view = h
             .state()
+            .panels
             .dock
             .rect_of(Panel::Viewport)
             .unwrap_or_else(|| panic!("{w}x{ht}: no picture drawn: {panels:?}"));
@@ -86,7 +87,12 @@ fn the_picture_is_the_largest_panel_at_three_window_sizes() {
             );
         }
         // The timeline lies under the picture.
-        let tl = h.state().dock.rect_of(Panel::Timeline).expect("timeline");
+        let tl = h
+            .state()
+            .panels
+            .dock
+            .rect_of(Panel::Timeline)
+            .expect("timeline");
         assert!(tl.top() >= view.bottom(), "{w}x{ht}: {tl:?} vs {view:?}");
         assert!(tl.left() < view.right() && tl.right() > view.left());
     }
@@ -128,12 +134,22 @@ fn a_moved_panel_comes_back_after_a_restart_and_reset_restores_the_default() {
     let default = drawn(&h);
     // Drag the Scene tab into the middle of the timeline: it becomes a
     // tab of the timeline's group (or splits it), away from the right.
-    let tl = h.state().dock.rect_of(Panel::Timeline).expect("timeline");
+    let tl = h
+        .state()
+        .panels
+        .dock
+        .rect_of(Panel::Timeline)
+        .expect("timeline");
     drag_tab(&mut h, "Scene", tl);
-    let moved = h.state().dock.tile_of(Panel::Scene).expect("scene open");
+    let moved = h
+        .state()
+        .panels
+        .dock
+        .tile_of(Panel::Scene)
+        .expect("scene open");
     let after = drawn(&h);
     assert_ne!(after, default, "the drag changed nothing");
-    let tree = h.state().dock.tree.clone().expect("tree");
+    let tree = h.state().panels.dock.tree.clone().expect("tree");
     let parent = tree.tiles.parent_of(moved);
     let timeline = tree.tiles.find_pane(&Panel::Timeline).expect("timeline");
     let near_timeline = parent == tree.tiles.parent_of(timeline)
@@ -158,7 +174,7 @@ fn a_moved_panel_comes_back_after_a_restart_and_reset_restores_the_default() {
     assert!(storage.0.contains_key(SETTINGS_KEY));
     drop(h);
     let mut h = first_start(w, ht, Some(&storage));
-    let back = h.state().dock.tree.clone().expect("tree");
+    let back = h.state().panels.dock.tree.clone().expect("tree");
     assert_eq!(back.tiles.find_pane(&Panel::Scene), Some(moved));
     assert_eq!(back.tiles.parent_of(moved), parent);
     let again = drawn(&h);
@@ -211,15 +227,15 @@ fn a_closed_panel_reopens_from_the_view_menu() {
     // The Inspector tab is behind Scene; close Scene with its group's ×.
     h.get_by_label("Close panel Scene").click();
     h.run_steps(3);
-    assert!(!h.state().dock.is_open(Panel::Scene));
-    assert!(h.state().dock.rect_of(Panel::Inspector).is_some());
+    assert!(!h.state().panels.dock.is_open(Panel::Scene));
+    assert!(h.state().panels.dock.rect_of(Panel::Inspector).is_some());
     h.get_by_label("View").click();
     h.run_steps(2);
     h.get_by_label("Panels").click();
     h.run_steps(2);
     h.get_by_label("Scene").click();
     h.run_steps(4);
-    assert!(h.state().dock.rect_of(Panel::Scene).is_some());
+    assert!(h.state().panels.dock.rect_of(Panel::Scene).is_some());
 }
 
 fn song_file() -> PathBuf {
@@ -353,9 +369,9 @@ fn typing_a_filter_moves_no_timeline_button_and_the_message_count_shows_whole() 
     let mut h = first_start(1280.0, 720.0, None);
     let before = h.get_by_label("Clear loop").rect();
     // As typed into the Filter field.
-    h.state_mut().timeline.filter = "左".into();
+    h.state_mut().panels.timeline.filter = "左".into();
     h.run_steps(3);
-    assert_eq!(h.state().timeline.filter, "左");
+    assert_eq!(h.state().panels.timeline.filter, "左");
     assert_eq!(h.get_by_label("Clear loop").rect(), before);
     // Five long messages: the count button is shown whole, inside the window.
     for i in 0..5 {
@@ -373,14 +389,21 @@ fn typing_a_filter_moves_no_timeline_button_and_the_message_count_shows_whole() 
 fn the_camera_preset_shows_both_views_and_both_draw() {
     let (w, ht) = (1400.0, 900.0);
     let mut h = first_start(w, ht, None);
-    assert!(h.state().dock.rect_of(Panel::SecondView).is_none());
+    assert!(h.state().panels.dock.rect_of(Panel::SecondView).is_none());
     h.state_mut()
+        .panels
         .dock
         .use_preset(vmd_studio::app::dock::Preset::Camera);
     h.run_steps(4);
-    let a = h.state().dock.rect_of(Panel::Viewport).expect("first view");
+    let a = h
+        .state()
+        .panels
+        .dock
+        .rect_of(Panel::Viewport)
+        .expect("first view");
     let b = h
         .state()
+        .panels
         .dock
         .rect_of(Panel::SecondView)
         .expect("second view");
@@ -392,7 +415,7 @@ fn the_camera_preset_shows_both_views_and_both_draw() {
     }
     // Both drew the scene this frame: the camera's view (view 0) and the
     // free view (view 1) each keep the joints they drew.
-    let vp = &h.state().viewport;
+    let vp = &h.state().panels.viewport;
     assert_eq!(
         vp.second.mode,
         vmd_studio::app::panels::viewport::ViewMode::Free
@@ -407,6 +430,6 @@ fn the_camera_preset_shows_both_views_and_both_draw() {
     // Closing the second view leaves the first as it was drawn.
     h.get_by_label("Close panel View 2").click();
     h.run_steps(3);
-    assert!(!h.state().dock.is_open(Panel::SecondView));
-    assert!(h.state().dock.rect_of(Panel::Viewport).is_some());
+    assert!(!h.state().panels.dock.is_open(Panel::SecondView));
+    assert!(h.state().panels.dock.rect_of(Panel::Viewport).is_some());
 }

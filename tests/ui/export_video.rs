@@ -174,7 +174,7 @@ fn the_export_simulates_physics_as_the_preview_does() {
     }
     let dir = temp_dir("export-physics");
     let mut app = StudioApp::default();
-    app.native_dialog = false;
+    app.files.native_dialog = false;
     app.open_paths(vec![
         corpus.join("mei/mei.pmd"),
         corpus.join("mmdagent__mei_wait.vmd"),
@@ -210,12 +210,12 @@ fn the_export_simulates_physics_as_the_preview_does() {
         )
     };
     assert_ne!(
-        h.state().viewport.posing.physics,
+        h.state().panels.viewport.posing.physics,
         vmd_studio::model::physics::SimulationMode::Off
     );
     let (on, simulated) = export(&mut h, "on");
     let (_, again) = export(&mut h, "again");
-    h.state_mut().viewport.posing.physics = vmd_studio::model::physics::SimulationMode::Off;
+    h.state_mut().panels.viewport.posing.physics = vmd_studio::model::physics::SimulationMode::Off;
     h.run_steps(2);
     let (off, plain) = export(&mut h, "off");
     assert!(on && !off, "the dialog follows the preview's mode");

@@ -27,8 +27,8 @@ const ROTATION: std::ops::Range<usize> = 31..47;
 /// The demo scene in the Preview tab, free view from the front, at `frame`.
 fn demo_at(frame: f64) -> Harness<'static, StudioApp> {
     let mut app = StudioApp::with_demo();
-    app.central = CentralView::Preview;
-    app.viewport.view.mode = ViewMode::Free;
+    app.panels.central = CentralView::Preview;
+    app.panels.viewport.view.mode = ViewMode::Free;
     app.transport(vmd_studio::workspace::TransportEvent::Seek(frame));
     let mut h = harness(app);
     h.run_steps(4);
@@ -76,13 +76,14 @@ fn drag(h: &mut Harness<'_, StudioApp>, from: Pos2, to: Pos2) {
 fn select_bone(h: &mut Harness<'_, StudioApp>, name: &str) {
     let at = h
         .state()
+        .panels
         .viewport
         .posing
         .pose
         .joint_on_screen(0, name)
         .unwrap_or_else(|| panic!("{name} is drawn"));
     click(h, at);
-    let sel = h.state().viewport.posing.pose.selected.clone();
+    let sel = h.state().panels.viewport.posing.pose.selected.clone();
     assert_eq!(sel.map(|s| s.name), Some(name.to_owned()), "clicked {at:?}");
 }
 
@@ -107,6 +108,7 @@ fn ring_drag_changes_only_that_keys_rotation_bytes_and_one_undo_restores_them() 
     // Local axes (the default): grab the X ring and drag along it.
     let (p, tangent) = h
         .state()
+        .panels
         .viewport
         .posing
         .pose
@@ -157,6 +159,7 @@ fn enter_on_a_frame_without_a_key_registers_the_posed_bone_there() {
     select_bone(&mut h, "左腕");
     let (p, tangent) = h
         .state()
+        .panels
         .viewport
         .posing
         .pose
@@ -171,6 +174,7 @@ fn enter_on_a_frame_without_a_key_registers_the_posed_bone_there() {
     );
     let pending = h
         .state()
+        .panels
         .viewport
         .posing
         .pose
@@ -201,7 +205,7 @@ fn enter_on_a_frame_without_a_key_registers_the_posed_bone_there() {
     .expect("fits");
     assert_eq!(key.interpolation_block(), fresh.interpolation_block());
     assert_eq!(key.name_field(), fresh.name_field());
-    assert!(h.state().viewport.posing.pose.pending.is_none());
+    assert!(h.state().panels.viewport.posing.pose.pending.is_none());
     // One undo step takes it out again.
     h.state_mut()
         .run_command(vmd_studio::app::command::UiCommand::Undo);
@@ -248,6 +252,7 @@ fn dragging_the_ik_target_up_moves_its_key_and_the_leg_follows() {
     // Y arrow: drag it up the screen.
     let (p, dir) = h
         .state()
+        .panels
         .viewport
         .posing
         .pose
@@ -277,7 +282,7 @@ fn a_bone_key_clicked_in_the_dope_sheet_selects_its_bone_in_the_view() {
     h.state_mut()
         .apply(vmd_studio::workspace::Event::Select { doc, view });
     h.run_steps(2);
-    let sel = h.state().viewport.posing.pose.selected.clone();
+    let sel = h.state().panels.viewport.posing.pose.selected.clone();
     assert_eq!(sel.map(|s| s.name), Some("右ひじ".to_owned()));
 }
 
@@ -295,8 +300,8 @@ fn the_free_view_registers_as_a_camera_key_in_one_undo_step() {
             .iter()
             .any(|c| c.frame() == 50)
     );
-    h.state_mut().viewport.view.free.rotation = [0.2, -0.5, 0.0];
-    h.state_mut().viewport.view.free.distance = -30.0;
+    h.state_mut().panels.viewport.view.free.rotation = [0.2, -0.5, 0.0];
+    h.state_mut().panels.viewport.view.free.distance = -30.0;
     h.run_steps(2);
     h.get_by_label("Register camera key").click();
     h.run_steps(2);
@@ -350,6 +355,7 @@ fn a_global_ring_turns_the_bone_about_the_models_axis() {
     // Y ring (the model's vertical axis).
     let (p, tangent) = h
         .state()
+        .panels
         .viewport
         .posing
         .pose
@@ -373,6 +379,7 @@ fn an_unregistered_pose_is_shown_live_and_dropped_when_the_frame_changes() {
     select_bone(&mut h, "左腕");
     let elbow = |h: &Harness<'_, StudioApp>| {
         h.state()
+            .panels
             .viewport
             .posing
             .pose
@@ -382,6 +389,7 @@ fn an_unregistered_pose_is_shown_live_and_dropped_when_the_frame_changes() {
     let before = elbow(&h);
     let (p, tangent) = h
         .state()
+        .panels
         .viewport
         .posing
         .pose
@@ -398,7 +406,7 @@ fn an_unregistered_pose_is_shown_live_and_dropped_when_the_frame_changes() {
     h.state_mut()
         .transport(vmd_studio::workspace::TransportEvent::Seek(11.0));
     h.run_steps(2);
-    assert!(h.state().viewport.posing.pose.pending.is_none());
+    assert!(h.state().panels.viewport.posing.pose.pending.is_none());
     assert_eq!(key_index(&h, "左腕", 10), None);
     h.state_mut()
         .transport(vmd_studio::workspace::TransportEvent::Seek(10.0));
@@ -421,7 +429,7 @@ fn registering_the_free_view_on_a_keyed_frame_keeps_that_keys_curves() {
         .find(|c| c.frame() == 45)
         .cloned()
         .expect("key on 45");
-    h.state_mut().viewport.view.free.distance = -25.0;
+    h.state_mut().panels.viewport.view.free.distance = -25.0;
     h.run_steps(2);
     h.get_by_label("Register camera key").click();
     h.run_steps(2);

@@ -66,7 +66,7 @@ fn a_long_simplify_shows_progress_and_cancel_leaves_the_document_untouched() {
     new.replace = Some(id);
     h.state_mut()
         .apply(vmd_studio::workspace::Event::Open(Box::new(new)));
-    h.state_mut().toolbox.background_keys = 0;
+    h.state_mut().panels.toolbox.background_keys = 0;
     h.run_steps(2);
     let original = vmd::write(&h.state().ws.docs()[0].motion).expect("writes");
 
@@ -85,12 +85,15 @@ fn a_long_simplify_shows_progress_and_cancel_leaves_the_document_untouched() {
     });
     h.get_by_label("Cancel preview").click();
     wait_until(&mut h, "the preview stops", |h| {
-        !h.state().toolbox.simplify.is_computing() && !h.state().shared.jobs.is_busy()
+        !h.state().panels.toolbox.simplify.is_computing() && !h.state().shared.jobs.is_busy()
     });
 
     h.get_by_label("Apply the simplification").click();
     h.run_steps(1);
-    assert!(h.state().toolbox.is_busy(), "the run is a background job");
+    assert!(
+        h.state().panels.toolbox.is_busy(),
+        "the run is a background job"
+    );
     // Progress: a fraction above 0 and what it is doing, in the service …
     wait_until(&mut h, "progress reported", |h| {
         h.state().shared.jobs.running().iter().any(|j| {
@@ -115,7 +118,7 @@ fn a_long_simplify_shows_progress_and_cancel_leaves_the_document_untouched() {
     h.get_by_label("Cancel").click();
     let cancelled_at = Instant::now();
     wait_until(&mut h, "the run stops", |h| {
-        !h.state().shared.jobs.is_running(id) && !h.state().toolbox.is_busy()
+        !h.state().shared.jobs.is_running(id) && !h.state().panels.toolbox.is_busy()
     });
     // Stopped soon after the click (the whole run takes far longer).
     assert!(

@@ -98,7 +98,7 @@ fn merge_a_face_motion_onto_the_dance_from_the_file_menu() {
     );
 
     let mut app = StudioApp::default();
-    app.native_dialog = false;
+    app.files.native_dialog = false;
     app.open_paths(vec![dir.join("mei/mei.pmd"), wait.clone()]);
     let mut h = harness(app);
     settle(&mut h);

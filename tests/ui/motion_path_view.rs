@@ -21,8 +21,8 @@ use vmd_studio::workspace::{Event, TransportEvent};
 /// of frame 20 active (make_demo keys 左腕 every 20 frames).
 fn demo(frame: f64) -> (Harness<'static, StudioApp>, usize) {
     let mut app = StudioApp::with_demo();
-    app.central = CentralView::Preview;
-    app.viewport.view.mode = ViewMode::Free;
+    app.panels.central = CentralView::Preview;
+    app.panels.viewport.view.mode = ViewMode::Free;
     app.transport(TransportEvent::Seek(frame));
     let doc = app.ws.docs()[0].id;
     let k = app.ws.docs()[0]
@@ -45,6 +45,7 @@ fn demo(frame: f64) -> (Harness<'static, StudioApp>, usize) {
 fn bone(h: &Harness<'static, StudioApp>) -> usize {
     let sel = h
         .state()
+        .panels
         .viewport
         .posing
         .pose
@@ -69,7 +70,7 @@ fn path_points_are_the_heads_the_viewport_poses() {
     for f in [20u32, 13, 31, 44] {
         h.state_mut().transport(TransportEvent::Seek(f64::from(f)));
         h.run_steps(2);
-        let (frame, world) = h.state().viewport.posed_bones(0).expect("posed");
+        let (frame, world) = h.state().panels.viewport.posed_bones(0).expect("posed");
         assert_eq!(frame, f64::from(f));
         let head = world[b].w_axis.truncate();
         let p = path_point(&h, f);
@@ -101,7 +102,7 @@ fn a_curve_edit_reposes_only_its_segment_and_the_path_follows() {
             .find("左ひじ")
             .expect("the demo has 左ひじ")
     };
-    h.state_mut().viewport.posing.pose.selected = Some(Selected {
+    h.state_mut().panels.viewport.posing.pose.selected = Some(Selected {
         actor: 0,
         bone: elbow,
         name: "左ひじ".into(),

@@ -31,7 +31,7 @@ fn open_falls_back_to_the_built_in_browser() {
     let Some(dir) = corpus() else { return };
     let mut app = StudioApp::default();
     // As on a bare X server: no desktop portal for the system dialog.
-    app.native_dialog = false;
+    app.files.native_dialog = false;
     app.run_command(UiCommand::Open);
     let mut h = harness(app, 1280.0, 720.0);
     h.run_steps(3);
@@ -57,7 +57,7 @@ fn open_falls_back_to_the_built_in_browser() {
         app.ws.docs()[0].path.as_deref().map(canon),
         Some(canon(&dir.join("mmdagent__mei_wait.vmd")))
     );
-    assert!(app.file_browser.is_none(), "the browser closed");
+    assert!(app.files.file_browser.is_none(), "the browser closed");
 }
 
 #[test]
@@ -106,7 +106,8 @@ fn selecting_a_key_moves_the_playhead_and_select_flag_too() {
     assert!(f > 0);
     let p = {
         let app = h.state();
-        app.timeline
+        app.panels
+            .timeline
             .key_pos(&app.ws.docs()[0], KeyRef::Bone(k))
             .expect("in view")
     };
@@ -128,10 +129,16 @@ fn zoom_keeps_the_playhead_and_never_scrolls_left_of_zero() {
     h.state_mut()
         .transport(vmd_studio::workspace::TransportEvent::Seek(60.0));
     h.run_steps(2);
-    let x0 = h.state().timeline.layout().expect("ruler").x_of(60.0);
+    let x0 = h
+        .state()
+        .panels
+        .timeline
+        .layout()
+        .expect("ruler")
+        .x_of(60.0);
     h.get_by_label("Zoom in").click();
     h.run_steps(2);
-    let l = h.state().timeline.layout().expect("ruler");
+    let l = h.state().panels.timeline.layout().expect("ruler");
     assert!(l.px_per_frame > 0.0);
     assert!((l.x_of(60.0) - x0).abs() < 0.5, "{} vs {x0}", l.x_of(60.0));
     for _ in 0..12 {
@@ -139,7 +146,7 @@ fn zoom_keeps_the_playhead_and_never_scrolls_left_of_zero() {
         h.run_steps(1);
     }
     h.run_steps(2);
-    let l = h.state().timeline.layout().expect("ruler");
+    let l = h.state().panels.timeline.layout().expect("ruler");
     // Frame 0 is at most a few points right of the key area's left edge,
     // never with empty negative time before it.
     let x_zero = l.x_of(0.0);
@@ -298,7 +305,7 @@ fn selecting_a_key_keeps_the_layout_at_1400x900_and_1920x1080() {
 /// row at a `w`×`ht` window.
 fn layout_kept_by_selecting(w: f32, ht: f32) {
     let mut app = StudioApp::with_demo();
-    app.central = vmd_studio::app::CentralView::Preview;
+    app.panels.central = vmd_studio::app::CentralView::Preview;
     let mut h = harness(app, w, ht);
     h.run_steps(4);
     let at = format!("{w}x{ht}");
@@ -363,7 +370,7 @@ fn layout_kept_by_selecting(w: f32, ht: f32) {
 fn the_four_curve_boxes_and_their_buttons_fit_the_centre() {
     for (w, ht) in [(1280.0, 720.0), (1400.0, 900.0), (1920.0, 1080.0)] {
         let mut app = StudioApp::with_demo();
-        app.central = vmd_studio::app::CentralView::Curves;
+        app.panels.central = vmd_studio::app::CentralView::Curves;
         let mut h = harness(app, w, ht);
         h.run_steps(4);
         assert!(h.state_mut().select_key("左腕@40"));
@@ -399,7 +406,7 @@ fn the_key_panel_fields_fit_and_never_overlap() {
     for (w, ht) in [(1280.0, 720.0), (1600.0, 1000.0)] {
         let mut app = StudioApp::default();
         app.open_paths(vec![dir.join("webmmd__GimmeGimme_with_emotion.vmd")]);
-        app.central = vmd_studio::app::CentralView::Curves;
+        app.panels.central = vmd_studio::app::CentralView::Curves;
         let mut h = harness(app, w, ht);
         settle(&mut h);
         assert!(h.state_mut().select_key("左腕@1209"));

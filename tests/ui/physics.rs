@@ -21,8 +21,8 @@ use vmd_studio::workspace::TransportEvent;
 
 fn mei_waiting(corpus: &std::path::Path) -> Harness<'static, StudioApp> {
     let mut app = StudioApp::default();
-    app.native_dialog = false;
-    app.central = CentralView::Preview;
+    app.files.native_dialog = false;
+    app.panels.central = CentralView::Preview;
     app.open_paths(vec![
         corpus.join("mei/mei.pmd"),
         corpus.join("mmdagent__mei_wait.vmd"),
@@ -47,14 +47,18 @@ fn play(
     mode: SimulationMode,
     frames: u32,
 ) -> (f64, Vec<Mat4>, Vec<Mat4>) {
-    h.state_mut().viewport.posing.physics = mode;
+    h.state_mut().panels.viewport.posing.physics = mode;
     h.state_mut().transport(TransportEvent::Play);
     for f in 0..frames {
         h.state_mut().transport(TransportEvent::Seek(f64::from(f)));
         h.step();
     }
     let app = h.state();
-    let (frame, got) = app.viewport.posed_bones(0).expect("the viewport posed Mei");
+    let (frame, got) = app
+        .panels
+        .viewport
+        .posed_bones(0)
+        .expect("the viewport posed Mei");
     let rig = app.scene.rig_for(&app.ws.scene().actors[0].model);
     let want = viewport::posed_world(rig, Some(app.ws.docs()[0].source()), frame);
     (frame, got.to_vec(), want)
@@ -105,7 +109,7 @@ fn hair_moves_while_playing_and_not_with_physics_off() {
         driven.len()
     );
     assert_eq!(
-        h.state().viewport.posing.physics,
+        h.state().panels.viewport.posing.physics,
         SimulationMode::Play,
         "MMD's default mode"
     );
@@ -167,7 +171,7 @@ fn hair_moves_while_playing_and_not_with_physics_off() {
             names[i]
         );
     }
-    assert!(h.state().viewport.posed_bones(0).is_some());
+    assert!(h.state().panels.viewport.posed_bones(0).is_some());
 }
 
 /// Tools ▸ Bake physics… on Mei wearing the wait motion: one undo step; a
@@ -198,7 +202,7 @@ fn bake_physics_from_the_tools_menu_is_one_undo_step() {
     h.get_by_label("Bake the physics").click();
     for _ in 0..4000 {
         h.step();
-        if !h.state().toolbox.is_busy() && !h.state().jobs.is_busy() {
+        if !h.state().panels.toolbox.is_busy() && !h.state().jobs.is_busy() {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
@@ -268,7 +272,10 @@ fn the_mode_is_in_the_status_bar_and_the_playback_menu() {
     h.run_steps(2);
     h.get_by_label("Trace").click();
     h.run_steps(3);
-    assert_eq!(h.state().viewport.posing.physics, SimulationMode::Trace);
+    assert_eq!(
+        h.state().panels.viewport.posing.physics,
+        SimulationMode::Trace
+    );
     h.get_by_label("Physics: Trace");
 }
 
@@ -295,10 +302,13 @@ fn the_scene_file_keeps_its_physics_mode() {
     assert_eq!(json["preview"]["physics"], "trace", "{json}");
 
     let mut app = StudioApp::default();
-    assert_eq!(app.viewport.posing.physics, SimulationMode::Play);
+    assert_eq!(app.panels.viewport.posing.physics, SimulationMode::Play);
     app.open_paths(vec![path]);
     let mut h = crate::common::ui::harness(app);
     settle(&mut h);
-    assert_eq!(h.state().viewport.posing.physics, SimulationMode::Trace);
+    assert_eq!(
+        h.state().panels.viewport.posing.physics,
+        SimulationMode::Trace
+    );
     h.get_by_label("Physics: Trace");
 }

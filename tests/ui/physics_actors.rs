@@ -16,8 +16,8 @@ use vmd_studio::workspace::{Event, SceneEvent, TransportEvent};
 fn the_collide_switch_reaches_the_shared_world_of_two_meis() {
     let Some(corpus) = corpus() else { return };
     let mut app = StudioApp::default();
-    app.native_dialog = false;
-    app.central = CentralView::Preview;
+    app.files.native_dialog = false;
+    app.panels.central = CentralView::Preview;
     let mei = corpus.join("mei/mei.pmd");
     app.open_paths(vec![mei.clone()]);
     let mut h = harness_sized(app, 1400.0, 900.0);
@@ -34,7 +34,7 @@ fn the_collide_switch_reaches_the_shared_world_of_two_meis() {
         h.step();
     }
     {
-        let posing = &h.state().viewport.posing;
+        let posing = &h.state().panels.viewport.posing;
         let world = posing.scene_physics().world().expect("one world");
         assert_eq!(world.actor_count(), 2, "both Meis in it");
         assert_eq!(
@@ -58,7 +58,7 @@ fn the_collide_switch_reaches_the_shared_world_of_two_meis() {
     h.get_by_label(Posing::COLLIDE_ACTORS).click();
     h.run_steps(3);
     {
-        let posing = &h.state().viewport.posing;
+        let posing = &h.state().panels.viewport.posing;
         assert!(posing.collide_actors, "the menu set it");
         let world = posing.scene_physics().world().expect("one world");
         assert!(world.collides_across_actors(), "the world follows it");
@@ -69,7 +69,7 @@ fn the_collide_switch_reaches_the_shared_world_of_two_meis() {
     h.run_steps(2);
     h.get_by_label(Posing::COLLIDE_ACTORS).click();
     h.run_steps(3);
-    let posing = &h.state().viewport.posing;
+    let posing = &h.state().panels.viewport.posing;
     assert!(!posing.collide_actors);
     assert!(
         !posing
@@ -91,7 +91,7 @@ fn the_scene_file_keeps_the_collide_switch() {
     h.run_steps(2);
     h.get_by_label(Posing::COLLIDE_ACTORS).click();
     h.run_steps(3);
-    assert!(h.state().viewport.posing.collide_actors);
+    assert!(h.state().panels.viewport.posing.collide_actors);
     let path = dir.join("show.vmdscene");
     h.state_mut().save_scene_to(path.clone());
     h.run_steps(10);
@@ -101,12 +101,12 @@ fn the_scene_file_keeps_the_collide_switch() {
     assert_eq!(json["preview"]["collide_actors"], true, "{json}");
 
     let mut app = StudioApp::default();
-    assert!(!app.viewport.posing.collide_actors, "off by default");
+    assert!(!app.panels.viewport.posing.collide_actors, "off by default");
     app.open_paths(vec![path]);
     let mut h = crate::common::ui::harness(app);
     settle(&mut h);
     assert!(
-        h.state().viewport.posing.collide_actors,
+        h.state().panels.viewport.posing.collide_actors,
         "the scene's switch"
     );
 }

@@ -52,7 +52,7 @@ fn movable(frames: &[u32], order: impl Iterator<Item = u32>) -> Option<(u32, u32
 
 /// Zooms the timeline to 8 points per frame with `frame` near the left.
 fn show_frame(h: &mut Harness<'_, StudioApp>, frame: u32) {
-    let t = &mut h.state_mut().timeline;
+    let t = &mut h.state_mut().panels.timeline;
     t.px_per_frame = 8.0;
     t.left_frame = f64::from(frame) - 20.0;
     h.run_steps(2);
@@ -64,12 +64,12 @@ fn key_on_screen(h: &mut Harness<'_, StudioApp>, doc_index: usize, key: KeyRef) 
     for _ in 0..60 {
         let found = {
             let app = h.state();
-            app.timeline.key_pos(&app.ws.docs()[doc_index], key)
+            app.panels.timeline.key_pos(&app.ws.docs()[doc_index], key)
         };
         if let Some(p) = found {
             return p;
         }
-        let ruler = h.state().timeline.layout().expect("timeline drawn");
+        let ruler = h.state().panels.timeline.layout().expect("timeline drawn");
         let over = ruler.keys.center();
         h.hover_at(over);
         h.event(egui::Event::MouseWheel {
@@ -330,7 +330,7 @@ fn first_start_is_the_demo_scene_through_its_camera() {
     let cam = s.camera.expect("demo camera");
     assert_ne!(dance, cam);
     assert_eq!(
-        app.viewport.view.mode,
+        app.panels.viewport.view.mode,
         vmd_studio::app::panels::viewport::ViewMode::VmdCamera
     );
     let mut h = harness_sized(app, 1400.0, 1000.0);

@@ -65,12 +65,16 @@ fn tools(h: &mut Harness<'static, StudioApp>, entry: &str) {
 fn settle(h: &mut Harness<'static, StudioApp>) {
     for _ in 0..4000 {
         h.step();
-        if !h.state().toolbox.is_busy() && !h.state().toolbox.simplify.is_computing() {
+        if !h.state().panels.toolbox.is_busy() && !h.state().panels.toolbox.simplify.is_computing()
+        {
             break;
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    assert!(!h.state().toolbox.is_busy(), "toolbox job did not finish");
+    assert!(
+        !h.state().panels.toolbox.is_busy(),
+        "toolbox job did not finish"
+    );
     h.run_steps(3);
 }
 
@@ -117,14 +121,14 @@ fn simplify_previews_then_applies_as_one_undo_step() {
         0,
         "a preview changes nothing"
     );
-    let runs = h.state().toolbox.simplify.preview_runs;
+    let runs = h.state().panels.toolbox.simplify.preview_runs;
     h.run_steps(5);
     assert_eq!(
-        h.state().toolbox.simplify.preview_runs,
+        h.state().panels.toolbox.simplify.preview_runs,
         runs,
         "not every frame"
     );
-    let previewed = match &h.state().toolbox.simplify.preview {
+    let previewed = match &h.state().panels.toolbox.simplify.preview {
         Some(Ok(p)) => p.report.after.bones,
         other => panic!("no preview: {other:?}"),
     };
@@ -147,19 +151,19 @@ fn simplify_previews_then_applies_as_one_undo_step() {
 #[test]
 fn a_big_motion_previews_on_a_thread_and_changing_a_tolerance_recomputes() {
     let mut h = with_baked();
-    h.state_mut().toolbox.background_keys = 0;
+    h.state_mut().panels.toolbox.background_keys = 0;
     tools(&mut h, "Simplify…");
     settle(&mut h);
-    let first = match &h.state().toolbox.simplify.preview {
+    let first = match &h.state().panels.toolbox.simplify.preview {
         Some(Ok(p)) => p.report.after.bones,
         other => panic!("no preview: {other:?}"),
     };
     // A looser rotation tolerance keeps no more keys.
-    h.state_mut().toolbox.simplify.params.rot_tol_deg = 1.0;
-    h.state_mut().toolbox.simplify.params.pos_tol = 0.1;
+    h.state_mut().panels.toolbox.simplify.params.rot_tol_deg = 1.0;
+    h.state_mut().panels.toolbox.simplify.params.pos_tol = 0.1;
     h.run_steps(2);
     settle(&mut h);
-    let second = match &h.state().toolbox.simplify.preview {
+    let second = match &h.state().panels.toolbox.simplify.preview {
         Some(Ok(p)) => {
             assert_eq!(p.report.params.rot_tol_deg, 1.0);
             p.report.after.bones

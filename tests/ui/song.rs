@@ -94,7 +94,7 @@ fn song_lane_appears_and_dragging_moves_the_song() {
     );
 
     let lane = h.get_by_label("Song lane").rect();
-    let l = h.state().timeline.layout().expect("timeline layout");
+    let l = h.state().panels.timeline.layout().expect("timeline layout");
     // The song starts at frame 0: its first click is painted at x_of(0).
     let x0 = waveform_left(&h).expect("waveform painted");
     assert!(
@@ -120,7 +120,7 @@ fn song_lane_appears_and_dragging_moves_the_song() {
     let s = h.state();
     assert_eq!(s.shared.song.offset_frames, 12);
     assert_eq!(s.ws.scene().song.as_ref().map(|s| s.offset), Some(12));
-    let l = s.timeline.layout().unwrap();
+    let l = s.panels.timeline.layout().unwrap();
     let x1 = waveform_left(&h).expect("waveform painted");
     assert!(
         (x1 - l.x_of(12.0)).abs() <= 1.0,

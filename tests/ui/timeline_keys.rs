@@ -111,12 +111,13 @@ fn open_scene(tag: &str) -> Scene {
         assert_eq!(s.actors[0].motion, Some(app.ws.docs()[0].id));
     }
     // 8 points per frame, frame 10 well inside the view.
-    let t = &mut h.state_mut().timeline;
+    let t = &mut h.state_mut().panels.timeline;
     t.px_per_frame = 8.0;
     t.left_frame = -5.0;
     // Every row of both sections in view: the timeline taller than in the
     // default layout, where the picture takes most of the window.
     h.state_mut()
+        .panels
         .dock
         .set_fraction(vmd_studio::app::dock::Panel::Timeline, 0.7);
     h.run_steps(3);
@@ -131,7 +132,8 @@ fn open_scene(tag: &str) -> Scene {
 
 fn key_pos(h: &Harness<'_, StudioApp>, doc: usize, key: KeyRef) -> Pos2 {
     let app = h.state();
-    app.timeline
+    app.panels
+        .timeline
         .key_pos(&app.ws.docs()[doc], key)
         .unwrap_or_else(|| panic!("{key:?} of file {doc} not in view"))
 }
@@ -466,6 +468,7 @@ fn curve_edits_from_either_section_go_to_that_file() {
     let (x1, y1) = (camera_bytes[rec + 32], camera_bytes[rec + 34]);
     let rect = *h
         .state()
+        .panels
         .curve_editor
         .boxes
         .first()
@@ -502,6 +505,7 @@ fn curve_edits_from_either_section_go_to_that_file() {
     let (rx1, ry1) = (dance_bytes[block + 48], dance_bytes[block + 52]);
     let rect = *h
         .state()
+        .panels
         .curve_editor
         .boxes
         .get(3)

@@ -60,12 +60,15 @@ fn tools(h: &mut Harness<'static, StudioApp>, entry: &str) {
 fn settle(h: &mut Harness<'static, StudioApp>) {
     for _ in 0..2000 {
         h.step();
-        if !h.state().toolbox.is_busy() && !h.state().jobs.is_busy() {
+        if !h.state().panels.toolbox.is_busy() && !h.state().jobs.is_busy() {
             break;
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    assert!(!h.state().toolbox.is_busy(), "toolbox job did not finish");
+    assert!(
+        !h.state().panels.toolbox.is_busy(),
+        "toolbox job did not finish"
+    );
     h.run_steps(3);
 }
 
@@ -114,7 +117,7 @@ fn mirror_from_the_tools_menu_is_one_undo_step() {
 
     tools(&mut h, "Mirror left/right…");
     assert_eq!(
-        h.state().toolbox.open,
+        h.state().panels.toolbox.open,
         Some(vmd_studio::app::panels::toolbox::Tool::Mirror)
     );
     h.get_by_label("Mirror the motion").click();
@@ -165,9 +168,9 @@ fn speed_x2_from_the_dialog_halves_the_length_and_undoes() {
         "preview of the new length"
     );
     // The preview runs when the parameters change, not every frame.
-    let runs = h.state().toolbox.speed.preview_runs;
+    let runs = h.state().panels.toolbox.speed.preview_runs;
     h.run_steps(5);
-    assert_eq!(h.state().toolbox.speed.preview_runs, runs);
+    assert_eq!(h.state().panels.toolbox.speed.preview_runs, runs);
 
     h.get_by_label("Change the speed").click();
     h.run_steps(3);
@@ -196,10 +199,10 @@ fn trim_with_a_after_b_shows_an_error_and_changes_nothing() {
 
     tools(&mut h, "Trim…");
     // No loop range and no selection: the defaults are the whole motion (0..120).
-    assert_eq!(h.state().toolbox.trim.from, 0);
-    assert_eq!(h.state().toolbox.trim.to, 120);
-    h.state_mut().toolbox.trim.from = 100;
-    h.state_mut().toolbox.trim.to = 10;
+    assert_eq!(h.state().panels.toolbox.trim.from, 0);
+    assert_eq!(h.state().panels.toolbox.trim.to, 120);
+    h.state_mut().panels.toolbox.trim.from = 100;
+    h.state_mut().panels.toolbox.trim.to = 10;
     h.run_steps(2);
     assert!(
         h.query_by_label_contains("A (100) is after B (10)")
@@ -237,9 +240,9 @@ fn trim_with_a_loop_range_defaults_to_it_and_rebases() {
         ))));
 
     tools(&mut h, "Trim…");
-    assert_eq!(h.state().toolbox.trim.from, 30);
-    assert_eq!(h.state().toolbox.trim.to, 90);
-    h.state_mut().toolbox.trim.rebase = true;
+    assert_eq!(h.state().panels.toolbox.trim.from, 30);
+    assert_eq!(h.state().panels.toolbox.trim.to, 90);
+    h.state_mut().panels.toolbox.trim.rebase = true;
     h.get_by_label("Trim the motion").click();
     h.run_steps(3);
     // 30..90 rebased to 0..60: the last key is at 90 - 30 = 60 and the first at 0.
@@ -256,18 +259,18 @@ fn big_motions_run_on_a_background_thread_with_the_same_result() {
     let original = h.state().ws.docs()[0].motion.clone();
     let original_bytes = bytes(&original);
     // Treat every motion as big: the operation goes to a thread.
-    h.state_mut().toolbox.background_keys = 0;
+    h.state_mut().panels.toolbox.background_keys = 0;
 
     tools(&mut h, "Mirror left/right…");
     h.get_by_label("Mirror the motion").click();
     h.step();
     // The click's frame started the job; it is polled from the next frame on.
-    assert!(h.state().toolbox.is_busy(), "ran on a thread");
+    assert!(h.state().panels.toolbox.is_busy(), "ran on a thread");
     // The spinner text counts the keys: 73 bone + 13 morph (inspect).
     assert!(h.query_by_label_contains("on 86 keys").is_some());
     settle(&mut h);
     let app = h.state();
-    assert!(!app.toolbox.is_busy());
+    assert!(!app.panels.toolbox.is_busy());
     assert_eq!(app.ws.docs()[0].history().len(), 1);
     assert_mirrored(&original, &app.ws.docs()[0].motion);
     undo(&mut h);
@@ -303,7 +306,7 @@ fn export_then_import_json_opens_an_identical_tab() {
     let out = dir.join("dance.json");
 
     tools(&mut h, "Export JSON…");
-    h.state_mut().toolbox.export.path = out.display().to_string();
+    h.state_mut().panels.toolbox.export.path = out.display().to_string();
     h.get_by_label("Write the JSON file").click();
     h.run_steps(3);
     assert!(out.is_file(), "{:?}", h.state().shared.messages);
@@ -314,7 +317,7 @@ fn export_then_import_json_opens_an_identical_tab() {
     );
 
     tools(&mut h, "Import JSON…");
-    h.state_mut().toolbox.import.path = out.display().to_string();
+    h.state_mut().panels.toolbox.import.path = out.display().to_string();
     h.get_by_label("Open as a new tab").click();
     h.step();
     settle(&mut h);
@@ -335,7 +338,7 @@ fn rename_from_the_dialog_reports_unmapped_names_and_undoes() {
 
     tools(&mut h, "Rename tracks…");
     // ひだりうで: 5 kana = 10 bytes in Shift_JIS, fits the 15-byte field.
-    h.state_mut().toolbox.rename.map_text = "左腕\tひだりうで\nどこにもない\tx\n".to_owned();
+    h.state_mut().panels.toolbox.rename.map_text = "左腕\tひだりうで\nどこにもない\tx\n".to_owned();
     h.get_by_label("Apply the renames").click();
     h.run_steps(3);
     let m = h.state().ws.docs()[0].motion.clone();
@@ -350,7 +353,7 @@ fn rename_from_the_dialog_reports_unmapped_names_and_undoes() {
     assert_eq!(bytes(&h.state().ws.docs()[0].motion), original_bytes);
 
     // A map that changes nothing adds no undo step.
-    h.state_mut().toolbox.rename.map_text = "どこにもない\tx\n".to_owned();
+    h.state_mut().panels.toolbox.rename.map_text = "どこにもない\tx\n".to_owned();
     h.get_by_label("Apply the renames").click();
     h.run_steps(3);
     assert_eq!(h.state().ws.docs()[0].history().len(), 0);
@@ -364,18 +367,18 @@ fn rename_from_the_dialog_reports_unmapped_names_and_undoes() {
 #[test]
 fn speed_preview_of_a_big_motion_runs_on_a_thread() {
     let mut h = demo();
-    h.state_mut().toolbox.background_keys = 0;
+    h.state_mut().panels.toolbox.background_keys = 0;
     tools(&mut h, "Change speed…");
     h.get_by_label("x2").click();
     h.run_steps(2);
     for _ in 0..2000 {
         h.step();
-        if matches!(&h.state().toolbox.speed.preview, Some(Ok(p)) if p.factor == 2.0) {
+        if matches!(&h.state().panels.toolbox.speed.preview, Some(Ok(p)) if p.factor == 2.0) {
             break;
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    let p = h.state().toolbox.speed.preview.clone();
+    let p = h.state().panels.toolbox.speed.preview.clone();
     let p = p.expect("preview").expect("preview ok");
     // 120 / 2 = 60 (demo length from inspect).
     assert_eq!((p.last_before, p.last_after), (Some(120), Some(60)));

@@ -135,7 +135,7 @@ fn right_click(h: &mut Harness<'_, StudioApp>, p: Pos2) {
 fn key_pos(h: &Harness<'_, StudioApp>, id: u64, k: KeyRef) -> Pos2 {
     let app = h.state();
     let d = app.ws.doc(id).expect("doc");
-    app.timeline.key_pos(d, k).expect("key in view")
+    app.panels.timeline.key_pos(d, k).expect("key in view")
 }
 
 fn menu(h: &mut Harness<'_, StudioApp>, id: u64, k: KeyRef, entry: &str) {
@@ -172,7 +172,7 @@ fn menu_app() -> (Harness<'static, StudioApp>, u64) {
     let id = app
         .open_motion(menu_motion(), None, "menu.vmd")
         .expect("opens");
-    app.central = CentralView::Curves;
+    app.panels.central = CentralView::Curves;
     let mut h = harness_sized(app, 1280.0, 720.0);
     h.run_steps(4);
     (h, id)
@@ -250,7 +250,7 @@ fn key_menu_select_track_delete_copy_paste_and_jump() {
     h.run_steps(3);
     let empty = {
         let a = key_pos(&h, id, KeyRef::Bone(3));
-        let l = h.state().timeline.layout().expect("ruler");
+        let l = h.state().panels.timeline.layout().expect("ruler");
         Pos2::new(l.x_of(5.0), a.y)
     };
     right_click(&mut h, empty);
@@ -377,12 +377,13 @@ fn undo_and_a_tab_click_keep_the_curve_editor_on_the_key() {
     let b = app
         .open_motion(menu_motion(), None, "b.vmd")
         .expect("opens");
-    app.central = CentralView::Curves;
+    app.panels.central = CentralView::Curves;
     let mut h = harness_sized(app, 1280.0, 720.0);
     h.run_steps(3);
     // Both files' rows in view: the docked layout gives the picture most
     // of a 1280×720 window, so the timeline is made taller here.
     h.state_mut()
+        .panels
         .dock
         .set_fraction(vmd_studio::app::dock::Panel::Timeline, 0.7);
     h.run_steps(3);
@@ -414,7 +415,7 @@ fn undo_and_a_tab_click_keep_the_curve_editor_on_the_key() {
 
 // ------------------------------------------------------------ item 4
 fn playhead_in_view(h: &Harness<'_, StudioApp>) -> bool {
-    let l = h.state().timeline.layout().expect("ruler");
+    let l = h.state().panels.timeline.layout().expect("ruler");
     let x = l.x_of(h.state().ws.transport().frame);
     x >= l.keys.left() && x <= l.keys.right()
 }
@@ -428,7 +429,7 @@ fn home_end_and_a_seek_bring_the_playhead_into_view() {
         h.run_steps(1);
     }
     h.run_steps(2);
-    let l = h.state().timeline.layout().expect("ruler");
+    let l = h.state().panels.timeline.layout().expect("ruler");
     let end = f64::from(h.state().ws.scene_end());
     assert!(end > 0.0);
     assert!(
@@ -458,8 +459,8 @@ fn opening_a_file_keeps_the_zoom_and_scrolls_the_sections_to_the_top() {
         h.get_by_label("Zoom in").click();
         h.run_steps(1);
     }
-    let zoom = h.state().timeline.px_per_frame;
-    let body = h.state().timeline.layout().expect("ruler").keys;
+    let zoom = h.state().panels.timeline.px_per_frame;
+    let body = h.state().panels.timeline.layout().expect("ruler").keys;
     let p = body.center();
     h.hover_at(p);
     h.step();
@@ -475,15 +476,19 @@ fn opening_a_file_keeps_the_zoom_and_scrolls_the_sections_to_the_top() {
     }
     h.run_steps(20);
     assert!(
-        h.state().timeline.vscroll > 10.0,
+        h.state().panels.timeline.vscroll > 10.0,
         "scrolled down: {}",
-        h.state().timeline.vscroll
+        h.state().panels.timeline.vscroll
     );
     h.state_mut().open_motion(menu_motion(), None, "more.vmd");
     h.run_steps(4);
-    assert_eq!(h.state().timeline.px_per_frame, zoom, "the zoom is kept");
     assert_eq!(
-        h.state().timeline.vscroll,
+        h.state().panels.timeline.px_per_frame,
+        zoom,
+        "the zoom is kept"
+    );
+    assert_eq!(
+        h.state().panels.timeline.vscroll,
         0.0,
         "the sections are back at the top"
     );
@@ -493,7 +498,7 @@ fn opening_a_file_keeps_the_zoom_and_scrolls_the_sections_to_the_top() {
 fn ctrl_wheel_zoom_keeps_the_frame_under_the_pointer() {
     let mut h = harness_sized(StudioApp::with_demo(), 1280.0, 720.0);
     h.run_steps(3);
-    let l = h.state().timeline.layout().expect("ruler");
+    let l = h.state().panels.timeline.layout().expect("ruler");
     let x = l.keys.left() + l.keys.width() * 0.7;
     let p = Pos2::new(x, l.keys.top() + 40.0);
     let before = l.frame_at(x);
@@ -516,7 +521,7 @@ fn ctrl_wheel_zoom_keeps_the_frame_under_the_pointer() {
         h.step();
     }
     h.run_steps(30);
-    let l = h.state().timeline.layout().expect("ruler");
+    let l = h.state().panels.timeline.layout().expect("ruler");
     assert!(
         l.px_per_frame > zoom * 1.2,
         "zoomed in: {} → {}",
@@ -539,7 +544,7 @@ fn double_click_on_a_model_in_load_model_opens_it() {
     let p = h.get_by_label(name).rect().center();
     double_click(&mut h, p, 0);
     settle_until(&mut h, "model load", |app| wears(app, name));
-    assert!(h.state().file_browser.is_none(), "the browser closed");
+    assert!(h.state().files.file_browser.is_none(), "the browser closed");
 }
 
 #[test]
@@ -551,16 +556,23 @@ fn a_slow_double_click_on_a_model_opens_it_and_two_far_apart_clicks_do_not() {
     // Two clicks 1.2 s apart only pick the file.
     double_click(&mut h, p, 72);
     h.run_steps(2);
-    assert!(h.state().file_browser.is_some(), "the browser stays open");
+    assert!(
+        h.state().files.file_browser.is_some(),
+        "the browser stays open"
+    );
     assert_eq!(
-        h.state().file_browser.as_ref().map(|b| b.name.clone()),
+        h.state()
+            .files
+            .file_browser
+            .as_ref()
+            .map(|b| b.name.clone()),
         Some(name.to_owned())
     );
     // 0.47 s apart (Windows' default double-click time is 0.5 s): it opens.
     h.run_steps(60);
     double_click(&mut h, p, 27);
     settle_until(&mut h, "model load", |app| wears(app, name));
-    assert!(h.state().file_browser.is_none(), "the browser closed");
+    assert!(h.state().files.file_browser.is_none(), "the browser closed");
 }
 
 /// Two clicks `gap` idle frames apart (frames of 1/60 s here: no gap is
@@ -589,7 +601,7 @@ fn double_click(h: &mut Harness<'_, StudioApp>, p: Pos2, gap: usize) {
 fn model_browser(dir: &std::path::Path) -> Harness<'static, StudioApp> {
     // As a new user meets it: the demo scene, its actor selected.
     let mut app = StudioApp::with_demo();
-    app.native_dialog = false;
+    app.files.native_dialog = false;
     app.run_command(UiCommand::LoadModel);
     // Frames of 1/60 s (not kittest's 0.25 s) so that click timing is
     // measured finely: egui's double-click is within 0.3 s.
@@ -640,7 +652,7 @@ fn baked() -> Motion {
 
 fn settle_toolbox(h: &mut Harness<'static, StudioApp>) {
     settle_until(h, "toolbox", |app| {
-        !app.toolbox.is_busy() && !app.toolbox.simplify.is_computing()
+        !app.panels.toolbox.is_busy() && !app.panels.toolbox.simplify.is_computing()
     });
 }
 
@@ -720,7 +732,7 @@ fn the_song_lane_controls_and_bar_numbers_cover_nothing() {
         !app.jobs.is_busy() && app.shared.song.loading().is_none() && app.shared.song.song.is_some()
     });
     h.run_steps(3);
-    let l = h.state().timeline.layout().expect("ruler");
+    let l = h.state().panels.timeline.layout().expect("ruler");
     // The volume slider stays in the label column, left of the waveform.
     let vol = h
         .get_all_by_label("Vol")

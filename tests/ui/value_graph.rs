@@ -54,10 +54,10 @@ fn app(keys: &[u32], active: u32, central: CentralView) -> StudioApp {
         reveal: None,
     };
     app.apply(Event::Select { doc: id, view });
-    app.central = central;
+    app.panels.central = central;
     // Only X move plotted: its handles are the ones under the pointer.
-    app.value_graph.bone_values = [true, false, false, false, false, false];
-    app.curve_editor.apply_to_selection = true;
+    app.panels.value_graph.bone_values = [true, false, false, false, false, false];
+    app.panels.curve_editor.apply_to_selection = true;
     app
 }
 
@@ -87,6 +87,7 @@ fn blocks(app: &StudioApp) -> Vec<[u8; 64]> {
 /// The graph's screen point for (frame, value), from the layout it drew.
 fn graph_at(h: &Harness<'static, StudioApp>, frame: f64, value: f64) -> Pos2 {
     h.state()
+        .panels
         .value_graph
         .layout
         .expect("graph drawn")
@@ -120,7 +121,13 @@ fn handle_drag_writes_the_curve_boxs_bytes_as_one_undo_step() {
     // The curve box, same drag in its own space.
     let mut c = harness_sized(app(&[1], 1, CentralView::Curves), 1600.0, 1000.0);
     c.run_steps(3);
-    let rect = *c.state().curve_editor.boxes.first().expect("X box drawn");
+    let rect = *c
+        .state()
+        .panels
+        .curve_editor
+        .boxes
+        .first()
+        .expect("X box drawn");
     drag(&mut c, box_at(rect, 107.0, 107.0), box_at(rect, 90.0, 30.0));
     let box_blocks = blocks(c.state());
 
@@ -217,8 +224,8 @@ fn a_rotation_handle_drag_writes_the_rotation_curve() {
             reveal: None,
         };
         app.apply(Event::Select { doc: id, view });
-        app.central = central;
-        app.value_graph.bone_values = [false, false, false, false, false, true];
+        app.panels.central = central;
+        app.panels.value_graph.bone_values = [false, false, false, false, false, true];
         harness_sized(app, 1600.0, 1000.0)
     };
     let mut g = open(CentralView::ValueGraph);
@@ -228,7 +235,13 @@ fn a_rotation_handle_drag_writes_the_rotation_curve() {
     drag(&mut g, from, to);
     let mut c = open(CentralView::Curves);
     c.run_steps(3);
-    let rect = *c.state().curve_editor.boxes.get(3).expect("rotation box");
+    let rect = *c
+        .state()
+        .panels
+        .curve_editor
+        .boxes
+        .get(3)
+        .expect("rotation box");
     drag(&mut c, box_at(rect, 107.0, 107.0), box_at(rect, 90.0, 30.0));
     let (gb, cb) = (blocks(g.state()), blocks(c.state()));
     assert_eq!(gb, cb, "same bytes as the rotation box");

@@ -20,7 +20,7 @@ use vmd_studio::vmd::{BoneKey, Motion, NameEncoding};
 
 fn demo_in_preview() -> Harness<'static, StudioApp> {
     let mut app = StudioApp::with_demo();
-    app.central = CentralView::Preview;
+    app.panels.central = CentralView::Preview;
     let mut h = harness(app);
     h.run_steps(4);
     h
@@ -97,7 +97,7 @@ fn bones_missing_from_the_skeleton_are_listed() {
             .push(BoneKey::new(name, sj, 0, [0.0; 3], [0.0, 0.0, 0.0, 1.0]).expect("key"));
     }
     app.open_motion(m, None, "two-bones.vmd");
-    app.central = CentralView::Preview;
+    app.panels.central = CentralView::Preview;
     let mut h = harness(app);
     h.run_steps(3);
     h.get_by_label("Not in skeleton (1)").click();
@@ -112,13 +112,13 @@ fn dragging_the_free_view_orbits_it() {
     let mut h = demo_in_preview();
     h.get_by_label("Free view").click();
     // The left-drag mapping (MMD's right-drag default: views.rs).
-    h.state_mut().viewport.view.mouse = MouseMap::LeftOrbit;
+    h.state_mut().panels.viewport.view.mouse = MouseMap::LeftOrbit;
     h.run_steps(2);
-    assert_eq!(h.state().viewport.view.mode, ViewMode::Free);
-    let before = h.state().viewport.view.free;
+    assert_eq!(h.state().panels.viewport.view.mode, ViewMode::Free);
+    let before = h.state().panels.viewport.view.free;
     let p = canvas_point(&h);
     drag(&mut h, p, p + egui::vec2(80.0, 30.0));
-    let after = h.state().viewport.view.free;
+    let after = h.state().panels.viewport.view.free;
     // Drag right → yaw decreases; drag down → pitch decreases (eye rises).
     assert!(
         after.rotation[1] < before.rotation[1],
@@ -130,7 +130,7 @@ fn dragging_the_free_view_orbits_it() {
     );
     h.get_by_label("Reset view").click();
     h.run_steps(2);
-    assert_eq!(h.state().viewport.view.free, before);
+    assert_eq!(h.state().panels.viewport.view.free, before);
 }
 
 #[test]
@@ -140,9 +140,9 @@ fn dragging_the_vmd_camera_edits_the_key_at_the_playhead_in_one_undo_step() {
     // (make_demo.rs: rotation (9°, −22°, 1°), distance −20).
     let camera = h.state().ws.docs()[1].id;
     h.state_mut().activate(camera);
-    h.state_mut().viewport.view.mode = ViewMode::VmdCamera;
-    h.state_mut().viewport.view.edit_camera = true;
-    h.state_mut().viewport.view.mouse = MouseMap::LeftOrbit;
+    h.state_mut().panels.viewport.view.mode = ViewMode::VmdCamera;
+    h.state_mut().panels.viewport.view.edit_camera = true;
+    h.state_mut().panels.viewport.view.mouse = MouseMap::LeftOrbit;
     h.state_mut()
         .transport(vmd_studio::workspace::TransportEvent::Seek(45.0));
     h.run_steps(3);

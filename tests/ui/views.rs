@@ -46,7 +46,7 @@ fn two_views(app: StudioApp, both: bool) -> Harness<'static, TwoViews> {
                 app.shared.transport.playing = true;
                 app.shared.transport.frame = s.passes as f64;
                 let scene = scene_view(&app.ws, &app.scene);
-                let vp = &mut app.viewport;
+                let vp = &mut app.panels.viewport;
                 ui.columns(2, |cols| {
                     let (left, right) = cols.split_at_mut(1);
                     viewport::ui(
@@ -78,7 +78,7 @@ fn two_views_pose_each_actor_once_per_frame() {
     let mut h = two_views(StudioApp::with_demo(), true);
     h.run_steps(12);
     let s = h.state();
-    let posing = &s.app.viewport.posing;
+    let posing = &s.app.panels.viewport.posing;
     assert!(s.passes >= 12, "{} passes", s.passes);
     assert_eq!(posing.updates(), s.passes, "brought up to date once a pass");
     // A new playhead each pass: one pose per pass for the one actor; a
@@ -88,8 +88,8 @@ fn two_views_pose_each_actor_once_per_frame() {
         s.passes,
         "posed once per pass with two views"
     );
-    assert_eq!(s.app.viewport.view.mode, ViewMode::VmdCamera);
-    assert_eq!(s.app.viewport.second.mode, ViewMode::Free);
+    assert_eq!(s.app.panels.viewport.view.mode, ViewMode::VmdCamera);
+    assert_eq!(s.app.panels.viewport.second.mode, ViewMode::Free);
     assert_eq!(
         posing.moment().playhead,
         s.passes as f64,
@@ -105,7 +105,7 @@ fn with_physics_the_second_view_does_not_step_the_world_again() {
     // Mei (31 rigid bodies) wearing the wait motion, loaded by the app.
     let run = |both: bool| {
         let mut app = StudioApp::default();
-        app.native_dialog = false;
+        app.files.native_dialog = false;
         app.open_paths(vec![
             corpus.join("mei/mei.pmd"),
             corpus.join("mmdagent__mei_wait.vmd"),
@@ -118,12 +118,12 @@ fn with_physics_the_second_view_does_not_step_the_world_again() {
             "Mei loaded"
         );
         // A fresh posing: the loading harness posed with its own clock.
-        app.viewport = Default::default();
-        app.viewport.posing.physics = SimulationMode::Always;
+        app.panels.viewport = Default::default();
+        app.panels.viewport.posing.physics = SimulationMode::Always;
         let mut h = two_views(app, both);
         h.run_steps(20);
         let s = h.into_state();
-        let p = &s.app.viewport.posing;
+        let p = &s.app.panels.viewport.posing;
         let bones = p.posed_bones(0).expect("Mei posed").1.to_vec();
         (s.passes, p.poses(), p.physics_steps(0), bones)
     };
@@ -139,7 +139,7 @@ fn with_physics_the_second_view_does_not_step_the_world_again() {
 
 fn demo_in_preview() -> Harness<'static, StudioApp> {
     let mut app = StudioApp::with_demo();
-    app.central = CentralView::Preview;
+    app.panels.central = CentralView::Preview;
     let mut h = harness(app);
     h.run_steps(4);
     h
@@ -150,7 +150,7 @@ fn select(h: &mut Harness<'_, StudioApp>, name: &str) {
     let app = h.state_mut();
     let rig = app.scene.rig_for(&app.ws.scene().actors[0].model);
     let bone = rig.skeleton.find(name).expect("bone in the skeleton");
-    app.viewport.posing.pose.selected = Some(Selected {
+    app.panels.viewport.posing.pose.selected = Some(Selected {
         actor: 0,
         bone,
         name: name.to_owned(),
@@ -161,22 +161,30 @@ fn select(h: &mut Harness<'_, StudioApp>, name: &str) {
 #[test]
 fn playback_through_the_camera_shows_the_picture_only_and_escape_deselects() {
     let mut h = demo_in_preview();
-    assert_eq!(h.state().viewport.view.mode, ViewMode::VmdCamera);
+    assert_eq!(h.state().panels.viewport.view.mode, ViewMode::VmdCamera);
     h.state_mut().transport(TransportEvent::Seek(20.0));
     select(&mut h, "左腕");
     // Stopped: the gizmo and the joints are drawn over the camera's view.
-    let drawn = h.state().viewport.posing.pose.drawn().cloned();
+    let drawn = h.state().panels.viewport.posing.pose.drawn().cloned();
     assert!(
         drawn.as_ref().is_some_and(|d| d.gizmo.is_some()),
         "gizmo drawn while stopped"
     );
     assert!(drawn.is_some_and(|d| !d.joints.is_empty()), "joints drawn");
-    assert!(h.state().viewport.posing.pose.ring_grab_point(0).is_some());
+    assert!(
+        h.state()
+            .panels
+            .viewport
+            .posing
+            .pose
+            .ring_grab_point(0)
+            .is_some()
+    );
     // Playing through the camera: the picture only.
     h.state_mut().transport(TransportEvent::Play);
     h.run_steps(3);
     assert!(h.state().ws.transport().playing);
-    let pose = &h.state().viewport.posing.pose;
+    let pose = &h.state().panels.viewport.posing.pose;
     assert!(
         pose.drawn().is_none(),
         "no gizmo, no joints during playback"
@@ -184,29 +192,31 @@ fn playback_through_the_camera_shows_the_picture_only_and_escape_deselects() {
     assert!(pose.ring_grab_point(0).is_none());
     assert!(pose.selected.is_some(), "the selection itself stays");
     // The free view keeps its gizmo during playback (it is the work view).
-    h.state_mut().viewport.view.mode = ViewMode::Free;
+    h.state_mut().panels.viewport.view.mode = ViewMode::Free;
     h.run_steps(2);
     assert!(
         h.state()
+            .panels
             .viewport
             .posing
             .pose
             .drawn()
             .is_some_and(|d| d.gizmo.is_some())
     );
-    h.state_mut().viewport.view.mode = ViewMode::VmdCamera;
+    h.state_mut().panels.viewport.view.mode = ViewMode::VmdCamera;
     h.state_mut().transport(TransportEvent::Pause);
     h.run_steps(2);
     assert!(
-        h.state().viewport.posing.pose.drawn().is_some(),
+        h.state().panels.viewport.posing.pose.drawn().is_some(),
         "back when stopped"
     );
     // Escape deselects.
     h.key_press(egui::Key::Escape);
     h.run_steps(2);
-    assert!(h.state().viewport.posing.pose.selected.is_none());
+    assert!(h.state().panels.viewport.posing.pose.selected.is_none());
     assert!(
         h.state()
+            .panels
             .viewport
             .posing
             .pose
@@ -256,9 +266,9 @@ fn the_free_view_mouse_follows_mmd_by_default_and_the_old_mapping_is_an_option()
     let mut h = demo_in_preview();
     h.get_by_label("Free view").click();
     h.run_steps(2);
-    assert_eq!(h.state().viewport.view.mouse, MouseMap::Mmd);
+    assert_eq!(h.state().panels.viewport.view.mouse, MouseMap::Mmd);
     let p = canvas_point(&h);
-    let free = |h: &Harness<'_, StudioApp>| h.state().viewport.view.free;
+    let free = |h: &Harness<'_, StudioApp>| h.state().panels.viewport.view.free;
     // Right drag rotates (right → yaw decreases, down → pitch decreases).
     let before = free(&h);
     drag_with(
@@ -313,7 +323,7 @@ fn the_free_view_mouse_follows_mmd_by_default_and_the_old_mapping_is_an_option()
     h.run_steps(2);
     h.get_by_label(MouseMap::LeftOrbit.label()).click();
     h.run_steps(2);
-    assert_eq!(h.state().viewport.view.mouse, MouseMap::LeftOrbit);
+    assert_eq!(h.state().panels.viewport.view.mouse, MouseMap::LeftOrbit);
     let before = free(&h);
     drag_with(&mut h, PointerButton::Primary, p, p + egui::vec2(80.0, 0.0));
     let after = free(&h);

@@ -5,7 +5,7 @@
 use crate::app::song::SongState;
 use crate::scene::shots::Shot;
 
-/// The filter's settings (kept with the song).
+/// The filter's settings (kept by the shot list).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct OffBeatFilter {
     pub enabled: bool,
@@ -39,8 +39,7 @@ pub fn label(song: &SongState, shot: &Shot) -> String {
 }
 
 /// Whether the shot's row is listed under the filter.
-pub fn keep(song: &SongState, shot: &Shot) -> bool {
-    let f = song.off_beat;
+pub fn keep(song: &SongState, f: OffBeatFilter, shot: &Shot) -> bool {
     if !f.enabled || song.grid.is_none() {
         return true;
     }
@@ -48,20 +47,20 @@ pub fn keep(song: &SongState, shot: &Shot) -> bool {
 }
 
 /// The filter's controls (only with a beat grid).
-pub fn filter_ui(ui: &mut egui::Ui, song: &mut SongState) {
+pub fn filter_ui(ui: &mut egui::Ui, song: &SongState, filter: &mut OffBeatFilter) {
     if song.grid.is_none() {
         return;
     }
     ui.horizontal(|ui| {
         ui.checkbox(
-            &mut song.off_beat.enabled,
+            &mut filter.enabled,
             "Only cuts off the beat by more than",
         )
         .on_hover_text(
             "List only the cuts that miss the song's nearest beat by more than this many frames",
         );
         ui.add(
-            egui::DragValue::new(&mut song.off_beat.max_frames)
+            egui::DragValue::new(&mut filter.max_frames)
                 .range(0.0..=30.0)
                 .speed(0.1)
                 .suffix(" f"),

@@ -573,7 +573,7 @@ impl egui_wgpu::CallbackTrait for ModelPaint {
 /// The largest rectangle of `aspect` (width / height) centred in `outer`
 /// ([`crate::scene::view::ScreenRect::fit_aspect`]).
 pub fn frame_rect(outer: egui::Rect, aspect: f32) -> egui::Rect {
-    let f = super::viewport::screen_rect(outer).fit_aspect(aspect);
+    let f = super::viewport::scene_view::screen_rect(outer).fit_aspect(aspect);
     egui::Rect::from_min_max(egui::pos2(f.min.x, f.min.y), egui::pos2(f.max.x, f.max.y))
 }
 

@@ -24,6 +24,8 @@ struct Cached {
 pub struct ShotList {
     cache: Option<Cached>,
     last_shot: Option<usize>,
+    /// The off-beat filter over the listed cuts.
+    off_beat: super::beat_cuts::OffBeatFilter,
 }
 
 impl ShotList {
@@ -74,13 +76,13 @@ impl ShotList {
         ui.weak(format!("camera: {}", doc.title()));
         let current = shots::shot_at(&cache.shots, eval);
         let changed = current != self.last_shot;
-        super::beat_cuts::filter_ui(ui, &mut shared.song);
+        super::beat_cuts::filter_ui(ui, &shared.song, &mut self.off_beat);
         egui::ScrollArea::vertical()
             .id_salt("viewport-shots")
             .max_height(320.0)
             .show(ui, |ui| {
                 for (i, s) in cache.shots.iter().enumerate() {
-                    if !super::beat_cuts::keep(&shared.song, s) {
+                    if !super::beat_cuts::keep(&shared.song, self.off_beat, s) {
                         continue;
                     }
                     let is_current = Some(i) == current;

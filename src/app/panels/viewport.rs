@@ -21,115 +21,29 @@
 //! side at +X), in model units (a character is about 20 tall); camera
 //! angles in radians, field of view in degrees, frames at 30 per second.
 
-use egui::{Color32, Pos2, Rect, Sense, pos2};
-use glam::{Mat4, Vec2, Vec3};
+use egui::{Color32, Rect, Sense};
+use glam::{Mat4, Vec2};
 
 use super::Shared;
 use super::gizmo;
 use super::model_view;
-use crate::model::Skeleton;
-use crate::model::{Model, PoseEngine};
-use crate::scene::view::{self, ScreenRect, ViewCamera};
-use crate::vmd::MotionRef;
-use crate::workspace::document::{Document, EditRequest};
+use crate::scene::view::ViewCamera;
+use crate::workspace::document::EditRequest;
 
 mod bar;
+mod canvas;
 mod draw;
 mod input;
 pub mod path;
 mod posing;
+pub mod scene_view;
 mod settings;
 
 pub use posing::{Moment, Posing};
+pub use scene_view::{
+    ActorView, SceneView, pick_source, posed_world, project_point, project_segment, screen_rect,
+};
 pub use settings::SETTINGS_KEY;
-
-// -------------------------------------------------------------- projection
-
-/// egui's rectangle as the pure layer's.
-pub fn screen_rect(rect: Rect) -> ScreenRect {
-    ScreenRect::from_min_max(
-        Vec2::new(rect.min.x, rect.min.y),
-        Vec2::new(rect.max.x, rect.max.y),
-    )
-}
-
-fn to_pos(p: Vec2) -> Pos2 {
-    pos2(p.x, p.y)
-}
-
-/// [`view::project_point`] on an egui rectangle.
-pub fn project_point(view_proj: &Mat4, p: Vec3, rect: Rect) -> Option<Pos2> {
-    view::project_point(view_proj, p, screen_rect(rect)).map(to_pos)
-}
-
-/// [`view::project_segment`] on an egui rectangle.
-pub fn project_segment(view_proj: &Mat4, a: Vec3, b: Vec3, rect: Rect) -> Option<[Pos2; 2]> {
-    view::project_segment(view_proj, a, b, screen_rect(rect)).map(|s| s.map(to_pos))
-}
-
-// ------------------------------------------------------- which documents
-
-/// The document to take something from: the active one if it qualifies,
-/// else the first that does.
-pub fn pick_source(active: usize, qualifies: &[bool]) -> Option<usize> {
-    if qualifies.get(active).copied().unwrap_or(false) {
-        return Some(active);
-    }
-    qualifies.iter().position(|&q| q)
-}
-
-// ----------------------------------------------------------- the scene
-
-/// One actor as the viewport sees it.
-#[derive(Debug, Clone, Copy)]
-pub struct ActorView<'a> {
-    pub name: &'a str,
-    /// The model file (`None`: the built-in skeleton, rendered as the demo mannequin).
-    pub model_path: Option<&'a std::path::Path>,
-    /// The model file, once loaded (models load in the background).
-    pub model: Option<&'a std::sync::Arc<crate::render::asset::ModelAsset>>,
-    /// The model the actor is posed with: its file's once loaded, else the
-    /// built-in skeleton (a model with no mesh). Skeleton, joints and gizmo
-    /// come from its pose.
-    pub rig: &'a Model,
-    /// The motion it wears (none: rest pose).
-    pub motion: Option<&'a Document>,
-    /// Scene frame − offset = the motion's frame.
-    pub offset: i32,
-}
-
-impl<'a> ActorView<'a> {
-    /// The bones of [`ActorView::rig`].
-    pub fn skeleton(&self) -> &'a Skeleton {
-        &self.rig.skeleton
-    }
-}
-
-/// What the viewport shows: which actors, which camera; the frame comes
-/// from the transport. A renderer hooks in here: everything it needs to
-/// draw a frame is in this value, the [`Posing`] and [`posed_world`].
-#[derive(Debug, Clone, Default)]
-pub struct SceneView<'a> {
-    pub actors: Vec<ActorView<'a>>,
-    pub camera: Option<&'a Document>,
-    pub light: Option<&'a Document>,
-    /// The actor selected in the scene panel.
-    pub selected: Option<usize>,
-}
-
-// ---------------------------------------------------------------- posing
-
-/// Bone world matrices (MMD model space) of `rig` wearing `motion` (rest
-/// pose without one; a document's is [`Document::source`]) at motion frame `frame`, through the one pose engine: the
-/// document's evaluation cache, MMD's name binding, the poser (bone morphs,
-/// append, IK switched by the motion's IK keys). The viewport keeps an
-/// engine per actor; this builds one for a single look (tests, tools).
-pub fn posed_world(rig: &Model, motion: Option<MotionRef<'_>>, frame: f64) -> Vec<Mat4> {
-    let mut engine = PoseEngine::new(rig);
-    engine.bind(rig, motion.map(|m| m.index));
-    engine.pose_bones(rig, motion, frame, |_| {});
-    std::mem::take(&mut engine.posed.bone_world)
-}
 
 // ----------------------------------------------------------------- state
 

@@ -47,7 +47,13 @@ pub struct LaneDrag {
 /// The timeline's hook: beat ticks on the ruler, then the lane right under
 /// the ruler across the key area (its label in the label column). Returns
 /// the height used (0 without a song).
-pub fn under_ruler(ui: &mut egui::Ui, shared: &mut super::Shared, l: &Layout, left: f32) -> f32 {
+pub fn under_ruler(
+    ui: &mut egui::Ui,
+    shared: &mut super::Shared,
+    drag: &mut LaneDrag,
+    l: &Layout,
+    left: f32,
+) -> f32 {
     let h = lane_height(&shared.song);
     if h <= 0.0 {
         return 0.0;
@@ -61,7 +67,6 @@ pub fn under_ruler(ui: &mut egui::Ui, shared: &mut super::Shared, l: &Layout, le
         Pos2::new(left, l.ruler.bottom()),
         Pos2::new(l.ruler.left(), l.ruler.bottom() + h),
     );
-    let mut drag = shared.song.lane_drag;
     lane_ui(
         ui,
         &mut shared.song,
@@ -69,9 +74,8 @@ pub fn under_ruler(ui: &mut egui::Ui, shared: &mut super::Shared, l: &Layout, le
         l,
         lane,
         label,
-        &mut drag,
+        drag,
     );
-    shared.song.lane_drag = drag;
     h
 }
 

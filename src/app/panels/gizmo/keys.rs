@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use super::drag::current_local;
 use super::{PoseTool, bone_key_at, motion_frame};
 use crate::app::panels::Shared;
-use crate::app::panels::viewport::SceneView;
+use crate::app::panels::viewport::scene_view::SceneView;
 use crate::scene::view::ViewCamera;
 use crate::vmd::{BoneKey, CameraKey};
 use crate::workspace::document::{Document, Edit, EditRequest, KeyChanges, KeyRef};

@@ -21,7 +21,7 @@ use egui::{Color32, Pos2, Rect};
 use glam::{Mat4, Quat, Vec2, Vec3};
 
 use super::Shared;
-use super::viewport::SceneView;
+use super::viewport::scene_view::SceneView;
 use crate::model::Skeleton;
 use crate::model::gizmo::{self as gm, Screen, Space};
 use crate::scene::view::ViewCamera;

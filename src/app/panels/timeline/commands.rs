@@ -1,8 +1,7 @@
 //! Key commands across every section (Delete, Copy, Paste) and revealing
 //! a bone picked in the viewport.
 
-use super::edits::file_name;
-use super::state::{ClipPart, SceneClipboard, Section, State};
+use super::state::{ClipPart, SceneClipboard, Section, State, file_name};
 use crate::app::command::UiCommand;
 use crate::app::panels::dope_sheet::{Clipboard, n_keys};
 use crate::app::panels::{Shared, Views};

@@ -2,7 +2,7 @@
 //! section events and the key context menu.
 
 use super::commands::scene_command;
-use super::state::{GroupMove, Output, Section, State};
+use super::state::{GroupMove, Output, Section, State, file_name};
 use crate::app::command::UiCommand;
 use crate::app::panels::dope_sheet::{self, SectionEvent, n_keys};
 use crate::app::panels::{Shared, Views};
@@ -15,14 +15,6 @@ fn push_edit(edits: &mut Vec<(u64, Vec<EditRequest>)>, id: u64, e: EditRequest) 
         Some((_, v)) => v.push(e),
         None => edits.push((id, vec![e])),
     }
-}
-
-/// A file's name for messages (no modified mark).
-pub(super) fn file_name(d: &Document) -> String {
-    d.path
-        .as_ref()
-        .and_then(|p| p.file_name())
-        .map_or_else(|| d.name.clone(), |n| n.to_string_lossy().into_owned())
 }
 
 impl GroupMove {

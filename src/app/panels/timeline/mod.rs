@@ -148,7 +148,7 @@ pub fn ui(
     dope_sheet::ruler(ui, shared, &cuts, &l, egui::Id::unique("timeline-ruler"));
     state.ruler = Some(l);
     // The song's waveform lane and beat grid, under the ruler.
-    let lane_h = super::waveform::under_ruler(ui, shared, &l, full.left());
+    let lane_h = super::waveform::under_ruler(ui, shared, &mut state.lane_drag, &l, full.left());
 
     let body = Rect::from_min_max(
         Pos2::new(full.left(), ruler.bottom() + lane_h),

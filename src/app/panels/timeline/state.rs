@@ -10,6 +10,14 @@ use crate::app::panels::dope_sheet::{self, Clipboard, Layout};
 use crate::vmd::key_edit::KeyMove;
 use crate::workspace::document::{Document, EditRequest, KeyRef};
 
+/// A file's name for messages (no modified mark).
+pub(super) fn file_name(d: &Document) -> String {
+    d.path
+        .as_ref()
+        .and_then(|p| p.file_name())
+        .map_or_else(|| d.name.clone(), |n| n.to_string_lossy().into_owned())
+}
+
 /// One section of the timeline.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Section {
@@ -61,6 +69,8 @@ pub struct State {
     pub(super) reset_vscroll: bool,
     /// How far the sections are scrolled down, points (as drawn last frame).
     pub vscroll: f32,
+    /// The song lane's drag in progress.
+    pub(super) lane_drag: crate::app::panels::waveform::LaneDrag,
 }
 
 impl Default for State {
@@ -81,6 +91,7 @@ impl Default for State {
             fitted_zoom: None,
             reset_vscroll: false,
             vscroll: 0.0,
+            lane_drag: Default::default(),
         }
     }
 }

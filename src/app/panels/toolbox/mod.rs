@@ -33,6 +33,7 @@ use crate::vmd::Motion;
 use crate::vmd::ops::{self, FillRestParams, JoinParams, RenameMap, SpeedParams, TrimParams};
 
 mod bake_physics;
+mod done;
 mod forms;
 mod plan;
 mod result;

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::result::Done;
+use super::done::Done;
 use super::run::{file_name, label_of, op_error, run_op};
 use super::simplify;
 use super::state::{Job, JobOutput, State};

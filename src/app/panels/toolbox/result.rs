@@ -1,65 +1,15 @@
-//! Results of toolbox runs: what a run hands back ([`Done`]), and how a
-//! finished run becomes a dialog summary and a queued request.
+//! Results of toolbox runs: how a finished run ([`Done`]) becomes a dialog
+//! summary and a queued request.
 
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use super::BakeOffer;
-use super::run::status_lines;
+use super::done::Done;
 use super::state::State;
-use super::{Computed, Outcome, Request, Summary, Tool};
+use super::{Computed, Request, Summary, Tool};
 use crate::app::jobs::Polled;
 use crate::app::panels::Shared;
-use crate::vmd::Motion;
-use crate::vmd::ops::{Report, SimplifyScope};
-
-/// What a finished operation hands back.
-#[derive(Debug)]
-pub(super) enum Done {
-    /// The document's new motion (`changed`: it differs from the old one;
-    /// `baked`: the keys a physics bake wrote, offered to Simplify).
-    Replace {
-        outcome: Outcome,
-        report: Report,
-        changed: bool,
-        baked: Option<SimplifyScope>,
-    },
-    /// A motion for a new tab.
-    NewDocument {
-        motion: Motion,
-        name: String,
-        report: Report,
-    },
-    /// A file was written; the document is unchanged.
-    Wrote { path: PathBuf, report: Report },
-}
-
-impl Done {
-    /// The document's new motion, labelled for the undo history; `changed`
-    /// compares it with `first`, the motion the run started from.
-    pub(super) fn replace(motion: Motion, first: &Motion, label: String, report: Report) -> Done {
-        let changed = motion != *first;
-        let report_lines = status_lines(&label, &report);
-        Done::Replace {
-            outcome: Outcome {
-                motion,
-                report_lines,
-                label,
-            },
-            report,
-            changed,
-            baked: None,
-        }
-    }
-
-    /// Marks a replacement as a physics bake that wrote `scope`.
-    pub(super) fn with_baked(mut self, scope: SimplifyScope) -> Done {
-        if let Done::Replace { baked, .. } = &mut self {
-            *baked = Some(scope);
-        }
-        self
-    }
-}
+use crate::vmd::ops::Report;
 
 impl State {
     /// Checks the background job; applies what it finished.

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::result::Done;
+use super::done::Done;
 use super::{BACKGROUND_KEYS, BakeForm, BakePhysicsForm, Request, SimplifyForm, Summary, Tool};
 use crate::app::jobs::{JobService, Lane};
 use crate::vmd::Motion;

@@ -2,10 +2,11 @@
 //! painter the grid, axes, skeleton, the overlays in world space (the VMD
 //! camera's frustum …), the gizmo, the frame and the read-out.
 
-use egui::{Align2, Color32, FontId, Rect, Stroke};
+use egui::{Color32, FontId, Rect, Stroke};
 use glam::{Mat4, Vec3};
 
-use super::{Moment, SceneView, Shot, ViewState, project_point, project_segment};
+use super::canvas::{Canvas, WorldOverlays};
+use super::{Moment, SceneView, Shot, ViewState};
 use crate::app::panels::gizmo::{self, PoseTool};
 use crate::app::panels::model_view::{self, ActorFrame};
 use crate::app::panels::shots::ShotList;
@@ -121,24 +122,6 @@ pub(super) fn picture(ui: &egui::Ui, painter: &egui::Painter, p: Picture, tool: 
     }
 }
 
-/// What overlays placed in the scene get: this view's canvas (MMD space →
-/// its picture, clipped), how it looks and the moment. An overlay that
-/// needs more (the scene, the poses in `Picture::frame.worlds`) adds a
-/// field here.
-pub(super) struct WorldOverlays<'a> {
-    pub canvas: &'a Canvas<'a>,
-    pub shot: &'a Shot,
-    pub now: &'a Moment,
-    /// Width / height of the VMD camera's picture.
-    pub picture_aspect: f32,
-    /// For overlays that keep state or draw controls (motion paths).
-    pub ctx: &'a egui::Context,
-    pub scene: &'a SceneView<'a>,
-    /// The posing tool's bone.
-    pub selected: Option<&'a gizmo::Selected>,
-    pub view_number: u32,
-}
-
 /// Overlays placed in the scene (MMD space), drawn with this view's
 /// projection after the models and skeletons, before the gizmo: the VMD
 /// camera's frustum in the free view. Further world-space overlays
@@ -174,43 +157,6 @@ pub(super) fn side_colour(name: &str) -> Color32 {
         BONE_RIGHT
     } else {
         BONE
-    }
-}
-
-/// Where the scene's lines go: the painter, MMD space → clip space, and
-/// the picture's rectangle.
-pub(super) struct Canvas<'a> {
-    pub(super) painter: &'a egui::Painter,
-    pub(super) vp: Mat4,
-    pub(super) rect: Rect,
-}
-
-impl Canvas<'_> {
-    /// A segment in MMD space (clipped at the eye plane).
-    pub(super) fn line(&self, a: Vec3, b: Vec3, stroke: Stroke) {
-        if let Some(seg) = project_segment(&self.vp, a, b, self.rect) {
-            self.painter.line_segment(seg, stroke);
-        }
-    }
-    /// A dot at a point in MMD space.
-    pub(super) fn dot(&self, p: Vec3, radius: f32, colour: Color32) {
-        if let Some(s) = project_point(&self.vp, p, self.rect) {
-            self.painter.circle_filled(s, radius, colour);
-        }
-    }
-    /// Text beside a point in MMD space.
-    pub(super) fn label(&self, p: Vec3, text: &str, colour: Color32) {
-        if let Some(s) = project_point(&self.vp, p, self.rect)
-            && self.rect.expand(40.0).contains(s)
-        {
-            self.painter.text(
-                s + egui::vec2(4.0, -4.0),
-                Align2::LEFT_BOTTOM,
-                text,
-                FontId::proportional(13.0),
-                colour,
-            );
-        }
     }
 }
 

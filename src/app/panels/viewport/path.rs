@@ -20,7 +20,7 @@ use egui::mutex::Mutex;
 use egui::{Color32, Pos2, Rect, Stroke};
 use glam::{Mat4, Vec3};
 
-use super::draw::WorldOverlays;
+use super::canvas::WorldOverlays;
 use super::{project_point, project_segment};
 use crate::app::panels::gizmo::Selected;
 use crate::model::{Model, PoseEngine};

@@ -14,15 +14,16 @@
 //! The panel reads the document and returns edits ([`PanelCtx::push`]);
 //! it never mutates a document.
 
-use egui::{Color32, Pos2, Rect, Sense, Stroke, Vec2};
+use egui::{Color32, Pos2, Rect, Sense, Vec2};
 
 use super::PanelCtx;
 use super::curve_editor::channel_color;
-use crate::scene::value_graph::{
-    self as vg, BoneValue, CameraValue, Handle, Segment, bone_key_with_value, camera_key_with_value,
-};
+use crate::scene::value_graph::{self as vg, BoneValue, CameraValue, Handle, Segment};
 use crate::vmd::{Motion, TrackIndex};
-use crate::workspace::document::{Document, Edit, EditRequest, KeyChanges, KeyRef};
+use crate::workspace::document::{Document, Edit, KeyChanges, KeyRef};
+
+mod draw;
+mod input;
 
 /// Pick radius of a handle or key, points.
 const PICK: f32 = 7.0;
@@ -385,28 +386,17 @@ fn graph(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, target: GraphT
         Some((k, s)) if k == key => s,
         _ => sample(cx, target, &values, (lo, hi), per_frame),
     };
-    // Euler angles: each segment and key is moved by whole turns onto the
-    // plotted (unwrapped) line; whole turns change no curve byte, since
-    // the bytes are fractions of the segment.
-    let near = |v: Value, frame: f64| -> Option<f64> {
-        let s = &series.iter().find(|(x, _)| *x == v)?.1;
-        let i = ((frame - f64::from(lo)) * f64::from(per_frame)).round();
-        (i >= 0.0)
-            .then(|| s.get(i as usize).map(|p| p[1]))
-            .flatten()
-    };
-    let turns = |v: Value, frame: f64, value: f64| -> f64 {
-        if !v.is_angle() {
-            return 0.0;
-        }
-        near(v, frame).map_or(0.0, |n| 360.0 * ((n - value) / 360.0).round())
+    let unwrap = Unwrap {
+        series: &series,
+        lo,
+        per_frame,
     };
     let segs: Vec<(Value, Vec<Segment>)> = values
         .iter()
         .map(|&v| {
             let mut ss = segments(cx.doc, target, v);
             for s in &mut ss {
-                let t = turns(v, s.from[0], s.from[1]);
+                let t = unwrap.turns(v, s.from[0], s.from[1]);
                 if t != 0.0 {
                     s.from[1] += t;
                     s.to[1] += t;
@@ -417,7 +407,52 @@ fn graph(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, target: GraphT
             (v, ss)
         })
         .collect();
-    let layout = match &state.drag {
+    let layout = value_layout(state.drag.as_ref(), plot, frames, &series, &segs);
+    state.layout = Some(layout);
+
+    let selected: Vec<u32> = keys
+        .iter()
+        .copied()
+        .filter(|&k| cx.view.selection.contains(&key_ref(target, k)))
+        .collect();
+    let picks = draw::picture(
+        ui,
+        rect,
+        &draw::Picture {
+            motion: m,
+            target,
+            keys: &keys,
+            values: &values,
+            series: &series,
+            segs: &segs,
+            layout,
+            selected: &selected,
+            active: cx.view.active,
+            playhead: cx.shared.transport.frame,
+            unwrap: &unwrap,
+        },
+    );
+    let grab = input::Grab {
+        target,
+        layout,
+        picks: &picks,
+        selected: &selected,
+        unwrap: &unwrap,
+    };
+    input::pointer(ui, &resp, cx, state, &grab);
+    state.sampled = Some((key, series));
+}
+
+/// The graph's mapping: the frozen one while dragging, else the frames
+/// shown and the values of the curves and of the handles in view.
+fn value_layout(
+    drag: Option<&Drag>,
+    plot: Rect,
+    frames: (f64, f64),
+    series: &[(Value, vg::Series)],
+    segs: &[(Value, Vec<Segment>)],
+) -> GraphLayout {
+    let layout = match drag {
         Some(Drag::Handle { layout, .. } | Drag::Key { layout, .. }) => *layout,
         None => {
             let mut vlo = f64::INFINITY;
@@ -428,10 +463,10 @@ fn graph(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, target: GraphT
                     vhi = vhi.max(y);
                 }
             };
-            for (_, s) in &series {
+            for (_, s) in series {
                 s.iter().for_each(|p| grow(p[1]));
             }
-            for (_, ss) in &segs {
+            for (_, ss) in segs {
                 for s in ss
                     .iter()
                     .filter(|s| s.to[0] >= frames.0 && s.from[0] <= frames.1)
@@ -454,277 +489,44 @@ fn graph(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, target: GraphT
         rect: plot,
         ..layout
     };
-    state.layout = Some(layout);
-
-    // ---- drawing
-    let visuals = ui.visuals().clone();
-    let painter = ui.painter_at(rect);
-    painter.rect_filled(plot, 2.0, visuals.extreme_bg_color);
-    let grid = visuals.weak_text_color().gamma_multiply(0.3);
-    let text = visuals.weak_text_color();
-    let font = egui::FontId::proportional(10.0);
-    for f in ticks(layout.frames) {
-        let x = layout.to_screen([f, layout.values.0]).x;
-        painter.line_segment(
-            [Pos2::new(x, plot.top()), Pos2::new(x, plot.bottom())],
-            Stroke::new(0.5, grid),
-        );
-        painter.text(
-            Pos2::new(x, plot.bottom() + 2.0),
-            egui::Align2::CENTER_TOP,
-            format!("{f:.0}"),
-            font.clone(),
-            text,
-        );
+    GraphLayout {
+        rect: plot,
+        ..layout
     }
-    for v in ticks(layout.values) {
-        let y = layout.to_screen([layout.frames.0, v]).y;
-        painter.line_segment(
-            [Pos2::new(plot.left(), y), Pos2::new(plot.right(), y)],
-            Stroke::new(0.5, grid),
-        );
-        painter.text(
-            Pos2::new(plot.left() - 3.0, y),
-            egui::Align2::RIGHT_CENTER,
-            format!("{v:.4}")
-                .trim_end_matches('0')
-                .trim_end_matches('.')
-                .to_string(),
-            font.clone(),
-            text,
-        );
-    }
-    // The edited segment (the active key's): shaded.
-    let active_seg = active_segment(m, target, &keys);
-    if let Some((a, b)) = active_seg {
-        let xa = layout.to_screen([f64::from(a), 0.0]).x.max(plot.left());
-        let xb = layout.to_screen([f64::from(b), 0.0]).x.min(plot.right());
-        if xb > xa {
-            painter.rect_filled(
-                Rect::from_x_y_ranges(xa..=xb, plot.y_range()),
-                0.0,
-                Color32::from_rgba_unmultiplied(230, 190, 60, 24),
-            );
-        }
-    }
-    let clip = ui.painter_at(plot.expand(PICK));
-    for (v, s) in &series {
-        let pts: Vec<Pos2> = s
-            .iter()
-            .filter(|p| p[1].is_finite())
-            .map(|&p| layout.to_screen(p))
-            .collect();
-        clip.add(egui::Shape::line(pts, Stroke::new(1.6, v.color())));
-    }
-    let mut picks: Vec<(Pos2, Pick)> = Vec::new();
-    for (v, ss) in &segs {
-        for s in ss
-            .iter()
-            .filter(|s| s.to[0] >= layout.frames.0 && s.from[0] <= layout.frames.1)
-        {
-            if s.cut {
-                continue;
-            }
-            let a = layout.to_screen(s.from);
-            let b = layout.to_screen(s.to);
-            let h1 = layout.to_screen(s.handles[0]);
-            let h2 = layout.to_screen(s.handles[1]);
-            let st = Stroke::new(1.0, v.color().gamma_multiply(0.6));
-            clip.line_segment([a, h1], st);
-            clip.line_segment([b, h2], st);
-            for (h, which) in [(h1, Handle::First), (h2, Handle::Second)] {
-                clip.rect_filled(Rect::from_center_size(h, Vec2::splat(7.0)), 0.0, v.color());
-                picks.push((h, Pick::Handle(*v, *s, which)));
-            }
-        }
-    }
-    let selected: Vec<u32> = keys
-        .iter()
-        .copied()
-        .filter(|&k| cx.view.selection.contains(&key_ref(target, k)))
-        .collect();
-    for v in &values {
-        for &k in &keys {
-            let Some(mut p) = key_point(m, *v, k) else {
-                continue;
-            };
-            p[1] += turns(*v, p[0], p[1]);
-            if p[0] < layout.frames.0 || p[0] > layout.frames.1 {
-                continue;
-            }
-            let s = layout.to_screen(p);
-            let sel = selected.contains(&k) || Some(key_ref(target, k)) == cx.view.active;
-            clip.circle_filled(s, if sel { 5.0 } else { 4.0 }, v.color());
-            if sel {
-                clip.circle_stroke(s, 6.5, Stroke::new(1.5, visuals.strong_text_color()));
-            }
-            picks.push((s, Pick::Key(*v, k)));
-        }
-    }
-    // The playhead.
-    let ph = cx.shared.transport.frame;
-    if (layout.frames.0..=layout.frames.1).contains(&ph) {
-        let x = layout.to_screen([ph, 0.0]).x;
-        painter.line_segment(
-            [Pos2::new(x, plot.top()), Pos2::new(x, plot.bottom())],
-            Stroke::new(1.5, Color32::from_rgb(230, 80, 60)),
-        );
-    }
-
-    // ---- input
-    let pointer = ui.input(|i| i.pointer.interact_pos());
-    if resp.drag_started()
-        && let Some(origin) = ui.input(|i| i.pointer.press_origin())
-    {
-        // Handles first (they sit over the line), the nearest within reach.
-        let hit = picks
-            .iter()
-            .filter(|(p, _)| p.distance(origin) <= PICK)
-            .min_by(|a, b| {
-                let pri = |k: &Pick| matches!(k, Pick::Key(..)) as u8;
-                (pri(&a.1), a.0.distance(origin))
-                    .partial_cmp(&(pri(&b.1), b.0.distance(origin)))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            });
-        state.drag = match hit.map(|h| h.1) {
-            Some(Pick::Handle(value, segment, which)) => Some(Drag::Handle {
-                value,
-                segment,
-                which,
-                merge_id: crate::workspace::merge_id(),
-                layout,
-            }),
-            Some(Pick::Key(value, k)) => {
-                let moved: Vec<u32> = if selected.contains(&k) {
-                    selected.clone()
-                } else {
-                    vec![k]
-                };
-                let start = key_point(m, value, k)
-                    .map(|mut p| {
-                        p[1] += turns(value, p[0], p[1]);
-                        p
-                    })
-                    .unwrap_or(layout.from_screen(origin));
-                let (mut bones, mut cameras) = (Vec::new(), Vec::new());
-                for i in moved {
-                    match target {
-                        GraphTarget::Bone(_) => {
-                            bones.extend(m.bones.get(i as usize).map(|k| (i, *k)))
-                        }
-                        GraphTarget::Camera(_) => {
-                            cameras.extend(m.cameras.get(i as usize).map(|k| (i, *k)))
-                        }
-                    }
-                }
-                Some(Drag::Key {
-                    value,
-                    start,
-                    bones,
-                    cameras,
-                    merge_id: crate::workspace::merge_id(),
-                    layout,
-                })
-            }
-            None => None,
-        };
-    }
-    if resp.dragged()
-        && let Some(p) = pointer
-        && let Some(drag) = &state.drag
-    {
-        match drag {
-            Drag::Handle {
-                value,
-                segment,
-                which,
-                merge_id,
-                layout,
-            } => {
-                let at = layout.from_screen(p);
-                let also = also_keys(&cx.view.selection, target);
-                if let Some(edit) = handle_edit(cx.doc, *value, segment, *which, at, &also) {
-                    let label = format!("Curve {} (value graph)", value.label());
-                    cx.push(EditRequest::merge(edit, label, *merge_id));
-                }
-            }
-            Drag::Key {
-                value,
-                start,
-                bones,
-                cameras,
-                merge_id,
-                layout,
-            } => {
-                let now = layout.from_screen(p);
-                let df = (now[0] - start[0]).round();
-                let dv = now[1] - start[1];
-                let mut changes = KeyChanges::default();
-                for (i, k) in bones {
-                    if let Value::Bone(v) = value {
-                        let mut n = bone_key_with_value(k, *v, vg::bone_value(*v, k) + dv);
-                        n.set_frame(shift(k.frame(), df));
-                        changes.bones.push((*i, n));
-                    }
-                }
-                for (i, k) in cameras {
-                    if let Value::Camera(v) = value {
-                        let mut n = camera_key_with_value(k, *v, vg::camera_value(*v, k) + dv);
-                        n.set_frame(shift(k.frame(), df));
-                        changes.cameras.push((*i, n));
-                    }
-                }
-                // Only what differs from the document now.
-                changes
-                    .bones
-                    .retain(|(i, k)| cx.doc.motion.bones.get(*i as usize) != Some(k));
-                changes
-                    .cameras
-                    .retain(|(i, k)| cx.doc.motion.cameras.get(*i as usize) != Some(k));
-                if !changes.is_empty() {
-                    let n = changes.bones.len() + changes.cameras.len();
-                    let label = format!(
-                        "Move {n} key{} (value graph)",
-                        if n == 1 { "" } else { "s" }
-                    );
-                    cx.push(EditRequest::merge(Edit::SetKeys(changes), label, *merge_id));
-                }
-            }
-        }
-    }
-    if resp.drag_stopped() && state.drag.take().is_some() {
-        cx.push(EditRequest::EndMerge);
-    }
-    if resp.clicked()
-        && let Some(p) = pointer
-    {
-        let hit = picks
-            .iter()
-            .filter(|(q, _)| q.distance(p) <= PICK)
-            .min_by(|a, b| {
-                a.0.distance(p)
-                    .partial_cmp(&b.0.distance(p))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            });
-        match hit.map(|h| h.1) {
-            Some(Pick::Key(_, k)) => {
-                let r = key_ref(target, k);
-                if !ui.input(|i| i.modifiers.shift || i.modifiers.command) {
-                    cx.view.selection.clear();
-                }
-                cx.view.selection.insert(r);
-                cx.view.active = Some(r);
-            }
-            Some(Pick::Handle(..)) => {}
-            None => {
-                let f = layout.from_screen(p)[0].round().max(0.0);
-                cx.shared.transport.frame = f;
-            }
-        }
-    }
-    state.sampled = Some((key, series));
 }
 
+/// Euler angles: each segment and key is moved by whole turns onto the
+/// plotted (unwrapped) line; whole turns change no curve byte, since the
+/// bytes are fractions of the segment.
+struct Unwrap<'a> {
+    series: &'a [(Value, vg::Series)],
+    /// First frame sampled.
+    lo: u32,
+    per_frame: u32,
+}
+
+impl Unwrap<'_> {
+    /// The plotted value of `v` nearest `frame`.
+    fn near(&self, v: Value, frame: f64) -> Option<f64> {
+        let s = &self.series.iter().find(|(x, _)| *x == v)?.1;
+        let i = ((frame - f64::from(self.lo)) * f64::from(self.per_frame)).round();
+        (i >= 0.0)
+            .then(|| s.get(i as usize).map(|p| p[1]))
+            .flatten()
+    }
+
+    /// Whole turns (degrees) that move `value` of `v` at `frame` onto the
+    /// plotted line (0 for a value that is not an angle).
+    fn turns(&self, v: Value, frame: f64, value: f64) -> f64 {
+        if !v.is_angle() {
+            return 0.0;
+        }
+        self.near(v, frame)
+            .map_or(0.0, |n| 360.0 * ((n - value) / 360.0).round())
+    }
+}
+
+/// What the pointer can grab: a segment's handle or a key.
 #[derive(Debug, Clone, Copy)]
 enum Pick {
     Handle(Value, Segment, Handle),
@@ -736,42 +538,6 @@ fn key_ref(target: GraphTarget, k: u32) -> KeyRef {
         GraphTarget::Bone(_) => KeyRef::Bone(k),
         GraphTarget::Camera(_) => KeyRef::Camera(k),
     }
-}
-
-/// `frame` moved by `df` whole frames, kept in 0..=u32::MAX.
-fn shift(frame: u32, df: f64) -> u32 {
-    (f64::from(frame) + df).clamp(0.0, f64::from(u32::MAX)) as u32
-}
-
-/// The active key's segment (A frame, B frame), if it has a key before it.
-fn active_segment(m: &Motion, target: GraphTarget, keys: &[u32]) -> Option<(u32, u32)> {
-    let (GraphTarget::Bone(i) | GraphTarget::Camera(i)) = target;
-    let pos = keys.iter().position(|&k| k == i)?;
-    let b = key_frame(m, target, i)?;
-    let a = keys[..pos]
-        .iter()
-        .rev()
-        .filter_map(|&k| key_frame(m, target, k))
-        .find(|&f| f < b)?;
-    Some((a, b))
-}
-
-/// About six round tick values across `range`.
-fn ticks(range: (f64, f64)) -> Vec<f64> {
-    let span = range.1 - range.0;
-    if !(span.is_finite() && span > 0.0) {
-        return Vec::new();
-    }
-    let raw = span / 6.0;
-    let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * mag);
-    let first = (range.0 / step).ceil() as i64;
-    let last = (range.1 / step).floor() as i64;
-    (first..=last).take(50).map(|i| i as f64 * step).collect()
 }
 
 /// The track's `values` sampled over `frames`, `per_frame` samples a frame.
