@@ -36,6 +36,7 @@ pub mod cli;
 pub mod logging;
 pub mod model;
 pub mod progress;
+pub mod project;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod scene;
