@@ -44,7 +44,9 @@ impl B {
         self.i32(frame);
         self.i32(prev);
         self.i32(next);
-        self.raw(&[20, 20, 107, 107, 20, 20, 107, 107, 10, 30, 90, 117, 20, 20, 107, 107]);
+        self.raw(&[
+            20, 20, 107, 107, 20, 20, 107, 107, 10, 30, 90, 117, 20, 20, 107, 107,
+        ]);
         for v in [x, 0.5, -x, 0.0, 0.0, 0.0, 1.0] {
             self.f32(v);
         }
@@ -98,7 +100,11 @@ fn generated_project() -> Vec<u8> {
         for k in 1..KEYS_PER_BONE {
             for i in 0..BONES {
                 let prev = if k == 1 { i as i32 } else { pool_id(i, k - 1) };
-                let next = if k + 1 < KEYS_PER_BONE { pool_id(i, k + 1) } else { 0 };
+                let next = if k + 1 < KEYS_PER_BONE {
+                    pool_id(i, k + 1)
+                } else {
+                    0
+                };
                 b.bone(Some(pool_id(i, k)), (k * 3) as i32, prev, next, k as f32);
             }
         }

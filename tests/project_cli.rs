@@ -41,7 +41,12 @@ fn project_info_json_names_models_paths_counts_and_settings() {
     assert_eq!(m["name"], "ik_multi_axis_limit_fixture");
     assert_eq!(m["path"]["original"], r"..\pmx\ik_multi_axis_limit.pmx");
     assert_eq!(m["path"]["found"], "searched");
-    assert!(m["path"]["resolved"].as_str().unwrap().ends_with("ik_multi_axis_limit.pmx"));
+    assert!(
+        m["path"]["resolved"]
+            .as_str()
+            .unwrap()
+            .ends_with("ik_multi_axis_limit.pmx")
+    );
     // 3 bones, each with its frame-0 key, plus keys at 15 and 30.
     assert_eq!(m["bones"], 3);
     assert_eq!(m["keys"]["bone"], 5);
@@ -49,8 +54,18 @@ fn project_info_json_names_models_paths_counts_and_settings() {
     assert_eq!(v["camera_keys"], 1);
     assert_eq!(v["light_keys"], 1);
     assert_eq!(v["missing_files"].as_array().unwrap().len(), 0);
-    assert_eq!(v["settings"]["output_size"], serde_json::json!([1024, 1024]));
-    for key in ["accessories", "song", "ignored", "warnings", "gravity_keys", "self_shadow_keys"] {
+    assert_eq!(
+        v["settings"]["output_size"],
+        serde_json::json!([1024, 1024])
+    );
+    for key in [
+        "accessories",
+        "song",
+        "ignored",
+        "warnings",
+        "gravity_keys",
+        "self_shadow_keys",
+    ] {
         assert!(v.get(key).is_some(), "{key}");
     }
     let text = ok(&run(&["project-info", p(&f)]));
@@ -92,6 +107,9 @@ fn a_file_that_is_not_a_project_is_one_line_with_the_offset() {
     let out = run(&["project-info", p(&f)]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("not an MMD project") && err.contains("offset 0"), "{err}");
+    assert!(
+        err.contains("not an MMD project") && err.contains("offset 0"),
+        "{err}"
+    );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }

@@ -29,7 +29,9 @@ fn p_of_export(b: &[u8; 64]) -> [u8; 16] {
 
 #[test]
 fn the_synthetic_projects_keys_equal_its_vmd() {
-    let Some(corpus) = common::corpus() else { return };
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
     let dir = corpus.join(DIR);
     let pmm_path = dir.join("ik_multi_bone_from_pmx_vmd.pmm");
     let pmm = std::fs::read(&pmm_path).unwrap();
@@ -37,7 +39,10 @@ fn the_synthetic_projects_keys_equal_its_vmd() {
     let p = project::read(&pmm).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(p.version, project::PmmVersion::V2);
     assert_eq!(p.models.len(), 1);
-    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    // mmd-anim's writer appends the model path and a NUL after the last
+    // field MMD writes (`write_pmm_scene`): kept raw, reported.
+    assert_eq!(p.trailing, b"..\\pmx\\ik_multi_axis_limit.pmx\0");
+    assert_eq!(p.warnings.len(), 1, "{:?}", p.warnings);
     let m = &p.models[0];
     assert_eq!(m.name.text, "ik_multi_axis_limit_fixture");
     let mm = project::model_motion(m, 0);
@@ -77,12 +82,17 @@ fn the_synthetic_projects_keys_equal_its_vmd() {
     assert_eq!(ours.iks.len(), 1);
     assert_eq!(ours.iks[0].frame(), 0);
     assert!(ours.iks[0].show());
-    assert_eq!(ours.iks[0].enabled_for(b"ik_controller"), Some(true));
+    // This file lists no IK bones (constraint count 0), so the key has no
+    // IK entries.
+    assert!(m.ik_bones.is_empty());
+    assert_eq!(ours.iks[0].entry_count(), 0);
 }
 
 #[test]
 fn the_synthetic_projects_model_is_found_beside_it() {
-    let Some(corpus) = common::corpus() else { return };
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
     let dir = corpus.join(DIR);
     let pmm_path = dir.join("ik_multi_bone_from_pmx_vmd.pmm");
     let p = project::read(&std::fs::read(&pmm_path).unwrap()).unwrap();

@@ -32,7 +32,11 @@ fn an_absolute_path_that_exists_is_taken_as_is() {
 #[test]
 fn the_part_after_userfile_is_found_beside_a_parent_folder() {
     let t = tree("userfile");
-    let f = t.join("UserFile").join("Model").join("ミク").join("ミク.pmx");
+    let f = t
+        .join("UserFile")
+        .join("Model")
+        .join("ミク")
+        .join("ミク.pmx");
     touch(&f);
     let r = Resolver::for_file(&t.join("projects").join("p.pmm"));
     let got = r.resolve(r"C:\MikuMikuDance\UserFile\Model\ミク\ミク.pmx");
@@ -68,6 +72,7 @@ fn a_relative_path_is_taken_from_the_project_folder() {
     let t = tree("rel");
     let f = t.join("pmx").join("m.pmx");
     touch(&f);
+    touch(&t.join("pmm").join("p.pmm"));
     let r = Resolver::for_file(&t.join("pmm").join("p.pmm"));
     let got = r.resolve(r"..\PMX\M.pmx");
     assert_eq!(got.found, Some(Found::BesideProject));

@@ -65,10 +65,20 @@ fn sjis(s: &str) -> Vec<u8> {
 const MODEL_PATH: &str = r"C:\MMD\UserFile\Model\ミク.pmx";
 /// Curves of the key at frame 30: X (1,2,3,4), Y (5,6,7,8), Z (9,10,11,12), R (13,14,15,16).
 const CURVES_30: [u8; 16] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
-const DEFAULT_CURVES: [u8; 16] = [20, 20, 107, 107, 20, 20, 107, 107, 20, 20, 107, 107, 20, 20, 107, 107];
+const DEFAULT_CURVES: [u8; 16] = [
+    20, 20, 107, 107, 20, 20, 107, 107, 20, 20, 107, 107, 20, 20, 107, 107,
+];
 
 /// A bone key's body after the base.
-fn bone_body(b: &mut B, v2: bool, curves: &[u8; 16], pos: [f32; 3], rot: [f32; 4], sel: u8, phys_off: u8) {
+fn bone_body(
+    b: &mut B,
+    v2: bool,
+    curves: &[u8; 16],
+    pos: [f32; 3],
+    rot: [f32; 4],
+    sel: u8,
+    phys_off: u8,
+) {
     b.raw(curves); // curves X, Y, Z, R: x1 y1 x2 y2 each
     b.f32s(&pos); // position
     b.f32s(&rot); // rotation x y z w
@@ -107,14 +117,38 @@ fn model(b: &mut B, v2: bool) {
     b.base(None, 0, 0, 5); // bone 0 → id 5
     bone_body(b, v2, &DEFAULT_CURVES, [0.0; 3], [0.0, 0.0, 0.0, 1.0], 0, 0);
     b.base(None, 0, 1, 0); // bone 1: no later key
-    bone_body(b, v2, &DEFAULT_CURVES, [0.5, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], 0, 0);
+    bone_body(
+        b,
+        v2,
+        &DEFAULT_CURVES,
+        [0.5, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 1.0],
+        0,
+        0,
+    );
     b.i32(3); // bone pool: 3 records
     b.base(Some(6), 99, 0, 0); // stale record (no list reaches it)
     bone_body(b, v2, &DEFAULT_CURVES, [9.0; 3], [0.0, 0.0, 0.0, 1.0], 0, 0);
     b.base(Some(7), 60, 5, 0); // bone 0 at 60 (after id 5)
-    bone_body(b, v2, &DEFAULT_CURVES, [4.0, 5.0, 6.0], [0.0, 0.6, 0.0, 0.8], 0, 0);
+    bone_body(
+        b,
+        v2,
+        &DEFAULT_CURVES,
+        [4.0, 5.0, 6.0],
+        [0.0, 0.6, 0.0, 0.8],
+        0,
+        0,
+    );
     b.base(Some(5), 30, 0, 7); // bone 0 at 30
-    bone_body(b, v2, &CURVES_30, [1.0, 2.0, 3.0], [0.0, 0.0, 0.6, 0.8], 1, 1);
+    bone_body(
+        b,
+        v2,
+        &CURVES_30,
+        [1.0, 2.0, 3.0],
+        [0.0, 0.0, 0.6, 0.8],
+        1,
+        1,
+    );
     // initial morph keys
     for m in 0..morphs {
         let last = m == morphs - 1;
@@ -185,10 +219,15 @@ fn scene(b: &mut B, v2: bool) {
     camera_body(b, v2, -30.0, 40);
     b.base(Some(2), 40, 1, 1);
     camera_body(b, v2, -20.0, 50);
-    b.f32s(&[0.0, 10.0, 0.0]).f32s(&[0.0, 10.0, -45.0]).f32s(&[0.0; 3]); // current camera
+    b.f32s(&[0.0, 10.0, 0.0])
+        .f32s(&[0.0, 10.0, -45.0])
+        .f32s(&[0.0; 3]); // current camera
     b.u8(0); // current perspective on
     // light
-    b.base(None, 0, 0, 0).f32s(&[0.6, 0.6, 0.6]).f32s(&[-0.5, -1.0, 0.5]).u8(0);
+    b.base(None, 0, 0, 0)
+        .f32s(&[0.6, 0.6, 0.6])
+        .f32s(&[-0.5, -1.0, 0.5])
+        .u8(0);
     b.i32(0); // light pool
     b.f32s(&[0.6, 0.6, 0.6]).f32s(&[-0.5, -1.0, 0.5]); // current colour, direction
     // accessories
@@ -249,7 +288,12 @@ fn scene(b: &mut B, v2: bool) {
     b.u8(1); // translucent ground shadow
     b.u8(2); // physics: while playing
     b.f32(9.8).i32(10).f32s(&[0.0, -1.0, 0.0]).u8(0); // gravity now
-    b.base(None, 0, 0, 0).u8(0).i32(10).f32(9.8).f32s(&[0.0, -1.0, 0.0]).u8(0); // initial gravity key
+    b.base(None, 0, 0, 0)
+        .u8(0)
+        .i32(10)
+        .f32(9.8)
+        .f32s(&[0.0, -1.0, 0.0])
+        .u8(0); // initial gravity key
     b.i32(0); // gravity pool
     b.u8(1).f32(0.01125); // self-shadow on, distance
     b.base(None, 0, 0, 1).u8(1).f32(0.01125).u8(0); // initial self-shadow key
@@ -268,7 +312,14 @@ fn scene(b: &mut B, v2: bool) {
 
 fn project_bytes(v2: bool) -> Vec<u8> {
     let mut b = B::default();
-    b.fixed(if v2 { "Polygon Movie maker 0002" } else { "Polygon Movie maker 0001" }, 30);
+    b.fixed(
+        if v2 {
+            "Polygon Movie maker 0002"
+        } else {
+            "Polygon Movie maker 0001"
+        },
+        30,
+    );
     b.i32(1920).i32(1080); // output size
     b.i32(250); // timeline width
     b.f32(30.0); // fov
@@ -341,7 +392,14 @@ fn every_field_of_a_v2_project_reads_back() {
     assert!(m.bone_states[0].dirty);
     assert_eq!(m.morph_states, [0.25]);
     assert_eq!(m.ik_states, [true]);
-    assert_eq!(m.outside_parent_states[1], OutsideParentState { begin: 5, end: 50, parent: (0, 1) });
+    assert_eq!(
+        m.outside_parent_states[1],
+        OutsideParentState {
+            begin: 5,
+            end: 50,
+            parent: (0, 1)
+        }
+    );
     assert!(m.blend && m.self_shadow);
     assert_eq!((m.edge_width, m.transform_order), (1.5, 1));
     let cam = p.camera.as_ref().unwrap();
@@ -364,13 +422,25 @@ fn every_field_of_a_v2_project_reads_back() {
     assert_eq!(s.audio_path.text, r"C:\MMD\UserFile\Wave\song.wav");
     assert_eq!((s.image_offset, s.image_scale), ([1, 2], 0.5));
     assert_eq!(s.image_path.text, r"C:\bg.png");
-    assert_eq!((s.fps, s.accessory_after_models, s.ground_shadow_brightness), (30.0, -1, 0.8));
+    assert_eq!(
+        (s.fps, s.accessory_after_models, s.ground_shadow_brightness),
+        (30.0, -1, 0.8)
+    );
     assert!(s.translucent_ground_shadow);
     assert_eq!(s.physics_mode, 2);
     let g = p.gravity.as_ref().unwrap();
-    assert_eq!((g.acceleration, g.noise, g.direction), (9.8, 10, [0.0, -1.0, 0.0]));
+    assert_eq!(
+        (g.acceleration, g.noise, g.direction),
+        (9.8, 10, [0.0, -1.0, 0.0])
+    );
     let ss = p.self_shadow.as_ref().unwrap();
-    assert_eq!(ss.keys.pool[0].value, PmmShadowKey { mode: 2, distance: 0.02 });
+    assert_eq!(
+        ss.keys.pool[0].value,
+        PmmShadowKey {
+            mode: 2,
+            distance: 0.02
+        }
+    );
     let t = p.tail.as_ref().unwrap();
     assert_eq!(t.edge_color, [255, 0, 128]);
     assert!(t.ground_physics);
@@ -390,11 +460,17 @@ fn a_v1_project_reads_with_its_model_shape_and_keeps_unknown_bytes() {
     assert_eq!(m.bones.pool[2].value.curves, CURVES_30);
     assert!(!m.bones.pool[2].value.physics_off, "v1 has no physics flag");
     assert_eq!(m.model_keys.pool[0].value.outside_parents, []);
-    assert_eq!(p.camera.as_ref().unwrap().keys.initial[0].value.follow, None);
+    assert_eq!(
+        p.camera.as_ref().unwrap().keys.initial[0].value.follow,
+        None
+    );
     assert_eq!(p.accessories[0].keys.pool[0].frame, 15);
     assert!(p.gravity.is_none() && p.tail.is_none());
     assert_eq!(p.trailing, [0xAA, 0xBB]);
-    assert!(matches!(p.warnings[0].kind, WarningKind::TrailingBytes { len: 2 }));
+    assert!(matches!(
+        p.warnings[0].kind,
+        WarningKind::TrailingBytes { len: 2 }
+    ));
 }
 
 #[test]
@@ -405,7 +481,10 @@ fn a_v1_project_without_its_model_file_stops_with_a_warning() {
     assert!(p.camera.is_none());
     // header 30 + 16 + 6 flags + 2 counts + 20 name: the model starts at 74.
     assert_eq!(p.warnings[0].offset, 74);
-    assert!(matches!(p.warnings[0].kind, WarningKind::V1ModelShapeUnknown { model: 0, .. }));
+    assert!(matches!(
+        p.warnings[0].kind,
+        WarningKind::V1ModelShapeUnknown { model: 0, .. }
+    ));
     assert_eq!(p.trailing_offset, 74);
 }
 
@@ -418,17 +497,27 @@ fn lists_skip_stale_records_and_a_cycle_ends_the_camera() {
         let frames: Vec<Vec<i32>> = l
             .lists
             .iter()
-            .map(|list| list.iter().map(|&at| m.bones.get(at).unwrap().frame).collect())
+            .map(|list| {
+                list.iter()
+                    .map(|&at| m.bones.get(at).unwrap().frame)
+                    .collect()
+            })
             .collect();
         assert_eq!(frames, [vec![0, 30, 60], vec![0]]);
         assert_eq!(l.unreached, 1, "the record at 99 is stale");
         assert!(l.warnings.is_empty());
         let cam = p.camera.as_ref().unwrap();
         let l = links::follow(&cam.keys, |_| "camera".into());
-        assert_eq!(l.lists[0], [KeyAt::Initial(0), KeyAt::Pool(0), KeyAt::Pool(1)]);
+        assert_eq!(
+            l.lists[0],
+            [KeyAt::Initial(0), KeyAt::Pool(0), KeyAt::Pool(1)]
+        );
         assert_eq!(
             l.warnings[0].kind,
-            WarningKind::LinkCycle { track: "camera".into(), next: 1 }
+            WarningKind::LinkCycle {
+                track: "camera".into(),
+                next: 1
+            }
         );
         // the warning points at the record whose link closes the cycle
         assert_eq!(l.warnings[0].offset, cam.keys.pool[1].offset);
@@ -454,11 +543,19 @@ fn a_models_keys_become_a_vmd_that_our_writer_saves_and_reader_reads_equal() {
         let back = vmd::read(&bytes).unwrap();
         assert_eq!(back, mm.motion);
         assert_eq!(back.model_name().text, "ミク");
-        let keys: Vec<(String, u32)> =
-            back.bones.iter().map(|k| (k.name().text, k.frame())).collect();
+        let keys: Vec<(String, u32)> = back
+            .bones
+            .iter()
+            .map(|k| (k.name().text, k.frame()))
+            .collect();
         assert_eq!(
             keys,
-            [("センター".into(), 0), ("センター".into(), 30), ("センター".into(), 60), ("左足ＩＫ".into(), 0)]
+            [
+                ("センター".into(), 0),
+                ("センター".into(), 30),
+                ("センター".into(), 60),
+                ("左足ＩＫ".into(), 0)
+            ]
         );
         let k = &back.bones[1];
         assert_eq!(k.position(), [1.0, 2.0, 3.0]);
@@ -472,10 +569,20 @@ fn a_models_keys_become_a_vmd_that_our_writer_saves_and_reader_reads_equal() {
         };
         assert_eq!(k.interpolation_block(), want);
         assert_eq!(k.physics_off(), v2);
-        assert_eq!(back.bones[0].interpolation_block(), vmd::interpolation::DEFAULT_BONE_BLOCK);
-        let morph_frames: Vec<(String, u32, f32)> =
-            back.morphs.iter().map(|k| (k.name().text, k.frame(), k.weight())).collect();
-        let base = if v2 { vec![] } else { vec![("base".into(), 0, 0.0)] };
+        assert_eq!(
+            back.bones[0].interpolation_block(),
+            vmd::interpolation::DEFAULT_BONE_BLOCK
+        );
+        let morph_frames: Vec<(String, u32, f32)> = back
+            .morphs
+            .iter()
+            .map(|k| (k.name().text, k.frame(), k.weight()))
+            .collect();
+        let base = if v2 {
+            vec![]
+        } else {
+            vec![("base".into(), 0, 0.0)]
+        };
         let mut want_m = base;
         want_m.extend([("あ".to_string(), 0, 0.0), ("あ".to_string(), 10, 0.75)]);
         assert_eq!(morph_frames, want_m);
@@ -527,7 +634,12 @@ fn truncation_at_every_offset_is_an_error_never_a_panic() {
                 }
                 // Only the optional end (v2's range selection, v1's raw
                 // tail) may be missing.
-                Ok(p) => assert!(len + 7 >= bytes.len(), "read {len} of {} bytes: {:?}", bytes.len(), p.warnings),
+                Ok(p) => assert!(
+                    len + 7 >= bytes.len(),
+                    "read {len} of {} bytes: {:?}",
+                    bytes.len(),
+                    p.warnings
+                ),
             }
         }
         assert!(errors + 7 >= bytes.len());
@@ -546,9 +658,16 @@ fn hostile_counts_are_refused_before_allocating() {
     assert_eq!(e.offset, at);
     assert!(e.to_string().contains("bone names"), "{e}");
     bytes[at..at + 4].copy_from_slice(&(-5i32).to_le_bytes());
-    assert!(project::read(&bytes).unwrap_err().to_string().contains("negative"));
+    assert!(
+        project::read(&bytes)
+            .unwrap_err()
+            .to_string()
+            .contains("negative")
+    );
     assert!(matches!(
-        project::read(b"Vocaloid Motion Data 0002").unwrap_err().kind,
+        project::read(b"Vocaloid Motion Data 0002")
+            .unwrap_err()
+            .kind,
         project::PmmErrorKind::NotPmm
     ));
 }
@@ -562,6 +681,15 @@ fn non_finite_values_are_replaced_with_a_warning() {
     bad[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
     let p = project::read(&bad).unwrap();
     let mm = project::model_motion(&p.models[0], 0);
-    assert!(mm.motion.bones.iter().all(|k| k.position().iter().all(|x| x.is_finite())));
-    assert!(mm.warnings.iter().any(|w| matches!(w.kind, WarningKind::NonFinite { frame: 30, .. })));
+    assert!(
+        mm.motion
+            .bones
+            .iter()
+            .all(|k| k.position().iter().all(|x| x.is_finite()))
+    );
+    assert!(
+        mm.warnings
+            .iter()
+            .any(|w| matches!(w.kind, WarningKind::NonFinite { frame: 30, .. }))
+    );
 }

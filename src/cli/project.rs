@@ -235,7 +235,10 @@ pub fn export_scene(a: ExportSceneArgs) -> CliResult {
                     let to = out.join(src.file_name().unwrap_or_default());
                     copy_file(&src, &to)?;
                     written.push(to.clone());
-                    scene.song = Some(Song { path: to, offset: 0 });
+                    scene.song = Some(Song {
+                        path: to,
+                        offset: 0,
+                    });
                 }
                 None => notes.push(format!("song: {} not found", s.audio_path.text)),
             }
@@ -248,11 +251,16 @@ pub fn export_scene(a: ExportSceneArgs) -> CliResult {
     for acc in &p.accessories {
         match r.resolve(&acc.path.text).path {
             Some(src) => {
-                let to = out.join("accessories").join(src.file_name().unwrap_or_default());
+                let to = out
+                    .join("accessories")
+                    .join(src.file_name().unwrap_or_default());
                 copy_file(&src, &to)?;
                 written.push(to);
             }
-            None => notes.push(format!("accessory {}: {} not found", acc.name.text, acc.path.text)),
+            None => notes.push(format!(
+                "accessory {}: {} not found",
+                acc.name.text, acc.path.text
+            )),
         }
     }
     let scene_path = out.join(format!("{stem}.vmdscene"));

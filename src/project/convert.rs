@@ -153,12 +153,16 @@ pub fn model_motion(m: &PmmModel, model: usize) -> ModelMotion {
     out.model_name_field = name_field::<20>(m.name.bytes()).to_vec();
     out.bones.reserve_exact(bl.key_count());
     for (i, list) in bl.lists.iter().enumerate() {
-        let Some(name) = m.bone_names.get(i) else { continue };
+        let Some(name) = m.bone_names.get(i) else {
+            continue;
+        };
         let field = name_field::<15>(name.bytes());
         let track = || format!("model {model} bone {}", name.text);
         for &at in list {
             let Some(r) = m.bones.get(at) else { continue };
-            let Some(frame) = vmd_frame(r, &track, &mut w) else { continue };
+            let Some(frame) = vmd_frame(r, &track, &mut w) else {
+                continue;
+            };
             let mut k = r.value;
             let mut bad = finite(&mut k.position);
             if k.rotation.iter().any(|x| !x.is_finite()) {
@@ -181,12 +185,16 @@ pub fn model_motion(m: &PmmModel, model: usize) -> ModelMotion {
     }
     out.morphs.reserve_exact(ml.key_count());
     for (i, list) in ml.lists.iter().enumerate() {
-        let Some(name) = m.morph_names.get(i) else { continue };
+        let Some(name) = m.morph_names.get(i) else {
+            continue;
+        };
         let field = name_field::<15>(name.bytes());
         let track = || format!("model {model} morph {}", name.text);
         for &at in list {
             let Some(r) = m.morphs.get(at) else { continue };
-            let Some(frame) = vmd_frame(r, &track, &mut w) else { continue };
+            let Some(frame) = vmd_frame(r, &track, &mut w) else {
+                continue;
+            };
             let mut weight = [r.value.weight];
             if finite(&mut weight) {
                 w.push(non_finite(r, &track));
@@ -220,8 +228,12 @@ pub fn model_motion(m: &PmmModel, model: usize) -> ModelMotion {
     let mut outside_parent_keys = 0;
     let track = || format!("model {model} display/IK");
     for &at in kl.lists.iter().flatten() {
-        let Some(r) = m.model_keys.get(at) else { continue };
-        let Some(frame) = vmd_frame(r, &track, &mut w) else { continue };
+        let Some(r) = m.model_keys.get(at) else {
+            continue;
+        };
+        let Some(frame) = vmd_frame(r, &track, &mut w) else {
+            continue;
+        };
         if r.value.outside_parents.iter().any(|&(mi, _)| mi >= 0) {
             outside_parent_keys += 1;
         }
@@ -285,7 +297,9 @@ pub fn camera_motion(p: &Project) -> CameraMotion {
         let track = || "camera".to_owned();
         for &at in l.lists.iter().flatten() {
             let Some(r) = cam.keys.get(at) else { continue };
-            let Some(frame) = vmd_frame(r, &track, &mut w) else { continue };
+            let Some(frame) = vmd_frame(r, &track, &mut w) else {
+                continue;
+            };
             let mut k = r.value;
             let mut d = [k.distance];
             let bad = finite(&mut d) | finite(&mut k.target) | finite(&mut k.angles);
@@ -307,8 +321,12 @@ pub fn camera_motion(p: &Project) -> CameraMotion {
         w.extend(l.warnings.iter().cloned());
         let track = || "light".to_owned();
         for &at in l.lists.iter().flatten() {
-            let Some(r) = light.keys.get(at) else { continue };
-            let Some(frame) = vmd_frame(r, &track, &mut w) else { continue };
+            let Some(r) = light.keys.get(at) else {
+                continue;
+            };
+            let Some(frame) = vmd_frame(r, &track, &mut w) else {
+                continue;
+            };
             let mut k = r.value;
             if finite(&mut k.color) | finite(&mut k.direction) {
                 w.push(non_finite(r, &track));
@@ -323,7 +341,9 @@ pub fn camera_motion(p: &Project) -> CameraMotion {
         let track = || "self-shadow".to_owned();
         for &at in l.lists.iter().flatten() {
             let Some(r) = s.keys.get(at) else { continue };
-            let Some(frame) = vmd_frame(r, &track, &mut w) else { continue };
+            let Some(frame) = vmd_frame(r, &track, &mut w) else {
+                continue;
+            };
             let mut d = [r.value.distance];
             if finite(&mut d) {
                 w.push(non_finite(r, &track));
@@ -347,7 +367,10 @@ pub fn vmd_bytes(m: &Motion) -> Result<Vec<u8>, vmd::WriteError> {
 
 /// An ordered key list's records (for callers that want PMM values, e.g.
 /// accessory and gravity keys, which VMD cannot hold).
-pub fn records<'a, T>(keys: &'a KeyPool<T>, list: &'a [KeyAt]) -> impl Iterator<Item = &'a Record<T>> {
+pub fn records<'a, T>(
+    keys: &'a KeyPool<T>,
+    list: &'a [KeyAt],
+) -> impl Iterator<Item = &'a Record<T>> {
     list.iter().filter_map(|&at| keys.get(at))
 }
 

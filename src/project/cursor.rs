@@ -114,6 +114,11 @@ impl<'a> Cursor<'a> {
         Ok(n as usize)
     }
 
+    /// Goes back to an offset already read past (never forward).
+    pub fn rewind_to(&mut self, pos: usize) {
+        self.pos = pos.min(self.pos);
+    }
+
     /// The rest of the input.
     pub fn rest(&mut self) -> &'a [u8] {
         let s = &self.bytes[self.pos..];
@@ -142,6 +147,12 @@ mod tests {
         let b = (-1i32).to_le_bytes();
         let mut c = Cursor::new(&b);
         let e = c.count("keys", 4).unwrap_err();
-        assert_eq!(e.kind, PmmErrorKind::NegativeCount { what: "keys", count: -1 });
+        assert_eq!(
+            e.kind,
+            PmmErrorKind::NegativeCount {
+                what: "keys",
+                count: -1
+            }
+        );
     }
 }

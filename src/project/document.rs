@@ -47,7 +47,11 @@ impl PmmText {
     /// The bytes before the first NUL: what MMD matches and what a VMD
     /// name field receives.
     pub fn bytes(&self) -> &[u8] {
-        let end = self.raw.iter().position(|&b| b == 0).unwrap_or(self.raw.len());
+        let end = self
+            .raw
+            .iter()
+            .position(|&b| b == 0)
+            .unwrap_or(self.raw.len());
         &self.raw[..end]
     }
 }

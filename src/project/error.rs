@@ -107,7 +107,9 @@ impl std::fmt::Display for Warning {
             BoneIndexOutOfRange { track, index } => {
                 write!(f, "{track}: bone index {index} names no bone of the model")
             }
-            TrailingBytes { len } => write!(f, "{len} bytes after the last known field were kept unread"),
+            TrailingBytes { len } => {
+                write!(f, "{len} bytes after the last known field were kept unread")
+            }
         }?;
         write!(f, " (at byte offset {})", self.offset)
     }

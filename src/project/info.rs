@@ -191,13 +191,21 @@ pub fn info(p: &Project, r: &Resolver) -> ProjectInfo {
         let w = l.warnings.iter().map(ToString::to_string).collect();
         (l.key_count(), l.unreached, w)
     }
-    let camera_keys = count("camera", p.camera.as_ref().map(|c| lists(&c.keys, "camera")));
+    let camera_keys = count(
+        "camera",
+        p.camera.as_ref().map(|c| lists(&c.keys, "camera")),
+    );
     let light_keys = count("light", p.light.as_ref().map(|c| lists(&c.keys, "light")));
     let self_shadow_keys = count(
         "self-shadow",
-        p.self_shadow.as_ref().map(|c| lists(&c.keys, "self-shadow")),
+        p.self_shadow
+            .as_ref()
+            .map(|c| lists(&c.keys, "self-shadow")),
     );
-    let gravity_keys = count("gravity", p.gravity.as_ref().map(|c| lists(&c.keys, "gravity")));
+    let gravity_keys = count(
+        "gravity",
+        p.gravity.as_ref().map(|c| lists(&c.keys, "gravity")),
+    );
     if let Some(c) = &p.camera {
         let follow = c
             .keys
@@ -240,10 +248,22 @@ pub fn info(p: &Project, r: &Resolver) -> ProjectInfo {
             scale,
         })
     };
-    let background_image =
-        s.and_then(|s| bg(&s.image_path, s.image_enabled, s.image_offset, s.image_scale));
-    let background_video =
-        s.and_then(|s| bg(&s.video_path, s.video_enabled != 0, s.video_offset, s.video_scale));
+    let background_image = s.and_then(|s| {
+        bg(
+            &s.image_path,
+            s.image_enabled,
+            s.image_offset,
+            s.image_scale,
+        )
+    });
+    let background_video = s.and_then(|s| {
+        bg(
+            &s.video_path,
+            s.video_enabled != 0,
+            s.video_offset,
+            s.video_scale,
+        )
+    });
     if background_image.is_some() || background_video.is_some() {
         ignored.push("background image/video (the scene has no background yet)".to_owned());
     }
@@ -269,12 +289,12 @@ pub fn info(p: &Project, r: &Resolver) -> ProjectInfo {
         fps: s.map(|s| s.fps),
         begin_frame: s.filter(|s| s.begin_enabled).map(|s| s.begin_frame),
         end_frame: s.filter(|s| s.end_enabled).map(|s| s.end_frame),
-        physics: s
-            .filter(|_| p.version == PmmVersion::V2)
-            .map(|s| match physics_mode(s.physics_mode) {
+        physics: s.filter(|_| p.version == PmmVersion::V2).map(|s| {
+            match physics_mode(s.physics_mode) {
                 Some(m) => format!("{m:?}"),
                 None => format!("unknown ({})", s.physics_mode),
-            }),
+            }
+        }),
         gravity: p.gravity.as_ref().map(|g| GravityInfo {
             acceleration: g.acceleration,
             direction: g.direction,

@@ -178,7 +178,10 @@ mod tests {
             ],
         };
         let l = follow(&keys, |i| format!("t{i}"));
-        assert_eq!(l.lists[0], vec![KeyAt::Initial(0), KeyAt::Pool(0), KeyAt::Pool(1)]);
+        assert_eq!(
+            l.lists[0],
+            vec![KeyAt::Initial(0), KeyAt::Pool(0), KeyAt::Pool(1)]
+        );
         assert_eq!(l.lists[1], vec![KeyAt::Initial(1)]);
         assert_eq!(l.lists[2], vec![KeyAt::Initial(2), KeyAt::Pool(2)]);
         assert_eq!(l.unreached, 1);
@@ -186,9 +189,19 @@ mod tests {
         assert_eq!(
             kinds,
             vec![
-                WarningKind::LinkCycle { track: "t0".into(), next: 10 },
-                WarningKind::LinkOutOfRange { track: "t1".into(), next: 42 },
-                WarningKind::FrameNotIncreasing { track: "t2".into(), from: 5, to: 5 },
+                WarningKind::LinkCycle {
+                    track: "t0".into(),
+                    next: 10
+                },
+                WarningKind::LinkOutOfRange {
+                    track: "t1".into(),
+                    next: 42
+                },
+                WarningKind::FrameNotIncreasing {
+                    track: "t2".into(),
+                    from: 5,
+                    to: 5
+                },
             ]
         );
     }

@@ -133,7 +133,10 @@ impl Resolver {
             .collect();
         let tree = self.tree.get_or_init(|| list_tree(&self.base));
         tree.iter()
-            .filter(|p| p.file_name().is_some_and(|n| fold(&n.to_string_lossy()) == want))
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| fold(&n.to_string_lossy()) == want)
+            })
             .max_by_key(|p| {
                 let shared = p
                     .parent()
@@ -190,7 +193,9 @@ fn list_tree(dir: &Path) -> Vec<PathBuf> {
     let mut stack = vec![(dir.to_path_buf(), 0usize)];
     let mut seen = 0usize;
     while let Some((d, depth)) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
         for e in rd.filter_map(Result::ok) {
             seen += 1;
             if seen > SEARCH_ENTRIES {

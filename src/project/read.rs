@@ -473,6 +473,8 @@ fn model_v1(
     m.path = PmmText::new(c.take(PATH_LEN, "model path")?);
     model_display(c, &mut m)?;
     let Some(s) = shape(i, &m.path) else {
+        // The whole model block stays in the raw rest.
+        c.rewind_to(offset);
         warnings.push(Warning {
             offset,
             kind: WarningKind::V1ModelShapeUnknown {
