@@ -9,7 +9,7 @@ use super::{CliError, CliResult};
 use crate::model::Model;
 use crate::project::info::{ProjectInfo, info, physics_mode};
 use crate::project::scene::file_stem_safe;
-use crate::project::{self, ModelShape, Project, Resolver};
+use crate::project::{self, Project, Resolver};
 use crate::scene::{self, ModelRef, Scene, Song};
 
 #[derive(Debug, Args)]
@@ -32,40 +32,21 @@ pub struct ExportSceneArgs {
     pub output: PathBuf,
 }
 
-/// The shape of a v1 project's model, from the model file (bone and
-/// morph names as Shift_JIS, IK bones by the IK chains' goal bones).
-pub fn model_shape(path: &Path) -> Option<ModelShape> {
-    let m = Model::open(path).ok()?;
-    let sjis = |s: &str| encoding_rs::SHIFT_JIS.encode(s).0.into_owned();
-    let bones = &m.skeleton.bones;
-    // nanoem counts PMD's base skin as morph 0; our PMD reader folds it in.
-    let base = matches!(m.format, crate::model::data::Format::Pmd).then(|| b"base".to_vec());
-    Some(ModelShape {
-        bone_names: bones.iter().map(|b| sjis(&b.name)).collect(),
-        morph_names: base
-            .into_iter()
-            .chain(m.morphs.iter().map(|x| sjis(&x.name)))
-            .collect(),
-        ik_bones: m.skeleton.iks.iter().map(|ik| ik.ik_bone as i32).collect(),
-    })
-}
-
-/// Reads a project, asking v1 for its models' shapes from the files the
-/// resolver finds.
+/// Reads a project (v1 models' shapes from their files).
 pub fn load_project(path: &Path) -> Result<(Project, Resolver), CliError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?;
-    let r = Resolver::for_file(path);
-    let p = project::read_with(&bytes, &mut |_, stored| {
-        r.resolve(&stored.text).path.and_then(|f| model_shape(&f))
-    })
-    .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
-    Ok((p, r))
+    project::open(path).map_err(CliError)
 }
 
 pub fn project_info(a: ProjectInfoArgs) -> CliResult {
     let (p, r) = load_project(&a.file)?;
-    let i = info(&p, &r);
+    let mut i = info(&p, &r);
+    // MMD keeps the effects assigned in the project beside it (nanoem
+    // `PMM::Context::loadEffectMetadata`): not used by the scene.
+    let emm = a.file.with_extension("emm");
+    if emm.is_file() {
+        i.ignored
+            .push(format!("effects ({}): not applied", emm.display()));
+    }
     if a.json {
         out!("{}", serde_json::to_string_pretty(&i)?);
     } else {

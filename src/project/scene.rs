@@ -70,13 +70,15 @@ pub fn project_events(ws: &Workspace, path: &Path, p: &Project, r: &Resolver) ->
         s.actors.push(a);
     }
     if let Some(set) = &p.settings {
-        if set.audio_enabled || !set.audio_path.text.is_empty() {
-            if let Some(song) = r.resolve(&set.audio_path.text).path {
-                s.song = Some(Song {
-                    path: song,
-                    offset: 0,
-                });
-            }
+        // MMD plays the song only when it is switched on; PMM has no
+        // song offset (it starts at frame 0).
+        if set.audio_enabled
+            && let Some(song) = r.resolve(&set.audio_path.text).path
+        {
+            s.song = Some(Song {
+                path: song,
+                offset: 0,
+            });
         }
         s.preview.frame = u32::try_from(set.current_frame).unwrap_or(0);
         if p.version == super::PmmVersion::V2 {
