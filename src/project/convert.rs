@@ -206,6 +206,24 @@ pub fn model_motion(m: &PmmModel, model: usize) -> ModelMotion {
             out.morphs.push(key);
         }
     }
+    let (iks, outside_parent_keys) = model_keys(m, model, &kl, &mut w);
+    out.iks = iks;
+    ModelMotion {
+        motion: out,
+        unreached: Unreached {
+            bone: bl.unreached,
+            morph: ml.unreached,
+            model: kl.unreached,
+            ..Unreached::default()
+        },
+        outside_parent_keys,
+        warnings: w,
+    }
+}
+
+/// The model ("表示・IK") keys as VMD IK/show keys, and how many set an
+/// outside parent.
+fn model_keys(m: &PmmModel, model: usize, kl: &Lists, w: &mut Vec<Warning>) -> (Vec<IkKey>, usize) {
     let ik_names: Vec<Option<[u8; 20]>> = m
         .ik_bones
         .iter()
@@ -226,30 +244,21 @@ pub fn model_motion(m: &PmmModel, model: usize) -> ModelMotion {
         }
     }
     let mut outside_parent_keys = 0;
+    let mut out = Vec::new();
     let track = || format!("model {model} display/IK");
     for &at in kl.lists.iter().flatten() {
         let Some(r) = m.model_keys.get(at) else {
             continue;
         };
-        let Some(frame) = vmd_frame(r, &track, &mut w) else {
+        let Some(frame) = vmd_frame(r, &track, w) else {
             continue;
         };
         if r.value.outside_parents.iter().any(|&(mi, _)| mi >= 0) {
             outside_parent_keys += 1;
         }
-        out.iks.push(ik_key(frame, &r.value, &ik_names));
+        out.push(ik_key(frame, &r.value, &ik_names));
     }
-    ModelMotion {
-        motion: out,
-        unreached: Unreached {
-            bone: bl.unreached,
-            morph: ml.unreached,
-            model: kl.unreached,
-            ..Unreached::default()
-        },
-        outside_parent_keys,
-        warnings: w,
-    }
+    (out, outside_parent_keys)
 }
 
 /// A VMD IK/show key: frame, shown, then per IK bone its 20-byte name and

@@ -129,16 +129,25 @@ fn non_empty(t: &PmmText) -> bool {
     !t.text.trim().is_empty()
 }
 
-/// Summarizes `p`; paths are resolved with `r` (the project's folder).
-pub fn info(p: &Project, r: &Resolver) -> ProjectInfo {
-    let mut ignored = Vec::new();
-    let mut warnings: Vec<String> = p.warnings.iter().map(ToString::to_string).collect();
+/// Warnings and "not used" notes gathered while summarizing.
+#[derive(Default)]
+struct Notes {
+    ignored: Vec<String>,
+    warnings: Vec<String>,
+}
+
+impl Notes {
+    fn lists(&mut self, l: &links::Lists) {
+        self.warnings
+            .extend(l.warnings.iter().map(ToString::to_string));
+    }
+}
+
+fn model_infos(p: &Project, r: &Resolver, n: &mut Notes) -> Vec<ModelInfo> {
     let mut models = Vec::new();
     for (i, m) in p.models.iter().enumerate() {
         let [b, mo, k] = model_lists(m, i);
-        for l in [&b, &mo, &k] {
-            warnings.extend(l.warnings.iter().map(ToString::to_string));
-        }
+        [&b, &mo, &k].into_iter().for_each(|l| n.lists(l));
         let op = k
             .lists
             .iter()
@@ -147,8 +156,15 @@ pub fn info(p: &Project, r: &Resolver) -> ProjectInfo {
             .filter(|r| r.value.outside_parents.iter().any(|&(mi, _)| mi >= 0))
             .count();
         if op > 0 {
-            ignored.push(format!(
+            n.ignored.push(format!(
                 "model {i} ({}): {op} display/IK keys set outside parents (not kept in VMD)",
+                m.name.text
+            ));
+        }
+        let stale = b.unreached + mo.unreached + k.unreached;
+        if stale > 0 {
+            n.ignored.push(format!(
+                "model {i} ({}): {stale} stale key records no list reaches",
                 m.name.text
             ));
         }
@@ -170,131 +186,38 @@ pub fn info(p: &Project, r: &Resolver) -> ProjectInfo {
                 ..Unreached::default()
             },
         });
-        let stale = b.unreached + mo.unreached + k.unreached;
-        if stale > 0 {
-            ignored.push(format!(
-                "model {i} ({}): {stale} stale key records no list reaches",
-                m.name.text
-            ));
-        }
     }
-    let mut count = |what: &str, keys: Option<(usize, usize, Vec<String>)>| {
-        let Some((n, stale, w)) = keys else { return 0 };
-        warnings.extend(w);
-        if stale > 0 {
-            ignored.push(format!("{what}: {stale} stale key records no list reaches"));
-        }
-        n
-    };
-    fn lists<T>(k: &KeyPool<T>, name: &str) -> (usize, usize, Vec<String>) {
-        let l = links::follow(k, |_| name.to_owned());
-        let w = l.warnings.iter().map(ToString::to_string).collect();
-        (l.key_count(), l.unreached, w)
-    }
-    let camera_keys = count(
-        "camera",
-        p.camera.as_ref().map(|c| lists(&c.keys, "camera")),
-    );
-    let light_keys = count("light", p.light.as_ref().map(|c| lists(&c.keys, "light")));
-    let self_shadow_keys = count(
-        "self-shadow",
-        p.self_shadow
-            .as_ref()
-            .map(|c| lists(&c.keys, "self-shadow")),
-    );
-    let gravity_keys = count(
-        "gravity",
-        p.gravity.as_ref().map(|c| lists(&c.keys, "gravity")),
-    );
-    if let Some(c) = &p.camera {
-        let follow = c
-            .keys
-            .initial
-            .iter()
-            .chain(&c.keys.pool)
-            .filter(|r| r.value.follow.is_some_and(|(mi, _)| mi >= 0))
-            .count();
-        if follow > 0 {
-            ignored.push(format!(
-                "camera: {follow} key records follow a model's bone (not kept in VMD)"
-            ));
-        }
-    }
-    if gravity_keys > 1 {
-        ignored.push(format!(
-            "gravity: {gravity_keys} keys (the scene has one gravity)"
+    models
+}
+
+/// Keys in the ordered lists of a scene track (`None`: not read).
+fn track_keys<T>(k: Option<&KeyPool<T>>, what: &str, n: &mut Notes) -> usize {
+    let Some(k) = k else { return 0 };
+    let l = links::follow(k, |_| what.to_owned());
+    n.lists(&l);
+    if l.unreached > 0 {
+        n.ignored.push(format!(
+            "{what}: {} stale key records no list reaches",
+            l.unreached
         ));
     }
-    let mut accessories = Vec::new();
-    for a in &p.accessories {
-        let l = links::follow(&a.keys, |_| format!("accessory {}", a.name.text));
-        warnings.extend(l.warnings.iter().map(ToString::to_string));
-        accessories.push(AccessoryInfo {
-            name: a.name.text.clone(),
-            path: FileInfo::of(&a.path, r),
-            keys: l.key_count(),
-            unreached: l.unreached,
-        });
-    }
+    l.key_count()
+}
+
+fn settings_info(p: &Project) -> SettingsInfo {
     let s = p.settings.as_ref();
-    let song = s
-        .filter(|s| non_empty(&s.audio_path))
-        .map(|s| FileInfo::of(&s.audio_path, r));
-    let bg = |path: &PmmText, enabled: bool, offset: [i32; 2], scale: f32| {
-        non_empty(path).then(|| Background {
-            file: FileInfo::of(path, r),
-            enabled,
-            offset,
-            scale,
-        })
-    };
-    let background_image = s.and_then(|s| {
-        bg(
-            &s.image_path,
-            s.image_enabled,
-            s.image_offset,
-            s.image_scale,
-        )
-    });
-    let background_video = s.and_then(|s| {
-        bg(
-            &s.video_path,
-            s.video_enabled != 0,
-            s.video_offset,
-            s.video_scale,
-        )
-    });
-    if background_image.is_some() || background_video.is_some() {
-        ignored.push("background image/video (the scene has no background yet)".to_owned());
-    }
-    if !p.trailing.is_empty() {
-        ignored.push(format!(
-            "{} bytes after the last known field",
-            p.trailing.len()
-        ));
-    }
-    let mut missing_files = Vec::new();
-    let mut miss = |f: &FileInfo| {
-        if f.resolved.is_none() && !f.original.is_empty() {
-            missing_files.push(f.original.clone());
-        }
-    };
-    models.iter().for_each(|m| miss(&m.path));
-    accessories.iter().for_each(|a| miss(&a.path));
-    song.iter().for_each(&mut miss);
-    background_image.iter().for_each(|b| miss(&b.file));
-    background_video.iter().for_each(|b| miss(&b.file));
-    let settings = SettingsInfo {
+    let v2 = p.version == PmmVersion::V2;
+    SettingsInfo {
         output_size: p.output_size,
         fps: s.map(|s| s.fps),
         begin_frame: s.filter(|s| s.begin_enabled).map(|s| s.begin_frame),
         end_frame: s.filter(|s| s.end_enabled).map(|s| s.end_frame),
-        physics: s.filter(|_| p.version == PmmVersion::V2).map(|s| {
-            match physics_mode(s.physics_mode) {
+        physics: s
+            .filter(|_| v2)
+            .map(|s| match physics_mode(s.physics_mode) {
                 Some(m) => format!("{m:?}"),
                 None => format!("unknown ({})", s.physics_mode),
-            }
-        }),
+            }),
         gravity: p.gravity.as_ref().map(|g| GravityInfo {
             acceleration: g.acceleration,
             direction: g.direction,
@@ -304,11 +227,122 @@ pub fn info(p: &Project, r: &Resolver) -> ProjectInfo {
         edge_color: p.tail.as_ref().map(|t| t.edge_color),
         ground_shadow: s.map(|s| s.ground_shadow),
         ground_shadow_brightness: s.map(|s| s.ground_shadow_brightness),
-        translucent_ground_shadow: s
-            .filter(|_| p.version == PmmVersion::V2)
-            .map(|s| s.translucent_ground_shadow),
+        translucent_ground_shadow: s.filter(|_| v2).map(|s| s.translucent_ground_shadow),
         black_background: p.tail.as_ref().map(|t| t.black_background),
+    }
+}
+
+fn background(
+    path: &PmmText,
+    enabled: bool,
+    offset: [i32; 2],
+    scale: f32,
+    r: &Resolver,
+) -> Option<Background> {
+    non_empty(path).then(|| Background {
+        file: FileInfo::of(path, r),
+        enabled,
+        offset,
+        scale,
+    })
+}
+
+/// Summarizes `p`; paths are resolved with `r` (the project's folder).
+pub fn info(p: &Project, r: &Resolver) -> ProjectInfo {
+    let mut n = Notes {
+        warnings: p.warnings.iter().map(ToString::to_string).collect(),
+        ..Notes::default()
     };
+    let models = model_infos(p, r, &mut n);
+    let camera_keys = track_keys(p.camera.as_ref().map(|c| &c.keys), "camera", &mut n);
+    let light_keys = track_keys(p.light.as_ref().map(|c| &c.keys), "light", &mut n);
+    let self_shadow_keys = track_keys(
+        p.self_shadow.as_ref().map(|c| &c.keys),
+        "self-shadow",
+        &mut n,
+    );
+    let gravity_keys = track_keys(p.gravity.as_ref().map(|c| &c.keys), "gravity", &mut n);
+    if let Some(c) = &p.camera {
+        let follow = c
+            .keys
+            .initial
+            .iter()
+            .chain(&c.keys.pool)
+            .filter(|r| r.value.follow.is_some_and(|(mi, _)| mi >= 0))
+            .count();
+        if follow > 0 {
+            n.ignored.push(format!(
+                "camera: {follow} key records follow a model's bone (not kept in VMD)"
+            ));
+        }
+    }
+    if gravity_keys > 1 {
+        n.ignored.push(format!(
+            "gravity: {gravity_keys} keys (the scene has one gravity)"
+        ));
+    }
+    let mut accessories = Vec::new();
+    for a in &p.accessories {
+        let l = links::follow(&a.keys, |_| format!("accessory {}", a.name.text));
+        n.lists(&l);
+        accessories.push(AccessoryInfo {
+            name: a.name.text.clone(),
+            path: FileInfo::of(&a.path, r),
+            keys: l.key_count(),
+            unreached: l.unreached,
+        });
+    }
+    if !accessories.is_empty() {
+        n.ignored.push(format!(
+            "{} accessories and their keys (the scene has no accessories yet)",
+            accessories.len()
+        ));
+    }
+    let s = p.settings.as_ref();
+    let song = s
+        .filter(|s| non_empty(&s.audio_path))
+        .map(|s| FileInfo::of(&s.audio_path, r));
+    let background_image = s.and_then(|s| {
+        background(
+            &s.image_path,
+            s.image_enabled,
+            s.image_offset,
+            s.image_scale,
+            r,
+        )
+    });
+    let background_video = s.and_then(|s| {
+        background(
+            &s.video_path,
+            s.video_enabled != 0,
+            s.video_offset,
+            s.video_scale,
+            r,
+        )
+    });
+    if background_image.is_some() || background_video.is_some() {
+        n.ignored
+            .push("background image/video (the scene has no background yet)".to_owned());
+    }
+    if !p.trailing.is_empty() {
+        n.ignored.push(format!(
+            "{} bytes after the last known field",
+            p.trailing.len()
+        ));
+    }
+    let mut missing_files = Vec::new();
+    let files = models
+        .iter()
+        .map(|m| &m.path)
+        .chain(accessories.iter().map(|a| &a.path))
+        .chain(song.iter())
+        .chain(background_image.iter().map(|b| &b.file))
+        .chain(background_video.iter().map(|b| &b.file));
+    for f in files {
+        if f.resolved.is_none() && !f.original.is_empty() {
+            missing_files.push(f.original.clone());
+        }
+    }
     ProjectInfo {
         version: p.version.number(),
         models,
@@ -320,9 +354,9 @@ pub fn info(p: &Project, r: &Resolver) -> ProjectInfo {
         song,
         background_image,
         background_video,
-        settings,
+        settings: settings_info(p),
         missing_files,
-        ignored,
-        warnings,
+        ignored: n.ignored,
+        warnings: n.warnings,
     }
 }
