@@ -49,9 +49,8 @@ pub fn bone_block(curves: &[u8; 16], physics_off: bool) -> [u8; 64] {
     }
     let mut b = [0u8; 64];
     for k in 0..4 {
-        for j in k..16 {
-            b[16 * k + j - k] = p[j];
-        }
+        // Row k holds P[k..16] from its start; its last k bytes stay 0.
+        b[16 * k..16 * k + 16 - k].copy_from_slice(&p[k..]);
     }
     b[2..4].copy_from_slice(if physics_off { &PHYSICS_OFF } else { &[0, 0] });
     b

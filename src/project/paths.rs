@@ -257,18 +257,19 @@ pub fn fold(s: &str) -> String {
 /// katakana, if it has one.
 fn voiced(base: char, step: u32) -> Option<char> {
     let c = base as u32;
-    let ok = match step {
-        1 => {
-            matches!(c, 0x30AB..=0x30C2) && (c - 0x30AB) % 2 == 0
-                || matches!(c, 0x30C4 | 0x30C6 | 0x30C8)
-                || (matches!(c, 0x30CF..=0x30DD) && (c - 0x30CF) % 3 == 0)
-        }
-        _ => matches!(c, 0x30CF..=0x30DD) && (c - 0x30CF) % 3 == 0,
-    };
+    // カ..ヂ every other one; ツ テ ト; ハ ヒ フ ヘ ホ (every third).
+    let ka_to_di = (0x30AB..=0x30C2).contains(&c) && (c - 0x30AB).is_multiple_of(2);
+    let tsu_te_to = matches!(c, 0x30C4 | 0x30C6 | 0x30C8);
+    let ha_row = (0x30CF..=0x30DD).contains(&c) && (c - 0x30CF).is_multiple_of(3);
     if base == 'ウ' && step == 1 {
         return Some('ヴ');
     }
-    ok.then(|| char::from_u32(c + step)).flatten()
+    let ok = if step == 1 {
+        ka_to_di || tsu_te_to || ha_row
+    } else {
+        ha_row
+    };
+    if ok { char::from_u32(c + step) } else { None }
 }
 
 #[cfg(test)]

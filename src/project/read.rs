@@ -697,14 +697,12 @@ fn tail(c: &mut Cursor, models: usize) -> Result<PmmTail, PmmError> {
         frame_in_text_field: c.i32(w)?,
         range_selection: None,
     };
-    if c.remaining() > 0 && c.remaining() >= 1 + 5 * models {
-        if c.u8("range selection")? != 0 {
-            let mut v = Vec::with_capacity(models);
-            for _ in 0..models {
-                v.push((c.u8("range selection")?, c.i32("range selection")?));
-            }
-            t.range_selection = Some(v);
+    if c.remaining() > 5 * models && c.u8("range selection")? != 0 {
+        let mut v = Vec::with_capacity(models);
+        for _ in 0..models {
+            v.push((c.u8("range selection")?, c.i32("range selection")?));
         }
+        t.range_selection = Some(v);
     }
     Ok(t)
 }
