@@ -37,6 +37,7 @@ pub mod cli;
 pub mod logging;
 pub mod model;
 pub mod progress;
+pub mod project;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod scene;

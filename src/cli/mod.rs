@@ -46,6 +46,7 @@ pub mod curve;
 pub mod frame_range;
 pub mod model;
 pub mod physics;
+pub mod project;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod toolbox;
@@ -336,6 +337,10 @@ pub enum Command {
     BakePhysics(physics::BakePhysicsArgs),
     /// Key a VPD pose onto a motion at a frame (only the bones it names).
     ApplyVpd(vpd::ApplyVpdArgs),
+    /// Describe an MMD project (.pmm): models, keys, paths, settings, what is missing.
+    ProjectInfo(project::ProjectInfoArgs),
+    /// Write an MMD project's motions and camera as VMD, with its models and a .vmdscene.
+    ExportScene(project::ExportSceneArgs),
     /// Render frames through the VMD camera as a numbered PNG sequence.
     #[cfg(feature = "render")]
     Render(render::RenderArgs),
@@ -366,6 +371,8 @@ pub fn run(cmd: Command) -> CliResult {
         Command::Pose(a) => model::pose(a),
         Command::BakePhysics(a) => physics::bake(a),
         Command::ApplyVpd(a) => vpd::apply_vpd(a),
+        Command::ProjectInfo(a) => project::project_info(a),
+        Command::ExportScene(a) => project::export_scene(a),
         #[cfg(feature = "render")]
         Command::Render(a) => render::render(a),
         #[cfg(feature = "render")]

@@ -1,0 +1,24 @@
+//! The pure project layer: an MMD project (`.pmm`, MMD 7.x v1 and MMD
+//! 9.x v2) read into what it holds ([`read`]), its keys followed into
+//! ordered lists as MMD links them ([`links`]), turned into VMD motions
+//! ([`convert`]) and into the steps that open it as a scene ([`scene`]);
+//! Windows paths resolved on this machine ([`paths`]). The format, field
+//! by field: `docs/pmm-format.md`. Names no GUI type.
+
+pub mod convert;
+pub mod cursor;
+pub mod document;
+pub mod error;
+pub mod info;
+pub mod links;
+pub mod open;
+pub mod paths;
+pub mod read;
+pub mod scene;
+
+pub use convert::{CameraMotion, ModelMotion, camera_motion, model_motion};
+pub use document::{PmmVersion, Project};
+pub use error::{PmmError, PmmErrorKind, Warning, WarningKind};
+pub use open::{is_project_path, model_shape, open};
+pub use paths::{Found, Resolved, Resolver};
+pub use read::{ModelShape, read, read_with};

@@ -1,0 +1,115 @@
+//! `project-info` and `export-scene`, run as the built binary on the
+//! corpus' synthetic project (1 model, 5 bone keys, found beside it).
+
+mod common;
+use common::corpus;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vmd-studio"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run vmd-studio: {e}"))
+}
+
+fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "exit {:?}, stderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap_or_else(|| panic!("non-UTF-8 path"))
+}
+
+fn synthetic() -> Option<PathBuf> {
+    Some(corpus()?.join("frontier/pmm_v2_mmdanim_synthetic/ik_multi_bone_from_pmx_vmd.pmm"))
+}
+
+#[test]
+fn project_info_json_names_models_paths_counts_and_settings() {
+    let Some(f) = synthetic() else { return };
+    let v: serde_json::Value = serde_json::from_str(&ok(&run(&["project-info", p(&f), "--json"])))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(v["version"], 2);
+    let m = &v["models"][0];
+    assert_eq!(m["name"], "ik_multi_axis_limit_fixture");
+    assert_eq!(m["path"]["original"], r"..\pmx\ik_multi_axis_limit.pmx");
+    assert_eq!(m["path"]["found"], "searched");
+    assert!(
+        m["path"]["resolved"]
+            .as_str()
+            .unwrap()
+            .ends_with("ik_multi_axis_limit.pmx")
+    );
+    // 3 bones, each with its frame-0 key, plus keys at 15 and 30.
+    assert_eq!(m["bones"], 3);
+    assert_eq!(m["keys"]["bone"], 5);
+    assert_eq!(m["keys"]["model"], 1);
+    assert_eq!(v["camera_keys"], 1);
+    assert_eq!(v["light_keys"], 1);
+    assert_eq!(v["missing_files"].as_array().unwrap().len(), 0);
+    assert_eq!(
+        v["settings"]["output_size"],
+        serde_json::json!([1024, 1024])
+    );
+    for key in [
+        "accessories",
+        "song",
+        "ignored",
+        "warnings",
+        "gravity_keys",
+        "self_shadow_keys",
+    ] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+    let text = ok(&run(&["project-info", p(&f)]));
+    assert!(text.contains("MMD project v2"), "{text}");
+    assert!(text.contains("5 bone"), "{text}");
+}
+
+#[test]
+fn export_scene_writes_the_motions_the_model_and_a_scene() {
+    let Some(f) = synthetic() else { return };
+    let out = std::env::temp_dir().join(format!("vmd-pmm-export-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let listing = ok(&run(&["export-scene", p(&f), "-o", p(&out)]));
+    let motion = out.join("ik_multi_bone_from_pmx_vmd_ik_multi_axis_limit_fixture.vmd");
+    let camera = out.join("ik_multi_bone_from_pmx_vmd_camera.vmd");
+    let scene = out.join("ik_multi_bone_from_pmx_vmd.vmdscene");
+    for w in [&motion, &camera, &scene] {
+        assert!(w.is_file(), "{} missing; listing:\n{listing}", w.display());
+        assert!(listing.contains(p(w)), "{listing}");
+    }
+    let m = vmd_studio::vmd::read(&std::fs::read(&motion).unwrap()).unwrap();
+    assert_eq!(m.bones.len(), 5);
+    let c = vmd_studio::vmd::read(&std::fs::read(&camera).unwrap()).unwrap();
+    assert_eq!(c.cameras.len(), 1);
+    let copied = out
+        .join("models")
+        .join("ik_multi_bone_from_pmx_vmd_ik_multi_axis_limit_fixture")
+        .join("ik_multi_axis_limit.pmx");
+    assert!(copied.is_file(), "{listing}");
+    let loaded = vmd_studio::scene::file::load(&scene).unwrap_or_else(|e| panic!("{e}"));
+    assert!(loaded.missing.is_empty(), "{:?}", loaded.missing);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn a_file_that_is_not_a_project_is_one_line_with_the_offset() {
+    let Some(dir) = corpus() else { return };
+    let f = dir.join("frontier/pmm_v2_mmdanim_synthetic/ik_multi_bone_nondefault.vmd");
+    let out = run(&["project-info", p(&f)]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("not an MMD project") && err.contains("offset 0"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
