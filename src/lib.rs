@@ -39,6 +39,7 @@ pub mod progress;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod scene;
+pub mod sizing;
 pub mod video;
 pub mod vmd;
 pub mod workspace;

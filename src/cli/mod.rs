@@ -46,6 +46,7 @@ pub mod model;
 pub mod physics;
 #[cfg(feature = "render")]
 pub mod render;
+pub mod size;
 pub mod toolbox;
 pub mod vpd;
 
@@ -334,6 +335,8 @@ pub enum Command {
     BakePhysics(physics::BakePhysicsArgs),
     /// Key a VPD pose onto a motion at a frame (only the bones it names).
     ApplyVpd(vpd::ApplyVpdArgs),
+    /// Fit a motion made for one model to another; prints the quality report.
+    Size(size::SizeArgs),
     /// Render frames through the VMD camera as a numbered PNG sequence.
     #[cfg(feature = "render")]
     Render(render::RenderArgs),
@@ -364,6 +367,7 @@ pub fn run(cmd: Command) -> CliResult {
         Command::Pose(a) => model::pose(a),
         Command::BakePhysics(a) => physics::bake(a),
         Command::ApplyVpd(a) => vpd::apply_vpd(a),
+        Command::Size(a) => size::size(a),
         #[cfg(feature = "render")]
         Command::Render(a) => render::render(a),
         #[cfg(feature = "render")]
