@@ -150,14 +150,18 @@ fn leg_ratios_are_the_hand_computed_ones() {
     let r = leg_ratios(&src, &dst);
     assert!((r.horizontal - t_reach / 9.0).abs() < 1e-5, "{r:?}");
     assert!((r.vertical - 10.5 / 9.0).abs() < 1e-5, "{r:?}");
+    assert!((r.hips - t_len / s_len).abs() < 1e-5, "{r:?}");
     // Hips: the source drops 9 of its 9.056 bone length; the target would
     // drop that share of its own length, 10.4925…, so センター goes down
     // by 10.5 − 10.4925… ≈ 0.0075.
     let wanted = 9.0 / s_len * t_len;
     assert!((r.hip_offset - (wanted - 10.5)).abs() < 1e-5, "{r:?}");
     assert!(r.hip_offset < -0.007 && r.hip_offset > -0.008, "{r:?}");
-    // The other way round the target would have to rise: never raised.
-    assert_eq!(leg_ratios(&dst, &src).hip_offset, 0.0);
+    // The other way round the hips rise (v5 would not): the drop 9 becomes
+    // 10.5 / 10.558 of the bent leg's 9.056, ≈ 9.0064.
+    let back = leg_ratios(&dst, &src);
+    assert!((back.hip_offset - (10.5 / t_len * s_len - 9.0)).abs() < 1e-5, "{back:?}");
+    assert!(back.hip_offset > 0.006 && back.hip_offset < 0.007, "{back:?}");
 }
 
 #[test]
@@ -165,6 +169,7 @@ fn a_group_shares_the_mean_horizontal_ratio_capped_at_1_2() {
     let r = |h| LegRatios {
         horizontal: h,
         vertical: 1.0,
+        hips: 1.0,
         hip_offset: 0.0,
     };
     assert_eq!(shared_horizontal(&[]), None);
@@ -174,7 +179,7 @@ fn a_group_shares_the_mean_horizontal_ratio_capped_at_1_2() {
 }
 
 #[test]
-fn movement_keys_are_scaled_and_hips_lowered() {
+fn movement_keys_are_scaled_and_hips_moved() {
     let (s, t) = pair();
     let m = motion(vec![
         key("センター", 0, [1.0, -2.0, 3.0], Quat::IDENTITY),
@@ -184,7 +189,7 @@ fn movement_keys_are_scaled_and_hips_lowered() {
     let r = out.ratios;
     let c = out.motion.bones[0].position();
     assert!((c[0] - r.horizontal).abs() < 1e-5);
-    assert!((c[1] - (-2.0 * r.vertical + r.hip_offset)).abs() < 1e-5);
+    assert!((c[1] - (-2.0 * r.hips + r.hip_offset)).abs() < 1e-5);
     assert!((c[2] - 3.0 * r.horizontal).abs() < 1e-5);
     // 足ＩＫ: X and Z scaled plus the rest spread: source foot at x = 1,
     // target at 1.5, so + (h·1 − 1.5) on X; Z rest 0 and 0.8: + (h·0 − 0.8).
@@ -307,6 +312,7 @@ fn a_body_scaled_1_2_gets_the_sources_contacts_scaled() {
     let out = sizing::size_motion(&m, &s, &t, &SizingOptions::default()).expect("sized");
     let r = out.ratios;
     assert!((r.horizontal - 1.2).abs() < 1e-5 && (r.vertical - 1.2).abs() < 1e-5);
+    assert!((r.hips - 1.2).abs() < 1e-5);
     assert!(r.hip_offset.abs() < 1e-5);
     assert_eq!(out.feet_lifted, 0);
     for frame in [0.0, 10.0, 15.0, 22.5, 30.0] {

@@ -84,10 +84,11 @@ pub fn size(a: SizeArgs) -> CliResult {
 fn print_text(output: &Path, o: &SizingOutcome, q: &QualityReport) {
     let r = o.ratios;
     out!(
-        "sized → {}: horizontal ×{:.4}, vertical ×{:.4}, hips {:+.3} units",
+        "sized → {}: horizontal ×{:.4}, vertical ×{:.4}, hips ×{:.4} {:+.3} units",
         output.display(),
         r.horizontal,
         r.vertical,
+        r.hips,
         r.hip_offset
     );
     let touched: Vec<&BoneChange> = o

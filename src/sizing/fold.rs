@@ -15,9 +15,9 @@
 
 use glam::{Quat, Vec3};
 
-use crate::model::{Model, bone_track};
+use crate::model::{Model, PoseEngine, bone_track};
 use crate::vmd::evaluate::bone_at;
-use crate::vmd::{BoneKey, Motion, TrackIndex};
+use crate::vmd::{BoneKey, IndexedMotion, Motion, TrackIndex};
 
 /// Smaller value changes are not written (the key stays byte-identical).
 const SAME: f32 = 1e-6;
@@ -30,46 +30,129 @@ enum Order {
     ChildIntoParent,
     /// `missing · into` (the missing bone is the parent, or a D bone).
     MissingFirst,
+    /// `missing⁻¹ · into` (a cancel bone's turn, see 肩P).
+    InverseFirst,
 }
 
-/// (bone the target may lack, bones that receive it, order).
-const FOLDS: [(&str, &[&str], Order); 9] = [
-    ("グルーブ", &["センター"], Order::ChildIntoParent),
-    ("上半身2", &["上半身"], Order::ChildIntoParent),
-    ("腰", &["上半身", "下半身"], Order::MissingFirst),
-    ("左足D", &["左足"], Order::MissingFirst),
-    ("右足D", &["右足"], Order::MissingFirst),
-    ("左ひざD", &["左ひざ"], Order::MissingFirst),
-    ("右ひざD", &["右ひざ"], Order::MissingFirst),
-    ("左足首D", &["左足首"], Order::MissingFirst),
-    ("右足首D", &["右足首"], Order::MissingFirst),
+/// Which bones receive a folded bone's keys.
+#[derive(Clone, Copy)]
+enum Receivers {
+    /// Every one of these the target has.
+    All(&'static [&'static str]),
+    /// The first of these the target has.
+    First(&'static [&'static str]),
+}
+
+/// One fold: the bone the target may lack, the bones that receive it,
+/// how it composes, and a bone the source must have for the fold to mean
+/// what it says (the 肩P fold needs its 肩C cancel bone).
+struct Fold {
+    missing: &'static str,
+    into: Receivers,
+    order: Order,
+    needs: Option<&'static str>,
+}
+
+const fn fold(missing: &'static str, into: Receivers, order: Order) -> Fold {
+    Fold {
+        missing,
+        into,
+        order,
+        needs: None,
+    }
+}
+
+/// The folds, in the order they run: 上半身2 before 上半身3, so that a
+/// target lacking both gets `上半身 · 上半身2 · 上半身3`.
+const FOLDS: [Fold; 14] = [
+    fold("グルーブ", Receivers::All(&["センター"]), Order::ChildIntoParent),
+    fold("上半身2", Receivers::All(&["上半身"]), Order::ChildIntoParent),
+    fold("上半身3", Receivers::First(&["上半身2", "上半身"]), Order::ChildIntoParent),
+    fold("腰", Receivers::All(&["上半身", "下半身"]), Order::MissingFirst),
+    // 肩P turns 肩; its cancel bone 肩C (inheriting −1 × 肩P) turns it back
+    // before 腕, so 腕 sees 肩P · 肩 · 肩P⁻¹ (MMD's semi-standard rig).
+    Fold {
+        missing: "左肩P",
+        into: Receivers::All(&["左肩"]),
+        order: Order::MissingFirst,
+        needs: Some("左肩C"),
+    },
+    Fold {
+        missing: "左肩P",
+        into: Receivers::All(&["左腕"]),
+        order: Order::InverseFirst,
+        needs: Some("左肩C"),
+    },
+    Fold {
+        missing: "右肩P",
+        into: Receivers::All(&["右肩"]),
+        order: Order::MissingFirst,
+        needs: Some("右肩C"),
+    },
+    Fold {
+        missing: "右肩P",
+        into: Receivers::All(&["右腕"]),
+        order: Order::InverseFirst,
+        needs: Some("右肩C"),
+    },
+    fold("左足D", Receivers::All(&["左足"]), Order::MissingFirst),
+    fold("右足D", Receivers::All(&["右足"]), Order::MissingFirst),
+    fold("左ひざD", Receivers::All(&["左ひざ"]), Order::MissingFirst),
+    fold("右ひざD", Receivers::All(&["右ひざ"]), Order::MissingFirst),
+    fold("左足首D", Receivers::All(&["左足首"]), Order::MissingFirst),
+    fold("右足首D", Receivers::All(&["右足首"]), Order::MissingFirst),
 ];
 
 /// Folds the keys of every semi-standard bone the source has and the
-/// target lacks into the target's receiving bones. Returns a note per fold.
-/// `index` is the original motion's; keys are only changed or appended.
+/// target lacks into the target's receiving bones. Returns a note per fold
+/// that changed something. Keys are only changed or appended.
 pub(super) fn fold_missing(
     out: &mut Motion,
-    index: &TrackIndex,
+    original: &Motion,
     source: &Model,
     target: &Model,
 ) -> Vec<String> {
     let mut notes = Vec::new();
-    for (missing, into, order) in FOLDS {
-        let applies = source.skeleton.find(missing).is_some()
-            && target.skeleton.find(missing).is_none()
-            && bone_track(index, missing).is_some();
+    let has = |m: &Model, n: &str| m.skeleton.find(n).is_some();
+    let mut played: Option<Played> = None;
+    for f in &FOLDS {
+        let applies = has(source, f.missing)
+            && !has(target, f.missing)
+            && f.needs.is_none_or(|n| has(source, n));
         if !applies {
             continue;
         }
-        for receiver in into {
-            if target.skeleton.find(receiver).is_none() {
-                continue;
+        let receivers: Vec<&str> = match f.into {
+            Receivers::All(r) => r.iter().copied().filter(|n| has(target, n)).collect(),
+            Receivers::First(r) => r.iter().copied().find(|n| has(target, n)).into_iter().collect(),
+        };
+        for receiver in receivers {
+            // A missing bone that appends a turn on top of its parent's
+            // (上半身3, a child of 上半身2, takes 0.4 × 上半身2 again) is
+            // folded as the source plays it: its posed local rotation. A D
+            // bone runs beside its base and appends it (足D ← 足), which the
+            // target's own base carries, so only its keys are extra.
+            let from = source.skeleton.find(f.missing).and_then(|b| {
+                let bone = &source.skeleton.bones[b];
+                let inherit = bone.inherit.filter(|i| i.rotation)?;
+                let src_name = &source.skeleton.bones.get(inherit.source)?.name;
+                let beside_base = src_name == receiver && bone.parent != Some(inherit.source);
+                (!beside_base).then_some((b, src_name.clone()))
+            });
+            let sampler = match from {
+                Some((bone, append_from)) => {
+                    let p = played.get_or_insert_with(|| Played::new(source, original));
+                    Some((p, bone, append_from))
+                }
+                None => None,
+            };
+            let (changed, added) = fold_one(out, f.missing, receiver, f.order, sampler);
+            if changed + added > 0 {
+                notes.push(format!(
+                    "the target lacks {}: its keys folded into {receiver} ({changed} keys changed, {added} added)",
+                    f.missing
+                ));
             }
-            let (changed, added) = fold_one(out, missing, receiver, order);
-            notes.push(format!(
-                "the target lacks {missing}: its keys folded into {receiver} ({changed} keys changed, {added} added)"
-            ));
         }
     }
     notes
@@ -77,14 +160,26 @@ pub(super) fn fold_missing(
 
 /// Folds track `missing` into track `into` of `out`; returns (keys changed,
 /// keys added).
-fn fold_one(out: &mut Motion, missing: &str, into: &str, order: Order) -> (usize, usize) {
+fn fold_one(
+    out: &mut Motion,
+    missing: &str,
+    into: &str,
+    order: Order,
+    mut played: Option<(&mut Played, usize, String)>,
+) -> (usize, usize) {
     let index = TrackIndex::build(out);
-    let Some(tm) = bone_track(&index, missing).map(|t| &index.bones[t]) else {
+    let tm = bone_track(&index, missing).map(|t| &index.bones[t]);
+    let appended = played
+        .as_ref()
+        .and_then(|(_, _, from)| bone_track(&index, from))
+        .map(|t| &index.bones[t]);
+    if tm.is_none() && appended.is_none() {
+        // Nothing drives the missing bone: nothing to fold.
         return (0, 0);
-    };
+    }
     let ti = bone_track(&index, into).map(|t| &index.bones[t]);
-    let mut frames: Vec<u32> = tm.frames.clone();
-    if let Some(t) = ti {
+    let mut frames: Vec<u32> = Vec::new();
+    for t in [tm, ti, appended].into_iter().flatten() {
         frames.extend_from_slice(&t.frames);
     }
     frames.sort_unstable();
@@ -100,14 +195,23 @@ fn fold_one(out: &mut Motion, missing: &str, into: &str, order: Order) -> (usize
             }
             None => (Vec3::ZERO, Quat::IDENTITY),
         };
-        let m = bone_at(out, tm, at);
-        let (mp, mq) = (Vec3::from_array(m.position), Quat::from_array(m.rotation));
+        let (mp, mut mq) = match tm {
+            Some(t) => {
+                let m = bone_at(out, t, at);
+                (Vec3::from_array(m.position), Quat::from_array(m.rotation))
+            }
+            None => (Vec3::ZERO, Quat::IDENTITY),
+        };
+        if let Some((p, bone, _)) = played.as_mut() {
+            mq = p.local_rotation(*bone, at);
+        }
         let (pos, rot) = match order {
             Order::ChildIntoParent => (ip + iq * mp, iq * mq),
             Order::MissingFirst => (ip, mq * iq),
+            Order::InverseFirst => (ip, mq.inverse() * iq),
         };
         let own = ti.and_then(|t| last_key_at(t, f));
-        let curve_from = last_key_at(tm, f);
+        let curve_from = tm.and_then(|t| last_key_at(t, f));
         plan.push((own, f, curve_from, pos, rot.normalize()));
     }
     let enc = out.name_encoding();
@@ -144,6 +248,38 @@ fn fold_one(out: &mut Motion, missing: &str, into: &str, order: Order) -> (usize
         }
     }
     (changed, added)
+}
+
+/// The source model posed with the original motion: what a bone's local
+/// rotation is as MMD plays it (key, append, IK).
+struct Played<'a> {
+    model: &'a Model,
+    motion: IndexedMotion,
+    engine: PoseEngine,
+}
+
+impl<'a> Played<'a> {
+    fn new(model: &'a Model, motion: &Motion) -> Self {
+        let motion = IndexedMotion::new(motion.clone());
+        let mut engine = PoseEngine::new(model);
+        engine.bind(model, Some(&motion.index));
+        Played {
+            model,
+            motion,
+            engine,
+        }
+    }
+
+    fn local_rotation(&mut self, bone: usize, frame: f64) -> Quat {
+        self.engine
+            .pose_bones(self.model, Some(self.motion.as_ref()), frame, |_| {});
+        self.engine
+            .posed
+            .local_rotations
+            .get(bone)
+            .copied()
+            .unwrap_or(Quat::IDENTITY)
+    }
 }
 
 /// The key of `track` at exactly `frame` (the last one if repeated).

@@ -337,21 +337,29 @@ fn wrist_end(model: &Model, side: Side, wrist: usize, at: Vec3) -> Vec3 {
     at + Vec3::X * side.sign()
 }
 
-/// The target's legs over the source's (v5 `calc_leg_ik_ratio`).
+/// The target's legs over the source's (v5 `calc_leg_ik_ratio`, and for
+/// the hips our own rule below).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct LegRatios {
-    /// Target straight hip→ankle distance over the source's: scales X and Z
-    /// of the movement bones.
+    /// Target straight hip→ankle distance over the source's (v5): scales X
+    /// and Z of the movement bones.
     pub horizontal: f32,
-    /// Target hip→ankle drop over the source's: scales Y.
+    /// Target hip→ankle drop over the source's (v5): scales Y of the
+    /// movement bones other than the hips (全ての親, the feet).
     pub vertical: f32,
-    /// How far (model units, ≤ 0) the target's センター goes down so its
-    /// hip-to-ankle drop keeps the source's share of the leg's bone length
-    /// (v5 `set_center_y_offset`; never raised).
+    /// Target leg bone length over the source's: scales Y of センター and
+    /// グルーブ, so the hips' height above the ankles over the leg's length
+    /// is the source's at every frame (with `hip_offset`).
+    pub hips: f32,
+    /// How far (model units) the target's センター moves so that at rest
+    /// its hip→ankle drop is the source's share of the leg's bone length:
+    /// v5's `set_center_y_offset`, which only lowers; we also raise a
+    /// target whose rest legs are more bent than the source's, so knees
+    /// bend as much as they did.
     pub hip_offset: f32,
 }
 
-/// The ratios of `target`'s legs to `source`'s.
+/// The ratios of `target`'s legs to `source`'s (left legs, as v5).
 pub fn leg_ratios(source: &BodyMeasure, target: &BodyMeasure) -> LegRatios {
     let sl = &source.legs[0];
     let tl = &target.legs[0];
@@ -360,7 +368,8 @@ pub fn leg_ratios(source: &BodyMeasure, target: &BodyMeasure) -> LegRatios {
     LegRatios {
         horizontal: target.leg_reach / source.leg_reach,
         vertical: target.leg_drop / source.leg_drop,
-        hip_offset: (wanted_drop - target.leg_drop).min(0.0),
+        hips: tl.length / sl.length,
+        hip_offset: wanted_drop - target.leg_drop,
     }
 }
 

@@ -12,9 +12,11 @@
 //!    (straight hip→ankle distance) and vertical (hip→ankle drop), v5's
 //!    `calc_leg_ik_ratio`; several actors share one horizontal ratio
 //!    ([`shared_horizontal`]).
-//! 3. [`size_motion`]: movement bones scaled, the hips lowered so they keep
-//!    the source's height-to-leg proportion, arms turned by the difference
-//!    of rest directions, toes kept off the floor. Every record of a bone
+//! 3. [`size_motion`]: keys of semi-standard bones the target lacks folded
+//!    into the bones that carry them there (グルーブ → センター, 上半身3,
+//!    腰, 肩P, 足D …), movement bones scaled, the hips moved so they keep the
+//!    source's height-to-leg proportion, arms turned by the difference of
+//!    rest directions, toes kept off the floor. Every record of a bone
 //!    the sizing does not touch stays byte-identical; changed keys keep
 //!    their interpolation curves; keys are added only where a bone with no
 //!    track must now move (one key at frame 0).

@@ -212,7 +212,7 @@ impl Job<'_> {
     fn run(&self, options: &SizingOptions) -> SizingOutcome {
         let mut out = self.motion.clone();
         let mut notes = Vec::new();
-        let folded = super::fold::fold_missing(&mut out, self.index, self.source, self.target);
+        let folded = super::fold::fold_missing(&mut out, self.motion, self.source, self.target);
         notes.extend(folded);
         let index = TrackIndex::build(&out);
         self.scale_movement(&mut out, &index, &mut notes);
@@ -246,7 +246,9 @@ impl Job<'_> {
                 continue;
             }
             let offset = self.movement_offset(name);
-            let scale = Vec3::new(r.horizontal, r.vertical, r.horizontal);
+            let hips = name == "センター" || name == "グルーブ";
+            let y = if hips { r.hips } else { r.vertical };
+            let scale = Vec3::new(r.horizontal, y, r.horizontal);
             let sized = |p: Vec3| p * scale + offset;
             match bone_track(index, name) {
                 Some(t) => {

@@ -32,7 +32,10 @@ pub struct QualityStats {
     pub stance: f64,
     /// (b) Mean |stance − the source's stance at the same frame|.
     pub stance_error: f64,
-    /// (c) Mean height of the hip joints (足, world Y) / leg length.
+    /// (c) Mean height of the hip joints (足, world Y) above the ankles'
+    /// rest height, / leg length: the part of the hips' height the legs
+    /// hold up (the feet below the ankles differ from model to model and
+    /// are not sized).
     pub hip_height: f64,
     /// (c) Mean |hip height − the source's at the same frame|.
     pub hip_error: f64,
@@ -116,7 +119,8 @@ impl<'a> Probe<'a> {
         });
         let [l, r] = &self.body.legs;
         let stance = at(l.bones[2]).distance(at(r.bones[2])) / len;
-        let hip = (at(l.bones[0]).y + at(r.bones[0]).y) / 2.0 / len;
+        let ankles = (l.ankle.y + r.ankle.y) / 2.0;
+        let hip = ((at(l.bones[0]).y + at(r.bones[0]).y) / 2.0 - ankles) / len;
         let toe_units = at(self.toes[0]).y.min(at(self.toes[1]).y);
         let arms = self.body.arms.as_ref().map(|arms| {
             arms.each_ref()
