@@ -79,10 +79,15 @@ fn sizing_onto_other_bodies_measures_closer_to_the_source() {
             .expect("sized");
         let q = sizing::quality(&motion, &out.motion, &model, &t).expect("quality");
         eprintln!("{target}: ratios {:?}\n{q:#?}", out.ratios);
-        assert!(q.after.hip_error <= q.before.hip_error + 1e-6, "{target}: {q:#?}");
-        assert!(q.after.stance_error <= q.before.stance_error + 1e-6, "{target}: {q:#?}");
-        let (a, b) = (q.after.arm_angle_mean, q.before.arm_angle_mean);
-        assert!(a.expect("arms") <= b.expect("arms") + 1e-6, "{target}: {q:#?}");
+        // The pose on the sized target matches the source's within 1 % of
+        // the leg's length (hips: the pelvis's own shape differs, which
+        // sizing does not change) and 0.5° (arms); unsized it does not.
+        assert!(q.after.hip_error < 0.01, "{target}: {q:#?}");
+        assert!(q.after.stance_error < 0.01, "{target}: {q:#?}");
+        assert!(q.before.stance_error > 0.03, "{target}: {q:#?}");
+        let (a, b) = (q.after.arm_angle_max, q.before.arm_angle_max);
+        assert!(a.expect("arms") < 0.5 && b.expect("arms") > 5.0, "{target}: {q:#?}");
+        assert_eq!(q.after.ik_reach, q.source.ik_reach, "{target}: {q:#?}");
         assert!(q.after.floor_frames <= q.before.floor_frames, "{target}: {q:#?}");
     }
 }

@@ -212,6 +212,13 @@ fn fold_one(
         };
         let own = ti.and_then(|t| last_key_at(t, f));
         let curve_from = tm.and_then(|t| last_key_at(t, f));
+        // A new key that gives what the receiver plays there anyway is not
+        // needed.
+        let same = (pos - ip).abs().max_element() <= SAME
+            && (glam::Vec4::from(rot) - glam::Vec4::from(iq)).abs().max_element() <= SAME;
+        if own.is_none() && same {
+            continue;
+        }
         plan.push((own, f, curve_from, pos, rot.normalize()));
     }
     let enc = out.name_encoding();

@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use glam::{Quat, Vec3};
 
 use super::measure::{BodyMeasure, LegRatios, Side, SizingError, leg_ratios, measure};
+use crate::model::posing::onto_fixed_axis;
 use crate::model::{Model, PoseEngine, bone_track, missing_names};
 use crate::vmd::{BoneKey, IndexedMotion, Motion, TrackIndex};
 
@@ -297,7 +298,20 @@ impl Job<'_> {
         let sk = &self.target.skeleton;
         for (&bone, &(before, after)) in &turns {
             let name = &sk.bones[bone].name;
-            let turn = |q: Quat| before.inverse() * q * after;
+            // A twist bone (腕捩, 手捩) turns on the source about its fixed
+            // axis only: its keys are first put on that axis, as MMD plays
+            // them there, so an off-axis part the source never showed
+            // cannot swing the target's elbow or wrist.
+            // On the target it turns about its own axis (its fixed axis, or
+            // its line to the next bone as v5's `get_local_x_axis`), so a
+            // twist bone off the arm's line does not swing the elbow.
+            let axes = self.twist_axes(bone, before, after);
+            let turn = |q: Quat| match axes {
+                Some((src, dst)) => {
+                    onto_fixed_axis(before.inverse() * onto_fixed_axis(q, src) * after, dst)
+                }
+                None => before.inverse() * q * after,
+            };
             match bone_track(index, name) {
                 Some(t) => {
                     for &k in &index.bones[t].keys {
@@ -319,6 +333,52 @@ impl Job<'_> {
                 }
             }
         }
+    }
+
+    /// For a twist bone (the source's bone has a fixed axis): that axis and
+    /// the target's (its fixed axis, else the unit direction to the next
+    /// joint) — when its keys must be moved onto them: the
+    /// turn is not the identity or the target lacks the source's axis
+    /// (sized onto the same model, keys stay as they are).
+    fn twist_axes(&self, bone: usize, before: Quat, after: Quat) -> Option<(Vec3, Vec3)> {
+        let sk = &self.target.skeleton;
+        let b = &sk.bones[bone];
+        let src = self.source.skeleton.find(&b.name)?;
+        let axis = self.source.skeleton.bones[src].fixed_axis?.try_normalize()?;
+        let own = b.fixed_axis.and_then(Vec3::try_normalize);
+        let same_axis = own.is_some_and(|t| t.dot(axis) > 1.0 - 1e-6);
+        let turned = before.angle_between(Quat::IDENTITY) > 1e-6
+            || after.angle_between(Quat::IDENTITY) > 1e-6;
+        if !turned && same_axis {
+            return None;
+        }
+        // The line to the next joint of the arm (ひじ for 腕捩, 手首 for 手捩):
+        // the child with the most bones below it, else the display tail.
+        let children = sk.children();
+        let size = |c: usize| {
+            let (mut n, mut stack) = (0usize, vec![c]);
+            while let Some(x) = stack.pop() {
+                n += 1;
+                if n > sk.bones.len() {
+                    break;
+                }
+                stack.extend_from_slice(&children[x]);
+            }
+            n
+        };
+        let next = children[bone].iter().copied().max_by_key(|&c| size(c));
+        let towards = match (next, b.tail) {
+            (Some(c), _) => Some(sk.bones[c].rest_position - b.rest_position),
+            (None, Some(crate::model::BoneTail::Bone(t))) if t < sk.bones.len() => {
+                Some(sk.bones[t].rest_position - b.rest_position)
+            }
+            (None, Some(crate::model::BoneTail::Offset(o))) => Some(o),
+            _ => None,
+        };
+        let dst = own
+            .or_else(|| towards.and_then(Vec3::try_normalize))
+            .unwrap_or(after.inverse() * axis);
+        Some((axis, dst))
     }
 
     /// Lifts leg-IK keys whose toe would be below the floor on the target
