@@ -194,3 +194,34 @@ fn the_size_verb_refuses_a_model_without_legs_and_writes_nothing() {
     );
     assert!(!out_path.exists());
 }
+
+#[test]
+fn the_size_verb_takes_the_builtin_skeleton_as_source() {
+    let Some(dir) = corpus() else { return };
+    let out_path = scratch("builtin.vmd");
+    let out = run(&[
+        "size",
+        dir.join("mmdagent__mei_wait.vmd").to_str().unwrap(),
+        "--from",
+        "builtin",
+        "--to",
+        dir.join("mmdagent__mei.pmd").to_str().unwrap(),
+        "-o",
+        out_path.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    // The built-in body's left leg: 足 (1, 10.3, 0.1) → 足首 (1.1, 1.2, 0.35).
+    let reach = ((0.1f64).powi(2) + 9.1f64.powi(2) + 0.25f64.powi(2)).sqrt();
+    let mei = vmd_studio::model::Model::open(&dir.join("mmdagent__mei.pmd")).expect("mei");
+    let m = sizing::measure(&mei, "target").expect("measure");
+    let want = f64::from(m.leg_reach) / reach;
+    let got = v["ratios"]["horizontal"].as_f64().unwrap();
+    assert!((got - want).abs() < 1e-4, "{got} vs {want}");
+    assert!(out_path.exists());
+}

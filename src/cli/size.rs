@@ -19,7 +19,9 @@ use crate::sizing::{self, BoneChange, QualityReport, QualityStats, SizingOptions
 pub struct SizeArgs {
     /// The motion (VMD) made for the source model.
     pub motion: PathBuf,
-    /// The model the motion was made for (PMX/PMD).
+    /// The model the motion was made for (PMX/PMD), or `builtin` for VMD
+    /// Studio's built-in standard skeleton (about 20 units tall, hand-made;
+    /// `assets/standard_skeleton.json`) when you do not have it.
     #[arg(long, value_name = "SOURCE.pmx")]
     pub from: PathBuf,
     /// The model that will wear the motion (PMX/PMD).
@@ -56,7 +58,11 @@ fn open_model(path: &Path) -> Result<Model, CliError> {
 /// Runs `size`.
 pub fn size(a: SizeArgs) -> CliResult {
     let motion = load(&a.motion)?;
-    let source = open_model(&a.from)?;
+    let source = if a.from.as_os_str() == "builtin" && !a.from.exists() {
+        crate::model::standard_model()
+    } else {
+        open_model(&a.from)?
+    };
     let target = open_model(&a.to)?;
     let options = SizingOptions {
         arms: !a.no_arms,
