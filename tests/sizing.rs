@@ -439,3 +439,40 @@ fn bad_input_names_what_is_wrong() {
     let e = sizing::size_motion(&other, &s, &t, &opts).expect_err("other");
     assert_eq!(e, SizingError::DifferentSkeleton { tracks: 1 });
 }
+
+/// The target has 上半身3 (under 上半身2, appending 0.4 × 上半身2), the
+/// source does not: sizing cancels the extra turn, so the shoulders turn as
+/// on the source.
+#[test]
+fn an_extra_appending_trunk_bone_on_the_target_is_cancelled() {
+    use vmd_studio::model::Inherit;
+    let s = standard_model();
+    let mut t = standard_model();
+    let u2 = t.skeleton.find("上半身2").expect("上半身2");
+    let mut b = Bone::new("上半身3", Some(u2), Vec3::new(0.0, 14.0, 0.3));
+    b.inherit = Some(Inherit {
+        source: u2,
+        ratio: 0.4,
+        rotation: true,
+        translation: false,
+        local: false,
+    });
+    t.skeleton.bones.push(b);
+    let u3 = t.skeleton.bones.len() - 1;
+    for n in ["首", "左肩", "右肩"] {
+        let i = t.skeleton.find(n).expect("bone");
+        t.skeleton.bones[i].parent = Some(u3);
+    }
+    let m = motion(vec![
+        key("上半身2", 0, [0.0; 3], Quat::from_rotation_x(0.5)),
+        key("上半身2", 10, [0.0; 3], Quat::from_rotation_z(0.3)),
+    ]);
+    let out = sizing::size_motion(&m, &s, &t, &SizingOptions::default()).expect("sized");
+    let c = out.changes.iter().find(|c| c.bone == "上半身3").expect("上半身3");
+    assert_eq!(c.added, 2);
+    for f in [0.0, 10.0] {
+        let want = world(&s, &m, "左手首", f);
+        assert!(world(&t, &out.motion, "左手首", f).distance(want) < 1e-3, "{f}");
+        assert!(world(&t, &m, "左手首", f).distance(want) > 0.1, "{f}: unsized was off");
+    }
+}

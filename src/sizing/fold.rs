@@ -295,3 +295,63 @@ fn last_key_at(track: &crate::vmd::Track, frame: u32) -> Option<usize> {
     let j = end.checked_sub(1)?;
     (track.frames[j] == frame).then(|| track.keys[j] as usize)
 }
+
+/// The other way round: a trunk bone the target has and the source lacks
+/// that appends its parent's turn again (the target's 上半身3 takes 0.4 ×
+/// 上半身2 on top of 上半身2) would turn the target further than the
+/// source ever turned. Keys are added to it that cancel the appended turn
+/// at every key of the bone it appends from (with that key's curves), so
+/// the target plays what the source played. Returns a note per bone.
+pub(super) fn cancel_extra_appends(out: &mut Motion, source: &Model, target: &Model) -> Vec<String> {
+    let mut notes = Vec::new();
+    let sk = &target.skeleton;
+    for bone in &sk.bones {
+        let Some(inherit) = bone.inherit.filter(|i| i.rotation && !i.local) else {
+            continue;
+        };
+        // Trunk bones only: other stacked appends (an eye highlight on
+        // 両目) are the target's own look, not a body proportion.
+        let stacked = bone.parent == Some(inherit.source) && bone.name.starts_with("上半身");
+        if !stacked || source.skeleton.find(&bone.name).is_some() {
+            continue;
+        }
+        let Some(from) = sk.bones.get(inherit.source) else {
+            continue;
+        };
+        let index = TrackIndex::build(out);
+        if bone_track(&index, &bone.name).is_some() {
+            continue;
+        }
+        let Some(t) = bone_track(&index, &from.name) else {
+            continue;
+        };
+        let enc = out.name_encoding();
+        let mut added = Vec::new();
+        for &k in &index.bones[t].keys {
+            let Some(key) = out.bones.get(k as usize) else {
+                continue;
+            };
+            let q = Quat::from_array(key.rotation()).normalize();
+            let cancel = Quat::IDENTITY.slerp(q, inherit.ratio).inverse().normalize();
+            if !cancel.is_finite() {
+                continue;
+            }
+            if let Ok(mut new) = BoneKey::new(&bone.name, enc, key.frame(), [0.0; 3], cancel.to_array())
+            {
+                new.set_interpolation_block(key.interpolation_block());
+                added.push(new);
+            }
+        }
+        if !added.is_empty() {
+            notes.push(format!(
+                "the source lacks {}: {} keys added that cancel its {} × {} turn",
+                bone.name,
+                added.len(),
+                inherit.ratio,
+                from.name
+            ));
+            out.bones.extend(added);
+        }
+    }
+    notes
+}

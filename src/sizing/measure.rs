@@ -61,7 +61,7 @@ pub enum SizingError {
     NonFiniteBone { role: String, bone: String },
     /// A motion key holds a non-finite position or rotation.
     NonFiniteKey { bone: String, frame: u32 },
-    /// The motion drives none of the source's standard bones.
+    /// The motion drives none of the source's bones.
     DifferentSkeleton { tracks: usize },
     /// No target was given.
     NoTarget,
@@ -90,7 +90,7 @@ impl std::fmt::Display for SizingError {
             ),
             SizingError::DifferentSkeleton { tracks } => write!(
                 f,
-                "the motion's {tracks} bone tracks drive none of the source model's standard leg, arm or movement bones (a motion for a different skeleton?)"
+                "none of the motion's {tracks} bone tracks names a bone of the source model (a motion for a different skeleton?)"
             ),
             SizingError::NoTarget => write!(f, "no target model to size for"),
         }

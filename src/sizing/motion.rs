@@ -84,22 +84,6 @@ const MOVEMENT_BONES: [&str; 10] = [
     "右つま先ＩＫ",
 ];
 
-/// Standard bones one of which a motion for this kind of skeleton drives.
-const STANDARD_BONES: [&str; 12] = [
-    "全ての親",
-    "センター",
-    "グルーブ",
-    "上半身",
-    "下半身",
-    "頭",
-    "左足ＩＫ",
-    "右足ＩＫ",
-    "左腕",
-    "右腕",
-    "左足",
-    "右足",
-];
-
 /// A value change smaller than this (per component) is not written, so a
 /// key whose sizing is the identity stays byte-identical.
 const SAME: f32 = 1e-6;
@@ -181,20 +165,13 @@ fn check_keys(motion: &Motion) -> Result<(), SizingError> {
 }
 
 /// Refuses a motion that has bone tracks but drives none of the source's
-/// standard bones.
+/// bones (by MMD's name rule).
 fn check_skeleton(source: &Model, index: &TrackIndex) -> Result<(), SizingError> {
-    if index.bones.is_empty() {
-        return Ok(());
-    }
-    let drives = STANDARD_BONES
-        .iter()
-        .any(|n| source.skeleton.find(n).is_some() && bone_track(index, n).is_some());
-    if drives {
-        Ok(())
+    let tracks = index.bones.len();
+    if tracks > 0 && missing_names(source, index).bones.len() == tracks {
+        Err(SizingError::DifferentSkeleton { tracks })
     } else {
-        Err(SizingError::DifferentSkeleton {
-            tracks: index.bones.len(),
-        })
+        Ok(())
     }
 }
 
@@ -215,6 +192,11 @@ impl Job<'_> {
         let mut notes = Vec::new();
         let folded = super::fold::fold_missing(&mut out, self.motion, self.source, self.target);
         notes.extend(folded);
+        notes.extend(super::fold::cancel_extra_appends(
+            &mut out,
+            self.source,
+            self.target,
+        ));
         let index = TrackIndex::build(&out);
         self.scale_movement(&mut out, &index, &mut notes);
         if options.arms {
