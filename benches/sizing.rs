@@ -16,10 +16,36 @@ use vmd_studio::sizing::{SizingOptions, size_motion};
 use vmd_studio::vmd::{BoneKey, Motion, NameEncoding};
 
 const BONES: [&str; 30] = [
-    "センター", "グルーブ", "上半身", "上半身2", "首", "頭", "下半身", "左足ＩＫ", "右足ＩＫ",
-    "左つま先ＩＫ", "右つま先ＩＫ", "左肩", "右肩", "左腕", "右腕", "左ひじ", "右ひじ", "左手首",
-    "右手首", "左腕捩", "右腕捩", "左手捩", "右手捩", "左親指１", "右親指１", "左人指１",
-    "右人指１", "左中指１", "右中指１", "全ての親",
+    "センター",
+    "グルーブ",
+    "上半身",
+    "上半身2",
+    "首",
+    "頭",
+    "下半身",
+    "左足ＩＫ",
+    "右足ＩＫ",
+    "左つま先ＩＫ",
+    "右つま先ＩＫ",
+    "左肩",
+    "右肩",
+    "左腕",
+    "右腕",
+    "左ひじ",
+    "右ひじ",
+    "左手首",
+    "右手首",
+    "左腕捩",
+    "右腕捩",
+    "左手捩",
+    "右手捩",
+    "左親指１",
+    "右親指１",
+    "左人指１",
+    "右人指１",
+    "左中指１",
+    "右中指１",
+    "全ての親",
 ];
 
 /// 5,400 frames, a key every 4 frames on each of [`BONES`].
@@ -34,7 +60,12 @@ fn dance() -> Motion {
             } else {
                 [0.0; 3]
             };
-            let rot = Quat::from_euler(glam::EulerRot::YXZ, (t * 0.9).sin() * 0.5, (t * 1.3).sin() * 0.4, (t * 0.7).cos() * 0.6);
+            let rot = Quat::from_euler(
+                glam::EulerRot::YXZ,
+                (t * 0.9).sin() * 0.5,
+                (t * 1.3).sin() * 0.4,
+                (t * 0.7).cos() * 0.6,
+            );
             let key = BoneKey::new(name, NameEncoding::ShiftJis, f, pos, rot.to_array())
                 .expect("name fits");
             m.bones.push(key);
@@ -59,7 +90,9 @@ fn target(model: &Model) -> Model {
     }
     for side in [1.0f32, -1.0] {
         let arm = if side > 0.0 { "左腕" } else { "右腕" };
-        let Some(a) = m.skeleton.find(arm) else { continue };
+        let Some(a) = m.skeleton.find(arm) else {
+            continue;
+        };
         let pivot = m.skeleton.bones[a].rest_position;
         let turn = if side > 0.0 { lower } else { lower.inverse() };
         let below: Vec<usize> = (0..m.skeleton.bones.len())

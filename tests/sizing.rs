@@ -127,8 +127,18 @@ fn a_stance() -> Vec3 {
 /// (1,1,0). Target: hip (1.5,12,0), knee (1.5,7,0), ankle (1.5,1.5,0.8).
 fn pair() -> (Model, Model) {
     (
-        body([1.0, 10.0, 0.0], [1.0, 6.0, -0.5], [1.0, 1.0, 0.0], HORIZONTAL),
-        body([1.5, 12.0, 0.0], [1.5, 7.0, 0.0], [1.5, 1.5, 0.8], a_stance()),
+        body(
+            [1.0, 10.0, 0.0],
+            [1.0, 6.0, -0.5],
+            [1.0, 1.0, 0.0],
+            HORIZONTAL,
+        ),
+        body(
+            [1.5, 12.0, 0.0],
+            [1.5, 7.0, 0.0],
+            [1.5, 1.5, 0.8],
+            a_stance(),
+        ),
     )
 }
 
@@ -160,8 +170,14 @@ fn leg_ratios_are_the_hand_computed_ones() {
     // The other way round the hips rise (v5 would not): the drop 9 becomes
     // 10.5 / 10.558 of the bent leg's 9.056, ≈ 9.0064.
     let back = leg_ratios(&dst, &src);
-    assert!((back.hip_offset - (10.5 / t_len * s_len - 9.0)).abs() < 1e-5, "{back:?}");
-    assert!(back.hip_offset > 0.006 && back.hip_offset < 0.007, "{back:?}");
+    assert!(
+        (back.hip_offset - (10.5 / t_len * s_len - 9.0)).abs() < 1e-5,
+        "{back:?}"
+    );
+    assert!(
+        back.hip_offset > 0.006 && back.hip_offset < 0.007,
+        "{back:?}"
+    );
 }
 
 #[test]
@@ -200,7 +216,11 @@ fn movement_keys_are_scaled_and_hips_moved() {
     assert!((ik[2] - (-h - 0.8)).abs() < 1e-5, "{ik:?}");
     // The right foot had no track: it gets one key at frame 0 with its
     // spread (mirrored: −(h·1 − 1.5)).
-    let right = out.changes.iter().find(|c| c.bone == "右足ＩＫ").expect("right");
+    let right = out
+        .changes
+        .iter()
+        .find(|c| c.bone == "右足ＩＫ")
+        .expect("right");
     assert_eq!((right.added, right.changed), (1, 0));
     let added = out.motion.bones[m.bones.len()..]
         .iter()
@@ -238,7 +258,10 @@ fn an_arm_horizontal_on_the_source_stays_horizontal_on_an_a_stance_target() {
         let dst = (world(&t, &out.motion, b, 0.0) - world(&t, &out.motion, a, 0.0)).normalize();
         assert!(src.angle_between(dst) < 1e-3, "{a}: {src} vs {dst}");
         let plain = (world(&t, &m, b, 0.0) - world(&t, &m, a, 0.0)).normalize();
-        assert!(src.angle_between(plain) > 0.4, "{a}: the unsized arm was off");
+        assert!(
+            src.angle_between(plain) > 0.4,
+            "{a}: the unsized arm was off"
+        );
     }
     // The source's forearm after the 90° bend about Y points along −Z.
     let fore = (world(&s, &m, "左手首", 0.0) - world(&s, &m, "左ひじ", 0.0)).normalize();
@@ -326,7 +349,10 @@ fn a_body_scaled_1_2_gets_the_sources_contacts_scaled() {
         }
     }
     let q = sizing::quality(&m, &out.motion, &s, &t).expect("quality");
-    assert!(q.after.stance_error < 1e-3 && q.after.hip_error < 1e-3, "{q:?}");
+    assert!(
+        q.after.stance_error < 1e-3 && q.after.hip_error < 1e-3,
+        "{q:?}"
+    );
     assert_eq!(q.after.ik_reach, q.source.ik_reach);
     assert!(q.after.arm_angle_max.expect("arms") < 0.1);
 }
@@ -336,7 +362,10 @@ fn a_body_scaled_1_2_gets_the_sources_contacts_scaled() {
 /// height, so the feet stay on the floor.
 fn long_legs(model: &Model) -> Model {
     let mut m = model.clone();
-    let hip_y = m.skeleton.find("左足").map(|i| m.skeleton.bones[i].rest_position.y);
+    let hip_y = m
+        .skeleton
+        .find("左足")
+        .map(|i| m.skeleton.bones[i].rest_position.y);
     let hip_y = hip_y.expect("左足");
     for b in &mut m.skeleton.bones {
         let leg = ["足", "ひざ", "つま先"].iter().any(|s| b.name.contains(s));
@@ -412,7 +441,10 @@ fn bad_input_names_what_is_wrong() {
     let k = flat.skeleton.find("右ひざ").expect("knee");
     flat.skeleton.bones[k].rest_position = hip;
     let e = sizing::size_motion(&m, &s, &flat, &opts).expect_err("zero length");
-    assert!(e.to_string().contains("右足") && e.to_string().contains("右ひざ"), "{e}");
+    assert!(
+        e.to_string().contains("右足") && e.to_string().contains("右ひざ"),
+        "{e}"
+    );
     // Arms missing: refused unless arms are off.
     let mut armless = t.clone();
     let w = armless.skeleton.find("右手首").expect("wrist");
@@ -468,11 +500,21 @@ fn an_extra_appending_trunk_bone_on_the_target_is_cancelled() {
         key("上半身2", 10, [0.0; 3], Quat::from_rotation_z(0.3)),
     ]);
     let out = sizing::size_motion(&m, &s, &t, &SizingOptions::default()).expect("sized");
-    let c = out.changes.iter().find(|c| c.bone == "上半身3").expect("上半身3");
+    let c = out
+        .changes
+        .iter()
+        .find(|c| c.bone == "上半身3")
+        .expect("上半身3");
     assert_eq!(c.added, 2);
     for f in [0.0, 10.0] {
         let want = world(&s, &m, "左手首", f);
-        assert!(world(&t, &out.motion, "左手首", f).distance(want) < 1e-3, "{f}");
-        assert!(world(&t, &m, "左手首", f).distance(want) > 0.1, "{f}: unsized was off");
+        assert!(
+            world(&t, &out.motion, "左手首", f).distance(want) < 1e-3,
+            "{f}"
+        );
+        assert!(
+            world(&t, &m, "左手首", f).distance(want) > 0.1,
+            "{f}: unsized was off"
+        );
     }
 }

@@ -54,10 +54,21 @@ fn the_sample_motion_on_a_1_2_copy_keeps_its_contacts_scaled() {
     let (model, motion) = files(&dir);
     let big = scaled(&model, 1.2);
     let out = sizing::size_motion(&motion, &model, &big, &SizingOptions::default()).expect("sized");
-    assert!((out.ratios.horizontal - 1.2).abs() < 1e-4, "{:?}", out.ratios);
+    assert!(
+        (out.ratios.horizontal - 1.2).abs() < 1e-4,
+        "{:?}",
+        out.ratios
+    );
     let last = motion.bones.iter().map(|k| k.frame()).max().unwrap_or(0);
     let frames: Vec<f64> = (0..=last).step_by(7).map(f64::from).collect();
-    let bones = ["左足首", "右足首", "左つま先", "右つま先", "左手首", "右手首"];
+    let bones = [
+        "左足首",
+        "右足首",
+        "左つま先",
+        "右つま先",
+        "左手首",
+        "右手首",
+    ];
     let want = positions(&model, &motion, &bones, &frames);
     let got = positions(&big, &out.motion, &bones, &frames);
     let leg = sizing::measure(&big, "target").expect("measure").leg_length;
@@ -66,7 +77,10 @@ fn the_sample_motion_on_a_1_2_copy_keeps_its_contacts_scaled() {
         .zip(&got)
         .map(|(w, g)| g.distance(*w * 1.2))
         .fold(0.0f32, f32::max);
-    assert!(worst < 0.02 * leg, "worst contact error {worst} (leg {leg})");
+    assert!(
+        worst < 0.02 * leg,
+        "worst contact error {worst} (leg {leg})"
+    );
 }
 
 #[test]
@@ -75,8 +89,8 @@ fn sizing_onto_other_bodies_measures_closer_to_the_source() {
     let (model, motion) = files(&dir);
     for target in ["mmdagent__mei.pmd", "unitymmdloader__mmt_test_model.pmx"] {
         let t = Model::open(&dir.join(target)).expect("target");
-        let out = sizing::size_motion(&motion, &model, &t, &SizingOptions::default())
-            .expect("sized");
+        let out =
+            sizing::size_motion(&motion, &model, &t, &SizingOptions::default()).expect("sized");
         let q = sizing::quality(&motion, &out.motion, &model, &t).expect("quality");
         eprintln!("{target}: ratios {:?}\n{q:#?}", out.ratios);
         // The pose on the sized target matches the source's within 1 % of
@@ -86,9 +100,15 @@ fn sizing_onto_other_bodies_measures_closer_to_the_source() {
         assert!(q.after.stance_error < 0.01, "{target}: {q:#?}");
         assert!(q.before.stance_error > 0.03, "{target}: {q:#?}");
         let (a, b) = (q.after.arm_angle_max, q.before.arm_angle_max);
-        assert!(a.expect("arms") < 0.5 && b.expect("arms") > 5.0, "{target}: {q:#?}");
+        assert!(
+            a.expect("arms") < 0.5 && b.expect("arms") > 5.0,
+            "{target}: {q:#?}"
+        );
         assert_eq!(q.after.ik_reach, q.source.ik_reach, "{target}: {q:#?}");
-        assert!(q.after.floor_frames <= q.before.floor_frames, "{target}: {q:#?}");
+        assert!(
+            q.after.floor_frames <= q.before.floor_frames,
+            "{target}: {q:#?}"
+        );
     }
 }
 
@@ -134,7 +154,10 @@ fn the_size_verb_writes_the_motion_and_reports() {
     let input = vmd::read_vec(std::fs::read(&motion).expect("input")).expect("vmd");
     let changes = v["changes"].as_array().expect("changes");
     let added: u64 = changes.iter().map(|c| c["added"].as_u64().unwrap()).sum();
-    let kept: u64 = changes.iter().map(|c| c["untouched"].as_u64().unwrap()).sum();
+    let kept: u64 = changes
+        .iter()
+        .map(|c| c["untouched"].as_u64().unwrap())
+        .sum();
     let changed: u64 = changes.iter().map(|c| c["changed"].as_u64().unwrap()).sum();
     assert_eq!(written.bones.len() as u64, input.bones.len() as u64 + added);
     assert_eq!(changed + kept, input.bones.len() as u64);
@@ -148,7 +171,13 @@ fn the_size_verb_writes_the_motion_and_reports() {
     assert_eq!(same, kept);
     let q = &v["quality"];
     for part in ["source", "before", "after"] {
-        for field in ["ik_reach", "stance", "hip_height", "floor_frames", "arm_angle_mean"] {
+        for field in [
+            "ik_reach",
+            "stance",
+            "hip_height",
+            "floor_frames",
+            "arm_angle_mean",
+        ] {
             assert!(q[part][field].is_number(), "{part}.{field}: {q}");
         }
     }
@@ -182,7 +211,9 @@ fn the_size_verb_refuses_a_model_without_legs_and_writes_nothing() {
         "--from",
         sample.join("サンプルモデル.pmx").to_str().unwrap(),
         "--to",
-        dir.join("babylonmmd__bone_hierarchy_test.pmx").to_str().unwrap(),
+        dir.join("babylonmmd__bone_hierarchy_test.pmx")
+            .to_str()
+            .unwrap(),
         "-o",
         out_path.to_str().unwrap(),
     ]);

@@ -125,7 +125,10 @@ fn print_text(output: &Path, o: &SizingOutcome, q: &QualityReport) {
     for n in &o.notes {
         out!("  note: {n}");
     }
-    out!("quality over {} frames   source   before   after", q.source.frames);
+    out!(
+        "quality over {} frames   source   before   after",
+        q.source.frames
+    );
     let row = |name: &str, f: &dyn Fn(&QualityStats) -> String| {
         out!(
             "  {name:<26} {:>8} {:>8} {:>8}",

@@ -65,10 +65,26 @@ const fn fold(missing: &'static str, into: Receivers, order: Order) -> Fold {
 /// The folds, in the order they run: 上半身2 before 上半身3, so that a
 /// target lacking both gets `上半身 · 上半身2 · 上半身3`.
 const FOLDS: [Fold; 14] = [
-    fold("グルーブ", Receivers::All(&["センター"]), Order::ChildIntoParent),
-    fold("上半身2", Receivers::All(&["上半身"]), Order::ChildIntoParent),
-    fold("上半身3", Receivers::First(&["上半身2", "上半身"]), Order::ChildIntoParent),
-    fold("腰", Receivers::All(&["上半身", "下半身"]), Order::MissingFirst),
+    fold(
+        "グルーブ",
+        Receivers::All(&["センター"]),
+        Order::ChildIntoParent,
+    ),
+    fold(
+        "上半身2",
+        Receivers::All(&["上半身"]),
+        Order::ChildIntoParent,
+    ),
+    fold(
+        "上半身3",
+        Receivers::First(&["上半身2", "上半身"]),
+        Order::ChildIntoParent,
+    ),
+    fold(
+        "腰",
+        Receivers::All(&["上半身", "下半身"]),
+        Order::MissingFirst,
+    ),
     // 肩P turns 肩; its cancel bone 肩C (inheriting −1 × 肩P) turns it back
     // before 腕, so 腕 sees 肩P · 肩 · 肩P⁻¹ (MMD's semi-standard rig).
     Fold {
@@ -124,7 +140,12 @@ pub(super) fn fold_missing(
         }
         let receivers: Vec<&str> = match f.into {
             Receivers::All(r) => r.iter().copied().filter(|n| has(target, n)).collect(),
-            Receivers::First(r) => r.iter().copied().find(|n| has(target, n)).into_iter().collect(),
+            Receivers::First(r) => r
+                .iter()
+                .copied()
+                .find(|n| has(target, n))
+                .into_iter()
+                .collect(),
         };
         for receiver in receivers {
             // A missing bone that appends a turn on top of its parent's
@@ -215,7 +236,10 @@ fn fold_one(
         // A new key that gives what the receiver plays there anyway is not
         // needed.
         let same = (pos - ip).abs().max_element() <= SAME
-            && (glam::Vec4::from(rot) - glam::Vec4::from(iq)).abs().max_element() <= SAME;
+            && (glam::Vec4::from(rot) - glam::Vec4::from(iq))
+                .abs()
+                .max_element()
+                <= SAME;
         if own.is_none() && same {
             continue;
         }
@@ -242,8 +266,7 @@ fn fold_one(
                 }
             }
             None => {
-                let Ok(mut key) = BoneKey::new(into, enc, f, pos.to_array(), rot.to_array())
-                else {
+                let Ok(mut key) = BoneKey::new(into, enc, f, pos.to_array(), rot.to_array()) else {
                     continue;
                 };
                 if let Some(block) = curve_from.and_then(|k| out.bones.get(k)) {
@@ -302,7 +325,11 @@ fn last_key_at(track: &crate::vmd::Track, frame: u32) -> Option<usize> {
 /// source ever turned. Keys are added to it that cancel the appended turn
 /// at every key of the bone it appends from (with that key's curves), so
 /// the target plays what the source played. Returns a note per bone.
-pub(super) fn cancel_extra_appends(out: &mut Motion, source: &Model, target: &Model) -> Vec<String> {
+pub(super) fn cancel_extra_appends(
+    out: &mut Motion,
+    source: &Model,
+    target: &Model,
+) -> Vec<String> {
     let mut notes = Vec::new();
     let sk = &target.skeleton;
     for bone in &sk.bones {
@@ -336,7 +363,8 @@ pub(super) fn cancel_extra_appends(out: &mut Motion, source: &Model, target: &Mo
             if !cancel.is_finite() {
                 continue;
             }
-            if let Ok(mut new) = BoneKey::new(&bone.name, enc, key.frame(), [0.0; 3], cancel.to_array())
+            if let Ok(mut new) =
+                BoneKey::new(&bone.name, enc, key.frame(), [0.0; 3], cancel.to_array())
             {
                 new.set_interpolation_block(key.interpolation_block());
                 added.push(new);

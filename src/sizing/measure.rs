@@ -171,7 +171,13 @@ pub fn measure(model: &Model, role: &str) -> Result<BodyMeasure, SizingError> {
     let center = need("センター".into());
     let leg_idx: Vec<[usize; 3]> = Side::BOTH
         .iter()
-        .map(|s| [need(s.name("足")), need(s.name("ひざ")), need(s.name("足首"))])
+        .map(|s| {
+            [
+                need(s.name("足")),
+                need(s.name("ひざ")),
+                need(s.name("足首")),
+            ]
+        })
         .collect();
     if !missing.is_empty() {
         return Err(SizingError::MissingBones {
@@ -219,12 +225,10 @@ pub fn measure(model: &Model, role: &str) -> Result<BodyMeasure, SizingError> {
             length,
         });
     }
-    let legs: [LegMeasure; 2] = legs
-        .try_into()
-        .map_err(|_| SizingError::MissingBones {
-            role: role.into(),
-            names: vec!["足".into()],
-        })?;
+    let legs: [LegMeasure; 2] = legs.try_into().map_err(|_| SizingError::MissingBones {
+        role: role.into(),
+        names: vec!["足".into()],
+    })?;
     let left = &legs[0];
     let leg_reach = apart(left.bones[0], left.bones[2])?;
     let leg_drop = left.hip.y - left.ankle.y;

@@ -326,7 +326,9 @@ impl Job<'_> {
         let sk = &self.target.skeleton;
         let b = &sk.bones[bone];
         let src = self.source.skeleton.find(&b.name)?;
-        let axis = self.source.skeleton.bones[src].fixed_axis?.try_normalize()?;
+        let axis = self.source.skeleton.bones[src]
+            .fixed_axis?
+            .try_normalize()?;
         let own = b.fixed_axis.and_then(Vec3::try_normalize);
         let same_axis = own.is_some_and(|t| t.dot(axis) > 1.0 - 1e-6);
         let turned = before.angle_between(Quat::IDENTITY) > 1e-6
@@ -444,7 +446,13 @@ impl std::ops::Sub for Vec4Like {
 }
 
 /// Appends one key at frame 0 for a bone that had no track.
-pub(super) fn add_key(out: &mut Motion, name: &str, position: Vec3, rotation: Quat, notes: &mut Vec<String>) {
+pub(super) fn add_key(
+    out: &mut Motion,
+    name: &str,
+    position: Vec3,
+    rotation: Quat,
+    notes: &mut Vec<String>,
+) {
     let enc = out.name_encoding();
     match BoneKey::new(name, enc, 0, position.to_array(), rotation.to_array()) {
         Ok(k) => out.bones.push(k),
@@ -475,7 +483,10 @@ fn arm_turns(
     let mut own: HashMap<usize, Quat> = HashMap::new();
     for (s, d) in src.iter().zip(dst) {
         for j in 0..3 {
-            own.insert(d.bones[j], Quat::from_rotation_arc(d.directions[j], s.directions[j]));
+            own.insert(
+                d.bones[j],
+                Quat::from_rotation_arc(d.directions[j], s.directions[j]),
+            );
         }
     }
     let children = sk.children();
