@@ -41,6 +41,7 @@ pub mod project;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod scene;
+pub mod sizing;
 /// Video export's GPU-free part now lives in the scene layer
 /// ([`scene::video`]); this keeps the old path `crate::video` working.
 pub use scene::video;

@@ -49,6 +49,7 @@ pub mod physics;
 pub mod project;
 #[cfg(feature = "render")]
 pub mod render;
+pub mod size;
 pub mod toolbox;
 pub mod vpd;
 
@@ -341,6 +342,8 @@ pub enum Command {
     ProjectInfo(project::ProjectInfoArgs),
     /// Write an MMD project's motions and camera as VMD, with its models and a .vmdscene.
     ExportScene(project::ExportSceneArgs),
+    /// Fit a motion made for one model to another; prints the quality report.
+    Size(size::SizeArgs),
     /// Render frames through the VMD camera as a numbered PNG sequence.
     #[cfg(feature = "render")]
     Render(render::RenderArgs),
@@ -373,6 +376,7 @@ pub fn run(cmd: Command) -> CliResult {
         Command::ApplyVpd(a) => vpd::apply_vpd(a),
         Command::ProjectInfo(a) => project::project_info(a),
         Command::ExportScene(a) => project::export_scene(a),
+        Command::Size(a) => size::size(a),
         #[cfg(feature = "render")]
         Command::Render(a) => render::render(a),
         #[cfg(feature = "render")]

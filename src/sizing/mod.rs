@@ -1,0 +1,41 @@
+//! Sizing: fit a motion made for one body (the *source* model) to another
+//! (the *target*), as VMDサイジング v5 does (miu200521358/vmd_sizing, MIT,
+//! Python; its ideas are cited where used, the code is ours).
+//!
+//! Pure: no GUI or GPU type; poses go through the one
+//! [`PoseEngine`](crate::model::PoseEngine).
+//!
+//! # Steps
+//! 1. [`measure`]: each model's rest skeleton — leg lengths, hip height,
+//!    arm rest directions — or a [`SizingError`] naming what is missing.
+//! 2. [`LegRatios`]: the target's leg over the source's, horizontal
+//!    (straight hip→ankle distance) and vertical (hip→ankle drop), v5's
+//!    `calc_leg_ik_ratio`; several actors share one horizontal ratio
+//!    ([`shared_horizontal`]).
+//! 3. [`size_motion`]: keys of semi-standard bones the target lacks folded
+//!    into the bones that carry them there (グルーブ → センター, 上半身3,
+//!    腰, 肩P, 足D …), movement bones scaled, the hips moved so they keep the
+//!    source's height-to-leg proportion, arms turned by the difference of
+//!    rest directions, toes kept off the floor. Every record of a bone
+//!    the sizing does not touch stays byte-identical; changed keys keep
+//!    their interpolation curves; keys are added only where a bone with no
+//!    track must now move (one key at frame 0).
+//! 4. [`quality`]: the numbers the user sees — leg IK reach, stance,
+//!    hip height, floor, arm direction — for the source, the target wearing
+//!    the unsized motion and the target wearing the sized one.
+//!
+//! # Units
+//! MMD model units (left-handed, Y up, ≈ 8 cm each), frames at 30 fps,
+//! angles in degrees in reports and radians inside.
+
+mod fold;
+mod measure;
+mod motion;
+mod quality;
+
+pub use measure::{
+    ArmMeasure, BodyMeasure, LegMeasure, LegRatios, Side, SizingError, leg_ratios, measure,
+    shared_horizontal,
+};
+pub use motion::{BoneChange, SizingOptions, SizingOutcome, size_motion, size_motions};
+pub use quality::{QualityReport, QualityStats, quality};
