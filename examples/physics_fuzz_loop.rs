@@ -110,7 +110,10 @@ fn mutate(rng: &mut Rng, input: &mut Vec<u8>, pool: &[Vec<u8>]) {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let seconds: u64 = args.first().and_then(|s| s.parse().ok()).unwrap_or(60);
-    let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(0x9E37_79B9_7F4A_7C15);
+    let seed: u64 = args
+        .get(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x9E37_79B9_7F4A_7C15);
     let pool = seeds();
     let mut rng = Rng(seed | 1);
     std::panic::set_hook(Box::new(|_| {}));

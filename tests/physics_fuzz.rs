@@ -68,15 +68,18 @@ fn a_nan_bone_or_a_huge_bone_pose_never_makes_a_body_non_finite() {
         Vec3::new(0.0, 2.5e30, 0.0),
         PhysicsMode::FollowBone,
     ));
-    m.rigid_bodies.push(body(
-        0,
-        Vec3::new(3.0, 10.0, 0.0),
-        PhysicsMode::FollowBone,
-    ));
+    m.rigid_bodies
+        .push(body(0, Vec3::new(3.0, 10.0, 0.0), PhysicsMode::FollowBone));
     let mut world = PhysicsWorld::new(&m);
     let warnings = world.warnings().join("\n");
-    assert!(warnings.contains("rigid body 0 \"on 1\": bone 1's rest position"), "{warnings}");
-    assert!(warnings.contains("rigid body 1 \"on 0\": position"), "{warnings}");
+    assert!(
+        warnings.contains("rigid body 0 \"on 1\": bone 1's rest position"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("rigid body 1 \"on 0\": position"),
+        "{warnings}"
+    );
     let rest = [
         Mat4::from_translation(Vec3::new(0.0, 10.0, 0.0)),
         Mat4::from_translation(Vec3::new(f32::NAN, 1.0, 0.0)),
@@ -84,8 +87,7 @@ fn a_nan_bone_or_a_huge_bone_pose_never_makes_a_body_non_finite() {
     world.reset(&rest);
     // Finite, but 1e38 times the offset overflows.
     let huge = [
-        Mat4::from_translation(Vec3::new(0.0, 1.0e38, 0.0))
-            * Mat4::from_scale(Vec3::splat(1.0e3)),
+        Mat4::from_translation(Vec3::new(0.0, 1.0e38, 0.0)) * Mat4::from_scale(Vec3::splat(1.0e3)),
         rest[1],
     ];
     for pose in [&rest, &huge, &rest] {

@@ -99,7 +99,11 @@ fn chain(
 ) -> Vec<usize> {
     let first_bone = m.skeleton.bones.len();
     for (k, &head) in heads.iter().enumerate() {
-        let parent = if k == 0 { parent_bone } else { first_bone + k - 1 };
+        let parent = if k == 0 {
+            parent_bone
+        } else {
+            first_bone + k - 1
+        };
         m.skeleton
             .bones
             .push(Bone::new(format!("{tag}{k}"), Some(parent), head));
@@ -120,14 +124,8 @@ fn chain(
         rb.rotation = euler_along(link);
         let index = m.rigid_bodies.len();
         m.rigid_bodies.push(rb);
-        m.joints.push(joint(
-            previous,
-            index,
-            head,
-            joint_rotation,
-            limits,
-            spring,
-        ));
+        m.joints
+            .push(joint(previous, index, head, joint_rotation, limits, spring));
         previous = index;
     }
     (first_bone..first_bone + heads.len()).collect()
@@ -142,9 +140,21 @@ pub fn sleeve() -> Model {
     let mut m = Model::empty(Format::Pmx { version: 2.0 });
     m.name = "generated sleeve".to_string();
     let bones = &mut m.skeleton.bones;
-    bones.push(Bone::new("センター".to_string(), None, Vec3::new(0.0, 8.0, 0.0)));
-    bones.push(Bone::new("左腕".to_string(), Some(0), Vec3::new(1.5, 14.0, 0.0)));
-    bones.push(Bone::new("左ひじ".to_string(), Some(1), Vec3::new(6.0, 14.0, 0.0)));
+    bones.push(Bone::new(
+        "センター".to_string(),
+        None,
+        Vec3::new(0.0, 8.0, 0.0),
+    ));
+    bones.push(Bone::new(
+        "左腕".to_string(),
+        Some(0),
+        Vec3::new(1.5, 14.0, 0.0),
+    ));
+    bones.push(Bone::new(
+        "左ひじ".to_string(),
+        Some(1),
+        Vec3::new(6.0, 14.0, 0.0),
+    ));
     // The arm: a kinematic capsule along +X from the shoulder to the elbow.
     let mut arm = body("左腕", 1, PhysicsMode::FollowBone, 0, 0xFFFF);
     arm.size = Vec3::new(0.6, 3.3, 0.0);
@@ -187,8 +197,16 @@ pub fn twin_tail() -> Model {
     let mut m = Model::empty(Format::Pmx { version: 2.0 });
     m.name = "generated twin tails".to_string();
     let bones = &mut m.skeleton.bones;
-    bones.push(Bone::new("センター".to_string(), None, Vec3::new(0.0, 8.0, 0.0)));
-    bones.push(Bone::new("頭".to_string(), Some(0), Vec3::new(0.0, 18.0, 0.0)));
+    bones.push(Bone::new(
+        "センター".to_string(),
+        None,
+        Vec3::new(0.0, 8.0, 0.0),
+    ));
+    bones.push(Bone::new(
+        "頭".to_string(),
+        Some(0),
+        Vec3::new(0.0, 18.0, 0.0),
+    ));
     let mut head = body("頭", 1, PhysicsMode::FollowBone, 0, 0xFFFF);
     head.shape = Shape::Sphere;
     head.size = Vec3::new(1.6, 0.0, 0.0);

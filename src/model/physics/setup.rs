@@ -266,7 +266,7 @@ pub fn world_setup(model: &Model) -> WorldSetup {
             rb.position
         } else {
             warnings.push(format!(
-                "{label}: position {} not finite or too far; placed at its bone",
+                "{label}: position not finite or past {MAX_COORDINATE} units ({}); placed at its bone",
                 rb.position
             ));
             bone_origin
@@ -358,7 +358,7 @@ pub fn world_setup(model: &Model) -> WorldSetup {
         }
         if !in_world(j.position) || !finite3(j.rotation) {
             warnings.push(format!(
-                "{label}: position or rotation not finite, or position too far; dropped"
+                "{label}: position or rotation not finite, or position past {MAX_COORDINATE} units; dropped"
             ));
             continue;
         }
