@@ -18,6 +18,11 @@ pub const MAX_SIZE: f32 = 1.0e3;
 pub const MAX_MASS: f32 = 1.0e6;
 /// Largest joint spring stiffness accepted.
 pub const MAX_STIFFNESS: f32 = 1.0e6;
+/// Farthest from the origin (model units, about 8 km) that a body, a joint
+/// or a bone anchoring a body may sit. Real models stay within a few
+/// hundred units; a finite coordinate of 1e30 still overflows the
+/// products of poses and the engine's squared distances to infinity.
+pub const MAX_COORDINATE: f32 = 1.0e5;
 
 /// How a body moves in the world (after sanitizing and demotion).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,6 +141,11 @@ fn finite3(v: Vec3) -> bool {
     v.is_finite()
 }
 
+/// Finite and within [`MAX_COORDINATE`] of the origin on every axis.
+pub(crate) fn in_world(v: Vec3) -> bool {
+    v.is_finite() && v.abs().max_element() <= MAX_COORDINATE
+}
+
 /// Reads the model's bodies and joints into a [`WorldSetup`].
 pub fn world_setup(model: &Model) -> WorldSetup {
     let bones = &model.skeleton.bones;
@@ -150,6 +160,19 @@ pub fn world_setup(model: &Model) -> WorldSetup {
                 "{label}: bone index out of range; treated as boneless"
             ));
         }
+        // A bone whose rest position is not a point of the world cannot
+        // anchor a body: the body's offset from it would not be finite
+        // (the fuzz finding physics-body-non-finite.bin: a NaN bone).
+        let bone = match bone {
+            Some(b) if !in_world(bones[b].rest_position) => {
+                warnings.push(format!(
+                    "{label}: bone {b}'s rest position {} is not finite or too far; treated as boneless",
+                    bones[b].rest_position
+                ));
+                None
+            }
+            other => other,
+        };
         if bone.is_none() {
             warnings.push(format!(
                 "{label}: no bone; {}",
@@ -239,10 +262,13 @@ pub fn world_setup(model: &Model) -> WorldSetup {
 
         let bone_bind = bone.map(|b| Mat4::from_translation(bones[b].rest_position));
         let bone_origin = bone.map(|b| bones[b].rest_position).unwrap_or(Vec3::ZERO);
-        let position = if finite3(rb.position) {
+        let position = if in_world(rb.position) {
             rb.position
         } else {
-            warnings.push(format!("{label}: position not finite; placed at its bone"));
+            warnings.push(format!(
+                "{label}: position not finite or past {MAX_COORDINATE} units ({}); placed at its bone",
+                rb.position
+            ));
             bone_origin
         };
         let rotation = if finite3(rb.rotation) {
@@ -330,8 +356,10 @@ pub fn world_setup(model: &Model) -> WorldSetup {
             warnings.push(format!("{label}: joins rigid body {a} to itself; dropped"));
             continue;
         }
-        if !finite3(j.position) || !finite3(j.rotation) {
-            warnings.push(format!("{label}: position or rotation not finite; dropped"));
+        if !in_world(j.position) || !finite3(j.rotation) {
+            warnings.push(format!(
+                "{label}: position or rotation not finite, or position past {MAX_COORDINATE} units; dropped"
+            ));
             continue;
         }
         if j.kind != 0 {

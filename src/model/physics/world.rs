@@ -14,7 +14,7 @@ use rapier3d::prelude::{
 };
 
 use super::actors::{ActorSpan, join};
-use super::setup::{AxisLimit, BodyShape, WorldSetup, world_setup};
+use super::setup::{AxisLimit, BodyShape, WorldSetup, in_world, world_setup};
 use super::{
     ANGULAR_PROJECTION_TOLERANCE, BLOWUP_DISTANCE, GRAVITY, JOINT_FREQUENCY, MAX_STEPS_PER_CALL,
     PROJECTION_TOLERANCE, SETTLE_STEPS, STEP, StepReport,
@@ -717,16 +717,23 @@ impl PhysicsWorld {
 
     /// Where body `i` belongs given the bones' world matrices: its bone's
     /// matrix times its offset, or its bind pose without a bone (or when
-    /// the bone's matrix is not finite).
+    /// the bone's matrix is missing). A bone pose that would put the body
+    /// somewhere not finite or farther than
+    /// [`MAX_COORDINATE`](super::setup::MAX_COORDINATE) on an axis
+    /// (a huge but finite bone matrix times the offset overflows) leaves
+    /// the body where its last target put it, so every target is a point
+    /// of the world.
     fn target(&self, i: usize, bone_world: &[Mat4]) -> (Quat, Vec3) {
         let b = &self.setup.bodies[i];
-        let m = b
-            .bone
-            .and_then(|bone| bone_world.get(bone))
-            .filter(|m| m.is_finite())
-            .map(|m| *m * b.offset)
-            .unwrap_or(b.bind);
-        split(&m)
+        let Some(bone) = b.bone.and_then(|bone| bone_world.get(bone)) else {
+            return split(&b.bind);
+        };
+        let (q, t) = split(&(*bone * b.offset));
+        if in_world(t) && bone.is_finite() {
+            (q, t)
+        } else {
+            self.last_target[i]
+        }
     }
 
     /// Whether body `i` is kinematic under the current physics-off flags.

@@ -1,0 +1,195 @@
+//! Where physics rests, against Bullet (issue 40): each model stands in its
+//! rest pose for 600 frames of 1/60 s with physics on, and the direction
+//! of every physics bone from its parent is compared with where Bullet 3.25
+//! puts it. The goldens in `tests/data/physics/*.json` come from the
+//! reference tool `tools/physics-reference` (Bullet through the
+//! `mmd-anim-physics-bullet` crate), never from this engine; regenerate
+//! them with that tool only.
+
+mod common;
+mod physics_models;
+
+use std::path::{Path, PathBuf};
+
+use glam::{Mat4, Vec3};
+use vmd_studio::model::Model;
+use vmd_studio::model::physics::PhysicsWorld;
+
+/// One golden bone: its index and Bullet's direction from its parent.
+struct GoldenBone {
+    bone: usize,
+    name: String,
+    direction: Vec3,
+}
+
+fn golden(file: &str) -> (String, Vec<GoldenBone>) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/physics")
+        .join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let json: serde_json::Value = serde_json::from_str(&text).expect("golden JSON");
+    let source = json["source"].as_str().unwrap_or_default().to_string();
+    let bones = json["bones"]
+        .as_array()
+        .expect("bones")
+        .iter()
+        .map(|b| {
+            let d = &b["direction"];
+            let c = |k: usize| d[k].as_f64().unwrap_or(0.0) as f32;
+            GoldenBone {
+                bone: b["bone"].as_u64().expect("bone") as usize,
+                name: b["name"].as_str().unwrap_or_default().to_string(),
+                direction: Vec3::new(c(0), c(1), c(2)),
+            }
+        })
+        .collect();
+    (source, bones)
+}
+
+/// Our engine's settled bone matrices: rest pose, reset, 600 frames of
+/// 1/60 s, written back.
+fn settle(model: &Model) -> Vec<Mat4> {
+    let rest: Vec<Mat4> = model
+        .skeleton
+        .bones
+        .iter()
+        .map(|b| Mat4::from_translation(b.rest_position))
+        .collect();
+    let mut world = PhysicsWorld::new(model);
+    world.reset(&rest);
+    for _ in 0..600 {
+        world.step(&rest, 1.0 / 60.0);
+    }
+    let mut posed = rest.clone();
+    world.write_back(&mut posed);
+    posed
+}
+
+/// Angles (degrees) between our settled directions and Bullet's, per
+/// golden bone, with the bone's name.
+fn angles(model: &Model, bones: &[GoldenBone]) -> Vec<(f32, String)> {
+    let posed = settle(model);
+    let skeleton = &model.skeleton.bones;
+    bones
+        .iter()
+        .filter(|g| g.direction.length() > 0.5)
+        .map(|g| {
+            let parent = skeleton[g.bone].parent.expect("a golden bone has a parent");
+            let ours = (posed[g.bone].w_axis - posed[parent].w_axis)
+                .truncate()
+                .normalize();
+            let cos = ours.dot(g.direction.normalize()).clamp(-1.0, 1.0);
+            (cos.acos().to_degrees(), g.name.clone())
+        })
+        .collect()
+}
+
+/// Median, 90th percentile and largest angle, and the bone with it.
+fn summary(mut a: Vec<(f32, String)>) -> (f32, f32, f32, String) {
+    a.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let at = |q: f32| a[((a.len() - 1) as f32 * q).round() as usize].0;
+    let last = a.last().cloned().unwrap_or_default();
+    (at(0.5), at(0.9), last.0, last.1)
+}
+
+/// Compares `model` with the golden `file`: median, p90 and largest angle
+/// (degrees) must stay within the limits given (the level this engine
+/// reaches, asserted so that it cannot get worse; see the `LIMITS_*`).
+fn check(model: &Model, file: &str, median: f32, p90: f32, max: f32) {
+    let (_, bones) = golden(file);
+    assert!(!bones.is_empty(), "{file}: no bones");
+    let a = angles(model, &bones);
+    assert_eq!(a.len(), bones.len(), "{file}: every golden bone compared");
+    let (m, p, x, worst) = summary(a);
+    eprintln!(
+        "{file}: {} bones, vs Bullet median {m:.2}° p90 {p:.2}° max {x:.2}° ({worst})",
+        bones.len()
+    );
+    assert!(m <= median, "{file}: median {m:.2}° > {median}°");
+    assert!(p <= p90, "{file}: p90 {p:.2}° > {p90}°");
+    assert!(x <= max, "{file}: max {x:.2}° ({worst}) > {max}°");
+}
+
+fn corpus_model(relative: &str) -> Option<Model> {
+    let dir: PathBuf = common::corpus()?;
+    let path = dir.join(relative);
+    match Model::open(&path) {
+        Ok(m) => Some(m),
+        Err(e) => panic!("{}: {e}", path.display()),
+    }
+}
+
+#[test]
+fn mei_rests_where_bullet_rests_her() {
+    let Some(model) = corpus_model("mmdagent__mei.pmd") else {
+        return;
+    };
+    check(&model, "mei.json", LIMITS_MEI.0, LIMITS_MEI.1, LIMITS_MEI.2);
+}
+
+#[test]
+fn the_sample_model_rests_where_bullet_rests_it() {
+    let Some(model) = corpus_model("frontier/sizing_mmdbase_sample_model/サンプルモデル.pmx")
+    else {
+        return;
+    };
+    check(
+        &model,
+        "sample_model.json",
+        LIMITS_SAMPLE.0,
+        LIMITS_SAMPLE.1,
+        LIMITS_SAMPLE.2,
+    );
+}
+
+#[test]
+fn babylon_mmd_constraint_tests_rest_where_bullet_rests_them() {
+    for i in ["", "2", "3", "4"] {
+        let Some(model) = corpus_model(&format!("pmx-babylonmmd/constraint_test{i}.pmx")) else {
+            return;
+        };
+        check(
+            &model,
+            &format!("constraint_test{i}.json"),
+            LIMITS_CONSTRAINT.0,
+            LIMITS_CONSTRAINT.1,
+            LIMITS_CONSTRAINT.2,
+        );
+    }
+}
+
+#[test]
+fn a_sleeve_hangs_from_a_horizontal_arm_as_in_bullet() {
+    let model = physics_models::sleeve();
+    check(
+        &model,
+        "sleeve.json",
+        LIMITS_SLEEVE.0,
+        LIMITS_SLEEVE.1,
+        LIMITS_SLEEVE.2,
+    );
+}
+
+#[test]
+fn twin_tails_with_limits_and_springs_rest_as_in_bullet() {
+    let model = physics_models::twin_tail();
+    check(
+        &model,
+        "twintail.json",
+        LIMITS_TWIN.0,
+        LIMITS_TWIN.1,
+        LIMITS_TWIN.2,
+    );
+}
+
+// Measured 2026-12-02 (debug, this engine vs the goldens): Mei 0.00 /
+// 0.00 / 0.02 (20 bones); the sample model 0.15 / 4.49 / 8.34 (26 bones,
+// 髪_03-02); babylon-mmd's constraint tests 0.00 (1 bone each); the sleeve
+// 1.22 / 2.30 / 2.30; the twin tails 0.86 / 9.30 / 21.04 (右髪1: the tails
+// rest on their rotation limits, which Bullet measures as Euler XYZ angles
+// of the joint frame and rapier per axis; issue 40 item 2 is open there).
+const LIMITS_MEI: (f32, f32, f32) = (0.5, 0.5, 1.0);
+const LIMITS_SAMPLE: (f32, f32, f32) = (0.5, 6.0, 10.0);
+const LIMITS_CONSTRAINT: (f32, f32, f32) = (0.5, 0.5, 0.5);
+const LIMITS_SLEEVE: (f32, f32, f32) = (2.5, 4.0, 4.0);
+const LIMITS_TWIN: (f32, f32, f32) = (1.5, 12.0, 25.0);
