@@ -730,33 +730,30 @@ impl Poser {
         reset(&mut self.material_add, nm, MaterialState::splat(0.0));
         for (m, morph) in model.morphs.iter().enumerate() {
             let w = out.applied_morphs.get(m).copied().unwrap_or(0.0);
+            let MorphKind::Material(list) = &morph.kind else {
+                continue;
+            };
             if w == 0.0 {
                 continue;
             }
-            match &morph.kind {
-                MorphKind::Material(list) => {
-                    for o in list {
-                        let value = MaterialState::from_offset(o);
-                        let range = match o.material {
-                            Some(i) if i < nm => i..i + 1,
-                            Some(_) => 0..0,
-                            None => 0..nm,
-                        };
-                        for i in range {
-                            match o.op {
-                                MaterialOp::Multiply => {
-                                    self.material_mul[i] =
-                                        self.material_mul[i].mul(&value.lerp_from_one(w));
-                                }
-                                MaterialOp::Add => {
-                                    self.material_add[i] =
-                                        self.material_add[i].add(&value.scale(w));
-                                }
-                            }
+            for o in list {
+                let value = MaterialState::from_offset(o);
+                let range = match o.material {
+                    Some(i) if i < nm => i..i + 1,
+                    Some(_) => 0..0,
+                    None => 0..nm,
+                };
+                for i in range {
+                    match o.op {
+                        MaterialOp::Multiply => {
+                            self.material_mul[i] =
+                                self.material_mul[i].mul(&value.lerp_from_one(w));
+                        }
+                        MaterialOp::Add => {
+                            self.material_add[i] = self.material_add[i].add(&value.scale(w));
                         }
                     }
                 }
-                _ => {}
             }
         }
         out.materials.clear();

@@ -177,7 +177,7 @@ impl GpuSkin {
         }
         let (words, sdef_base, delta_base) = pack_mesh(rest, tables)?;
         let limits = device.limits();
-        let max_binding = u64::from(limits.max_storage_buffer_binding_size);
+        let max_binding = limits.max_storage_buffer_binding_size;
         let bone_count = tables.bone_count as usize;
         let morph_count = tables.morph_count as usize;
         let weight_base = u32::try_from(bone_count.checked_mul(4)?).ok()?;
