@@ -4,6 +4,12 @@
 //! frame — ≤ 2 ms. The GPU's own time (lavapipe runs it on the CPU too) is
 //! measured apart, as the wall time of a frame read back.
 //!
+//! Issue 37: the same CPU path as `examples/frame_cost.rs` (the viewport's
+//! frame with GPU skinning: bones, physics when on, material morphs, the
+//! packed pose) against the bones-only step and the old CPU-skinned
+//! frame, on Mei and the MMT test model, stepping 60 fps (half a motion
+//! frame) from frame 0.
+//!
 //! Run: `cargo bench --no-default-features --features render --bench render`.
 
 use std::hint::black_box;
@@ -11,7 +17,10 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use vmd_studio::model::LoadedModel;
-use vmd_studio::render::from_model::{ModelPosing, posed_materials, posed_vertices};
+use vmd_studio::model::physics::SimulationMode;
+use vmd_studio::render::from_model::{
+    GpuFrameData, ModelPosing, posed_materials, posed_vertices, prepare_gpu_frame,
+};
 use vmd_studio::render::{FrameParams, Light, MeshTemplate, Offscreen, Shadows, ViewParams};
 use vmd_studio::vmd::{self, IndexedMotion};
 
@@ -175,5 +184,95 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// One model and motion of the frame-cost benches: (label, model, motion).
+const FRAME_COST_CASES: [(&str, &str, &str); 2] = [
+    ("mei", "mmdagent__mei.pmd", "mmdagent__mei_wait.vmd"),
+    (
+        "mmt",
+        "unitymmdloader__mmt_test_model.pmx",
+        "unitymmdloader__mmt_test_model_test_motion.vmd",
+    ),
+];
+
+/// The viewport's per-frame CPU path with GPU skinning, the bones-only
+/// step, and the CPU-skinned frame it replaces (issue 37, part 4).
+fn bench_frame_cost(c: &mut Criterion) {
+    let dir = corpus_dir();
+    for (label, model_file, motion_file) in FRAME_COST_CASES {
+        let Ok(lm) = LoadedModel::open(&dir.join(model_file)) else {
+            eprintln!("corpus missing: skipping {label}");
+            continue;
+        };
+        let Ok(motion) = std::fs::read(dir.join(motion_file))
+            .map_err(|e| e.to_string())
+            .and_then(|b| vmd::read(&b).map_err(|e| e.to_string()))
+        else {
+            continue;
+        };
+        // Played in a loop over the motion's length (a wrap resets physics
+        // once per loop, as a real loop does).
+        let last = motion
+            .bones
+            .iter()
+            .map(|k| k.frame())
+            .max()
+            .unwrap_or(0)
+            .max(2);
+        let wrap = |f: f64| (f + 0.5) % f64::from(last);
+        let motion = IndexedMotion::new(motion);
+        let model = &lm.model;
+        let template = MeshTemplate::new(model, &lm.textures);
+        for physics in [false, true] {
+            let engine = || {
+                let mut e = ModelPosing::new(model);
+                e.bind(model, Some(&motion.index));
+                if physics {
+                    e.enable_physics(model, SimulationMode::Play);
+                }
+                e
+            };
+            let tag = if physics { " + physics" } else { "" };
+            let src = Some(motion.as_ref());
+            let mut e = engine();
+            let mut frame = 0.0f64;
+            let mut data = GpuFrameData::default();
+            c.bench_function(
+                &format!("frame_cost {label}{tag}: GPU-skinned frame"),
+                |b| {
+                    b.iter(|| {
+                        frame = wrap(frame);
+                        prepare_gpu_frame(&mut e, model, src, frame, &template, &mut data);
+                        black_box(data.pose.len());
+                    })
+                },
+            );
+            let mut e = engine();
+            let mut frame = 0.0f64;
+            c.bench_function(&format!("frame_cost {label}{tag}: bones only"), |b| {
+                b.iter(|| {
+                    frame = wrap(frame);
+                    e.pose_bones(model, src, frame, |_| {});
+                    black_box(e.posed.skinning.len());
+                })
+            });
+            let mut e = engine();
+            let mut frame = 0.0f64;
+            let mut vertices = Vec::new();
+            c.bench_function(
+                &format!("frame_cost {label}{tag}: CPU-skinned frame"),
+                |b| {
+                    b.iter(|| {
+                        frame = wrap(frame);
+                        e.pose(model, src, frame);
+                        posed_vertices(model, &e.posed, &mut vertices);
+                        posed_materials(&template.mesh.materials, &e.posed, &mut data.materials);
+                        black_box(vertices.len());
+                    })
+                },
+            );
+        }
+    }
+}
+
+criterion_group!(benches, bench_frame_cost, bench);
 criterion_main!(benches);

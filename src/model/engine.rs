@@ -296,6 +296,13 @@ impl PoseEngine {
         self.poser.morph_and_skin(model, &mut self.posed);
     }
 
+    /// Material morphs alone with the weights of the last pose: what a
+    /// renderer that morphs and skins vertices on the GPU still needs of
+    /// the CPU after [`pose_bones`](Self::pose_bones) (`posed.materials`).
+    pub fn morph_materials(&mut self, model: &Model) {
+        self.poser.morph_materials(model, &mut self.posed);
+    }
+
     /// One frame in MMD's order with the clock's decision: bones before
     /// physics, the world (stepped through the frames between the last one
     /// and this, reset, or held), dynamic bodies to their bones, the bones

@@ -68,6 +68,7 @@ mod pmx;
 pub mod posing;
 pub mod skeleton;
 mod skin;
+pub use skin::{DeformCode, MorphDelta, SkinEntry, SkinTables};
 pub mod texture;
 pub mod xfile;
 

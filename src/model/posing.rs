@@ -649,8 +649,23 @@ impl Poser {
         }
     }
 
+    /// Material morphs alone, with `out`'s applied weights: what a
+    /// renderer that morphs and skins vertices on the GPU needs of step 5
+    /// (`out.materials`; `positions`, `normals` and UV offsets are left as
+    /// they are).
+    pub fn morph_materials(&mut self, model: &Model, out: &mut Posed) {
+        self.material_morphs(model, out);
+    }
+
     /// Vertex, UV and material morphs (step 5).
     fn apply_morphs(&mut self, model: &Model, out: &mut Posed) {
+        self.vertex_and_uv_morphs(model, out);
+        self.material_morphs(model, out);
+    }
+
+    /// Vertex and UV morphs into `self.morphed_positions` and
+    /// `out.uv_offsets`.
+    fn vertex_and_uv_morphs(&mut self, model: &Model, out: &mut Posed) {
         let nv = model.vertex_count();
         // Vertex morphs: a scratch copy only when one is active.
         let any_vertex =
@@ -675,10 +690,6 @@ impl Poser {
             }
         }
         out.uv_morphed = any_uv;
-        // Materials: multiply factors and additions, then combine.
-        let nm = model.materials.len();
-        reset(&mut self.material_mul, nm, MaterialState::splat(1.0));
-        reset(&mut self.material_add, nm, MaterialState::splat(0.0));
         for (m, morph) in model.morphs.iter().enumerate() {
             let w = out.applied_morphs[m];
             if w == 0.0 {
@@ -706,29 +717,43 @@ impl Poser {
                         }
                     }
                 }
-                MorphKind::Material(list) => {
-                    for o in list {
-                        let value = MaterialState::from_offset(o);
-                        let range = match o.material {
-                            Some(i) if i < nm => i..i + 1,
-                            Some(_) => 0..0,
-                            None => 0..nm,
-                        };
-                        for i in range {
-                            match o.op {
-                                MaterialOp::Multiply => {
-                                    self.material_mul[i] =
-                                        self.material_mul[i].mul(&value.lerp_from_one(w));
-                                }
-                                MaterialOp::Add => {
-                                    self.material_add[i] =
-                                        self.material_add[i].add(&value.scale(w));
-                                }
-                            }
+                _ => {}
+            }
+        }
+    }
+
+    /// Material morphs: multiply factors and additions, then combined into
+    /// `out.materials`.
+    fn material_morphs(&mut self, model: &Model, out: &mut Posed) {
+        let nm = model.materials.len();
+        reset(&mut self.material_mul, nm, MaterialState::splat(1.0));
+        reset(&mut self.material_add, nm, MaterialState::splat(0.0));
+        for (m, morph) in model.morphs.iter().enumerate() {
+            let w = out.applied_morphs.get(m).copied().unwrap_or(0.0);
+            let MorphKind::Material(list) = &morph.kind else {
+                continue;
+            };
+            if w == 0.0 {
+                continue;
+            }
+            for o in list {
+                let value = MaterialState::from_offset(o);
+                let range = match o.material {
+                    Some(i) if i < nm => i..i + 1,
+                    Some(_) => 0..0,
+                    None => 0..nm,
+                };
+                for i in range {
+                    match o.op {
+                        MaterialOp::Multiply => {
+                            self.material_mul[i] =
+                                self.material_mul[i].mul(&value.lerp_from_one(w));
+                        }
+                        MaterialOp::Add => {
+                            self.material_add[i] = self.material_add[i].add(&value.scale(w));
                         }
                     }
                 }
-                _ => {}
             }
         }
         out.materials.clear();

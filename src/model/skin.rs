@@ -257,3 +257,185 @@ fn dual_quat(m: &Mat4) -> (Quat, Quat) {
     let dual = Quat::from_xyzw(t.x, t.y, t.z, 0.0) * real * 0.5;
     (real, dual)
 }
+
+/// How the GPU deforms one vertex ([`SkinTables`]); the codes the skinning
+/// shader (`src/render/skin.wgsl`) reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeformCode {
+    /// No deform given for the vertex: it stays at rest (morphs still apply).
+    Rest = 0,
+    /// BDEF1: the first bone's matrix alone.
+    Bdef1 = 1,
+    /// BDEF2: linear blend of two bones.
+    Bdef2 = 2,
+    /// BDEF4: linear blend of four bones.
+    Bdef4 = 4,
+    /// SDEF: see the module documentation; constants in [`SkinTables::sdef`].
+    Sdef = 5,
+    /// QDEF: dual-quaternion blend of four bones.
+    Qdef = 6,
+}
+
+/// One vertex's deform for GPU skinning: the bones (an index past the
+/// bone count means the identity, as on the CPU), their weights, and where
+/// its SDEF constants and morph deltas are.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SkinEntry {
+    pub code: DeformCode,
+    pub bones: [u32; 4],
+    pub weights: [f32; 4],
+    /// Index into [`SkinTables::sdef`] (0 unless SDEF).
+    pub sdef: u32,
+    /// This vertex's deltas: `SkinTables::deltas[first..first + count]`.
+    pub first_delta: u32,
+    pub delta_count: u32,
+}
+
+/// One vertex or UV morph delta of one vertex ([`SkinTables::deltas`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MorphDelta {
+    /// The morph (index into `Model::morphs`): its applied weight scales
+    /// the delta.
+    pub morph: u32,
+    /// `false`: a position delta (x, y, z, model units); `true`: a main-UV
+    /// delta (x, y).
+    pub uv: bool,
+    pub delta: Vec3,
+}
+
+/// What skinning on the GPU needs of a model, prepared once, as plain
+/// numbers (no GPU type): per vertex its deform and the vertex and main-UV
+/// morph deltas that touch it, vertex-major and in morph order (the order
+/// the CPU adds them in, so both sum alike). Per frame the GPU then needs
+/// only the skinning matrices ([`super::Posed::skinning`]) and the applied
+/// morph weights ([`super::Posed::applied_morphs`]).
+///
+/// SDEF constants are `[C, (C + R0') / 2, (C + R1') / 2]` with
+/// `R0' = C + R0 − rw`, `R1' = C + R1 − rw`, `rw = w₀R0 + w₁R1`, exactly as
+/// the CPU path computes them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SkinTables {
+    /// One per model vertex (`Model::positions`).
+    pub vertices: Vec<SkinEntry>,
+    pub sdef: Vec<[Vec3; 3]>,
+    pub deltas: Vec<MorphDelta>,
+    /// `Model::skeleton.bones.len()`.
+    pub bone_count: u32,
+    /// `Model::morphs.len()`.
+    pub morph_count: u32,
+}
+
+impl SkinTables {
+    /// The tables of `model`. Vertices without a deform record rest; morph
+    /// offsets naming a vertex past the end are left out (as on the CPU).
+    pub fn new(model: &Model) -> SkinTables {
+        let nv = model.positions.len();
+        let bones = model.skeleton.bones.len();
+        let mut t = SkinTables {
+            vertices: Vec::with_capacity(nv),
+            bone_count: u32::try_from(bones).unwrap_or(u32::MAX),
+            morph_count: u32::try_from(model.morphs.len()).unwrap_or(u32::MAX),
+            ..Default::default()
+        };
+        let plan = SkinPlan::new(model);
+        for i in 0..nv {
+            let entry = match plan.vertices.get(i) {
+                None => SkinEntry {
+                    code: DeformCode::Rest,
+                    bones: [u32::MAX; 4],
+                    weights: [0.0; 4],
+                    sdef: 0,
+                    first_delta: 0,
+                    delta_count: 0,
+                },
+                Some(v) => {
+                    let (code, sdef) = match v.kind {
+                        Kind::Linear(1) => (DeformCode::Bdef1, 0),
+                        Kind::Linear(2) => (DeformCode::Bdef2, 0),
+                        Kind::Linear(_) => (DeformCode::Bdef4, 0),
+                        Kind::Sdef(s) => {
+                            let sd = plan.sdef[s as usize];
+                            t.sdef.push([sd.c, sd.cr0, sd.cr1]);
+                            (DeformCode::Sdef, t.sdef.len() as u32 - 1)
+                        }
+                        Kind::Qdef => (DeformCode::Qdef, 0),
+                    };
+                    SkinEntry {
+                        code,
+                        bones: v.bones,
+                        weights: v.weights,
+                        sdef,
+                        first_delta: 0,
+                        delta_count: 0,
+                    }
+                }
+            };
+            t.vertices.push(entry);
+        }
+        t.collect_deltas(model);
+        t
+    }
+
+    /// Gathers the vertex and main-UV morph deltas, vertex-major, each
+    /// vertex's in morph order (a counting sort: stable).
+    fn collect_deltas(&mut self, model: &Model) {
+        let nv = self.vertices.len();
+        let mut all: Vec<(u32, MorphDelta)> = Vec::new();
+        for (m, morph) in model.morphs.iter().enumerate() {
+            let Ok(m) = u32::try_from(m) else { break };
+            match &morph.kind {
+                super::data::MorphKind::Vertex(list) => {
+                    all.extend(list.iter().filter(|o| (o.vertex as usize) < nv).map(|o| {
+                        let d = MorphDelta {
+                            morph: m,
+                            uv: false,
+                            delta: o.offset,
+                        };
+                        (o.vertex, d)
+                    }));
+                }
+                super::data::MorphKind::Uv {
+                    channel: 0,
+                    offsets,
+                } => {
+                    all.extend(
+                        offsets
+                            .iter()
+                            .filter(|o| (o.vertex as usize) < nv)
+                            .map(|o| {
+                                let d = MorphDelta {
+                                    morph: m,
+                                    uv: true,
+                                    delta: Vec3::new(o.offset.x, o.offset.y, 0.0),
+                                };
+                                (o.vertex, d)
+                            }),
+                    );
+                }
+                _ => {}
+            }
+        }
+        for &(v, _) in &all {
+            self.vertices[v as usize].delta_count += 1;
+        }
+        let mut next = 0u32;
+        for e in &mut self.vertices {
+            e.first_delta = next;
+            next += e.delta_count;
+        }
+        let mut fill: Vec<u32> = self.vertices.iter().map(|e| e.first_delta).collect();
+        self.deltas = vec![
+            MorphDelta {
+                morph: 0,
+                uv: false,
+                delta: Vec3::ZERO,
+            };
+            all.len()
+        ];
+        for (v, d) in all {
+            let at = &mut fill[v as usize];
+            self.deltas[*at as usize] = d;
+            *at += 1;
+        }
+    }
+}

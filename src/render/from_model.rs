@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::model::{self, Model, Posed, TextureSet, Toon};
+use crate::model::{self, Model, Posed, SkinTables, TextureSet, Toon};
 
 use super::input::{
     RenderMaterial, RenderMesh, RenderVertex, SphereMode, TextureRgba, TextureTint,
@@ -28,10 +28,13 @@ fn sphere_mode(m: model::SphereMode) -> SphereMode {
 
 /// The renderer's view of a model's materials and textures: the model's
 /// own textures (decoded ones; missing ones `None`), followed by our
-/// built-in toon ramps for the shared toons its materials use.
+/// built-in toon ramps for the shared toons its materials use; and what
+/// skinning on the GPU needs of it ([`SkinTables`]).
 #[derive(Clone, Debug)]
 pub struct MeshTemplate {
     pub mesh: RenderMesh,
+    /// Deforms and vertex/UV morph deltas, one entry per mesh vertex.
+    pub skin: SkinTables,
 }
 
 impl MeshTemplate {
@@ -74,7 +77,10 @@ impl MeshTemplate {
             textures: tex,
         };
         rest_vertices(model, &mut mesh.vertices);
-        MeshTemplate { mesh }
+        MeshTemplate {
+            mesh,
+            skin: SkinTables::new(model),
+        }
     }
 }
 
@@ -164,3 +170,38 @@ pub fn posed_materials(template: &[RenderMaterial], posed: &Posed, out: &mut Vec
 /// Posing state for one model wearing (or not) one motion: the program's
 /// one pose engine (see [`crate::model::engine`]).
 pub use crate::model::PoseEngine as ModelPosing;
+
+/// The CPU's data for one GPU-skinned frame of one model: the materials
+/// after material morphs and the packed pose the skinning pass reads
+/// ([`super::skinning::pack_pose`]). Buffers are reused frame to frame.
+#[derive(Debug, Clone, Default)]
+pub struct GpuFrameData {
+    pub materials: Vec<RenderMaterial>,
+    /// Skinning matrices then morph weights, as uploaded.
+    pub pose: Vec<f32>,
+}
+
+/// The whole per-frame CPU path of a GPU-skinned model (the viewport's,
+/// `render`'s and `frame_cost`'s): the bones at motion frame `frame` (with
+/// physics when the engine has it on), material morphs, and the data the
+/// GPU gets. No vertex is touched on the CPU.
+pub fn prepare_gpu_frame(
+    engine: &mut ModelPosing,
+    model: &Model,
+    motion: Option<crate::vmd::MotionRef<'_>>,
+    frame: f64,
+    template: &MeshTemplate,
+    out: &mut GpuFrameData,
+) {
+    engine.pose_bones(model, motion, frame, |_| {});
+    engine.morph_materials(model);
+    let posed = &engine.posed;
+    posed_materials(&template.mesh.materials, posed, &mut out.materials);
+    super::skinning::pack_pose(
+        &posed.skinning,
+        &posed.applied_morphs,
+        template.skin.bone_count as usize,
+        template.skin.morph_count as usize,
+        &mut out.pose,
+    );
+}

@@ -2,11 +2,15 @@
 //! shading, offscreen targets and readback. Used by the app's viewport and by
 //! the CLI's `render` and `storyboard` verbs.
 //!
-//! The input is plain data ([`input`]): skinned vertices, indices, material
+//! The input is plain data ([`input`]): vertices, indices, material
 //! parameters, RGBA8 textures, a light and a view from the MMD camera math in
-//! [`crate::vmd::camera`]. Posing, morphs and skinning happen on the CPU in
-//! the model layer; the renderer uploads the result (Mei: 8,983 vertices ×
-//! 36 bytes ≈ 323 KB per frame) and draws it.
+//! [`crate::vmd::camera`]. Posing happens on the CPU in the model layer.
+//! Vertex and UV morphs and skinning happen on the GPU ([`skinning`]: a
+//! compute pass per model and frame, fed the bones' skinning matrices and
+//! the morph weights — Mei: 147 bones × 64 bytes ≈ 9 KB a frame) wherever
+//! the device has compute shaders; elsewhere the CPU skins
+//! ([`crate::model::PoseEngine::pose`]) and the renderer uploads the result
+//! (Mei: 8,983 vertices × 36 bytes ≈ 323 KB a frame).
 //!
 //! Drawing order per frame, as MMD: with self-shadow on, first a depth-only
 //! pass from the light into the shadow map (materials that cast); then
@@ -23,10 +27,12 @@ pub mod asset;
 pub mod from_model;
 mod gpu;
 pub mod input;
+mod kit;
 mod model;
 mod renderer;
 pub mod sequence;
 pub mod sheet;
+mod skinning;
 pub mod stage;
 mod target;
 
@@ -36,8 +42,10 @@ pub use input::{
     Light, LineVertex, RenderMaterial, RenderMesh, RenderVertex, SelfShadow, SelfShadowMode,
     Shadows, SphereMode, TextureRgba, TextureTint, ViewParams,
 };
+pub use kit::ModelKit;
 pub use model::GpuModel;
 pub use renderer::{FrameParams, Renderer};
+pub use skinning::pack_pose;
 pub use target::{OffscreenTarget, padded_bytes_per_row};
 
 /// The wgpu this renderer is built on (the one egui-wgpu 0.37 uses).
@@ -117,6 +125,12 @@ impl Offscreen {
 
     pub fn upload(&self, mesh: &RenderMesh) -> Result<GpuModel, RenderError> {
         GpuModel::upload(&self.renderer, &self.gpu.device, &self.gpu.queue, mesh)
+    }
+
+    /// Uploads a model for morphs and skinning on the GPU where the device
+    /// allows (see [`GpuModel::upload_template`]).
+    pub fn upload_template(&self, template: &MeshTemplate) -> Result<GpuModel, RenderError> {
+        GpuModel::upload_template(&self.renderer, &self.gpu.device, &self.gpu.queue, template)
     }
 
     pub fn target(&self, width: u32, height: u32) -> Result<OffscreenTarget, RenderError> {

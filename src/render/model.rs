@@ -3,12 +3,13 @@
 
 use wgpu::util::DeviceExt;
 
-use super::RenderError;
-use super::input::{RenderMaterial, RenderMesh, RenderVertex, SphereMode, TextureRgba};
-use super::renderer::Renderer;
+use glam::Mat4;
 
-/// Floats in one material uniform (see `Material` in shader.wgsl).
-pub(crate) const MATERIAL_FLOATS: usize = 48;
+use super::RenderError;
+use super::from_model::MeshTemplate;
+use super::input::{RenderMaterial, RenderMesh, RenderVertex, SphereMode, TextureRgba};
+use super::kit::{MATERIAL_FLOATS, ModelKit, write_rgba};
+use super::skinning::GpuSkin;
 
 /// A material's draw: its index range and the flags that pick pipelines.
 #[derive(Clone, Copy, Debug)]
@@ -43,37 +44,11 @@ pub struct GpuModel {
     draws: Vec<Draw>,
     slots: Vec<Slots>,
     scratch: Vec<f32>,
+    /// Morphs and skinning on the GPU (uploaded from a [`MeshTemplate`]
+    /// on a device with compute shaders); `None`: the caller uploads
+    /// CPU-skinned vertices.
+    skin: Option<GpuSkin>,
     _textures: Vec<wgpu::Texture>,
-}
-
-/// Writes one mip level of RGBA8 pixels (rows unpadded; wgpu pads the copy).
-pub(crate) fn write_rgba(
-    queue: &wgpu::Queue,
-    texture: &wgpu::Texture,
-    mip: u32,
-    width: u32,
-    height: u32,
-    pixels: &[u8],
-) {
-    queue.write_texture(
-        wgpu::TexelCopyTextureInfo {
-            texture,
-            mip_level: mip,
-            origin: wgpu::Origin3d::ZERO,
-            aspect: wgpu::TextureAspect::All,
-        },
-        pixels,
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(width * 4),
-            rows_per_image: Some(height),
-        },
-        wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-    );
 }
 
 /// Uploads an image with a full mip chain (box-filtered on the CPU). Images
@@ -279,7 +254,11 @@ fn check_indices(mesh: &RenderMesh) -> Result<(), RenderError> {
 
 /// The vertex buffer (never empty: one zero vertex stands in for none) and
 /// the packed floats, kept as scratch for later updates.
-fn upload_vertices(device: &wgpu::Device, vertices: &[RenderVertex]) -> (wgpu::Buffer, Vec<f32>) {
+fn upload_vertices(
+    device: &wgpu::Device,
+    vertices: &[RenderVertex],
+    storage: bool,
+) -> (wgpu::Buffer, Vec<f32>) {
     let mut scratch = Vec::new();
     pack_vertices(vertices, &mut scratch);
     if scratch.is_empty() {
@@ -288,7 +267,14 @@ fn upload_vertices(device: &wgpu::Device, vertices: &[RenderVertex]) -> (wgpu::B
     let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("model vertices"),
         contents: bytemuck::cast_slice(&scratch),
-        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        usage: if storage {
+            wgpu::BufferUsages::VERTEX
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::STORAGE
+        } else {
+            wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST
+        },
     });
     (buffer, scratch)
 }
@@ -313,7 +299,7 @@ fn upload_indices(device: &wgpu::Device, indices: &[u32]) -> (wgpu::Buffer, u32)
 /// Material `i`'s bind group: its slice of the material uniforms, its
 /// texture, sphere and toon views (white where empty) and the samplers.
 fn material_bind(
-    renderer: &Renderer,
+    kit: &ModelKit,
     device: &wgpu::Device,
     material_buffer: &wgpu::Buffer,
     i: usize,
@@ -323,16 +309,16 @@ fn material_bind(
         Option<&wgpu::TextureView>,
     ),
 ) -> wgpu::BindGroup {
-    let white = &renderer.white;
+    let white = &kit.white;
     device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("material"),
-        layout: &renderer.material_layout,
+        layout: &kit.material_layout,
         entries: &[
             wgpu::BindGroupEntry {
                 binding: 0,
                 resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                     buffer: material_buffer,
-                    offset: i as u64 * renderer.material_stride,
+                    offset: i as u64 * kit.material_stride,
                     size: wgpu::BufferSize::new(MATERIAL_FLOATS as u64 * 4),
                 }),
             },
@@ -350,33 +336,77 @@ fn material_bind(
             },
             wgpu::BindGroupEntry {
                 binding: 4,
-                resource: wgpu::BindingResource::Sampler(&renderer.sampler_wrap),
+                resource: wgpu::BindingResource::Sampler(&kit.sampler_wrap),
             },
             wgpu::BindGroupEntry {
                 binding: 5,
-                resource: wgpu::BindingResource::Sampler(&renderer.sampler_clamp),
+                resource: wgpu::BindingResource::Sampler(&kit.sampler_clamp),
             },
         ],
     })
 }
 
 impl GpuModel {
-    /// Uploads `mesh`. Refuses indices that point past the vertices; a
-    /// material whose index run passes the end of the index list draws what
-    /// is there; textures that are missing or malformed draw as white (the
-    /// material's colours alone).
+    /// Uploads `mesh` (vertices as given: the caller skins on the CPU and
+    /// calls [`update_vertices`](Self::update_vertices)). `kit` is the
+    /// [`Renderer`](super::Renderer) that will draw it. Refuses indices
+    /// that point past the vertices; a material whose index run passes
+    /// the end of the index list draws what is there; textures that are
+    /// missing or malformed draw as white (the material's colours alone).
     pub fn upload(
-        renderer: &Renderer,
+        kit: &impl AsRef<ModelKit>,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         mesh: &RenderMesh,
     ) -> Result<GpuModel, RenderError> {
+        Self::upload_with(kit.as_ref(), device, queue, mesh, None)
+    }
+
+    /// Uploads a model's template for morphs and skinning on the GPU
+    /// (where the device has compute shaders; else as
+    /// [`upload`](Self::upload)): each frame then needs only
+    /// [`update_pose`](Self::update_pose) (or
+    /// [`encode_pose`](Self::encode_pose)) with the bones' skinning
+    /// matrices and the morph weights. See
+    /// [`is_gpu_skinned`](Self::is_gpu_skinned).
+    pub fn upload_template(
+        kit: &impl AsRef<ModelKit>,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        template: &MeshTemplate,
+    ) -> Result<GpuModel, RenderError> {
+        Self::upload_with(
+            kit.as_ref(),
+            device,
+            queue,
+            &template.mesh,
+            Some(&template.skin),
+        )
+    }
+
+    fn upload_with(
+        kit: &ModelKit,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        mesh: &RenderMesh,
+        tables: Option<&crate::model::SkinTables>,
+    ) -> Result<GpuModel, RenderError> {
         check_indices(mesh)?;
-        let (vertex_buffer, scratch) = upload_vertices(device, &mesh.vertices);
+        let skin_on = kit.skin.is_some()
+            && tables.is_some_and(|t| {
+                !mesh.vertices.is_empty() && t.vertices.len() == mesh.vertices.len()
+            });
+        let (vertex_buffer, scratch) = upload_vertices(device, &mesh.vertices, skin_on);
+        let skin = match (&kit.skin, tables) {
+            (Some(pipeline), Some(tables)) if skin_on => {
+                GpuSkin::new(pipeline, device, &mesh.vertices, tables, &vertex_buffer)
+            }
+            _ => None,
+        };
         let (index_buffer, index_total) = upload_indices(device, &mesh.indices);
         let textures = MeshTextures::upload(device, queue, mesh);
 
-        let stride = renderer.material_stride;
+        let stride = kit.material_stride;
         let material_count = mesh.materials.len().max(1) as u64;
         let material_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("materials"),
@@ -396,7 +426,7 @@ impl GpuModel {
                 toon: toon.is_some(),
             });
             binds.push(material_bind(
-                renderer,
+                kit,
                 device,
                 &material_buffer,
                 i,
@@ -416,14 +446,145 @@ impl GpuModel {
             draws,
             slots,
             scratch,
+            skin,
             _textures: textures.into_owned(),
         };
         model.update_materials(queue, &mesh.materials)?;
         Ok(model)
     }
 
+    /// Whether this model morphs and skins its vertices on the GPU (see
+    /// [`upload_template`](Self::upload_template)).
+    pub fn is_gpu_skinned(&self) -> bool {
+        self.skin.is_some()
+    }
+
+    /// Poses a GPU-skinned model: uploads the bones' `skinning` matrices
+    /// ([`crate::model::Posed::skinning`]) and the applied morph `weights`
+    /// ([`crate::model::Posed::applied_morphs`]) and submits the skinning
+    /// pass (ordered before any later submission on `queue`). An error on
+    /// a model skinned on the CPU.
+    pub fn update_pose(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        skinning: &[Mat4],
+        weights: &[f32],
+    ) -> Result<(), RenderError> {
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("skinning"),
+        });
+        self.encode_pose(queue, &mut encoder, skinning, weights)?;
+        queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Like [`update_pose`](Self::update_pose), recording the skinning
+    /// pass into the caller's `encoder` (before the passes that draw the
+    /// model: the app's paint callback records it in `prepare`).
+    pub fn encode_pose(
+        &mut self,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        skinning: &[Mat4],
+        weights: &[f32],
+    ) -> Result<(), RenderError> {
+        match &mut self.skin {
+            Some(skin) => {
+                skin.encode(queue, encoder, skinning, weights);
+                Ok(())
+            }
+            None => Err(RenderError::BadMesh(
+                "this model is skinned on the CPU: give it vertices".into(),
+            )),
+        }
+    }
+
     pub fn vertex_count(&self) -> usize {
         self.vertex_count
+    }
+
+    /// The vertices as the GPU last wrote them (waits for the GPU): what a
+    /// GPU-skinned model draws, for checks against the CPU path. An error
+    /// on a model skinned on the CPU.
+    pub fn read_vertices(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<Vec<RenderVertex>, RenderError> {
+        if self.skin.is_none() {
+            return Err(RenderError::Readback(
+                "only a GPU-skinned model's vertices can be read back".into(),
+            ));
+        }
+        let err = |e: String| RenderError::Readback(e);
+        let size = self.vertex_buffer.size();
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("vertex readback"),
+            size,
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("vertex readback"),
+        });
+        encoder.copy_buffer_to_buffer(&self.vertex_buffer, 0, &buffer, 0, size);
+        queue.submit([encoder.finish()]);
+        let slice = buffer.slice(..);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| err(e.to_string()))?;
+        rx.recv()
+            .map_err(|e| err(e.to_string()))?
+            .map_err(|e| err(e.to_string()))?;
+        let vertices = {
+            let mapped = slice.get_mapped_range().map_err(|e| err(e.to_string()))?;
+            let floats: Vec<f32> = mapped
+                .chunks_exact(4)
+                .map(|b| f32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            floats
+                .chunks_exact(RenderVertex::FLOATS)
+                .take(self.vertex_count)
+                .map(|f| RenderVertex {
+                    position: [f[0], f[1], f[2]],
+                    normal: [f[3], f[4], f[5]],
+                    uv: [f[6], f[7]],
+                    edge_scale: f[8],
+                })
+                .collect()
+        };
+        buffer.unmap();
+        Ok(vertices)
+    }
+
+    /// Like [`encode_pose`](Self::encode_pose) with the pose packed by
+    /// [`pack_pose`](super::pack_pose) (as
+    /// [`prepare_gpu_frame`](super::from_model::prepare_gpu_frame) leaves
+    /// it), so the frame packs it once.
+    pub fn encode_packed_pose(
+        &mut self,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        packed: &[f32],
+    ) -> Result<(), RenderError> {
+        let Some(skin) = &mut self.skin else {
+            return Err(RenderError::BadMesh(
+                "this model is skinned on the CPU: give it vertices".into(),
+            ));
+        };
+        if skin.encode_packed(queue, encoder, packed) {
+            Ok(())
+        } else {
+            Err(RenderError::BadMesh(format!(
+                "a packed pose of {} floats does not fit this model",
+                packed.len()
+            )))
+        }
     }
 
     /// Replaces the vertices (after posing, morphs and skinning). The count

@@ -3,6 +3,7 @@
 //! number of models into any number of targets of that format.
 
 use super::input::{Light, LineVertex, RenderVertex, Shadows, ViewParams};
+use super::kit::ModelKit;
 use super::model::GpuModel;
 use super::{DEPTH_FORMAT, SHADOW_MAP_FORMAT};
 use crate::scene::shadow;
@@ -14,7 +15,6 @@ pub struct Renderer {
     pub(crate) format: wgpu::TextureFormat,
     pub(crate) samples: u32,
     pub(crate) frame_layout: wgpu::BindGroupLayout,
-    pub(crate) material_layout: wgpu::BindGroupLayout,
     /// Group 2 of the model pipelines: the self-shadow map.
     pub(crate) shadow_layout: wgpu::BindGroupLayout,
     model_culled: wgpu::RenderPipeline,
@@ -25,14 +25,17 @@ pub struct Renderer {
     edge: wgpu::RenderPipeline,
     line_depth: wgpu::RenderPipeline,
     line_overlay: wgpu::RenderPipeline,
-    pub(crate) sampler_wrap: wgpu::Sampler,
-    pub(crate) sampler_clamp: wgpu::Sampler,
-    /// 1×1 white: stands in for every missing texture.
-    pub(crate) white: wgpu::TextureView,
-    _white_texture: wgpu::Texture,
-    /// Byte distance between two materials' uniforms (≥ the device's
-    /// uniform offset alignment).
-    pub(crate) material_stride: u64,
+    /// What models uploaded for this renderer share with it (material
+    /// layout, samplers, the skinning pipeline).
+    pub(crate) kit: ModelKit,
+}
+
+/// A renderer is what the app and the CLI hand to
+/// [`GpuModel::upload`]: its kit.
+impl AsRef<ModelKit> for Renderer {
+    fn as_ref(&self) -> &ModelKit {
+        &self.kit
+    }
 }
 
 /// One frame's camera, light and lines, as the shader's frame uniform wants them.
@@ -453,57 +456,6 @@ impl<'a> PipelineKit<'a> {
     }
 }
 
-/// The texture samplers: wrapping with linear mips (textures, spheres) and
-/// clamped with nearest mips (toon ramps).
-fn samplers(device: &wgpu::Device) -> (wgpu::Sampler, wgpu::Sampler) {
-    let sampler = |address, mip| {
-        device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("texture sampler"),
-            address_mode_u: address,
-            address_mode_v: address,
-            address_mode_w: address,
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            mipmap_filter: mip,
-            ..Default::default()
-        })
-    };
-    let wrap = sampler(wgpu::AddressMode::Repeat, wgpu::MipmapFilterMode::Linear);
-    let clamp = sampler(
-        wgpu::AddressMode::ClampToEdge,
-        wgpu::MipmapFilterMode::Nearest,
-    );
-    (wrap, clamp)
-}
-
-/// The 1×1 white texture and its view.
-fn white_texture(device: &wgpu::Device, queue: &wgpu::Queue) -> (wgpu::Texture, wgpu::TextureView) {
-    let white = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("white"),
-        size: wgpu::Extent3d {
-            width: 1,
-            height: 1,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: super::TEXTURE_FORMAT,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    super::model::write_rgba(queue, &white, 0, 1, 1, &[255; 4]);
-    let view = white.create_view(&wgpu::TextureViewDescriptor::default());
-    (white, view)
-}
-
-/// Byte distance between two materials' uniforms: the uniform size rounded
-/// up to the device's offset alignment (at least 16).
-fn material_stride(device: &wgpu::Device) -> u64 {
-    let align = u64::from(device.limits().min_uniform_buffer_offset_alignment).max(16);
-    (super::model::MATERIAL_FLOATS as u64 * 4).div_ceil(align) * align
-}
-
 impl Renderer {
     /// Builds the pipelines for targets of `format` with `samples` (1 or 4)
     /// samples per pixel.
@@ -528,13 +480,10 @@ impl Renderer {
         let ground = kit.ground();
         let line_depth = kit.line("lines", true, wgpu::CompareFunction::Less);
         let line_overlay = kit.line("overlay lines", false, wgpu::CompareFunction::Always);
-        let (sampler_wrap, sampler_clamp) = samplers(device);
-        let (white, white_view) = white_texture(device, queue);
         Renderer {
             format,
             samples: samples.max(1),
             frame_layout: layouts.frame,
-            material_layout: layouts.material,
             shadow_layout: layouts.shadow,
             model_culled,
             zplot_culled,
@@ -544,11 +493,7 @@ impl Renderer {
             edge,
             line_depth,
             line_overlay,
-            sampler_wrap,
-            sampler_clamp,
-            white: white_view,
-            _white_texture: white,
-            material_stride: material_stride(device),
+            kit: ModelKit::new(device, queue, layouts.material),
         }
     }
 
@@ -558,6 +503,12 @@ impl Renderer {
 
     pub fn samples(&self) -> u32 {
         self.samples
+    }
+
+    /// Whether models uploaded from a [`MeshTemplate`](super::MeshTemplate)
+    /// are morphed and skinned on the GPU (compute shaders available).
+    pub fn gpu_skinning(&self) -> bool {
+        self.kit.gpu_skinning()
     }
 
     /// Records the shadow-map pass: every casting material's depth from the

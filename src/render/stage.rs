@@ -57,7 +57,7 @@ impl StageActor {
         offset: f64,
     ) -> Result<StageActor, RenderError> {
         let template = MeshTemplate::new(&model.model, &model.textures);
-        let gpu = off.upload(&template.mesh)?;
+        let gpu = off.upload_template(&template)?;
         let mut posing = ModelPosing::new(&model.model);
         posing.bind(&model.model, motion.as_ref().map(|m| &m.index));
         Ok(StageActor {
@@ -78,26 +78,47 @@ impl StageActor {
         self.message.take()
     }
 
-    /// Poses the model at scene `frame` (motion, morphs, IK, skinning on the
-    /// CPU) and uploads vertices and materials.
+    /// Whether this actor's vertices are morphed and skinned on the GPU
+    /// (else on the CPU: a device without compute shaders).
+    pub fn gpu_skinned(&self) -> bool {
+        self.gpu.is_gpu_skinned()
+    }
+
+    /// Poses the model at scene `frame` (motion, morphs, IK; skinning on
+    /// the CPU only where the GPU cannot) and uploads the pose.
     fn pose(&mut self, off: &Offscreen, frame: f64) -> Result<(), RenderError> {
         let model = &self.model.model;
         let motion = self.motion.as_ref().map(IndexedMotion::as_ref);
-        self.posing.pose(model, motion, frame - self.offset);
+        if self.gpu.is_gpu_skinned() {
+            self.posing
+                .pose_bones(model, motion, frame - self.offset, |_| {});
+        } else {
+            self.posing.pose(model, motion, frame - self.offset);
+        }
         self.upload(off)
     }
 
-    /// Uploads the vertices and materials of the pose made.
+    /// Uploads the pose made: the bones' skinning matrices and morph
+    /// weights (GPU skinning) or the skinned vertices (CPU), and the
+    /// materials after material morphs.
     fn upload(&mut self, off: &Offscreen) -> Result<(), RenderError> {
         let model = &self.model.model;
-        posed_vertices(model, &self.posing.posed, &mut self.vertices);
+        let (device, queue) = (&off.gpu.device, &off.gpu.queue);
+        if self.gpu.is_gpu_skinned() {
+            self.posing.morph_materials(model);
+            let posed = &self.posing.posed;
+            self.gpu
+                .update_pose(device, queue, &posed.skinning, &posed.applied_morphs)?;
+        } else {
+            posed_vertices(model, &self.posing.posed, &mut self.vertices);
+            self.gpu.update_vertices(queue, &self.vertices)?;
+        }
         posed_materials(
             &self.template.mesh.materials,
             &self.posing.posed,
             &mut self.materials,
         );
-        self.gpu.update_vertices(&off.gpu.queue, &self.vertices)?;
-        self.gpu.update_materials(&off.gpu.queue, &self.materials)
+        self.gpu.update_materials(queue, &self.materials)
     }
 }
 
@@ -244,7 +265,7 @@ impl Stage {
                         offset: a.offset,
                         replace: None,
                         follow: false,
-                        skin: true,
+                        skin: !a.gpu.is_gpu_skinned(),
                     })
                     .collect();
                 let messages = physics.pose(&mut actors, frame);
