@@ -131,7 +131,11 @@ pub fn save_bytes_with(
     if existing.as_ref().is_some_and(|m| !m.is_file()) {
         return Err(io(std::io::Error::other("not a regular file")));
     }
-    if cfg!(windows) && existing.as_ref().is_some_and(|m| m.permissions().readonly()) {
+    if cfg!(windows)
+        && existing
+            .as_ref()
+            .is_some_and(|m| m.permissions().readonly())
+    {
         // Windows cannot rename over a read-only file (and a read-only
         // temporary copy could not be deleted either): say so before
         // writing anything. On Unix the rename replaces it and the new file
