@@ -1,5 +1,5 @@
 //! The pure project layer: an MMD project (`.pmm`, MMD 7.x v1 and MMD
-//! 9.x v2) read into what it holds ([`read`]), its keys followed into
+//! 9.x v2) read into what it holds ([`read()`]), its keys followed into
 //! ordered lists as MMD links them ([`links`]), turned into VMD motions
 //! ([`convert`]) and into the steps that open it as a scene ([`scene`]);
 //! Windows paths resolved on this machine ([`paths`]). The format, field

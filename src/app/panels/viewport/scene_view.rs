@@ -76,7 +76,7 @@ impl<'a> ActorView<'a> {
 
 /// What the viewport shows: which actors, which camera; the frame comes
 /// from the transport. A renderer hooks in here: everything it needs to
-/// draw a frame is in this value, the [`Posing`] and [`posed_world`].
+/// draw a frame is in this value, the [`Posing`](super::posing::Posing) and [`posed_world`].
 #[derive(Debug, Clone, Default)]
 pub struct SceneView<'a> {
     pub actors: Vec<ActorView<'a>>,

@@ -227,7 +227,7 @@ pub struct IkJson {
 pub struct VmdJson {
     pub format: String,
     pub format_version: u32,
-    /// [`COORDS_MMD`] or [`COORDS_RH`].
+    /// [`COORDS_MMD`](super::COORDS_MMD) or [`COORDS_RH`](super::COORDS_RH).
     pub coordinates: String,
     pub version: u8,
     pub header_text: String,
