@@ -1,7 +1,6 @@
 //! The copies on disk: writing one atomically (bytes, then the sidecar),
 //! reading and deleting one.
 
-use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -99,7 +98,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), RecoveryError> {
     tmp.persist(path).map_err(|e| io_err(path, e.error))?;
     // The rename itself reaches the disk with the folder.
     #[cfg(unix)]
-    if let Ok(d) = File::open(dir) {
+    if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }
     Ok(())
