@@ -370,6 +370,10 @@ pub fn run(cmd: Command) -> CliResult {
         Command::Bake(a) => toolbox::bake(a),
         Command::ExportJson(a) => toolbox::export_json(a),
         Command::ImportJson(a) => toolbox::import_json(a),
+        // A `.x`/`.vac` accessory is described in a model's shape.
+        Command::ModelInfo(a) if accessory::is_accessory_path(&a.model) => {
+            accessory::accessory_info(&a)
+        }
         Command::ModelInfo(a) => model::model_info(a),
         Command::Pose(a) => model::pose(a),
         Command::BakePhysics(a) => physics::bake(a),

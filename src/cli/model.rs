@@ -101,9 +101,6 @@ struct ModelInfo {
 }
 
 pub fn model_info(a: ModelInfoArgs) -> CliResult {
-    if super::accessory::is_accessory_path(&a.model) {
-        return super::accessory::accessory_info(&a);
-    }
     let loaded =
         LoadedModel::open(&a.model).map_err(|e| CliError(format!("{}: {e}", a.model.display())))?;
     let m = &loaded.model;
