@@ -27,7 +27,24 @@ linux="$(realpath "$2")"
 corpus="$(realpath "$3")"
 
 work="$(mktemp -d)"
-trap 'wineserver -k >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+xvfb_pid=""
+trap 'wineserver -k >/dev/null 2>&1 || true; [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null; rm -rf "$work"' EXIT
+
+# One X server for every Wine process of this check, started before the
+# prefix is: Wine's desktop process (explorer.exe) picks its graphics driver
+# when the first process of a prefix starts it, and later processes join
+# that desktop. Started without a DISPLAY (wineboot, the CLI runs), it
+# loads none, and the GUI's window then fails with "Application tried to
+# create a window, but no driver could be loaded" and waits forever: CI
+# failed so, after the 300 s timeout, and stopping the wineserver between
+# the CLI runs and the GUI did not help here.
+if command -v Xvfb >/dev/null 2>&1; then
+  Xvfb -displayfd 3 -screen 0 1920x1080x24 -nolisten tcp 3> "$work/display" >/dev/null 2>&1 &
+  xvfb_pid=$!
+  for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done
+  if [ -s "$work/display" ]; then export DISPLAY=":$(tr -d '[:space:]' < "$work/display")"
+  else echo "note: Xvfb did not start; the GUI step is skipped"; kill "$xvfb_pid" 2>/dev/null; xvfb_pid=""; fi
+fi
 export WINEPREFIX="$work/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="bcryptprimitives=n,b;mscoree,mshtml="
 wine_cmd="$(command -v wine64 || command -v wine)"
 
@@ -111,10 +128,23 @@ print(f"ok: pose --json matches (largest difference {worst[0]:.3g})")
 EOF
 then :; else fail "pose --json differs beyond 1e-4"; fi
 
-if command -v xvfb-run >/dev/null 2>&1; then
+if [ -n "$xvfb_pid" ]; then
   shot="$work/wine-gui.png"
-  timeout 300 xvfb-run -a -s "-screen 0 1920x1080x24" "$wine_cmd" "$exe" --renderer glow \
-    --size 1280x720 --screenshot "$(wpath "$shot")" >/dev/null 2>&1 || true
+  # One try takes about 5 s here. Wine's own errors (not its fixmes) and the
+  # app's messages go to a log that is printed when no picture comes back.
+  for attempt in 1 2; do
+    gui_start=$(date +%s)
+    set +e
+    WINEDEBUG=err+all,fixme-all timeout 180 \
+      "$wine_cmd" "$exe" --renderer glow --size 1280x720 --screenshot "$(wpath "$shot")" \
+      > "$work/gui-$attempt.log" 2>&1
+    gui_rc=$?
+    set -e
+    echo "GUI under Wine, try $attempt: exit code $gui_rc after $(($(date +%s) - gui_start)) s;" \
+      "screenshot $( [ -s "$shot" ] && stat -c %s "$shot" || echo 0) bytes"
+    [ -s "$shot" ] && break
+    echo "-- its log (last 40 lines):"; tail -n 40 "$work/gui-$attempt.log"
+  done
   if [ -s "$shot" ] && python3 - "$shot" <<'EOF'
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
@@ -147,7 +177,7 @@ assert w >= 1000 and h >= 600 and len(colours) >= 50, "the screenshot looks blan
 EOF
   then :; else fail "the GUI under Wine gave no screenshot, or a blank one"; fi
 else
-  echo "note: no xvfb-run; the GUI check under Wine was not run"
+  echo "note: no Xvfb; the GUI check under Wine was not run"
 fi
 
 if [ "$failures" -ne 0 ]; then
