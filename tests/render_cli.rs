@@ -210,3 +210,81 @@ fn render_shadow_flags_turn_the_shadows_off() {
     eprintln!("self-shadow changes {changed} pixels");
     assert!(changed > 20, "{changed}");
 }
+
+/// `render --stage` and `--accessory`: the corpus skybox (whose corners lie
+/// 17,000 units out, past the default far plane) fills the background the
+/// demo dancer stood on; a missing accessory, or an accessory given as a
+/// model, is refused with its name.
+#[test]
+fn render_draws_a_stage_around_the_dancer_and_names_bad_set_files() {
+    let (Some(_), Some(corpus)) = (render_support::offscreen(), common::corpus()) else {
+        return;
+    };
+    let sky = corpus.join("frontier/skydome_raymmd_sky_hemisphere/Sky with box.pmx");
+    if !sky.is_file() {
+        eprintln!("SKIPPED: {} is not in the corpus", sky.display());
+        return;
+    }
+    let dir = scratch("set");
+    let (plain, set) = (dir.join("plain"), dir.join("set"));
+    let dance = asset("demo_dance.vmd");
+    let base = [
+        "render",
+        dance.as_str(),
+        "--frames",
+        "0..0",
+        "--size",
+        "96x54",
+    ];
+    let mut a: Vec<&str> = base.to_vec();
+    a.extend(["-o", plain.to_str().unwrap()]);
+    ok(&run(&a));
+    let mut a: Vec<&str> = base.to_vec();
+    a.extend([
+        "--stage",
+        sky.to_str().unwrap(),
+        "-o",
+        set.to_str().unwrap(),
+    ]);
+    ok(&run(&a));
+    let load = |p: PathBuf| image::open(p).expect("png").to_rgba8();
+    let (p, s) = (load(plain.join("00000.png")), load(set.join("00000.png")));
+    // MMD's white background without a set; the skybox's grey in every
+    // corner (beyond the default far plane in the corners' directions).
+    for (x, y) in [(1, 1), (94, 1), (1, 52), (94, 52)] {
+        assert_eq!(
+            p.get_pixel(x, y).0,
+            [255, 255, 255, 255],
+            "plain corner {x},{y}"
+        );
+        let c = s.get_pixel(x, y).0;
+        assert!(
+            c[0] < 230 && c[3] == 255,
+            "the skybox at corner {x},{y} is {c:?}"
+        );
+    }
+    let missing = dir.join("nope.vac");
+    let mut a: Vec<&str> = base.to_vec();
+    a.extend([
+        "--accessory",
+        missing.to_str().unwrap(),
+        "-o",
+        set.to_str().unwrap(),
+    ]);
+    let out = run(&a);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("nope.vac"), "{err}");
+    let x = corpus.join("frontier/x_raymmd_controller/ray.x");
+    let out = run(&[
+        "render",
+        x.to_str().unwrap(),
+        "--frames",
+        "0..0",
+        "-o",
+        set.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--accessory"), "{err}");
+}

@@ -59,7 +59,24 @@ pub struct RenderArgs {
     #[arg(long, conflicts_with = "no_physics")]
     pub physics_collide_actors: bool,
     #[command(flatten)]
+    pub set: SetArgs,
+    #[command(flatten)]
     pub video: VideoArgs,
+}
+
+/// The set around the models: stages, props and accessories.
+#[derive(Debug, Args, Default)]
+pub struct SetArgs {
+    /// A stage or prop drawn around the models at its rest pose: PMX, PMD
+    /// or DirectX text .x (repeatable: a stage and a skydome, say).
+    #[arg(long, value_name = "FILE")]
+    pub stage: Vec<PathBuf>,
+    /// An accessory: a .x at MMD's defaults, or a .vac placed (and attached
+    /// to its bone on the first model that has it) as it says. `FILE.x@BONE`
+    /// attaches a .x to the first model's bone (Japanese name, e.g.
+    /// `negi.x@右手首`). Repeatable.
+    #[arg(long, value_name = "FILE[@BONE]")]
+    pub accessory: Vec<String>,
 }
 
 /// `render --video`: an MP4 instead of PNGs.
@@ -113,6 +130,8 @@ pub struct StoryboardArgs {
     /// the ground, as MMD).
     #[arg(long, conflicts_with = "no_physics")]
     pub physics_collide_actors: bool,
+    #[command(flatten)]
+    pub set: SetArgs,
     /// The sheet (PNG).
     #[arg(short, long, value_name = "SHEET.png")]
     pub out: PathBuf,
@@ -156,6 +175,10 @@ fn classify(path: &Path) -> Result<Input, CliError> {
                 Ok(Input::Camera(m))
             }
         }
+        Some("x" | "vac") => Err(CliError(format!(
+            "{}: an accessory: give it with --accessory (or a .x stage with --stage)",
+            path.display()
+        ))),
         _ => Err(CliError(format!(
             "{}: not a model (.pmx/.pmd) or motion (.vmd)",
             path.display()
@@ -223,6 +246,66 @@ fn stage_from(files: &[PathBuf], stage: &mut Stage) -> CliResult {
     Ok(())
 }
 
+/// Adds the set's stages and accessories to `stage` (after its actors, so
+/// an accessory's bone is looked up on the models given). Missing textures
+/// are named as warnings, as for models.
+pub fn add_set(set: &SetArgs, stage: &mut Stage) -> CliResult {
+    use crate::scene::set::{DrawOrder, Parent, open_accessory_file};
+    let open = |p: &Path| -> Result<LoadedModel, CliError> {
+        let lm = LoadedModel::open_set_piece(p).map_err(CliError)?;
+        for name in lm.textures.missing() {
+            eprintln!("warning: {}: texture {name} is missing", p.display());
+        }
+        for w in &lm.model.warnings {
+            eprintln!("warning: {}: {w}", p.display());
+        }
+        Ok(lm)
+    };
+    for p in &set.stage {
+        let lm = open(p)?;
+        stage
+            .add_prop(lm, DrawOrder::BeforeModels)
+            .map_err(|e| CliError(format!("{}: {e}", p.display())))?;
+    }
+    for spec in &set.accessory {
+        let (path, bone) = split_accessory_spec(spec);
+        let (mut acc, vac_bone) = open_accessory_file(&path).map_err(CliError)?;
+        let bone = bone.or(vac_bone);
+        if let Some(bone) = bone {
+            let actor = stage
+                .actors
+                .iter()
+                .position(|a| a.model.model.skeleton.bones.iter().any(|b| b.name == bone));
+            match actor {
+                Some(actor) => acc.state.parent = Parent::Bone { actor, bone },
+                None => eprintln!(
+                    "warning: {}: no model has the bone {bone}; the accessory stays in the world",
+                    path.display()
+                ),
+            }
+        }
+        let lm = open(&acc.path.clone())?;
+        stage
+            .add_accessory(lm, acc)
+            .map_err(|e| CliError(format!("{}: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+/// `FILE` or `FILE@BONE`: a name that is a file as written is taken whole
+/// (file names may hold `@`); else it splits at the last `@`.
+pub fn split_accessory_spec(spec: &str) -> (PathBuf, Option<String>) {
+    if Path::new(spec).exists() {
+        return (PathBuf::from(spec), None);
+    }
+    match spec.rsplit_once('@') {
+        Some((file, bone)) if !file.is_empty() && !bone.is_empty() => {
+            (PathBuf::from(file), Some(bone.to_owned()))
+        }
+        _ => (PathBuf::from(spec), None),
+    }
+}
+
 /// `later` loaded onto `earlier` as MMD does: [`join`](fn@crate::vmd::ops::join)
 /// at frame 0 (the app's File ▸ Merge motion does the same), so each track and
 /// frame is kept once, the later file's key winning.
@@ -260,6 +343,7 @@ pub fn render(a: RenderArgs) -> CliResult {
     stage.ground_shadow = !a.no_ground_shadow;
     stage.self_shadow = !a.no_self_shadow;
     stage_from(&a.files, &mut stage)?;
+    add_set(&a.set, &mut stage)?;
     set_physics(&mut stage, !a.no_physics, a.physics_collide_actors)?;
     let target = stage.target(w, h).map_err(|e| CliError(e.to_string()))?;
     let started = Instant::now();
@@ -376,6 +460,7 @@ pub fn storyboard(a: StoryboardArgs) -> CliResult {
     files.extend(a.motion.iter().cloned());
     let mut stage = Stage::new(offscreen()?);
     stage_from(&files, &mut stage)?;
+    add_set(&a.set, &mut stage)?;
     set_physics(&mut stage, !a.no_physics, a.physics_collide_actors)?;
     let Some(cam) = stage.camera.as_ref() else {
         return Err(CliError(

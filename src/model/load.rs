@@ -62,6 +62,42 @@ impl LoadedModel {
     }
 }
 
+/// Reads a stage, prop or accessory from its bytes: a PMX/PMD model as
+/// [`Model::read`] reads it, or a DirectX text `.x` accessory converted by
+/// [`Accessory::to_model`](super::xfile::Accessory::to_model) (×10 into MMD
+/// units, one root bone) and named after `path`. The signature decides,
+/// not the extension. Errors name the file (and the `.x` line or the
+/// model's offset).
+pub fn read_set_piece(path: &Path, bytes: &[u8]) -> Result<Model, String> {
+    if super::xfile::is_x_file(bytes) {
+        let x =
+            super::xfile::Accessory::read(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(x.to_model(&name))
+    } else {
+        Model::read(bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+impl LoadedModel {
+    /// Reads a stage, prop or accessory file ([`read_set_piece`]) and
+    /// decodes the textures it names, resolved against its folder.
+    pub fn open_set_piece(path: &Path) -> Result<LoadedModel, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let model = read_set_piece(path, &bytes)?;
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let textures = load_textures(&model, dir);
+        Ok(LoadedModel {
+            path: path.to_owned(),
+            model,
+            textures,
+        })
+    }
+}
+
 /// Reads a model file (PMX 2.0/2.1 or PMD) and returns its skeleton.
 ///
 /// Positions are MMD model coordinates (left-handed, Y up); IK angles are

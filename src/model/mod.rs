@@ -81,7 +81,7 @@ pub use data::{
 };
 pub use engine::{PoseEngine, replace_bone};
 pub use error::{ModelError, Warning};
-pub use load::{LoadedModel, load_model};
+pub use load::{LoadedModel, load_model, read_set_piece};
 pub use pmd::{KNEE_MIN_BEND, PMD_IK_LIMIT_TO_RADIANS, knee_limits};
 pub use posing::{MaterialState, PoseInput, Posed, Poser};
 pub use skeleton::{Bone, BoneFlags, BoneTail, IkChain, IkLink, Inherit, Skeleton};

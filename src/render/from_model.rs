@@ -205,3 +205,55 @@ pub fn prepare_gpu_frame(
         &mut out.pose,
     );
 }
+
+/// A set piece's vertices placed by `world` (a stage at its rest pose and
+/// the identity, an accessory at its placement): positions moved by
+/// `world`, normals turned by its linear part (inverse transpose, so a
+/// non-uniform scale keeps them perpendicular) and made unit again; UVs and
+/// edge scales as at rest. A degenerate `world` (scale 0) keeps the rest
+/// normals; a non-finite one places nothing (the rest vertices).
+pub fn placed_vertices(rest: &[RenderVertex], world: glam::Mat4, out: &mut Vec<RenderVertex>) {
+    out.clear();
+    out.extend_from_slice(rest);
+    if !world.is_finite() || world == glam::Mat4::IDENTITY {
+        return;
+    }
+    let linear = glam::Mat3::from_mat4(world);
+    let normal_matrix = if linear.determinant().abs() > 1e-12 {
+        Some(linear.inverse().transpose())
+    } else {
+        None
+    };
+    for v in out.iter_mut() {
+        v.position = world
+            .transform_point3(glam::Vec3::from(v.position))
+            .to_array();
+        if let Some(m) = normal_matrix {
+            let n = (m * glam::Vec3::from(v.normal)).normalize_or(glam::Vec3::from(v.normal));
+            v.normal = n.to_array();
+        }
+    }
+}
+
+/// A set piece's materials as drawn: the template's, every diffuse alpha
+/// multiplied by `opacity` (an accessory's Tr, clamped to 0..1; MMD
+/// multiplies each material's alpha by it) and, with `ground_shadow` off,
+/// no material casting the ground shadow.
+pub fn placed_materials(
+    template: &[RenderMaterial],
+    opacity: f32,
+    ground_shadow: bool,
+    out: &mut Vec<RenderMaterial>,
+) {
+    let opacity = if opacity.is_finite() {
+        opacity.clamp(0.0, 1.0)
+    } else {
+        1.0
+    };
+    out.clear();
+    out.extend_from_slice(template);
+    for m in out.iter_mut() {
+        m.diffuse[3] *= opacity;
+        m.ground_shadow &= ground_shadow;
+    }
+}

@@ -295,6 +295,26 @@ impl ViewParams {
         }
     }
 
+    /// [`ViewParams::mmd_camera`] with the far plane at `far` (see
+    /// [`crate::vmd::camera::fitted_far`]: a set bigger than the default
+    /// far plane is drawn whole).
+    pub fn mmd_camera_far(
+        target: [f32; 3],
+        rotation: [f32; 3],
+        distance: f32,
+        fov_deg: f32,
+        perspective: bool,
+        aspect: f32,
+        far: f32,
+    ) -> Self {
+        use crate::vmd::camera;
+        Self {
+            view: camera::view_matrix(target, rotation, distance),
+            projection: camera::projection_matrix_far(fov_deg, aspect, perspective, distance, far),
+            eye: Vec3::from(camera::eye_position(target, rotation, distance)),
+        }
+    }
+
     /// MMD's start-up camera (target (0,10,0), distance −45, 30°).
     pub fn mmd_default(aspect: f32) -> Self {
         Self::mmd_camera([0.0, 10.0, 0.0], [0.0; 3], -45.0, 30.0, true, aspect)

@@ -1,5 +1,6 @@
-//! A scene drawn offscreen, frame by frame: models wearing motions, the VMD
-//! camera and light. What the CLI's `render` and `storyboard` draw with.
+//! A scene drawn offscreen, frame by frame: models wearing motions, the set
+//! around them (stages, props, accessories), the VMD camera and light. What
+//! the CLI's `render` and `storyboard` and the video export draw with.
 
 use std::path::Path;
 
@@ -8,7 +9,13 @@ use crate::model::{LoadedModel, Model, TextureSet, decode_texture};
 pub use crate::vmd::IndexedMotion;
 use crate::vmd::evaluate;
 
-use super::from_model::{ModelPosing, posed_materials, posed_vertices};
+use glam::Mat4;
+
+use crate::scene::set::{DrawOrder, Parent, SetAccessory};
+
+use super::from_model::{
+    ModelPosing, placed_materials, placed_vertices, posed_materials, posed_vertices,
+};
 use super::input::{
     Light, RenderMaterial, RenderVertex, SelfShadow, Shadows, TextureRgba, ViewParams,
 };
@@ -122,10 +129,134 @@ impl StageActor {
     }
 }
 
-/// Models, a camera and a light, drawn offscreen.
+/// A stage, prop or accessory on the GPU, drawn as the actors are (the
+/// same materials, textures, sphere maps, toon and edges) but never posed:
+/// a stage sits at its rest pose in the world, an accessory where its
+/// placement (and keys, and parent bone) put it. Its vertices are placed
+/// once, and again only when the placement changes: a static stage costs
+/// a frame nothing but its drawing.
+pub struct StageProp {
+    pub model: LoadedModel,
+    pub order: DrawOrder,
+    /// Drawn at all (a hidden stage; an accessory's own `shown` applies too).
+    pub shown: bool,
+    /// The accessory's placement, keys and parent; `None`: a stage or prop
+    /// at its rest pose.
+    pub accessory: Option<SetAccessory>,
+    gpu: GpuModel,
+    template: MeshTemplate,
+    /// What was last uploaded: world matrix, opacity, ground shadow.
+    uploaded: Option<(Mat4, f32, bool)>,
+    /// Shown at the last picture's frame.
+    visible: bool,
+    /// Its vertices' axis-aligned bounds at rest (computed once).
+    bounds: Option<(glam::Vec3, glam::Vec3)>,
+    vertices: Vec<RenderVertex>,
+    materials: Vec<RenderMaterial>,
+}
+
+impl StageProp {
+    fn new(
+        off: &Offscreen,
+        model: LoadedModel,
+        order: DrawOrder,
+        accessory: Option<SetAccessory>,
+    ) -> Result<StageProp, RenderError> {
+        let template = MeshTemplate::new(&model.model, &model.textures);
+        let gpu = off.upload_template(&template)?;
+        let mut finite = model
+            .model
+            .positions
+            .iter()
+            .copied()
+            .filter(|v| v.is_finite());
+        let bounds = finite
+            .next()
+            .map(|first| finite.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v))));
+        Ok(StageProp {
+            bounds,
+            model,
+            order,
+            shown: true,
+            accessory,
+            gpu,
+            template,
+            uploaded: None,
+            visible: true,
+            vertices: Vec::new(),
+            materials: Vec::new(),
+        })
+    }
+
+    /// Places the piece for scene `frame`: its world matrix (an attached
+    /// accessory follows `bone_world`'s answer for its parent bone; one
+    /// that cannot be found stays in the world), opacity and ground
+    /// shadow, uploaded only when they changed.
+    fn place(
+        &mut self,
+        off: &Offscreen,
+        frame: f64,
+        bone_world: impl Fn(usize, &str) -> Option<Mat4>,
+    ) -> Result<(), RenderError> {
+        let (world, opacity, ground, shown) = match &self.accessory {
+            None => (Mat4::IDENTITY, 1.0, true, true),
+            Some(a) => {
+                let pose = a.pose_at(frame);
+                let parent = match &pose.parent {
+                    Parent::World => None,
+                    Parent::Bone { actor, bone } => bone_world(*actor, bone),
+                };
+                (
+                    pose.world_matrix(parent),
+                    pose.opacity,
+                    pose.ground_shadow,
+                    pose.shown,
+                )
+            }
+        };
+        self.visible = self.shown && shown && world.is_finite();
+        if !self.visible || self.uploaded == Some((world, opacity, ground)) {
+            return Ok(());
+        }
+        let (device, queue) = (&off.gpu.device, &off.gpu.queue);
+        if self.gpu.is_gpu_skinned() {
+            // Every bone's skinning matrix is the placement (the rest
+            // pose's are the identity); no morph applies.
+            let bones = vec![world; self.template.skin.bone_count as usize];
+            self.gpu.update_pose(device, queue, &bones, &[])?;
+        } else {
+            placed_vertices(&self.template.mesh.vertices, world, &mut self.vertices);
+            self.gpu.update_vertices(queue, &self.vertices)?;
+        }
+        placed_materials(
+            &self.template.mesh.materials,
+            opacity,
+            ground,
+            &mut self.materials,
+        );
+        self.gpu.update_materials(queue, &self.materials)?;
+        self.uploaded = Some((world, opacity, ground));
+        Ok(())
+    }
+
+    /// Whether the piece was drawn in the last picture.
+    pub fn visible(&self) -> bool {
+        self.visible
+    }
+
+    /// Whether its placement has been uploaded yet.
+    pub fn placed(&self) -> bool {
+        self.uploaded.is_some()
+    }
+}
+
+/// Models, the set around them, a camera and a light, drawn offscreen.
 pub struct Stage {
     pub off: Offscreen,
     pub actors: Vec<StageActor>,
+    /// Stages, props and accessories, in the order added (each drawn
+    /// before or after the actors as its [`DrawOrder`] says).
+    pub props: Vec<StageProp>,
     /// The camera motion (MMD's default camera when `None` or keyless).
     pub camera: Option<IndexedMotion>,
     /// The light motion (MMD's default light when `None` or keyless).
@@ -147,6 +278,7 @@ impl Stage {
         Stage {
             off,
             actors: Vec::new(),
+            props: Vec::new(),
             camera: None,
             light: None,
             background: [1.0, 1.0, 1.0, 1.0],
@@ -185,24 +317,66 @@ impl Stage {
         Ok(())
     }
 
-    /// The view at `frame` for a picture of `aspect` (width / height).
+    /// Adds a stage or prop (a PMX/PMD, or a `.x` converted to a model) at
+    /// its rest pose.
+    pub fn add_prop(&mut self, model: LoadedModel, order: DrawOrder) -> Result<(), RenderError> {
+        let prop = StageProp::new(&self.off, model, order, None)?;
+        self.props.push(prop);
+        Ok(())
+    }
+
+    /// Adds an accessory (`model`: its `.x` converted) placed, keyed and
+    /// attached as `accessory` says.
+    pub fn add_accessory(
+        &mut self,
+        model: LoadedModel,
+        accessory: SetAccessory,
+    ) -> Result<(), RenderError> {
+        let order = accessory.order;
+        let prop = StageProp::new(&self.off, model, order, Some(accessory))?;
+        self.props.push(prop);
+        Ok(())
+    }
+
+    /// The world matrix of bone `bone` of actor `actor` as last posed.
+    fn bone_world(actors: &[StageActor], actor: usize, bone: &str) -> Option<Mat4> {
+        let a = actors.get(actor)?;
+        let i = a
+            .model
+            .model
+            .skeleton
+            .bones
+            .iter()
+            .position(|b| b.name == bone)?;
+        a.posing.posed.bone_world.get(i).copied()
+    }
+
+    /// The view at `frame` for a picture of `aspect` (width / height), its
+    /// far plane reaching the farthest corner of the stages' bounds.
     pub fn view_at(&self, frame: f64, aspect: f32) -> ViewParams {
-        self.camera
+        let (target, rotation, distance, fov, perspective) = self
+            .camera
             .as_ref()
             .and_then(|c| evaluate::camera_at(&c.motion, &c.index, frame))
-            .map_or_else(
-                || ViewParams::mmd_default(aspect),
-                |c| {
-                    ViewParams::mmd_camera(
-                        c.target,
-                        c.rotation,
-                        c.distance,
-                        c.fov,
-                        c.perspective,
-                        aspect,
-                    )
-                },
-            )
+            .map_or(([0.0, 10.0, 0.0], [0.0; 3], -45.0, 30.0, true), |c| {
+                (c.target, c.rotation, c.distance, c.fov, c.perspective)
+            });
+        let eye = glam::Vec3::from(crate::vmd::camera::eye_position(target, rotation, distance));
+        let far = match self.set_bounds() {
+            Some((min, max)) => crate::vmd::camera::fitted_far(eye, min, max),
+            None => crate::vmd::camera::DEFAULT_FAR,
+        };
+        ViewParams::mmd_camera_far(target, rotation, distance, fov, perspective, aspect, far)
+    }
+
+    /// The axis-aligned bounds of the stages and props at rest (world
+    /// units; accessories are small and left out), or `None` without any.
+    pub fn set_bounds(&self) -> Option<(glam::Vec3, glam::Vec3)> {
+        self.props
+            .iter()
+            .filter(|p| p.accessory.is_none())
+            .filter_map(|p| p.bounds)
+            .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)))
     }
 
     /// The light at `frame`.
@@ -288,7 +462,20 @@ impl Stage {
             overlay_lines: &[],
             shadows: self.shadows_at(frame),
         };
-        let models: Vec<&GpuModel> = self.actors.iter().map(|a| &a.gpu).collect();
+        let actors = &self.actors;
+        for p in &mut self.props {
+            p.place(&self.off, frame, |a, b| Self::bone_world(actors, a, b))?;
+        }
+        let props = |order: DrawOrder| {
+            self.props
+                .iter()
+                .filter(move |p| p.order == order && p.visible)
+                .map(|p| &p.gpu)
+        };
+        let models: Vec<&GpuModel> = props(DrawOrder::BeforeModels)
+            .chain(self.actors.iter().map(|a| &a.gpu))
+            .chain(props(DrawOrder::AfterModels))
+            .collect();
         self.off.picture(target, &params, &models, self.background)
     }
 }

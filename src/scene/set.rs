@@ -260,6 +260,40 @@ impl SetAccessory {
     }
 }
 
+/// An accessory file as the user opens it (Add accessory…, `--accessory`):
+/// a `.x` at MMD's defaults, or a `.vac` named, placed and attached as it
+/// says, its `.x` resolved beside it. The second value is the bone the
+/// accessory should follow (the `.vac`'s sixth line), which the caller
+/// turns into [`Parent::Bone`] on the first actor whose model has it; the
+/// accessory's parent is the world until then. Errors name the file and,
+/// for a `.vac`, the line.
+pub fn open_accessory_file(
+    path: &std::path::Path,
+) -> Result<(SetAccessory, Option<String>), String> {
+    use crate::model::xfile::VacFile;
+    let is_vac = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("vac"));
+    if !is_vac {
+        return Ok((SetAccessory::new(path.to_owned()), None));
+    }
+    let vac = VacFile::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    let x = vac.resolve_x(dir).ok_or_else(|| {
+        format!(
+            "{}: its accessory file {} is not there (looked beside the .vac)",
+            path.display(),
+            vac.x_file
+        )
+    })?;
+    let mut a = SetAccessory::new(x);
+    if !vac.name.trim().is_empty() {
+        a.name = vac.name.trim().to_owned();
+    }
+    a.state = AccessoryState::from_placement(&vac.placement, Parent::World);
+    Ok((a, vac.bone.clone()))
+}
+
 /// How a background image fits the picture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ImageFit {

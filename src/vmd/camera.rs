@@ -48,10 +48,55 @@ pub fn view_matrix(target: [f32; 3], rotation: [f32; 3], distance: f32) -> Mat4 
     world.inverse()
 }
 
+/// The far plane of [`projection_matrix`], MMD units: what a dancer and a
+/// usual stage need. [`fitted_far`] reaches further for a bigger set.
+pub const DEFAULT_FAR: f32 = 10_000.0;
+
+/// The farthest a fitted far plane goes (depth precision near the camera
+/// would suffer beyond it).
+pub const MAX_FAR: f32 = 1_000_000.0;
+
+/// A far plane that keeps everything in the axis-aligned box `min..max`
+/// (MMD units) in view from `eye`: the farthest corner's distance plus 5 %,
+/// never nearer than [`DEFAULT_FAR`] nor farther than [`MAX_FAR`]. A skybox
+/// 10,000 units from the origin has corners 17,320 away: drawn whole.
+/// Non-finite input gives [`DEFAULT_FAR`].
+pub fn fitted_far(eye: Vec3, min: Vec3, max: Vec3) -> f32 {
+    if !(eye.is_finite() && min.is_finite() && max.is_finite()) {
+        return DEFAULT_FAR;
+    }
+    let mut farthest = 0.0f32;
+    for k in 0..8 {
+        let corner = Vec3::new(
+            if k & 1 == 0 { min.x } else { max.x },
+            if k & 2 == 0 { min.y } else { max.y },
+            if k & 4 == 0 { min.z } else { max.z },
+        );
+        farthest = farthest.max(corner.distance(eye));
+    }
+    (farthest * 1.05).clamp(DEFAULT_FAR, MAX_FAR)
+}
+
 /// A left-handed perspective projection; `fov_deg` is the vertical field of view.
 pub fn projection_matrix(fov_deg: f32, aspect: f32, perspective: bool, distance: f32) -> Mat4 {
+    projection_matrix_far(fov_deg, aspect, perspective, distance, DEFAULT_FAR)
+}
+
+/// [`projection_matrix`] with its far plane at `far` (MMD units; see
+/// [`fitted_far`]; values below 1 or non-finite read as [`DEFAULT_FAR`]).
+pub fn projection_matrix_far(
+    fov_deg: f32,
+    aspect: f32,
+    perspective: bool,
+    distance: f32,
+    far: f32,
+) -> Mat4 {
     let near = 0.1;
-    let far = 10_000.0;
+    let far = if far.is_finite() && far >= 1.0 {
+        far
+    } else {
+        DEFAULT_FAR
+    };
     if perspective {
         let f = 1.0 / (fov_deg.to_radians().clamp(0.01, 3.1) * 0.5).tan();
         let a = aspect.max(1e-3);
