@@ -224,6 +224,14 @@ impl StudioApp {
                     self.save_scene_to(p);
                 }
             }
+            Action::AddStage => {
+                let dir = self.start_dir();
+                self.pick_file(Pick::Stage, dir);
+            }
+            Action::AddAccessory => {
+                let dir = self.start_dir();
+                self.pick_file(Pick::Accessory, dir);
+            }
             Action::OpenScene => {
                 let dir = self.start_dir();
                 self.pick_file(Pick::OpenScene, dir);

@@ -14,6 +14,7 @@ use super::scene_ops::{self, Intent, Ready};
 use crate::render::asset::ModelAsset;
 use crate::scene;
 use crate::vmd::{self, Motion};
+use crate::workspace::SceneEvent;
 use crate::workspace::files::{FileKind, songs_only};
 use crate::workspace::placing::{self, file_name};
 use crate::workspace::{Event, NewDocument};
@@ -39,6 +40,51 @@ impl StudioApp {
                 FileKind::Song => self.load_song_into_scene(p),
                 FileKind::Model | FileKind::Motion => self.open_for(p, Intent::Auto),
             }
+        }
+    }
+
+    /// Adds a stage or prop to the set (one undo step) and loads it for
+    /// drawing.
+    pub fn add_stage(&mut self, path: PathBuf) {
+        self.apply(Event::Scene(SceneEvent::AddProp(path.clone())));
+        if !self.scene.models.contains_key(&path) {
+            self.open_for(path, Intent::SetPiece);
+        }
+    }
+
+    /// Adds an accessory to the set (one undo step): a `.x` at MMD's
+    /// defaults, or a `.vac` placed as it says and attached to its bone on
+    /// the first actor whose loaded model has it. Loads the `.x` for drawing.
+    pub fn add_accessory(&mut self, path: PathBuf) {
+        let (mut acc, bone) = match crate::scene::set::open_accessory_file(&path) {
+            Ok(a) => a,
+            Err(e) => {
+                self.shared
+                    .error(format!("Could not add the accessory: {e}"));
+                return;
+            }
+        };
+        if let Some(bone) = bone {
+            let actor = self.ws.scene().actors.iter().position(|a| {
+                self.scene
+                    .rig_for(&a.model)
+                    .skeleton
+                    .bones
+                    .iter()
+                    .any(|b| b.name == bone)
+            });
+            match actor {
+                Some(actor) => acc.state.parent = crate::scene::set::Parent::Bone { actor, bone },
+                None => self.shared.error(format!(
+                    "{}: no actor's model has the bone {bone}; the accessory is placed in the world",
+                    path.display()
+                )),
+            }
+        }
+        let x = acc.path.clone();
+        self.apply(Event::Scene(SceneEvent::AddAccessory(Box::new(acc))));
+        if !self.scene.models.contains_key(&x) {
+            self.open_for(x, Intent::SetPiece);
         }
     }
 
@@ -120,6 +166,33 @@ impl StudioApp {
         result: Result<Arc<ModelAsset>, String>,
         intent: Intent,
     ) {
+        if intent == Intent::SetPiece {
+            // The arrangement already names it: kept for drawing only.
+            match result {
+                Ok(asset) => {
+                    let (v, t) = (
+                        asset.loaded.model.positions.len(),
+                        asset.loaded.model.indices.len() / 3,
+                    );
+                    let missing = asset.loaded.textures.missing().len();
+                    let note = if missing == 0 {
+                        String::new()
+                    } else {
+                        format!("; {missing} texture(s) missing (their materials use colours)")
+                    };
+                    self.scene.keep_model(path.clone(), asset);
+                    self.shared.info(format!(
+                        "Loaded {} into the set: {v} vertices, {t} triangles{note}",
+                        file_name(&path)
+                    ));
+                }
+                Err(e) => self.shared.error(format!(
+                    "Could not load {} for the set (it stays listed, not drawn): {e}",
+                    path.display()
+                )),
+            }
+            return;
+        }
         match result {
             Ok(asset) => {
                 self.remember_recent(&path);
@@ -440,6 +513,16 @@ impl StudioApp {
                                 Some(i) => self.open_for(p, Intent::ActorModel(i)),
                                 None => self.open_for(p, Intent::Auto),
                             }
+                        }
+                    }
+                    Pick::Stage => {
+                        for p in paths {
+                            self.add_stage(p);
+                        }
+                    }
+                    Pick::Accessory => {
+                        for p in paths {
+                            self.add_accessory(p);
                         }
                     }
                     Pick::LoadPose { mirror } => {

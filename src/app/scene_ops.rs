@@ -248,6 +248,27 @@ pub fn scene_view<'a>(
                     offset: a.offset,
                 })
                 .collect(),
+            set: {
+                use super::panels::viewport::SetPieceView;
+                let set = &ws.scene().set;
+                let props = set.props.iter().filter_map(|p| {
+                    Some(SetPieceView {
+                        asset: sc.models.get(&p.path)?,
+                        order: p.order,
+                        shown: p.shown,
+                        accessory: None,
+                    })
+                });
+                let accessories = set.accessories.iter().filter_map(|a| {
+                    Some(SetPieceView {
+                        asset: sc.models.get(&a.path)?,
+                        order: a.order,
+                        shown: true,
+                        accessory: Some(a),
+                    })
+                });
+                props.chain(accessories).collect()
+            },
             camera: doc(ws.scene().camera),
             light: doc(ws.scene().light),
             selected: ws.selected_actor(),

@@ -46,7 +46,12 @@ impl ModelAsset {
     /// `progress` and stopping with "cancelled" when it is cancelled.
     pub fn load(path: &Path, bytes: &[u8], progress: &Progress) -> Result<ModelAsset, String> {
         progress.report(0.0, "reading the model");
-        let model = Model::read(bytes).map_err(|e| e.to_string())?;
+        // A PMX/PMD, or a `.x` accessory converted to a model.
+        let model = if crate::model::xfile::is_x_file(bytes) {
+            crate::model::read_set_piece(path, bytes)?
+        } else {
+            Model::read(bytes).map_err(|e| e.to_string())?
+        };
         let dir = path.parent().unwrap_or(Path::new("."));
         let textures = load_textures_with(&model, dir, |i, n, name| {
             let f = 0.1 + 0.8 * i as f32 / n.max(1) as f32;

@@ -232,8 +232,11 @@ impl Workspace {
     fn scene_event(&mut self, e: SceneEvent, ch: &mut Changes) {
         let before = self.arrangement();
         let label = e.label();
+        // Consecutive changes of one field's owner merge into one step (a
+        // drag): actor offsets by actor, accessory placements by accessory.
         let offset_of = match e {
             SceneEvent::SetOffset(i, _) => Some(i),
+            SceneEvent::SetAccessoryState(i, _) => Some(usize::MAX - i),
             _ => None,
         };
         let s = &mut self.scene;
@@ -314,6 +317,33 @@ impl Workspace {
             SceneEvent::SetModel(i, model) => {
                 if let Some(a) = s.actors.get_mut(i) {
                     a.model = model;
+                }
+            }
+            SceneEvent::AddProp(path) => s.set.props.push(crate::scene::set::Prop::new(path)),
+            SceneEvent::AddAccessory(a) => s.set.accessories.push(*a),
+            SceneEvent::RemoveProp(i) => {
+                if i < s.set.props.len() {
+                    s.set.props.remove(i);
+                }
+            }
+            SceneEvent::RemoveAccessory(i) => {
+                if i < s.set.accessories.len() {
+                    s.set.accessories.remove(i);
+                }
+            }
+            SceneEvent::ShowProp(i, shown) => {
+                if let Some(p) = s.set.props.get_mut(i) {
+                    p.shown = shown;
+                }
+            }
+            SceneEvent::PropOrder(i, order) => {
+                if let Some(p) = s.set.props.get_mut(i) {
+                    p.order = order;
+                }
+            }
+            SceneEvent::SetAccessoryState(i, state) => {
+                if let Some(a) = s.set.accessories.get_mut(i) {
+                    a.state = *state;
                 }
             }
             SceneEvent::SetCamera(c) => s.camera = c,

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use super::placing::Intent;
 use super::{DocId, DocView, EditRequest, TransportEvent};
+use crate::scene::set::{AccessoryState, DrawOrder, SetAccessory};
 use crate::scene::{ModelRef, Scene, Song};
 use crate::vmd::Motion;
 use crate::vmd::save::DiskStamp;
@@ -60,6 +61,20 @@ pub enum SceneEvent {
     SetLight(Option<DocId>),
     /// The song slot (path and start), or none.
     SetSong(Option<Song>),
+    /// A stage or prop (PMX/PMD/.x) into the set, shown, before the models.
+    AddProp(PathBuf),
+    /// An accessory into the set, placed as given (a `.vac`'s placement).
+    AddAccessory(Box<SetAccessory>),
+    RemoveProp(usize),
+    RemoveAccessory(usize),
+    /// Shows or hides a stage or prop.
+    ShowProp(usize, bool),
+    /// Where a stage or prop draws: before or after the models.
+    PropOrder(usize, DrawOrder),
+    /// An accessory's panel values (parent, X/Y/Z, Rx/Ry/Rz, Si, Tr, shown,
+    /// ground shadow). Consecutive changes to one accessory (a drag on a
+    /// field) are one undo step.
+    SetAccessoryState(usize, Box<AccessoryState>),
     /// A new arrangement from loading (a scene file, the demo, a file
     /// taking its role as it opens): not an undo step. `fresh`: a new
     /// scene (its undo steps are forgotten; modified = `modified`); else
@@ -84,6 +99,13 @@ impl SceneEvent {
             SceneEvent::SetCamera(_) => "Scene camera",
             SceneEvent::SetLight(_) => "Scene light",
             SceneEvent::SetSong(_) => "Song",
+            SceneEvent::AddProp(_) => "Add stage",
+            SceneEvent::AddAccessory(_) => "Add accessory",
+            SceneEvent::RemoveProp(_) => "Remove stage",
+            SceneEvent::RemoveAccessory(_) => "Remove accessory",
+            SceneEvent::ShowProp(..) => "Show stage",
+            SceneEvent::PropOrder(..) => "Stage draw order",
+            SceneEvent::SetAccessoryState(..) => "Accessory placement",
             SceneEvent::SelectActor(_) | SceneEvent::Arrange { .. } => "",
         }
     }

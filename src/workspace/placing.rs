@@ -41,6 +41,9 @@ pub enum Intent {
     /// one undo step of the actor's motion. `None`: the actor selected when
     /// the file has loaded (the command line's `--merge`).
     MergeInto(Option<usize>),
+    /// A stage, prop or accessory file of the scene's set: loaded and kept
+    /// for drawing; the arrangement already names it.
+    SetPiece,
 }
 
 /// A short text for where a file went.
@@ -315,6 +318,14 @@ pub fn scene_opens(src: &Scene<PathBuf>) -> Vec<(PathBuf, Intent)> {
             if let Some(l) = l {
                 opens.push((l.clone(), Intent::Light));
             }
+        }
+    }
+    // Then the set's stages and accessories, each file loaded once.
+    let set_files = src.set.props.iter().map(|p| &p.path);
+    let set_files = set_files.chain(src.set.accessories.iter().map(|a| &a.path));
+    for p in set_files {
+        if !opens.iter().any(|(q, i)| q == p && *i == Intent::SetPiece) {
+            opens.push((p.clone(), Intent::SetPiece));
         }
     }
     opens

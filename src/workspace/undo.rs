@@ -23,6 +23,7 @@ pub(super) struct Arrangement {
     pub(super) camera: Option<DocId>,
     pub(super) light: Option<DocId>,
     pub(super) song: Option<Song>,
+    pub(super) set: crate::scene::set::Set<DocId>,
     pub(super) selected_actor: Option<usize>,
 }
 
@@ -233,6 +234,7 @@ impl Workspace {
             camera: self.scene.camera,
             light: self.scene.light,
             song: self.scene.song.clone(),
+            set: self.scene.set.clone(),
             selected_actor: self.selected_actor,
         }
     }
@@ -243,6 +245,7 @@ impl Workspace {
         self.scene.camera = a.camera;
         self.scene.light = a.light;
         self.scene.song = a.song;
+        self.scene.set = a.set;
         self.selected_actor = a.selected_actor;
         old
     }

@@ -27,6 +27,7 @@ mod recovery;
 mod save;
 mod save_all;
 mod scene;
+mod set;
 mod simplify;
 mod song;
 mod timeline_keys;

@@ -59,6 +59,10 @@ pub enum Pick {
         doc_id: u64,
     },
     Model,
+    /// A stage or prop for the scene's set (PMX, PMD, .x).
+    Stage,
+    /// An accessory for the scene's set (.x, .vac).
+    Accessory,
     /// Open a `.vmdscene` file.
     OpenScene,
     /// Load the scene's song (WAV, MP3, OGG, FLAC).
@@ -105,8 +109,9 @@ impl Default for Jobs {
     }
 }
 
+/// A PMX/PMD model, or a DirectX `.x` accessory (read as a model too).
 fn looks_like_model(bytes: &[u8]) -> bool {
-    bytes.starts_with(b"PMX ") || bytes.starts_with(b"Pmd")
+    bytes.starts_with(b"PMX ") || bytes.starts_with(b"Pmd") || crate::model::xfile::is_x_file(bytes)
 }
 
 fn file_label(path: &Path) -> String {
@@ -281,6 +286,17 @@ impl Jobs {
                         .pick_file()
                         .into_iter()
                         .collect(),
+                    Pick::Stage => d
+                        .add_filter(
+                            "Stage (PMX, PMD, .x)",
+                            &["pmx", "pmd", "x", "PMX", "PMD", "X"],
+                        )
+                        .pick_files()
+                        .unwrap_or_default(),
+                    Pick::Accessory => d
+                        .add_filter("Accessory (.x, .vac)", &["x", "vac", "X", "VAC"])
+                        .pick_files()
+                        .unwrap_or_default(),
                     Pick::SaveAs { .. } => d
                         .add_filter("VMD", &["vmd"])
                         .save_file()

@@ -29,6 +29,15 @@ pub enum Action {
     OpenScene,
     SaveScene,
     SaveSceneAs,
+    /// Pick stage or prop files for the set.
+    AddStage,
+    /// Pick accessory files (.x, .vac) for the set.
+    AddAccessory,
+    RemoveProp(usize),
+    ShowProp(usize, bool),
+    PropOrder(usize, crate::scene::set::DrawOrder),
+    RemoveAccessory(usize),
+    SetAccessoryState(usize, Box<crate::scene::set::AccessoryState>),
 }
 
 /// What missing names were computed from: document id and revision, and
@@ -175,6 +184,8 @@ pub fn ui(
                     {
                         out.push(Action::AddActor);
                     }
+                    ui.separator();
+                    super::scene_set::ui(ui, ws, sc, &mut out);
                     let outside: Vec<&Document> = docs.iter().filter(|d| !s.uses(&d.id)).collect();
                     if !outside.is_empty() {
                         ui.separator();

@@ -37,11 +37,13 @@ mod input;
 pub mod path;
 mod posing;
 pub mod scene_view;
+mod set_pieces;
 mod settings;
 
 pub use posing::{Moment, Posing};
 pub use scene_view::{
-    ActorView, SceneView, pick_source, posed_world, project_point, project_segment, screen_rect,
+    ActorView, SceneView, SetPieceView, pick_source, posed_world, project_point, project_segment,
+    screen_rect,
 };
 pub use settings::SETTINGS_KEY;
 

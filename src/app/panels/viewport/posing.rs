@@ -173,6 +173,8 @@ pub struct Posing {
     poses: u64,
     /// Times the poses were brought up to date (once per pass).
     updates: u64,
+    /// The set's stages and accessories, placed.
+    set: super::set_pieces::SetMeshes,
 }
 
 impl Default for Posing {
@@ -191,6 +193,7 @@ impl Default for Posing {
             picture_aspect: 16.0 / 9.0,
             poses: 0,
             updates: 0,
+            set: Default::default(),
         }
     }
 }
@@ -495,12 +498,36 @@ impl Posing {
                 mesh.generation += 1;
             }
         }
+        if mesh {
+            let actors = &self.actors;
+            self.set.update(&scene.set, eval, |i, bone| {
+                let p = actors.get(i)?.as_ref()?;
+                // The drawn figure's bone when it is not the rig.
+                let (model, posed) =
+                    match p.mesh.as_ref().and_then(|m| Some((m, m.figure.as_ref()?))) {
+                        Some((m, fig)) => (&m.entry.asset.loaded.model, &fig.engine.posed),
+                        None => (scene.actors.get(i)?.rig, &p.rig.engine.posed),
+                    };
+                let b = model.skeleton.bones.iter().position(|b| b.name == bone)?;
+                posed.bone_world.get(b).copied()
+            });
+        }
     }
 
-    /// What the GPU draws this pass: each actor's mesh buffers (shared,
-    /// not copied).
+    /// Times a set piece was placed (its vertices moved on the CPU).
+    pub fn set_placements(&self) -> u64 {
+        self.set.placements()
+    }
+
+    /// What the GPU draws this pass: the set's pieces drawn before the
+    /// models, each actor's mesh buffers (shared, not copied), then the
+    /// pieces drawn after.
     pub(super) fn frames(&self) -> Vec<ActorFrame> {
-        self.actors
+        use crate::scene::set::DrawOrder;
+        let before: Vec<ActorFrame> = self.set.frames(DrawOrder::BeforeModels).collect();
+        let after = self.set.frames(DrawOrder::AfterModels);
+        let actors = self
+            .actors
             .iter()
             .enumerate()
             .filter_map(|(i, p)| {
@@ -513,7 +540,8 @@ impl Posing {
                     materials: Arc::clone(&m.materials),
                 })
             })
-            .collect()
+            .collect::<Vec<_>>();
+        before.into_iter().chain(actors).chain(after).collect()
     }
 
     /// Actor `actor`'s mesh vertices as last filled (tests: the buffer is

@@ -80,10 +80,23 @@ impl<'a> ActorView<'a> {
 #[derive(Debug, Clone, Default)]
 pub struct SceneView<'a> {
     pub actors: Vec<ActorView<'a>>,
+    /// The set's stages, props and accessories whose files have loaded.
+    pub set: Vec<SetPieceView<'a>>,
     pub camera: Option<&'a Document>,
     pub light: Option<&'a Document>,
     /// The actor selected in the scene panel.
     pub selected: Option<usize>,
+}
+
+/// A stage, prop or accessory of the set, as the viewport draws it.
+#[derive(Debug, Clone)]
+pub struct SetPieceView<'a> {
+    pub asset: &'a std::sync::Arc<crate::render::asset::ModelAsset>,
+    pub order: crate::scene::set::DrawOrder,
+    /// A stage's show/hide switch (accessories: their state's `shown`).
+    pub shown: bool,
+    /// The accessory's placement and keys; `None`: a stage at rest.
+    pub accessory: Option<&'a crate::scene::set::SetAccessory>,
 }
 
 // ---------------------------------------------------------------- posing

@@ -144,6 +144,7 @@ fn one_pose_feeds_the_skeleton_and_the_mesh_and_the_buffers_are_reused() {
     );
     let model = &asset.loaded.model;
     let scene = SceneView {
+        set: Vec::new(),
         actors: vec![ActorView {
             name: "Mei",
             model_path: Some(&path),
@@ -225,6 +226,7 @@ fn without_physics_an_unchanged_frame_is_not_posed_again() {
 
     let rig = crate::model::standard_model();
     let scene = SceneView {
+        set: Vec::new(),
         actors: vec![ActorView {
             name: "built-in",
             model_path: None,

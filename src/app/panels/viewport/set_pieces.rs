@@ -1,0 +1,139 @@
+//! The set's stages, props and accessories as the viewport draws them: each
+//! piece's vertices placed on the CPU when its placement changes (a stage
+//! once; an accessory when its keys, panel values or parent bone move it),
+//! handed to the model renderer beside the actors' meshes. A static stage
+//! costs a pass no work proportional to its vertices.
+
+use std::sync::Arc;
+
+use glam::Mat4;
+
+use super::super::model_view::ActorFrame;
+use super::SetPieceView;
+use crate::render::from_model::{placed_materials, placed_vertices};
+use crate::render::{MeshTemplate, RenderMaterial, RenderVertex};
+use crate::scene::set::{DrawOrder, Parent};
+
+/// One piece's placed buffers.
+struct SetMesh {
+    /// The asset's generation: a reloaded file is a new mesh.
+    id: u64,
+    order: DrawOrder,
+    visible: bool,
+    /// World matrix, opacity and ground shadow the buffers hold.
+    placed: Option<(Mat4, f32, bool)>,
+    /// Bumped when the buffers change (a generation is uploaded once).
+    generation: u64,
+    template: Arc<MeshTemplate>,
+    vertices: Arc<Vec<RenderVertex>>,
+    materials: Arc<Vec<RenderMaterial>>,
+}
+
+/// The set's meshes, in the scene's order (stages, then accessories).
+#[derive(Default)]
+pub struct SetMeshes {
+    meshes: Vec<SetMesh>,
+    /// Times any piece's buffers were placed (tests: a static stage once).
+    placements: u64,
+}
+
+impl std::fmt::Debug for SetMeshes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SetMeshes")
+            .field("meshes", &self.meshes.len())
+            .field("placements", &self.placements)
+            .finish()
+    }
+}
+
+impl SetMeshes {
+    /// Brings the pieces up to date for scene frame `frame`;
+    /// `bone_world(actor, bone)` answers an accessory's parent bone's world
+    /// matrix as the actor is drawn now (`None`: not found, the world).
+    pub fn update(
+        &mut self,
+        pieces: &[SetPieceView],
+        frame: f64,
+        bone_world: impl Fn(usize, &str) -> Option<Mat4>,
+    ) {
+        self.meshes.truncate(pieces.len());
+        for (k, piece) in pieces.iter().enumerate() {
+            let id = piece.asset.generation();
+            if self.meshes.get(k).is_none_or(|m| m.id != id) {
+                let template = Arc::clone(&piece.asset.template);
+                let mesh = SetMesh {
+                    id,
+                    order: piece.order,
+                    visible: true,
+                    placed: None,
+                    generation: 0,
+                    vertices: Arc::new(template.mesh.vertices.clone()),
+                    materials: Arc::new(template.mesh.materials.clone()),
+                    template,
+                };
+                if k < self.meshes.len() {
+                    self.meshes[k] = mesh;
+                } else {
+                    self.meshes.push(mesh);
+                }
+            }
+            let m = &mut self.meshes[k];
+            m.order = piece.order;
+            let (world, opacity, ground, shown) = match piece.accessory {
+                None => (Mat4::IDENTITY, 1.0, true, piece.shown),
+                Some(a) => {
+                    let pose = a.pose_at(frame);
+                    let parent = match &pose.parent {
+                        Parent::World => None,
+                        Parent::Bone { actor, bone } => bone_world(*actor, bone),
+                    };
+                    (
+                        pose.world_matrix(parent),
+                        pose.opacity,
+                        pose.ground_shadow,
+                        pose.shown,
+                    )
+                }
+            };
+            m.visible = shown && world.is_finite();
+            if !m.visible || m.placed == Some((world, opacity, ground)) {
+                continue;
+            }
+            placed_vertices(
+                &m.template.mesh.vertices,
+                world,
+                Arc::make_mut(&mut m.vertices),
+            );
+            placed_materials(
+                &m.template.mesh.materials,
+                opacity,
+                ground,
+                Arc::make_mut(&mut m.materials),
+            );
+            m.placed = Some((world, opacity, ground));
+            m.generation += 1;
+            self.placements += 1;
+        }
+    }
+
+    /// The visible pieces drawn in `order`, as frames for the renderer
+    /// (keys apart from the actors': `usize::MAX − piece`).
+    pub fn frames(&self, order: DrawOrder) -> impl Iterator<Item = ActorFrame> + '_ {
+        self.meshes
+            .iter()
+            .enumerate()
+            .filter(move |(_, m)| m.visible && m.order == order)
+            .map(|(k, m)| ActorFrame {
+                key: (usize::MAX - k, m.id),
+                generation: m.generation,
+                template: Arc::clone(&m.template),
+                vertices: Arc::clone(&m.vertices),
+                materials: Arc::clone(&m.materials),
+            })
+    }
+
+    /// Times any piece was placed since the start.
+    pub fn placements(&self) -> u64 {
+        self.placements
+    }
+}
