@@ -224,11 +224,11 @@ impl StudioApp {
                     self.save_scene_to(p);
                 }
             }
-            Action::AddStage => {
+            Action::Set(panels::scene_set::SetAction::AddStage) => {
                 let dir = self.start_dir();
                 self.pick_file(Pick::Stage, dir);
             }
-            Action::AddAccessory => {
+            Action::Set(panels::scene_set::SetAction::AddAccessory) => {
                 let dir = self.start_dir();
                 self.pick_file(Pick::Accessory, dir);
             }

@@ -145,12 +145,17 @@ pub fn scene_event(a: &Action) -> Option<SceneEvent> {
         Action::BuiltinModel(i) => SceneEvent::SetModel(i, ModelRef::Builtin),
         Action::SetCamera(c) => SceneEvent::SetCamera(c),
         Action::SetLight(l) => SceneEvent::SetLight(l),
-        Action::RemoveProp(i) => SceneEvent::RemoveProp(i),
-        Action::ShowProp(i, shown) => SceneEvent::ShowProp(i, shown),
-        Action::PropOrder(i, order) => SceneEvent::PropOrder(i, order),
-        Action::RemoveAccessory(i) => SceneEvent::RemoveAccessory(i),
-        Action::SetAccessoryState(i, s) => SceneEvent::SetAccessoryState(i, s),
-        Action::AddStage | Action::AddAccessory => return None,
+        Action::Set(s) => {
+            use crate::app::panels::scene_set::SetAction;
+            match s {
+                SetAction::RemoveProp(i) => SceneEvent::RemoveProp(i),
+                SetAction::ShowProp(i, shown) => SceneEvent::ShowProp(i, shown),
+                SetAction::PropOrder(i, order) => SceneEvent::PropOrder(i, order),
+                SetAction::RemoveAccessory(i) => SceneEvent::RemoveAccessory(i),
+                SetAction::SetAccessoryState(i, s) => SceneEvent::SetAccessoryState(i, s),
+                SetAction::AddStage | SetAction::AddAccessory => return None,
+            }
+        }
         Action::Activate(_)
         | Action::LoadModel(_)
         | Action::OpenScene

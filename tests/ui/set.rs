@@ -13,6 +13,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use vmd_studio::app::StudioApp;
 use vmd_studio::app::panels::scene::Action;
+use vmd_studio::app::panels::scene_set::SetAction;
 use vmd_studio::scene::set::Parent;
 
 const FLOOR_X: &str = "xof 0303txt 0032\nMesh {\n 4;\n -3;0;-3;,\n -3;0;3;,\n 3;0;3;,\n 3;0;-3;;\n 1;\n 4;0,1,2,3;;\n\
@@ -95,7 +96,10 @@ fn a_stage_and_an_accessory_are_added_moved_undone_and_saved() {
     let mut moved = h.state().ws.scene().set.accessories[0].state.clone();
     moved.position.x = 5.0;
     h.state_mut()
-        .scene_action(Action::SetAccessoryState(0, Box::new(moved)));
+        .scene_action(Action::Set(SetAction::SetAccessoryState(
+            0,
+            Box::new(moved),
+        )));
     h.run_steps(2);
     let x = h.state().ws.scene().set.accessories[0].state.position.x;
     assert!((x - 5.0).abs() < 1e-6, "the move applies: X = {x}");

@@ -29,15 +29,8 @@ pub enum Action {
     OpenScene,
     SaveScene,
     SaveSceneAs,
-    /// Pick stage or prop files for the set.
-    AddStage,
-    /// Pick accessory files (.x, .vac) for the set.
-    AddAccessory,
-    RemoveProp(usize),
-    ShowProp(usize, bool),
-    PropOrder(usize, crate::scene::set::DrawOrder),
-    RemoveAccessory(usize),
-    SetAccessoryState(usize, Box<crate::scene::set::AccessoryState>),
+    /// A change to the set (stages, accessories).
+    Set(super::scene_set::SetAction),
 }
 
 /// What missing names were computed from: document id and revision, and
@@ -185,7 +178,11 @@ pub fn ui(
                         out.push(Action::AddActor);
                     }
                     ui.separator();
-                    super::scene_set::ui(ui, ws, sc, &mut out);
+                    out.extend(
+                        super::scene_set::ui(ui, ws, sc)
+                            .into_iter()
+                            .map(Action::Set),
+                    );
                     let outside: Vec<&Document> = docs.iter().filter(|d| !s.uses(&d.id)).collect();
                     if !outside.is_empty() {
                         ui.separator();

@@ -3,13 +3,33 @@
 //! placement as MMD's accessory panel shows it). Reads the workspace's
 //! scene; returns [`Action`]s, each one undo step once applied.
 
-use super::scene::Action;
 use crate::app::scene_ops::SceneState;
 use crate::scene::set::{AccessoryState, DrawOrder, Parent};
 use crate::workspace::Workspace;
 
-/// Draws the set section into `ui`, pushing what the user asked for.
-pub fn ui(ui: &mut egui::Ui, ws: &Workspace, sc: &SceneState, out: &mut Vec<Action>) {
+/// A change to the set the user asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SetAction {
+    /// Pick stage or prop files.
+    AddStage,
+    /// Pick accessory files (.x, .vac).
+    AddAccessory,
+    RemoveProp(usize),
+    ShowProp(usize, bool),
+    PropOrder(usize, DrawOrder),
+    RemoveAccessory(usize),
+    SetAccessoryState(usize, Box<AccessoryState>),
+}
+
+/// Draws the set section into `ui`; returns what the user asked for.
+pub fn ui(ui: &mut egui::Ui, ws: &Workspace, sc: &SceneState) -> Vec<SetAction> {
+    let mut out = Vec::new();
+    section(ui, ws, sc, &mut out);
+    out
+}
+
+fn section(ui: &mut egui::Ui, ws: &Workspace, sc: &SceneState, out: &mut Vec<SetAction>) {
+    use SetAction as Action;
     let set = &ws.scene().set;
     ui.horizontal_wrapped(|ui| {
         ui.strong("Set");
