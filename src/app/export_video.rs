@@ -235,6 +235,10 @@ struct ExportActor {
 /// What the export job takes: copies, so editing may go on meanwhile.
 struct ExportScene {
     actors: Vec<ExportActor>,
+    /// The set's stages (shown ones) and accessories, as the viewport
+    /// draws them.
+    props: Vec<(LoadedModel, crate::scene::set::DrawOrder)>,
+    accessories: Vec<(LoadedModel, crate::scene::set::SetAccessory)>,
     camera: Option<Motion>,
     light: Option<Motion>,
     ground_shadow: bool,
@@ -251,6 +255,12 @@ impl ExportScene {
             stage
                 .add_actor(a.model, a.motion.map(IndexedMotion::new), a.offset)
                 .map_err(|e| e.to_string())?;
+        }
+        for (model, order) in self.props {
+            stage.add_prop(model, order).map_err(|e| e.to_string())?;
+        }
+        for (model, a) in self.accessories {
+            stage.add_accessory(model, a).map_err(|e| e.to_string())?;
         }
         stage.camera = self.camera.map(IndexedMotion::new);
         stage.light = self.light.map(IndexedMotion::new);
@@ -292,8 +302,28 @@ impl State {
         if actors.is_empty() {
             return Err("the scene has no actor to draw".into());
         }
+        // The set: a file that has not loaded is named, never dropped silently.
+        let set = &ws.scene().set;
+        let loaded = |p: &std::path::Path| {
+            sc.models.get(p).map(|m| m.loaded.clone()).ok_or_else(|| {
+                format!(
+                    "the set's {} is not loaded (yet, or it could not be read)",
+                    p.display()
+                )
+            })
+        };
+        let mut props = Vec::new();
+        for p in set.props.iter().filter(|p| p.shown) {
+            props.push((loaded(&p.path)?, p.order));
+        }
+        let mut accessories = Vec::new();
+        for a in &set.accessories {
+            accessories.push((loaded(&a.path)?, a.clone()));
+        }
         Ok(ExportScene {
             actors,
+            props,
+            accessories,
             camera: motion(ws.scene().camera),
             light: motion(ws.scene().light),
             ground_shadow: self.ground_shadow,

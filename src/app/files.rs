@@ -38,6 +38,7 @@ impl StudioApp {
                 FileKind::Scene => self.open_scene(&p),
                 FileKind::Song if under_demo => self.load_song(p),
                 FileKind::Song => self.load_song_into_scene(p),
+                FileKind::Accessory => self.add_accessory(p),
                 FileKind::Model | FileKind::Motion => self.open_for(p, Intent::Auto),
             }
         }
@@ -46,6 +47,12 @@ impl StudioApp {
     /// Adds a stage or prop to the set (one undo step) and loads it for
     /// drawing.
     pub fn add_stage(&mut self, path: PathBuf) {
+        // The stage's floor takes the grid's place (it can be shown again
+        // from each view's bar).
+        if self.ws.scene().set.props.is_empty() {
+            self.panels.viewport.view.show_grid = false;
+            self.panels.viewport.second.show_grid = false;
+        }
         self.apply(Event::Scene(SceneEvent::AddProp(path.clone())));
         if !self.scene.models.contains_key(&path) {
             self.open_for(path, Intent::SetPiece);

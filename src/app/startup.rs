@@ -70,17 +70,28 @@ fn save_png(path: &Path, image: &egui::ColorImage) -> Result<(), String> {
 /// Opens the files named on the command line, each in the role of what it
 /// is (in the order given: a scene file, models, motions, cameras, a song),
 /// and `merge` onto the selected actor's motion. The bundled demo opens only
-/// when no file is given, or only songs (which need a timeline to sit on).
+/// when no file is given, or only songs (which need a timeline to sit on),
+/// or only accessories (the demo dancer wears them: a `.vac`'s bone is
+/// looked up on the actors there when it opens).
 pub fn open_command_line(app: &mut StudioApp, files: &[PathBuf], merge: &[PathBuf]) {
-    if files.is_empty() {
+    let set_only =
+        !files.is_empty() && files.iter().all(|p| FileKind::of(p) == FileKind::Accessory);
+    if set_only {
+        app.open_demo();
+        app.panels.central = CentralView::Preview;
+        app.open_paths(files.to_vec());
+    } else if files.is_empty() {
         // First start: the demo scene, seen through its VMD camera.
         app.open_demo();
         app.panels.central = CentralView::Preview;
     } else {
         app.open_paths(files.to_vec());
-        let shows_model = files
-            .iter()
-            .any(|p| matches!(FileKind::of(p), FileKind::Model | FileKind::Scene));
+        let shows_model = files.iter().any(|p| {
+            matches!(
+                FileKind::of(p),
+                FileKind::Model | FileKind::Scene | FileKind::Accessory
+            )
+        });
         if shows_model {
             app.panels.central = CentralView::Preview;
         }
@@ -114,6 +125,7 @@ pub fn run(args: Cli) -> CliResult {
     };
     let files = args.files.clone();
     let merge = args.merge.clone();
+    let stages = args.stage.clone();
     let screenshot = args.screenshot.clone();
     let frame = args.frame;
     let panel = args.panel;
@@ -139,6 +151,9 @@ pub fn run(args: Cli) -> CliResult {
                 }
             }
             open_command_line(&mut app, &files, &merge);
+            for s in &stages {
+                app.add_stage(s.clone());
+            }
             if let Some(f) = frame {
                 app.transport(TransportEvent::Seek(f.max(0.0)));
             }

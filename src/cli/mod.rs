@@ -96,6 +96,11 @@ pub struct Cli {
     /// undoable edit; the actor's file changes only when saved. Repeatable.
     #[arg(long, value_name = "MOTION.vmd")]
     pub merge: Vec<PathBuf>,
+    /// Add a stage or prop (PMX, PMD or .x) to the scene's set, drawn
+    /// around the models with no motion. Repeatable (a stage and a
+    /// skydome). Accessories (.x, .vac) given as files go into the set too.
+    #[arg(long, value_name = "FILE")]
+    pub stage: Vec<PathBuf>,
     /// Render the window once it has settled, save it as PNG and exit.
     #[arg(long, value_name = "OUT.png")]
     pub screenshot: Option<PathBuf>,

@@ -16,6 +16,8 @@ pub enum FileKind {
     Song,
     /// A PMX or PMD model for an actor.
     Model,
+    /// A DirectX `.x` accessory or a `.vac` placing one: into the set.
+    Accessory,
     /// Anything else is read as a VMD: a motion, a camera or a light,
     /// placed by what it holds once read.
     Motion,
@@ -33,6 +35,8 @@ impl FileKind {
             FileKind::Song
         } else if ext == "pmx" || ext == "pmd" {
             FileKind::Model
+        } else if ext == "x" || ext == "vac" {
+            FileKind::Accessory
         } else {
             FileKind::Motion
         }

@@ -131,3 +131,38 @@ fn a_stage_and_an_accessory_are_added_moved_undone_and_saved() {
         }
     }
 }
+
+/// `vmd-studio box.vac` (an accessory alone on the command line) opens the
+/// demo dancer wearing it on the bone the `.vac` names; adding the first
+/// stage hides the ground grid of both views (the floor takes its place).
+#[test]
+fn an_accessory_alone_on_the_command_line_is_worn_by_the_demo_dancer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("floor.x"), FLOOR_X).unwrap();
+    let mut vac = b"box\r\nfloor.x\r\n0.5\r\n0,1,0\r\n0,0,0\r\n".to_vec();
+    vac.extend_from_slice(b"\x89\x45\x8e\xe8\x8e\xf1\r\n"); // 右手首
+    std::fs::write(dir.join("box.vac"), vac).unwrap();
+    let mut app = StudioApp::default();
+    vmd_studio::app::open_command_line(&mut app, &[dir.join("box.vac")], &[]);
+    let mut h = harness(app);
+    settle(&mut h);
+    let app = h.state();
+    assert!(!app.ws.scene().actors.is_empty(), "the demo opened");
+    let accs = &app.ws.scene().set.accessories;
+    assert_eq!(accs.len(), 1, "{:?}", app.shared.messages);
+    assert_eq!(accs[0].state.scale, 0.5);
+    assert_eq!(
+        accs[0].state.parent,
+        Parent::Bone {
+            actor: 0,
+            bone: "右手首".into()
+        }
+    );
+    assert!(app.panels.viewport.view.show_grid);
+    h.state_mut().add_stage(dir.join("floor.x"));
+    settle(&mut h);
+    let app = h.state();
+    assert_eq!(app.ws.scene().set.props.len(), 1);
+    assert!(!app.panels.viewport.view.show_grid && !app.panels.viewport.second.show_grid);
+}

@@ -798,15 +798,20 @@ pub fn draw_scene(
     eval: f64,
     grid: bool,
     look: &Settings,
+    set_bounds: Option<(Vec3, Vec3)>,
 ) -> Outcome {
     let aspect = pic_rect.width() / pic_rect.height().max(1.0);
-    let view = ViewParams::mmd_camera(
+    let far = set_bounds.map_or(crate::vmd::camera::DEFAULT_FAR, |(lo, hi)| {
+        crate::vmd::camera::fitted_far(camera.eye(), lo, hi)
+    });
+    let view = ViewParams::mmd_camera_far(
         camera.target,
         camera.rotation,
         camera.distance,
         camera.fov,
         camera.perspective,
         aspect,
+        far,
     );
     let light_motion = light;
     let light = light

@@ -1,7 +1,7 @@
 //! The scene panel's set section: stages, props and accessories (Add
 //! stage…, Add accessory…, show/hide, draw order, remove, an accessory's
 //! placement as MMD's accessory panel shows it). Reads the workspace's
-//! scene; returns [`Action`]s, each one undo step once applied.
+//! scene; returns [`SetAction`]s, each one undo step once applied.
 
 use crate::app::scene_ops::SceneState;
 use crate::scene::set::{AccessoryState, DrawOrder, Parent};

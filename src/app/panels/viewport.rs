@@ -295,6 +295,7 @@ fn draw(
     // What the GPU draws (the posing's buffers, shared), taken before the
     // posing tool borrows the posing.
     let meshes = posing.frames();
+    let set_bounds = posing.set_bounds();
     let parts = posing.parts();
     let frame = gizmo::Frame {
         view_number: view.number,
@@ -338,6 +339,7 @@ fn draw(
             scene,
             frame: &frame,
             meshes,
+            set_bounds,
             now: &parts.now,
             picture_only,
             picture_aspect: parts.picture_aspect,

@@ -22,6 +22,8 @@ pub(super) struct Picture<'a> {
     pub frame: &'a gizmo::Frame<'a>,
     /// The posed meshes.
     pub meshes: Vec<ActorFrame>,
+    /// The set's bounds: the far plane reaches them.
+    pub set_bounds: Option<(glam::Vec3, glam::Vec3)>,
     pub now: &'a Moment,
     /// The VMD camera during playback: the picture only (no gizmo, joints
     /// or axes), as in MMD.
@@ -42,6 +44,7 @@ pub(super) fn picture(ui: &egui::Ui, painter: &egui::Painter, p: Picture, tool: 
         scene,
         frame,
         meshes,
+        set_bounds,
         now,
         picture_only,
         picture_aspect,
@@ -62,6 +65,7 @@ pub(super) fn picture(ui: &egui::Ui, painter: &egui::Painter, p: Picture, tool: 
         now.eval,
         view.show_grid,
         &look,
+        set_bounds,
     );
     let canvas = Canvas {
         painter: &clip,

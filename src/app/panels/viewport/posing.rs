@@ -514,6 +514,11 @@ impl Posing {
         }
     }
 
+    /// The set's visible pieces' bounds (MMD units), for the far plane.
+    pub fn set_bounds(&self) -> Option<(Vec3, Vec3)> {
+        self.set.bounds()
+    }
+
     /// Times a set piece was placed (its vertices moved on the CPU).
     pub fn set_placements(&self) -> u64 {
         self.set.placements()

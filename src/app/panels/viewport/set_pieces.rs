@@ -24,6 +24,8 @@ struct SetMesh {
     placed: Option<(Mat4, f32, bool)>,
     /// Bumped when the buffers change (a generation is uploaded once).
     generation: u64,
+    /// The placed vertices' axis-aligned bounds (found when placed).
+    bounds: Option<(glam::Vec3, glam::Vec3)>,
     template: Arc<MeshTemplate>,
     vertices: Arc<Vec<RenderVertex>>,
     materials: Arc<Vec<RenderMaterial>>,
@@ -67,6 +69,7 @@ impl SetMeshes {
                     visible: true,
                     placed: None,
                     generation: 0,
+                    bounds: None,
                     vertices: Arc::new(template.mesh.vertices.clone()),
                     materials: Arc::new(template.mesh.materials.clone()),
                     template,
@@ -111,6 +114,14 @@ impl SetMeshes {
                 Arc::make_mut(&mut m.materials),
             );
             m.placed = Some((world, opacity, ground));
+            let mut finite = m
+                .vertices
+                .iter()
+                .map(|v| glam::Vec3::from(v.position))
+                .filter(|v| v.is_finite());
+            m.bounds = finite
+                .next()
+                .map(|first| finite.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v))));
             m.generation += 1;
             self.placements += 1;
         }
@@ -130,6 +141,15 @@ impl SetMeshes {
                 vertices: Arc::clone(&m.vertices),
                 materials: Arc::clone(&m.materials),
             })
+    }
+
+    /// The visible pieces' bounds together (for the far plane), or `None`.
+    pub fn bounds(&self) -> Option<(glam::Vec3, glam::Vec3)> {
+        self.meshes
+            .iter()
+            .filter(|m| m.visible)
+            .filter_map(|m| m.bounds)
+            .reduce(|(lo, hi), (a, b)| (lo.min(a), hi.max(b)))
     }
 
     /// Times any piece was placed since the start.
