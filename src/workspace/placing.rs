@@ -268,6 +268,9 @@ pub fn scene_file_events(
     let mut s: Scene<DocId> = Scene {
         song: src.song.clone(),
         preview: src.preview.clone(),
+        // The stages and accessories as placed (a stage's own motion is
+        // not opened yet: it shows at rest).
+        set: src.set.map(|_| None),
         ..Scene::default()
     };
     for a in &src.actors {

@@ -114,6 +114,29 @@ fn a_stage_and_an_accessory_are_added_moved_undone_and_saved() {
         "{text}"
     );
 
+    // Reopened in a new window: the set is back, placed, and loaded.
+    let mut again = StudioApp::default();
+    again.open_paths(vec![scene_path.clone()]);
+    let mut h2 = harness(again);
+    settle(&mut h2);
+    let app2 = h2.state();
+    let set2 = &app2.ws.scene().set;
+    assert_eq!(
+        (set2.props.len(), set2.accessories.len()),
+        (1, 1),
+        "{:?}",
+        app2.shared.messages
+    );
+    assert_eq!(set2.accessories[0].state.position.x, 5.0);
+    assert_eq!(set2.accessories[0].name, "ネギ");
+    assert!(
+        app2.scene.models.contains_key(&set2.props[0].path),
+        "{:?}",
+        app2.shared.messages
+    );
+    assert!(app2.scene.models.contains_key(&set2.accessories[0].path));
+    drop(h2);
+
     // Undo: the move, then the accessory, then the stage.
     for (props, accessories) in [(1, 1), (1, 0), (0, 0)] {
         h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
