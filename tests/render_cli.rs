@@ -288,3 +288,99 @@ fn render_draws_a_stage_around_the_dancer_and_names_bad_set_files() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--accessory"), "{err}");
 }
+
+/// `render SCENE.vmdscene`: the scene file's actor, camera, stage and
+/// accessory give the same picture as the same things named as flags
+/// (`--stage`, `--accessory FILE@BONE`, checked pixel by pixel in
+/// tests/set_render.rs), and a different one from the scene without its set.
+#[test]
+fn render_takes_a_scene_file_with_its_set() {
+    use vmd_studio::scene::set::{Parent, Prop, SetAccessory};
+    use vmd_studio::scene::{Actor, Scene};
+    if render_support::offscreen().is_none() {
+        return;
+    }
+    let dir = scratch("scene");
+    let floor = dir.join("floor.x");
+    std::fs::write(
+        &floor,
+        "xof 0303txt 0032\nMesh {\n 4;\n -3;0;-3;,\n -3;0;3;,\n 3;0;3;,\n 3;0;-3;;\n 1;\n 4;0,1,2,3;;\n\
+         MeshMaterialList { 1; 1; 0;;\n  Material { 0;0.8;0;1;; 5; 0;0;0;; 0;0.8;0;; }\n }\n}\n",
+    )
+    .unwrap();
+    let (dance, camera) = (
+        PathBuf::from(asset("demo_dance.vmd")),
+        PathBuf::from(asset("demo_camera.vmd")),
+    );
+    let mut s: Scene<PathBuf> = Scene::default();
+    let mut a = Actor::new("Dancer");
+    a.motion = Some(dance.clone());
+    s.actors.push(a);
+    s.camera = Some(camera.clone());
+    s.set.props.push(Prop::new(floor.clone()));
+    // A small red square (0.2 file units: 2 MMD units), both faces drawn.
+    let square = dir.join("square.x");
+    std::fs::write(
+        &square,
+        "xof 0303txt 0032\nMesh {\n 4;\n -0.1;-0.1;0;,\n -0.1;0.1;0;,\n 0.1;0.1;0;,\n 0.1;-0.1;0;;\n 1;\n 4;0,1,2,3;;\n\
+         MeshMaterialList { 1; 1; 0;;\n  Material { 0.9;0;0;0.99;; 5; 0;0;0;; 0.9;0;0;; }\n }\n}\n",
+    )
+    .unwrap();
+    let mut acc = SetAccessory::new(square.clone());
+    acc.state.parent = Parent::Bone {
+        actor: 0,
+        bone: "右手首".into(),
+    };
+    s.set.accessories.push(acc);
+    let with_set = dir.join("with set.vmdscene");
+    vmd_studio::scene::file::save(&s, &with_set).unwrap();
+    s.set = Default::default();
+    let bare = dir.join("bare.vmdscene");
+    vmd_studio::scene::file::save(&s, &bare).unwrap();
+
+    let render = |inputs: &[&str], out: &str| {
+        let o = dir.join(out);
+        let mut a = vec!["render"];
+        a.extend_from_slice(inputs);
+        a.extend([
+            "--frames",
+            "45..45",
+            "--size",
+            "96x54",
+            "-o",
+            o.to_str().unwrap(),
+        ]);
+        ok(&run(&a));
+        image::open(o.join("00000.png")).expect("png").to_rgba8()
+    };
+    let from_scene = render(&[with_set.to_str().unwrap()], "a");
+    let spec = format!("{}@右手首", square.display());
+    let from_flags = render(
+        &[
+            dance.to_str().unwrap(),
+            camera.to_str().unwrap(),
+            "--stage",
+            floor.to_str().unwrap(),
+            "--accessory",
+            &spec,
+        ],
+        "b",
+    );
+    let without = render(&[bare.to_str().unwrap()], "c");
+    assert_ne!(from_scene.as_raw(), without.as_raw(), "the set shows");
+    assert!(
+        from_scene.as_raw() == from_flags.as_raw(),
+        "the scene file draws what the flags draw"
+    );
+    let out = run(&[
+        "render",
+        with_set.to_str().unwrap(),
+        dance.to_str().unwrap(),
+        "--frames",
+        "0..0",
+        "-o",
+        "x",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give it alone"));
+}

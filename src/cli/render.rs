@@ -21,7 +21,8 @@ use crate::vmd::Motion;
 pub struct RenderArgs {
     /// Inputs: a model (PMX/PMD), the motion it wears (VMD) and a camera
     /// (VMD; its light track is used too). More models each take the next
-    /// motion. Without a model the bundled demo mannequin is drawn.
+    /// motion. Without a model the bundled demo mannequin is drawn. Or a
+    /// `.vmdscene`, alone: its actors, camera, light, stages and accessories.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// MMD frames to render, inclusive: `A..B` (30 per second).
@@ -198,8 +199,18 @@ fn offscreen() -> Result<Offscreen, CliError> {
     Offscreen::new().map_err(|e| CliError(e.to_string()))
 }
 
-/// Builds a stage from models, motions and a camera given in any order.
+/// Builds a stage from a `.vmdscene` (alone), or from models, motions and
+/// a camera given in any order.
 fn stage_from(files: &[PathBuf], stage: &mut Stage) -> CliResult {
+    if let Some(scene) = files.iter().find(|f| crate::scene::file::is_scene_path(f)) {
+        if files.len() > 1 {
+            return Err(CliError(format!(
+                "{}: a scene file holds the models, motions and camera; give it alone",
+                scene.display()
+            )));
+        }
+        return stage_from_scene(scene, stage);
+    }
     let mut models = Vec::new();
     let mut motions = Vec::new();
     for f in files {
@@ -242,6 +253,57 @@ fn stage_from(files: &[PathBuf], stage: &mut Stage) -> CliResult {
     for p in models {
         let lm = open_model(&p)?;
         add(stage, lm, motions.next())?;
+    }
+    Ok(())
+}
+
+/// Everything a `.vmdscene` holds, drawn: each actor's model (the demo
+/// mannequin for the built-in skeleton) wearing its motion at its offset,
+/// the camera and light, the shown stages and the accessories, placed and
+/// attached as saved. What the scene names but is not there is named on
+/// stderr and left out (as the app does).
+fn stage_from_scene(path: &Path, stage: &mut Stage) -> CliResult {
+    use crate::scene::ModelRef;
+    let loaded = crate::scene::file::load(path).map_err(|e| CliError(e.to_string()))?;
+    for m in &loaded.missing {
+        eprintln!("warning: {}: {m}; left out", path.display());
+    }
+    let s = loaded.scene;
+    for a in &s.actors {
+        let model = match &a.model {
+            ModelRef::File(p) => open_model(p)?,
+            ModelRef::Builtin => demo_model().map_err(CliError)?,
+        };
+        let motion = match &a.motion {
+            Some(m) => Some(IndexedMotion::new(super::load(m)?)),
+            None => None,
+        };
+        stage
+            .add_actor(model, motion, f64::from(a.offset))
+            .map_err(|e| CliError(e.to_string()))?;
+    }
+    if let Some(c) = &s.camera {
+        stage.camera = Some(IndexedMotion::new(super::load(c)?));
+    }
+    if let Some(l) = &s.light {
+        stage.light = Some(IndexedMotion::new(super::load(l)?));
+    }
+    for p in s.set.props.iter().filter(|p| p.shown) {
+        let lm = LoadedModel::open_set_piece(&p.path).map_err(CliError)?;
+        stage
+            .add_prop(lm, p.order)
+            .map_err(|e| CliError(format!("{}: {e}", p.path.display())))?;
+    }
+    for a in &s.set.accessories {
+        let lm = LoadedModel::open_set_piece(&a.path).map_err(CliError)?;
+        stage
+            .add_accessory(lm, a.clone())
+            .map_err(|e| CliError(format!("{}: {e}", a.path.display())))?;
+    }
+    if stage.actors.is_empty() {
+        stage
+            .add_actor(demo_model().map_err(CliError)?, None, 0.0)
+            .map_err(|e| CliError(e.to_string()))?;
     }
     Ok(())
 }
