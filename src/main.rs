@@ -37,9 +37,29 @@ fn main() {
     }
 }
 
+/// The app's window; when the wgpu renderer cannot open it (no adapter, a
+/// lost device, a surface error), the app starts again with the glow
+/// renderer (the skeleton preview) and says why, on every OS. A new process,
+/// because a window system's event loop cannot be made twice in one.
 #[cfg(feature = "gui")]
 fn run_gui(args: Cli) -> cli::CliResult {
-    vmd_studio::app::run(args)
+    let wgpu = args.renderer == cli::GraphicsBackend::Wgpu;
+    let result = vmd_studio::app::run(args);
+    let Err(e) = result else { return Ok(()) };
+    let given: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let retry = vmd_studio::app::glow_retry_args(&given).filter(|_| wgpu);
+    let (Some(retry), Ok(exe)) = (retry, std::env::current_exe()) else {
+        return Err(e);
+    };
+    eprintln!("warning: {e}; starting again with the glow renderer (skeleton preview)");
+    tracing::warn!("wgpu window failed ({e}); starting again with --renderer glow");
+    match std::process::Command::new(exe).args(retry).status() {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => std::process::exit(s.code().unwrap_or(1)),
+        Err(spawn) => Err(cli::CliError(format!(
+            "{e}; and the glow renderer could not be started: {spawn}"
+        ))),
+    }
 }
 
 #[cfg(not(feature = "gui"))]

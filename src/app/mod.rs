@@ -41,7 +41,7 @@ use panels::Shared;
 pub use scene_ui::timeline_sections;
 use shell::{AfterClose, CloseGuard, guard_subject};
 pub use shell::{CentralView, Files, Panels, Window, window_title};
-pub use startup::{open_command_line, run};
+pub use startup::{FAIL_WGPU_ENV, glow_retry_args, open_command_line, run};
 
 /// Bundled demo: a short dance and a camera with cuts, made by
 /// `cargo run --example make_demo` (see `examples/make_demo.rs`).

@@ -101,8 +101,45 @@ pub fn open_command_line(app: &mut StudioApp, files: &[PathBuf], merge: &[PathBu
     }
 }
 
+/// The environment variable that makes the wgpu window fail at once, as a
+/// lost device or a missing adapter would (tests and CI check the fallback
+/// to glow with it).
+pub const FAIL_WGPU_ENV: &str = "VMD_STUDIO_TEST_WGPU_FAILS";
+
+/// The command line to start again with when the wgpu window could not
+/// open: `args` (the program's, without the program name) with any
+/// `--renderer X` / `--renderer=X` replaced by `--renderer glow`. `None`
+/// when they already ask for glow (nothing left to fall back to).
+pub fn glow_retry_args(args: &[std::ffi::OsString]) -> Option<Vec<std::ffi::OsString>> {
+    let mut out = Vec::with_capacity(args.len() + 2);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let s = a.to_string_lossy();
+        if s == "--renderer" {
+            let v = it.next().map(|v| v.to_string_lossy().into_owned());
+            if v.as_deref() == Some("glow") {
+                return None;
+            }
+        } else if let Some(v) = s.strip_prefix("--renderer=") {
+            if v == "glow" {
+                return None;
+            }
+        } else {
+            out.push(a.clone());
+        }
+    }
+    out.push("--renderer".into());
+    out.push("glow".into());
+    Some(out)
+}
+
 /// Opens the main window.
 pub fn run(args: Cli) -> CliResult {
+    if args.renderer == GraphicsBackend::Wgpu && std::env::var_os(FAIL_WGPU_ENV).is_some() {
+        return Err(CliError(format!(
+            "cannot open a window: WGPU error: no adapter (forced by {FAIL_WGPU_ENV})"
+        )));
+    }
     let size = args.size;
     let renderer = match args.renderer {
         GraphicsBackend::Glow => eframe::Renderer::Glow,
@@ -184,4 +221,39 @@ pub fn run(args: Cli) -> CliResult {
         }),
     )
     .map_err(|e| CliError(format!("cannot open a window: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glow_retry_args;
+    use std::ffi::OsString;
+
+    fn args(a: &[&str]) -> Vec<OsString> {
+        a.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn the_glow_retry_keeps_every_argument_but_the_renderer() {
+        assert_eq!(
+            glow_retry_args(&args(&["dance.vmd", "--size", "1280x720"])),
+            Some(args(&[
+                "dance.vmd",
+                "--size",
+                "1280x720",
+                "--renderer",
+                "glow"
+            ]))
+        );
+        assert_eq!(
+            glow_retry_args(&args(&["--renderer", "wgpu", "a.pmx"])),
+            Some(args(&["a.pmx", "--renderer", "glow"]))
+        );
+        assert_eq!(
+            glow_retry_args(&args(&["--renderer=wgpu", "a.pmx"])),
+            Some(args(&["a.pmx", "--renderer", "glow"]))
+        );
+        // Already on glow: nothing to fall back to.
+        assert_eq!(glow_retry_args(&args(&["--renderer", "glow"])), None);
+        assert_eq!(glow_retry_args(&args(&["x.vmd", "--renderer=glow"])), None);
+    }
 }
