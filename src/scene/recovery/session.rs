@@ -125,6 +125,7 @@ impl Session {
             });
         }
         self.sweep_locks(&dir);
+        sweep_stale_temporaries(&dir, std::time::SystemTime::now());
         entries.sort_by(|a, b| {
             (a.meta.written_unix_ms, &a.meta.session, a.meta.doc_id).cmp(&(
                 b.meta.written_unix_ms,
@@ -229,4 +230,36 @@ impl Drop for Session {
         }
         drop(self.lock.take());
     }
+}
+
+/// How old a `.recovery-*.tmp` must be to count as left over: a write keeps
+/// its temporary file for milliseconds (write, flush, rename), so one older
+/// than this was left by a process that died (or a rename that failed, as
+/// on Windows before read-only files were refused first).
+pub const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Deletes the leftover temporary files of atomic writes in `dir`
+/// (`.recovery-*.tmp` last modified more than [`STALE_TEMPORARY`] before
+/// `now`); younger ones may be a live write and stay. Returns how many went.
+pub fn sweep_stale_temporaries(dir: &Path, now: std::time::SystemTime) -> usize {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !(name.starts_with(".recovery-") && name.ends_with(".tmp")) {
+            continue;
+        }
+        let old = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| now.duration_since(t).ok())
+            .is_some_and(|age| age > STALE_TEMPORARY);
+        if old && std::fs::remove_file(e.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
 }

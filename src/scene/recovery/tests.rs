@@ -291,3 +291,36 @@ fn interval_defaults_to_thirty_seconds() {
         assert_eq!(interval(), Duration::from_secs(30));
     }
 }
+
+#[test]
+fn leftover_temporary_files_are_swept_and_live_ones_kept() {
+    let dir = temp_dir("tmp-sweep");
+    let old = dir.path().join(".recovery-abc123.tmp");
+    let fresh = dir.path().join(".recovery-def456.tmp");
+    let other = dir.path().join("notes.tmp");
+    for p in [&old, &fresh, &other] {
+        std::fs::write(p, b"partial").expect("write");
+    }
+    // Left by a crash an hour ago.
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&old)
+        .and_then(|f| f.set_modified(hour_ago))
+        .expect("set mtime");
+    let mut s = Session::start(dir.path()).expect("session");
+    let _ = s.orphans();
+    assert!(!old.exists(), "the stale temporary is swept");
+    assert!(
+        fresh.exists(),
+        "a temporary written just now may be a live write"
+    );
+    assert!(other.exists(), "other files are not touched");
+    // The rule itself: ten minutes.
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(601);
+    assert_eq!(
+        super::session::sweep_stale_temporaries(dir.path(), later),
+        1
+    );
+    assert!(!fresh.exists() && other.exists());
+}
