@@ -317,3 +317,117 @@ fn a_vac_places_its_accessory_and_names_its_bone() {
     let e = open_accessory_file(&vac_path).expect_err("no .x");
     assert!(e.contains("negi.vac") && e.contains("negi.x"), "{e}");
 }
+
+#[test]
+fn a_stage_floor_receives_the_dancers_self_shadow() {
+    let Some(mut stage) = new_stage() else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let floor = write(
+        dir.path(),
+        "floor.x",
+        &quad_x(
+            [
+                [-3.0, 0.0, -3.0],
+                [-3.0, 0.0, 3.0],
+                [3.0, 0.0, 3.0],
+                [3.0, 0.0, -3.0],
+            ],
+            [0.5, 0.5, 0.5],
+            1.0,
+        ),
+    );
+    stage.ground_shadow = false;
+    stage.self_shadow = true;
+    stage
+        .add_actor(demo_model().expect("demo"), None, 0.0)
+        .expect("actor");
+    stage
+        .add_prop(
+            LoadedModel::open_set_piece(&floor).expect("floor"),
+            DrawOrder::BeforeModels,
+        )
+        .expect("prop");
+    let (w, h) = (320, 180);
+    let target = stage.target(w, h).expect("target");
+    let img = stage.picture(&target, 0.0).expect("picture");
+    let view = stage.view_at(0.0, w as f32 / h as f32);
+    // MMD's default light shines along (−0.5, −1, 0.5): the chest at
+    // (0, 12, 0) throws its shadow 12 units down that line, onto (−6, 0, 6);
+    // the floor at (8, 0, 6), as far from the camera, is lit.
+    let luma = |p: Vec3| {
+        let (x, y, _) = view.project(p, w, h).expect("in view");
+        let c = pixel(&img, x, y);
+        u32::from(c[0]) + u32::from(c[1]) + u32::from(c[2])
+    };
+    if let Ok(p) = std::env::var("SET_RENDER_SAVE") {
+        img.save_png(std::path::Path::new(&p)).expect("save");
+    }
+    let shaded = luma(Vec3::new(-6.0, 0.0, 6.0));
+    let lit = luma(Vec3::new(8.0, 0.0, 6.0));
+    assert!(
+        shaded + 60 < lit,
+        "the floor in the dancer's shadow ({shaded}) is darker than the lit floor ({lit})"
+    );
+}
+
+/// MMD lights an accessory by Lambert (MME full.fx with use_toon off):
+/// ambient + max(0, N·L) · diffuse · light. Hand computation for MMD's
+/// default light (colour 154/255, direction (−0.5, −1, 0.5)), diffuse 0.5,
+/// ambient (the `.x` emissive) 0.2: a floor facing up has N·(−L) = 1/√1.5
+/// = 0.816 → 0.2 + 0.816 · 0.5 · 0.604 = 0.446 (114); a wall facing the
+/// camera (N = −Z) has N·(−L) = 0.5/√1.5 = 0.408 → 0.323 (82).
+#[test]
+fn an_accessory_is_lit_by_lambert_as_mmd_lights_accessories() {
+    let Some(mut stage) = new_stage() else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let grey = |name: &str, corners| {
+        let text =
+            quad_x(corners, [0.5, 0.5, 0.5], 1.0).replace("0.5;0.5;0.5;; }", "0.2;0.2;0.2;; }");
+        write(dir.path(), name, &text)
+    };
+    // Floor (y = 0, facing up) in front, wall (z = 2, facing −Z) above it.
+    let floor = grey(
+        "floor.x",
+        [
+            [-3.0, 0.0, -3.0],
+            [-3.0, 0.0, 1.0],
+            [3.0, 0.0, 1.0],
+            [3.0, 0.0, -3.0],
+        ],
+    );
+    let wall = grey(
+        "wall.x",
+        [
+            [-3.0, 0.0, 2.0],
+            [-3.0, 3.0, 2.0],
+            [3.0, 3.0, 2.0],
+            [3.0, 0.0, 2.0],
+        ],
+    );
+    stage.ground_shadow = false;
+    stage.self_shadow = false;
+    for p in [&floor, &wall] {
+        stage
+            .add_prop(
+                LoadedModel::open_set_piece(p).expect("x"),
+                DrawOrder::BeforeModels,
+            )
+            .expect("prop");
+    }
+    let (w, h) = (160, 90);
+    let target = stage.target(w, h).expect("target");
+    let img = stage.picture(&target, 0.0).expect("picture");
+    let view = stage.view_at(0.0, w as f32 / h as f32);
+    let at = |p: Vec3| {
+        let (x, y, _) = view.project(p, w, h).expect("in view");
+        pixel(&img, x, y)
+    };
+    let f = at(Vec3::new(5.0, 0.0, -5.0));
+    let wl = at(Vec3::new(5.0, 15.0, 20.0));
+    for (c, want, what) in [(f, 114u8, "floor"), (wl, 82, "wall")] {
+        assert!(
+            c[..3].iter().all(|&v| v.abs_diff(want) <= 4),
+            "{what}: {c:?}, want about {want}"
+        );
+    }
+}

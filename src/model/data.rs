@@ -90,6 +90,10 @@ pub struct Model {
     pub soft_bodies: Vec<SoftBody>,
     /// Problems the reader tolerated, in file order.
     pub warnings: Vec<Warning>,
+    /// Lit as MMD lights an accessory (a converted `.x`): Lambert shading,
+    /// no toon, the ambient colour alone where self-shadowed; models (PMX,
+    /// PMD) are lit through their toon.
+    pub accessory_lighting: bool,
 }
 
 impl Model {
@@ -120,6 +124,7 @@ impl Model {
             joints: Vec::new(),
             soft_bodies: Vec::new(),
             warnings: Vec::new(),
+            accessory_lighting: false,
         }
     }
 

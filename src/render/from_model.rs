@@ -64,6 +64,7 @@ impl MeshTemplate {
                 ground_shadow: m.flags.ground_shadow,
                 casts_shadow: m.flags.self_shadow_map,
                 receives_shadow: m.flags.self_shadow,
+                accessory_lighting: model.accessory_lighting,
                 index_count: u32::try_from(m.index_count).unwrap_or(u32::MAX),
                 ..Default::default()
             };

@@ -106,6 +106,10 @@ pub struct RenderMaterial {
     pub casts_shadow: bool,
     /// Darkened where the self-shadow map says it is in shadow (PMX 0x08).
     pub receives_shadow: bool,
+    /// MMD's accessory lighting (MME `full.fx` with `use_toon` off):
+    /// ambient + max(0, N·L) · diffuse · light, and the ambient colour alone
+    /// where self-shadowed; off: a model's toon lighting.
+    pub accessory_lighting: bool,
 }
 
 impl Default for RenderMaterial {
@@ -130,6 +134,7 @@ impl Default for RenderMaterial {
             ground_shadow: false,
             casts_shadow: false,
             receives_shadow: false,
+            accessory_lighting: false,
         }
     }
 }

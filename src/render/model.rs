@@ -136,6 +136,7 @@ fn material_uniform(m: &RenderMaterial, slots: Slots) -> [f32; MATERIAL_FLOATS] 
     put(&mut u, 36, &m.toon_tint.mul);
     put(&mut u, 40, &m.toon_tint.add);
     u[44] = if m.receives_shadow { 1.0 } else { 0.0 };
+    u[45] = if m.accessory_lighting { 1.0 } else { 0.0 };
     u
 }
 

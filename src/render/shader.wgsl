@@ -39,7 +39,7 @@ struct Material {
     sphere_add: vec4<f32>,
     toon_mul: vec4<f32>,
     toon_add: vec4<f32>,
-    // x: receives self-shadow.
+    // x: receives self-shadow; y: accessory lighting (no toon, Lambert).
     shadow: vec4<f32>,
 };
 
@@ -102,18 +102,30 @@ fn fs_model(i: VertexOut) -> @location(0) vec4<f32> {
     // The ramp's dark end: a self-shadowed part's toon colour.
     let toon_dark = textureSample(t_toon, s_clamp, vec2<f32>(0.0, 1.0));
 
-    var color = vec4<f32>(
-        clamp(material.diffuse.rgb * frame.light_color.rgb + material.ambient.rgb, vec3<f32>(0.0), vec3<f32>(1.0)),
-        material.diffuse.a,
-    );
+    // A model's colour is lit through its toon (below); an accessory's
+    // (MME full.fx, use_toon off) by Lambert here, and where self-shadowed
+    // its ambient colour alone.
+    let accessory = material.shadow.y > 0.5;
+    var lit_rgb = material.diffuse.rgb * frame.light_color.rgb + material.ambient.rgb;
+    if accessory {
+        lit_rgb = material.ambient.rgb + max(lambert, 0.0) * material.diffuse.rgb * frame.light_color.rgb;
+    }
+    var color = vec4<f32>(clamp(lit_rgb, vec3<f32>(0.0), vec3<f32>(1.0)), material.diffuse.a);
+    var ambient_only = vec4<f32>(clamp(material.ambient.rgb, vec3<f32>(0.0), vec3<f32>(1.0)), material.diffuse.a);
     if material.params.z > 0.5 {
-        color = color * vec4<f32>(tint(tex, material.tex_mul, material.tex_add, 1.0), tex.a);
+        let t = vec4<f32>(tint(tex, material.tex_mul, material.tex_add, 1.0), tex.a);
+        color = color * t;
+        ambient_only = ambient_only * t;
     }
     let mode = material.params.y;
     if mode > 1.5 {
-        color = vec4<f32>(color.rgb + tint(sph, material.sphere_mul, material.sphere_add, 0.0), color.a);
+        let s = tint(sph, material.sphere_mul, material.sphere_add, 0.0);
+        color = vec4<f32>(color.rgb + s, color.a);
+        ambient_only = vec4<f32>(ambient_only.rgb + s, ambient_only.a);
     } else if mode > 0.5 {
-        color = vec4<f32>(color.rgb * tint(sph, material.sphere_mul, material.sphere_add, 1.0), color.a);
+        let s = tint(sph, material.sphere_mul, material.sphere_add, 1.0);
+        color = vec4<f32>(color.rgb * s, color.a);
+        ambient_only = vec4<f32>(ambient_only.rgb * s, ambient_only.a);
     }
     let self_mode = frame.shadow.x;
     if self_mode > 0.5 && material.shadow.x > 0.5 {
@@ -123,7 +135,9 @@ fn fs_model(i: VertexOut) -> @location(0) vec4<f32> {
         let sp = in_shadow_map(i.shadow_pos);
         if sp.w > 0.5 {
             var dark = color;
-            if material.params.w > 0.5 {
+            if accessory {
+                dark = ambient_only;
+            } else if material.params.w > 0.5 {
                 dark = vec4<f32>(color.rgb * tint(toon_dark, material.toon_mul, material.toon_add, 1.0), color.a);
             }
             let size = frame.shadow.y;
@@ -135,7 +149,9 @@ fn fs_model(i: VertexOut) -> @location(0) vec4<f32> {
                 k = 8000.0 * sp.y;
             }
             var lit = 1.0 - clamp(diff * k - 0.3, 0.0, 1.0);
-            lit = min(clamp(lambert * 3.0, 0.0, 1.0), lit);
+            if !accessory {
+                lit = min(clamp(lambert * 3.0, 0.0, 1.0), lit);
+            }
             color = mix(dark, color, lit);
         }
     } else if material.params.w > 0.5 {

@@ -99,6 +99,7 @@ impl Accessory {
         m.skeleton
             .bones
             .push(Bone::new(ROOT_BONE, None, glam::Vec3::ZERO));
+        m.accessory_lighting = true;
         m.warnings = self
             .warnings
             .iter()
