@@ -153,6 +153,8 @@ pub fn scene_event(a: &Action) -> Option<SceneEvent> {
                 SetAction::PropOrder(i, order) => SceneEvent::PropOrder(i, order),
                 SetAction::RemoveAccessory(i) => SceneEvent::RemoveAccessory(i),
                 SetAction::SetAccessoryState(i, s) => SceneEvent::SetAccessoryState(i, s),
+                SetAction::SetAccessoryKey(i, k) => SceneEvent::SetAccessoryKey(i, k),
+                SetAction::RemoveAccessoryKey(i, f) => SceneEvent::RemoveAccessoryKey(i, f),
                 SetAction::AddStage | SetAction::AddAccessory => return None,
             }
         }

@@ -234,9 +234,11 @@ impl Workspace {
         let label = e.label();
         // Consecutive changes of one field's owner merge into one step (a
         // drag): actor offsets by actor, accessory placements by accessory.
+        use super::undo::MergeKey;
         let offset_of = match e {
-            SceneEvent::SetOffset(i, _) => Some(i),
-            SceneEvent::SetAccessoryState(i, _) => Some(usize::MAX - i),
+            SceneEvent::SetOffset(i, _) => Some(MergeKey::Offset(i)),
+            SceneEvent::SetAccessoryState(i, _) => Some(MergeKey::AccessoryState(i)),
+            SceneEvent::SetAccessoryKey(i, ref k) => Some(MergeKey::AccessoryKey(i, k.frame)),
             _ => None,
         };
         let s = &mut self.scene;
@@ -344,6 +346,16 @@ impl Workspace {
             SceneEvent::SetAccessoryState(i, state) => {
                 if let Some(a) = s.set.accessories.get_mut(i) {
                     a.state = *state;
+                }
+            }
+            SceneEvent::SetAccessoryKey(i, key) => {
+                if let Some(a) = s.set.accessories.get_mut(i) {
+                    a.set_key(*key);
+                }
+            }
+            SceneEvent::RemoveAccessoryKey(i, frame) => {
+                if let Some(a) = s.set.accessories.get_mut(i) {
+                    a.remove_key(frame);
                 }
             }
             SceneEvent::SetCamera(c) => s.camera = c,

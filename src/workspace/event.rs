@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::placing::Intent;
 use super::{DocId, DocView, EditRequest, TransportEvent};
-use crate::scene::set::{AccessoryState, DrawOrder, SetAccessory};
+use crate::scene::set::{AccessoryKey, AccessoryState, DrawOrder, SetAccessory};
 use crate::scene::{ModelRef, Scene, Song};
 use crate::vmd::Motion;
 use crate::vmd::save::DiskStamp;
@@ -75,6 +75,12 @@ pub enum SceneEvent {
     /// ground shadow). Consecutive changes to one accessory (a drag on a
     /// field) are one undo step.
     SetAccessoryState(usize, Box<AccessoryState>),
+    /// Sets (or replaces) an accessory's key at its frame (MMD's accessory
+    /// panel ▸ register); consecutive keys of one accessory at one frame
+    /// (a drag on a field while keyed) are one undo step.
+    SetAccessoryKey(usize, Box<AccessoryKey>),
+    /// Deletes an accessory's key at a frame.
+    RemoveAccessoryKey(usize, u32),
     /// A new arrangement from loading (a scene file, the demo, a file
     /// taking its role as it opens): not an undo step. `fresh`: a new
     /// scene (its undo steps are forgotten; modified = `modified`); else
@@ -106,6 +112,8 @@ impl SceneEvent {
             SceneEvent::ShowProp(..) => "Show stage",
             SceneEvent::PropOrder(..) => "Stage draw order",
             SceneEvent::SetAccessoryState(..) => "Accessory placement",
+            SceneEvent::SetAccessoryKey(..) => "Accessory key",
+            SceneEvent::RemoveAccessoryKey(..) => "Delete accessory key",
             SceneEvent::SelectActor(_) | SceneEvent::Arrange { .. } => "",
         }
     }

@@ -27,6 +27,16 @@ pub(super) struct Arrangement {
     pub(super) selected_actor: Option<usize>,
 }
 
+/// What consecutive scene steps merge by (a drag on one field is one
+/// undo step): an actor's offset, an accessory's panel values, an
+/// accessory's key at one frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum MergeKey {
+    Offset(usize),
+    AccessoryState(usize),
+    AccessoryKey(usize, u32),
+}
+
 #[derive(Debug, Clone)]
 pub(super) struct SceneStep {
     pub(super) label: &'static str,
@@ -34,7 +44,7 @@ pub(super) struct SceneStep {
     /// stack the one after it.
     pub(super) other: Arrangement,
     /// Consecutive offsets of one actor merge: `Some(actor)`.
-    pub(super) offset_of: Option<usize>,
+    pub(super) offset_of: Option<MergeKey>,
 }
 
 // ------------------------------------------------------------------ reading

@@ -189,3 +189,56 @@ fn an_accessory_alone_on_the_command_line_is_worn_by_the_demo_dancer() {
     assert_eq!(app.ws.scene().set.props.len(), 1);
     assert!(!app.panels.viewport.view.show_grid && !app.panels.viewport.second.show_grid);
 }
+
+/// Accessory keys from the Set section: Key accessory at frame 0 (the button), a
+/// keyed X = 10 at frame 30, the accessory half-way at frame 15 (MMD plays
+/// accessory keys linearly: hand computation 10 · 15/30 = 5); Delete key at
+/// frame 30 (the button) and undo bring the key back; undo again takes it
+/// away, then the first key.
+#[test]
+fn accessory_keys_are_registered_interpolated_deleted_and_undone() {
+    use vmd_studio::scene::set::AccessoryKey;
+    use vmd_studio::workspace::TransportEvent;
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("negi.x"), FLOOR_X).unwrap();
+    let mut app = StudioApp::default();
+    app.open_demo();
+    let mut h = harness(app);
+    settle(&mut h);
+    h.state_mut().add_accessory(tmp.path().join("negi.x"));
+    settle(&mut h);
+    h.state_mut().transport(TransportEvent::Seek(0.0));
+    h.run_steps(2);
+    h.get_by_label("Key accessory").scroll_to_me();
+    h.run_steps(1);
+    h.get_by_label("Key accessory").click();
+    h.run_steps(2);
+    let keys = |h: &Harness<'_, StudioApp>| h.state().ws.scene().set.accessories[0].keys.clone();
+    assert_eq!(
+        keys(&h).iter().map(|k| k.frame).collect::<Vec<_>>(),
+        vec![0]
+    );
+    h.state_mut().transport(TransportEvent::Seek(30.0));
+    h.run_steps(2);
+    let mut state = keys(&h)[0].state.clone();
+    state.position.x = 10.0;
+    h.state_mut()
+        .scene_action(Action::Set(SetAction::SetAccessoryKey(
+            0,
+            Box::new(AccessoryKey { frame: 30, state }),
+        )));
+    h.run_steps(2);
+    let acc = h.state().ws.scene().set.accessories[0].clone();
+    assert_eq!(acc.keys.len(), 2);
+    assert!((acc.pose_at(15.0).position.x - 5.0).abs() < 1e-5);
+    assert_eq!(acc.pose_at(45.0).position.x, 10.0);
+    // Delete key is offered at a keyed frame.
+    h.get_by_label("Delete key").click();
+    h.run_steps(2);
+    assert_eq!(keys(&h).len(), 1);
+    for want in [2, 1, 0] {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        h.run_steps(2);
+        assert_eq!(keys(&h).len(), want, "after undo");
+    }
+}

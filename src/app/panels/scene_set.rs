@@ -4,7 +4,7 @@
 //! scene; returns [`SetAction`]s, each one undo step once applied.
 
 use crate::app::scene_ops::SceneState;
-use crate::scene::set::{AccessoryState, DrawOrder, Parent};
+use crate::scene::set::{AccessoryKey, AccessoryState, DrawOrder, Parent, SetAccessory};
 use crate::workspace::Workspace;
 
 /// A change to the set the user asked for.
@@ -19,6 +19,9 @@ pub enum SetAction {
     PropOrder(usize, DrawOrder),
     RemoveAccessory(usize),
     SetAccessoryState(usize, Box<AccessoryState>),
+    /// Sets (or replaces) the accessory's key at a scene frame.
+    SetAccessoryKey(usize, Box<AccessoryKey>),
+    RemoveAccessoryKey(usize, u32),
 }
 
 /// Draws the set section into `ui`; returns what the user asked for.
@@ -90,8 +93,19 @@ fn section(ui: &mut egui::Ui, ws: &Workspace, sc: &SceneState, out: &mut Vec<Set
             }
         });
     }
+    let frame = playhead_frame(ws);
     for (i, a) in set.accessories.iter().enumerate() {
-        let st = &a.state;
+        // Keyed: the panel shows (and edits) the key at or before the
+        // playhead; a change writes a key at the playhead.
+        let keyed = !a.keys.is_empty();
+        let st = &shown_state(a, frame);
+        let change = |s: AccessoryState| {
+            if keyed {
+                Action::SetAccessoryKey(i, Box::new(AccessoryKey { frame, state: s }))
+            } else {
+                Action::SetAccessoryState(i, Box::new(s))
+            }
+        };
         ui.horizontal(|ui| {
             let mut shown = st.shown;
             if ui
@@ -99,13 +113,10 @@ fn section(ui: &mut egui::Ui, ws: &Workspace, sc: &SceneState, out: &mut Vec<Set
                 .on_hover_text("Show or hide this accessory")
                 .changed()
             {
-                out.push(Action::SetAccessoryState(
-                    i,
-                    Box::new(AccessoryState {
-                        shown,
-                        ..st.clone()
-                    }),
-                ));
+                out.push(change(AccessoryState {
+                    shown,
+                    ..st.clone()
+                }));
             }
             ui.label(&a.name).on_hover_text(format!(
                 "{}{}",
@@ -128,8 +139,38 @@ fn section(ui: &mut egui::Ui, ws: &Workspace, sc: &SceneState, out: &mut Vec<Set
                 out.push(Action::RemoveAccessory(i));
             }
         });
+        ui.horizontal(|ui| {
+            if ui
+                .small_button("Key accessory")
+                .on_hover_text(format!(
+                    "Register these values as a key at frame {frame} (MMD's accessory 登録); \
+                     between keys the accessory moves smoothly"
+                ))
+                .clicked()
+            {
+                out.push(Action::SetAccessoryKey(
+                    i,
+                    Box::new(AccessoryKey {
+                        frame,
+                        state: st.clone(),
+                    }),
+                ));
+            }
+            if a.keys.iter().any(|k| k.frame == frame)
+                && ui
+                    .small_button("Delete key")
+                    .on_hover_text(format!("Delete the key at frame {frame}"))
+                    .clicked()
+            {
+                out.push(Action::RemoveAccessoryKey(i, frame));
+            }
+            match a.keys.len() {
+                0 => ui.weak("no keys: the values hold for the whole scene"),
+                n => ui.weak(format!("{n} key(s); a change keys frame {frame}")),
+            };
+        });
         if let Some(new) = placement_ui(ui, i, st) {
-            out.push(Action::SetAccessoryState(i, Box::new(new)));
+            out.push(change(new));
         }
     }
 }
@@ -195,5 +236,25 @@ fn loading_note(sc: &SceneState, path: &std::path::Path) -> &'static str {
         ""
     } else {
         " (not loaded: loading, or it could not be read)"
+    }
+}
+
+/// The playhead as a whole scene frame (accessory keys sit on frames).
+fn playhead_frame(ws: &Workspace) -> u32 {
+    let f = ws.transport().frame;
+    if f.is_finite() && f > 0.0 {
+        f.round().min(f64::from(u32::MAX)) as u32
+    } else {
+        0
+    }
+}
+
+/// The panel values to show at `frame`: the accessory's own without keys,
+/// else those of the key at or before `frame` (the first key before it).
+pub fn shown_state(a: &SetAccessory, frame: u32) -> AccessoryState {
+    let at_or_before = a.keys.iter().rev().find(|k| k.frame <= frame);
+    match at_or_before.or(a.keys.first()) {
+        Some(k) => k.state.clone(),
+        None => a.state.clone(),
     }
 }
