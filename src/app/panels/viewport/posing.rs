@@ -527,7 +527,7 @@ impl Posing {
     /// What the GPU draws this pass: the set's pieces drawn before the
     /// models, each actor's mesh buffers (shared, not copied), then the
     /// pieces drawn after.
-    pub(super) fn frames(&self) -> Vec<ActorFrame> {
+    pub fn frames(&self) -> Vec<ActorFrame> {
         use crate::scene::set::DrawOrder;
         let before: Vec<ActorFrame> = self.set.frames(DrawOrder::BeforeModels).collect();
         let after = self.set.frames(DrawOrder::AfterModels);
