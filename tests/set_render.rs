@@ -51,6 +51,21 @@ fn quad_x(corners: [[f32; 3]; 4], rgb: [f32; 3], alpha: f32) -> String {
     )
 }
 
+/// A floor 60 × 60 MMD units (6 file units ×10) at y = 0, facing up
+/// (clockwise seen from above), of one colour.
+fn floor_x(rgb: [f32; 3]) -> String {
+    quad_x(
+        [
+            [-3.0, 0.0, -3.0],
+            [-3.0, 0.0, 3.0],
+            [3.0, 0.0, 3.0],
+            [3.0, 0.0, -3.0],
+        ],
+        rgb,
+        1.0,
+    )
+}
+
 /// A cube of half-size `h` file units centred on the origin, all six faces
 /// one colour, drawn from both sides (alpha 0.99).
 fn cube_x(h: f32, rgb: [f32; 3]) -> String {
@@ -115,20 +130,7 @@ fn a_stage_floor_is_drawn_under_the_dancer_before_the_models() {
     let dir = tempfile::tempdir().expect("tempdir");
     // A floor 60 × 60 MMD units (6 file units ×10) at y = 0, facing up
     // (clockwise seen from above), green.
-    let floor = write(
-        dir.path(),
-        "floor.x",
-        &quad_x(
-            [
-                [-3.0, 0.0, -3.0],
-                [-3.0, 0.0, 3.0],
-                [3.0, 0.0, 3.0],
-                [3.0, 0.0, -3.0],
-            ],
-            [0.0, 0.8, 0.0],
-            1.0,
-        ),
-    );
+    let floor = write(dir.path(), "floor.x", &floor_x([0.0, 0.8, 0.0]));
     stage.ground_shadow = false;
     stage.self_shadow = false;
     stage
@@ -322,20 +324,7 @@ fn a_vac_places_its_accessory_and_names_its_bone() {
 fn a_stage_floor_receives_the_dancers_self_shadow() {
     let Some(mut stage) = new_stage() else { return };
     let dir = tempfile::tempdir().expect("tempdir");
-    let floor = write(
-        dir.path(),
-        "floor.x",
-        &quad_x(
-            [
-                [-3.0, 0.0, -3.0],
-                [-3.0, 0.0, 3.0],
-                [3.0, 0.0, 3.0],
-                [3.0, 0.0, -3.0],
-            ],
-            [0.5, 0.5, 0.5],
-            1.0,
-        ),
-    );
+    let floor = write(dir.path(), "floor.x", &floor_x([0.5, 0.5, 0.5]));
     stage.ground_shadow = false;
     stage.self_shadow = true;
     stage

@@ -292,12 +292,15 @@ impl ViewParams {
         perspective: bool,
         aspect: f32,
     ) -> Self {
-        use crate::vmd::camera;
-        Self {
-            view: camera::view_matrix(target, rotation, distance),
-            projection: camera::projection_matrix(fov_deg, aspect, perspective, distance),
-            eye: Vec3::from(camera::eye_position(target, rotation, distance)),
-        }
+        Self::mmd_camera_far(
+            target,
+            rotation,
+            distance,
+            fov_deg,
+            perspective,
+            aspect,
+            crate::vmd::camera::DEFAULT_FAR,
+        )
     }
 
     /// [`ViewParams::mmd_camera`] with the far plane at `far` (see

@@ -11,7 +11,7 @@ use crate::vmd::evaluate;
 
 use glam::Mat4;
 
-use crate::scene::set::{DrawOrder, Parent, SetAccessory};
+use crate::scene::set::{DrawOrder, PiecePlacement, SetAccessory};
 
 use super::from_model::{
     ModelPosing, placed_materials, placed_vertices, posed_materials, posed_vertices,
@@ -198,22 +198,11 @@ impl StageProp {
         frame: f64,
         bone_world: impl Fn(usize, &str) -> Option<Mat4>,
     ) -> Result<(), RenderError> {
-        let (world, opacity, ground, shown) = match &self.accessory {
-            None => (Mat4::IDENTITY, 1.0, true, true),
-            Some(a) => {
-                let pose = a.pose_at(frame);
-                let parent = match &pose.parent {
-                    Parent::World => None,
-                    Parent::Bone { actor, bone } => bone_world(*actor, bone),
-                };
-                (
-                    pose.world_matrix(parent),
-                    pose.opacity,
-                    pose.ground_shadow,
-                    pose.shown,
-                )
-            }
+        let p = match &self.accessory {
+            None => PiecePlacement::STAGE,
+            Some(a) => a.placement_at(frame, bone_world),
         };
+        let (world, opacity, ground, shown) = (p.world, p.opacity, p.ground_shadow, p.shown);
         self.visible = self.shown && shown && world.is_finite();
         if !self.visible || self.uploaded == Some((world, opacity, ground)) {
             return Ok(());

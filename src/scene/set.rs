@@ -143,6 +143,49 @@ impl AccessoryPose {
     }
 }
 
+/// What a set piece is drawn with at one frame: its world matrix, opacity
+/// (Tr), ground-shadow switch and whether it shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PiecePlacement {
+    pub world: Mat4,
+    pub opacity: f32,
+    pub ground_shadow: bool,
+    pub shown: bool,
+}
+
+impl PiecePlacement {
+    /// A stage or prop: at its rest pose in the world, opaque, shown.
+    pub const STAGE: PiecePlacement = PiecePlacement {
+        world: Mat4::IDENTITY,
+        opacity: 1.0,
+        ground_shadow: true,
+        shown: true,
+    };
+}
+
+impl SetAccessory {
+    /// The accessory's placement at scene `frame`: [`SetAccessory::pose_at`]
+    /// with its parent bone's world matrix from `bone_world(actor, bone)`
+    /// (`None`: the bone cannot be found, the accessory stays in the world).
+    pub fn placement_at(
+        &self,
+        frame: f64,
+        bone_world: impl Fn(usize, &str) -> Option<Mat4>,
+    ) -> PiecePlacement {
+        let pose = self.pose_at(frame);
+        let parent = match &pose.parent {
+            Parent::World => None,
+            Parent::Bone { actor, bone } => bone_world(*actor, bone),
+        };
+        PiecePlacement {
+            world: pose.world_matrix(parent),
+            opacity: pose.opacity,
+            ground_shadow: pose.ground_shadow,
+            shown: pose.shown,
+        }
+    }
+}
+
 /// MMD's accessory rotation from panel degrees: `Rz · Ry · Rx` (X first).
 pub fn rotation_from_degrees(d: Vec3) -> Quat {
     Quat::from_euler(

@@ -12,7 +12,7 @@ use super::super::model_view::ActorFrame;
 use super::SetPieceView;
 use crate::render::from_model::{placed_materials, placed_vertices};
 use crate::render::{MeshTemplate, RenderMaterial, RenderVertex};
-use crate::scene::set::{DrawOrder, Parent};
+use crate::scene::set::{DrawOrder, PiecePlacement};
 
 /// One piece's placed buffers.
 struct SetMesh {
@@ -82,22 +82,14 @@ impl SetMeshes {
             }
             let m = &mut self.meshes[k];
             m.order = piece.order;
-            let (world, opacity, ground, shown) = match piece.accessory {
-                None => (Mat4::IDENTITY, 1.0, true, piece.shown),
-                Some(a) => {
-                    let pose = a.pose_at(frame);
-                    let parent = match &pose.parent {
-                        Parent::World => None,
-                        Parent::Bone { actor, bone } => bone_world(*actor, bone),
-                    };
-                    (
-                        pose.world_matrix(parent),
-                        pose.opacity,
-                        pose.ground_shadow,
-                        pose.shown,
-                    )
-                }
+            let p = match piece.accessory {
+                None => PiecePlacement {
+                    shown: piece.shown,
+                    ..PiecePlacement::STAGE
+                },
+                Some(a) => a.placement_at(frame, &bone_world),
             };
+            let (world, opacity, ground, shown) = (p.world, p.opacity, p.ground_shadow, p.shown);
             m.visible = shown && world.is_finite();
             if !m.visible || m.placed == Some((world, opacity, ground)) {
                 continue;
