@@ -278,11 +278,18 @@ impl StudioApp {
             self.apply(e);
         }
         for (p, intent) in opens {
-            // A model already loaded is on its actor already.
-            if matches!(intent, Intent::ActorModel(_)) && self.scene.models.contains_key(&p) {
+            // A model already loaded is on its actor (or in the set) already.
+            if matches!(intent, Intent::ActorModel(_) | Intent::SetPiece)
+                && self.scene.models.contains_key(&p)
+            {
                 continue;
             }
             self.open_for(p, intent);
+        }
+        // A scene with a stage: its floor takes the grid's place.
+        if !src.set.props.is_empty() {
+            self.panels.viewport.view.show_grid = false;
+            self.panels.viewport.second.show_grid = false;
         }
         self.panels.viewport.view.mode = if src.preview.through_camera {
             ViewMode::VmdCamera
