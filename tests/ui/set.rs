@@ -135,7 +135,10 @@ fn a_stage_and_an_accessory_are_added_moved_undone_and_saved() {
         app2.shared.messages
     );
     assert!(app2.scene.models.contains_key(&set2.accessories[0].path));
-    assert!(!app2.panels.viewport.view.show_grid, "a scene with a stage hides the grid");
+    assert!(
+        !app2.panels.viewport.view.show_grid,
+        "a scene with a stage hides the grid"
+    );
     drop(h2);
 
     // Undo: the move, then the accessory, then the stage.
