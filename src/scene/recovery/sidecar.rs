@@ -63,7 +63,11 @@ mod os_path {
     }
 
     pub mod opt {
-        use super::*;
+        use std::path::PathBuf;
+
+        use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+        use super::{Stored, path, stored};
 
         pub fn serialize<S: Serializer>(p: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
             p.as_deref().map(stored).serialize(s)
