@@ -367,8 +367,9 @@ impl Posing {
             .as_ref()
             .filter(|_| self.pose.dragging())
             .map(|s| s.actor);
+        let mode = self.physics;
         let run = |i: usize| PhysicsRun {
-            mode: self.physics,
+            mode,
             dragging: dragged == Some(i),
             transport,
         };
@@ -405,49 +406,27 @@ impl Posing {
         }
 
         // The rigs with rigid bodies: one world, stepped once for all.
-        let mut changed = vec![false; scene.actors.len()];
         let shared_world = self.physics != SimulationMode::Off;
+        let mut changed = vec![false; scene.actors.len()];
         if shared_world {
-            let sp = &mut self.scene_physics;
-            sp.set_mode(self.physics);
-            sp.set_transport(transport);
-            sp.set_collide_across_actors(self.collide_actors);
-            let mut places = Vec::new();
-            let mut members = Vec::new();
-            for (i, (slot, a)) in self.actors.iter_mut().zip(&scene.actors).enumerate() {
-                let Some(p) = slot.as_mut() else {
-                    continue;
-                };
-                if a.rig.rigid_bodies.is_empty() {
-                    continue;
-                }
-                let key = plans[i].2;
-                places.push(i);
-                members.push(SceneActor {
-                    key: p.rig_id,
-                    engine: &mut p.rig.engine,
-                    model: a.rig,
-                    motion: a.motion.map(Document::source),
-                    offset: f64::from(a.offset),
-                    replace: key.replace,
-                    follow: dragged == Some(i),
-                    skin: key.skinned,
-                });
-            }
-            let messages = sp.pose(&mut members, eval);
-            drop(members);
-            for (k, m) in messages {
-                if let Some(&i) = places.get(k) {
-                    shared.error(format!("{}: {m}", scene.actors[i].name));
-                }
-            }
-            for &i in &places {
-                if let Some(p) = self.actors[i].as_mut() {
-                    p.rig.last = Some(plans[i].2);
-                    changed[i] = true;
-                    self.poses += 1;
-                }
-            }
+            let keys: Vec<PoseKey> = plans.iter().map(|p| p.2).collect();
+            let step = WorldStep {
+                transport,
+                dragged,
+                eval,
+                mode: self.physics,
+                collide_actors: self.collide_actors,
+            };
+            let (posed, poses) = step_shared_world(
+                &mut self.scene_physics,
+                &mut self.actors,
+                scene,
+                &keys,
+                step,
+                shared,
+            );
+            changed = posed;
+            self.poses += poses;
         }
 
         for (i, a) in scene.actors.iter().enumerate() {
@@ -499,19 +478,24 @@ impl Posing {
             }
         }
         if mesh {
-            let actors = &self.actors;
-            self.set.update(&scene.set, eval, |i, bone| {
-                let p = actors.get(i)?.as_ref()?;
-                // The drawn figure's bone when it is not the rig.
-                let (model, posed) =
-                    match p.mesh.as_ref().and_then(|m| Some((m, m.figure.as_ref()?))) {
-                        Some((m, fig)) => (&m.entry.asset.loaded.model, &fig.engine.posed),
-                        None => (scene.actors.get(i)?.rig, &p.rig.engine.posed),
-                    };
-                let b = model.skeleton.bones.iter().position(|b| b.name == bone)?;
-                posed.bone_world.get(b).copied()
-            });
+            self.place_set(scene, eval);
         }
+    }
+
+    /// Places the set's stages and accessories for scene frame `eval`; an
+    /// accessory follows its parent bone as the actor is drawn now.
+    fn place_set(&mut self, scene: &SceneView, eval: f64) {
+        let actors = &self.actors;
+        self.set.update(&scene.set, eval, |i, bone| {
+            let p = actors.get(i)?.as_ref()?;
+            // The drawn figure's bone when it is not the rig.
+            let (model, posed) = match p.mesh.as_ref().and_then(|m| Some((m, m.figure.as_ref()?))) {
+                Some((m, fig)) => (&m.entry.asset.loaded.model, &fig.engine.posed),
+                None => (scene.actors.get(i)?.rig, &p.rig.engine.posed),
+            };
+            let b = model.skeleton.bones.iter().position(|b| b.name == bone)?;
+            posed.bone_world.get(b).copied()
+        });
     }
 
     /// The set's visible pieces' bounds (MMD units), for the far plane.
@@ -554,6 +538,79 @@ impl Posing {
     pub fn mesh_vertices(&self, actor: usize) -> Option<&Arc<Vec<RenderVertex>>> {
         Some(&self.actors.get(actor)?.as_ref()?.mesh.as_ref()?.vertices)
     }
+}
+
+/// One shared physics step's inputs: the transport, the actor whose bone
+/// the gizmo drags, the scene frame, and the user's physics settings.
+#[derive(Clone, Copy)]
+struct WorldStep {
+    transport: Transport,
+    dragged: Option<usize>,
+    eval: f64,
+    mode: SimulationMode,
+    collide_actors: bool,
+}
+
+/// Steps the one physics world of the actors with rigid bodies at
+/// scene frame `eval` (each with its pose key), naming blow-ups on the
+/// status line; returns which actors it posed and how many poses it made.
+fn step_shared_world(
+    sp: &mut ScenePhysics,
+    actors: &mut [Option<ActorPose>],
+    scene: &SceneView,
+    keys: &[PoseKey],
+    step: WorldStep,
+    shared: &mut Shared,
+) -> (Vec<bool>, u64) {
+    let WorldStep {
+        transport,
+        dragged,
+        eval,
+        mode,
+        collide_actors,
+    } = step;
+    let mut poses = 0;
+    let mut changed = vec![false; scene.actors.len()];
+    sp.set_mode(mode);
+    sp.set_transport(transport);
+    sp.set_collide_across_actors(collide_actors);
+    let mut places = Vec::new();
+    let mut members = Vec::new();
+    for (i, (slot, a)) in actors.iter_mut().zip(&scene.actors).enumerate() {
+        let Some(p) = slot.as_mut() else {
+            continue;
+        };
+        if a.rig.rigid_bodies.is_empty() {
+            continue;
+        }
+        let key = keys[i];
+        places.push(i);
+        members.push(SceneActor {
+            key: p.rig_id,
+            engine: &mut p.rig.engine,
+            model: a.rig,
+            motion: a.motion.map(Document::source),
+            offset: f64::from(a.offset),
+            replace: key.replace,
+            follow: dragged == Some(i),
+            skin: key.skinned,
+        });
+    }
+    let messages = sp.pose(&mut members, eval);
+    drop(members);
+    for (k, m) in messages {
+        if let Some(&i) = places.get(k) {
+            shared.error(format!("{}: {m}", scene.actors[i].name));
+        }
+    }
+    for &i in &places {
+        if let Some(p) = actors[i].as_mut() {
+            p.rig.last = Some(keys[i]);
+            changed[i] = true;
+            poses += 1;
+        }
+    }
+    (changed, poses)
 }
 
 /// A new engine for a new model, a mesh for a newly loaded one; rebinds
