@@ -56,4 +56,31 @@ song="$(mktemp -d)/demo_song.wav"
 python3 scripts/make_song.py "$song" 40
 shot scene_song_1280x720.png 1280x720 --frame 60 "$song"
 shot scene_song_1920x1080.png 1920x1080 --frame 60 "$song"
+# The set (issue 34): the corpus skybox, a generated floor (.x) and a
+# generated box (.vac: attached to the right wrist) around the demo dancer,
+# through its camera.
+set_dir="$(mktemp -d)"
+python3 - "$set_dir" <<'PY'
+import sys, os
+d = sys.argv[1]
+def x(path, verts, faces, rgba, emissive):
+    v = ",\n ".join(f"{a};{b};{c};" for a, b, c in verts)
+    f = ",\n ".join(f"{len(q)};" + ",".join(map(str, q)) + ";" for q in faces)
+    r, g, b, a = rgba
+    er, eg, eb = emissive
+    open(os.path.join(d, path), "w").write(
+        f"xof 0302txt 0064\nMesh {{\n {len(verts)};\n {v};;\n {len(faces)};\n {f};;\n"
+        f"MeshMaterialList {{ 1; {len(faces)}; " + ",".join("0" * len(faces)) + ";;\n"
+        f"  Material {{ {r};{g};{b};{a};; 5; 0;0;0;; {er};{eg};{eb};; }}\n }}\n}}\n")
+x("floor.x", [(-4, 0, -4), (-4, 0, 4), (4, 0, 4), (4, 0, -4)], [(0, 1, 2, 3)],
+  (0.55, 0.5, 0.45, 1), (0.35, 0.32, 0.3))
+h = 0.12
+p = [(-h, -h, -h), (h, -h, -h), (h, h, -h), (-h, h, -h), (-h, -h, h), (h, -h, h), (h, h, h), (-h, h, h)]
+x("box.x", p, [(0, 3, 2, 1), (4, 5, 6, 7), (0, 4, 7, 3), (1, 2, 6, 5), (3, 7, 6, 2), (0, 1, 5, 4)],
+  (0.9, 0.15, 0.1, 0.99), (0.35, 0.05, 0.05))
+open(os.path.join(d, "box.vac"), "wb").write("赤い箱\r\nbox.x\r\n1\r\n0,0,0\r\n0,0,0\r\n右手首\r\n".encode("shift_jis"))
+PY
+sky="$C/frontier/skydome_raymmd_sky_hemisphere/Sky with box.pmx"
+shot scene_set_1280x720.png 1280x720 --frame 45 --stage "$sky" --stage "$set_dir/floor.x" "$set_dir/box.vac"
+shot scene_set_1920x1080.png 1920x1080 --frame 45 --stage "$sky" --stage "$set_dir/floor.x" "$set_dir/box.vac"
 ls -la screenshots
