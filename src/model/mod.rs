@@ -62,6 +62,7 @@ pub mod error;
 pub mod gizmo;
 mod ik;
 mod load;
+mod material_morph;
 pub mod physics;
 mod pmd;
 mod pmx;

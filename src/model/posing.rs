@@ -45,8 +45,10 @@
 
 use glam::{Mat3, Mat4, Quat, Vec3, Vec4};
 
-use super::data::{MaterialOp, Model, MorphKind};
+use super::data::{Model, MorphKind};
 use super::ik::{LinkPlan, SolveAxis, limit_rotation, step_axis};
+use super::material_morph::MaterialMorphs;
+pub use super::material_morph::MaterialState;
 use super::skin::SkinPlan;
 
 /// Upper bound on CCD iterations per chain, whatever the model says.
@@ -91,29 +93,6 @@ impl PoseInput {
         self.ik.clear();
         self.ik.resize(model.skeleton.iks.len(), true);
     }
-}
-
-/// A material's parameters after material morphs. Colours 0..1.
-///
-/// `diffuse … edge_size` are the material's own values with the morphs
-/// applied (`value × Π lerp(1, m, w) + Σ a·w`). The texture factors are the
-/// morphs' tints (PMX テクスチャ係数): a renderer turns a sampled texture,
-/// sphere or toon colour `t` into `t × mul + add` per channel, alpha
-/// included; with no morph active `mul = 1` and `add = 0`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MaterialState {
-    pub diffuse: Vec4,
-    pub specular: Vec3,
-    pub specular_power: f32,
-    pub ambient: Vec3,
-    pub edge_colour: Vec4,
-    pub edge_size: f32,
-    pub texture_mul: Vec4,
-    pub texture_add: Vec4,
-    pub sphere_mul: Vec4,
-    pub sphere_add: Vec4,
-    pub toon_mul: Vec4,
-    pub toon_add: Vec4,
 }
 
 /// A posed model: everything a renderer draws for one frame. Buffers are
@@ -206,8 +185,8 @@ pub struct Poser {
     ik_r: Vec<Quat>,
     local_t: Vec<Vec3>,
     morphed_positions: Vec<Vec3>,
-    material_mul: Vec<MaterialState>,
-    material_add: Vec<MaterialState>,
+    /// Material morph factors, reused frame to frame.
+    materials: MaterialMorphs,
 }
 
 impl Poser {
@@ -314,8 +293,7 @@ impl Poser {
             ik_r: Vec::new(),
             local_t: Vec::new(),
             morphed_positions: Vec::new(),
-            material_mul: Vec::new(),
-            material_add: Vec::new(),
+            materials: MaterialMorphs::default(),
         }
     }
 
@@ -722,144 +700,10 @@ impl Poser {
         }
     }
 
-    /// Material morphs: multiply factors and additions, then combined into
-    /// `out.materials`.
+    /// Material morphs into `out.materials` (see [`MaterialMorphs`]).
     fn material_morphs(&mut self, model: &Model, out: &mut Posed) {
-        let nm = model.materials.len();
-        reset(&mut self.material_mul, nm, MaterialState::splat(1.0));
-        reset(&mut self.material_add, nm, MaterialState::splat(0.0));
-        for (m, morph) in model.morphs.iter().enumerate() {
-            let w = out.applied_morphs.get(m).copied().unwrap_or(0.0);
-            let MorphKind::Material(list) = &morph.kind else {
-                continue;
-            };
-            if w == 0.0 {
-                continue;
-            }
-            for o in list {
-                let value = MaterialState::from_offset(o);
-                let range = match o.material {
-                    Some(i) if i < nm => i..i + 1,
-                    Some(_) => 0..0,
-                    None => 0..nm,
-                };
-                for i in range {
-                    match o.op {
-                        MaterialOp::Multiply => {
-                            self.material_mul[i] =
-                                self.material_mul[i].mul(&value.lerp_from_one(w));
-                        }
-                        MaterialOp::Add => {
-                            self.material_add[i] = self.material_add[i].add(&value.scale(w));
-                        }
-                    }
-                }
-            }
-        }
-        out.materials.clear();
-        out.materials
-            .extend(model.materials.iter().enumerate().map(|(i, mat)| {
-                let base = MaterialState {
-                    diffuse: mat.diffuse,
-                    specular: mat.specular,
-                    specular_power: mat.specular_power,
-                    ambient: mat.ambient,
-                    edge_colour: mat.edge_colour,
-                    edge_size: mat.edge_size,
-                    texture_mul: Vec4::ONE,
-                    texture_add: Vec4::ZERO,
-                    sphere_mul: Vec4::ONE,
-                    sphere_add: Vec4::ZERO,
-                    toon_mul: Vec4::ONE,
-                    toon_add: Vec4::ZERO,
-                };
-                let mut s = base.mul(&self.material_mul[i]).add(&self.material_add[i]);
-                // The tints start from 1 (mul) and 0 (add), not from the base.
-                s.texture_mul = self.material_mul[i].texture_mul;
-                s.texture_add = self.material_add[i].texture_add;
-                s.sphere_mul = self.material_mul[i].sphere_mul;
-                s.sphere_add = self.material_add[i].sphere_add;
-                s.toon_mul = self.material_mul[i].toon_mul;
-                s.toon_add = self.material_add[i].toon_add;
-                s
-            }));
-    }
-}
-
-impl MaterialState {
-    fn splat(v: f32) -> Self {
-        MaterialState {
-            diffuse: Vec4::splat(v),
-            specular: Vec3::splat(v),
-            specular_power: v,
-            ambient: Vec3::splat(v),
-            edge_colour: Vec4::splat(v),
-            edge_size: v,
-            texture_mul: Vec4::splat(v),
-            texture_add: Vec4::splat(v),
-            sphere_mul: Vec4::splat(v),
-            sphere_add: Vec4::splat(v),
-            toon_mul: Vec4::splat(v),
-            toon_add: Vec4::splat(v),
-        }
-    }
-
-    /// A morph offset as a state; each tint fills both its `mul` and `add`
-    /// slot (the op decides which one is used).
-    fn from_offset(o: &super::data::MaterialOffset) -> Self {
-        MaterialState {
-            diffuse: o.diffuse,
-            specular: o.specular,
-            specular_power: o.specular_power,
-            ambient: o.ambient,
-            edge_colour: o.edge_colour,
-            edge_size: o.edge_size,
-            texture_mul: o.texture_tint,
-            texture_add: o.texture_tint,
-            sphere_mul: o.sphere_tint,
-            sphere_add: o.sphere_tint,
-            toon_mul: o.toon_tint,
-            toon_add: o.toon_tint,
-        }
-    }
-
-    fn zip(&self, o: &Self, f4: impl Fn(Vec4, Vec4) -> Vec4, f1: impl Fn(f32, f32) -> f32) -> Self {
-        let f3 = |a: Vec3, b: Vec3| f4(a.extend(0.0), b.extend(0.0)).truncate();
-        MaterialState {
-            diffuse: f4(self.diffuse, o.diffuse),
-            specular: f3(self.specular, o.specular),
-            specular_power: f1(self.specular_power, o.specular_power),
-            ambient: f3(self.ambient, o.ambient),
-            edge_colour: f4(self.edge_colour, o.edge_colour),
-            edge_size: f1(self.edge_size, o.edge_size),
-            texture_mul: f4(self.texture_mul, o.texture_mul),
-            texture_add: f4(self.texture_add, o.texture_add),
-            sphere_mul: f4(self.sphere_mul, o.sphere_mul),
-            sphere_add: f4(self.sphere_add, o.sphere_add),
-            toon_mul: f4(self.toon_mul, o.toon_mul),
-            toon_add: f4(self.toon_add, o.toon_add),
-        }
-    }
-
-    fn mul(&self, o: &Self) -> Self {
-        self.zip(o, |a, b| a * b, |a, b| a * b)
-    }
-
-    fn add(&self, o: &Self) -> Self {
-        self.zip(o, |a, b| a + b, |a, b| a + b)
-    }
-
-    fn scale(&self, w: f32) -> Self {
-        self.zip(self, |a, _| a * w, |a, _| a * w)
-    }
-
-    /// `lerp(1, self, w)` per component.
-    fn lerp_from_one(&self, w: f32) -> Self {
-        self.zip(
-            self,
-            |a, _| Vec4::ONE + (a - Vec4::ONE) * w,
-            |a, _| 1.0 + (a - 1.0) * w,
-        )
+        self.materials
+            .apply(model, &out.applied_morphs, &mut out.materials);
     }
 }
 
