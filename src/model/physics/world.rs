@@ -8,13 +8,15 @@ use glam::{Mat4, Quat, Vec3};
 use rapier3d::geometry::SolverFlags;
 use rapier3d::pipeline::{ActiveHooks, PairFilterContext, PhysicsHooks};
 use rapier3d::prelude::{
-    CoefficientCombineRule, ColliderBuilder, GenericJointBuilder, Group, InteractionGroups,
-    InteractionTestMode, JointAxesMask, JointAxis, Pose, RigidBodyBuilder, RigidBodyHandle,
-    RigidBodyType, Rotation, SpringCoefficients, Vector,
+    CoefficientCombineRule, ColliderBuilder, GenericJoint, GenericJointBuilder, Group,
+    InteractionGroups, InteractionTestMode, JointAxesMask, JointAxis, Pose, RigidBodyBuilder,
+    RigidBodyHandle, RigidBodyType, Rotation, SpringCoefficients, Vector,
 };
 
 use super::actors::{ActorSpan, join};
-use super::setup::{AxisLimit, BodyShape, WorldSetup, in_world, world_setup};
+use super::setup::{
+    AxisLimit, BodySetup, BodyShape, JointSetup, WorldSetup, in_world, world_setup,
+};
 use super::{
     ANGULAR_PROJECTION_TOLERANCE, BLOWUP_DISTANCE, GRAVITY, JOINT_FREQUENCY, MAX_STEPS_PER_CALL,
     PROJECTION_TOLERANCE, SETTLE_STEPS, STEP, StepReport,
@@ -474,180 +476,20 @@ impl PhysicsWorld {
         }
     }
 
+    /// Builds the world of `setup` (the joined `model` of `spans`' actors).
     fn build(model: &Model, setup: WorldSetup, spans: Vec<ActorSpan>) -> PhysicsWorld {
-        let mut world = rapier3d::prelude::PhysicsWorld::new();
-        world.gravity = Vector::new(0.0, GRAVITY, 0.0);
-        world.integration_parameters.dt = STEP;
-        {
-            let p = &mut world.integration_parameters;
-            // Measured (examples/physics_prof, loaded 2-core machine):
-            // the joint solver is ~45 % of a frame; 2 substeps instead of 4
-            // cut the 180-body frame from 11.7 to 7.8 ms and Mei's from 0.90
-            // to 0.44 ms with no change in the stretch measures (Mei over
-            // GimmeGimme: 100 % of bone-frames within 10 %).
-            //
-            // With rigid joints (JOINT_FREQUENCY), measured on the generated
-            // model's fast motion (share of bone-frames within 10 %, CPU
-            // time per frame): 2 substeps 54.6 %, 1.0×; 3: 68.8 %; 4:
-            // 78.7 %, 1.7×; 8: 82.9 %. More internal PGS or stabilization
-            // iterations, a larger length unit (corrective velocity cap) or
-            // no contacts between jointed bodies changed little; the calm
-            // motion and Mei are at 99.9–100 % from 2 substeps on.
-            //
-            // With joint projection (PROJECTION_TOLERANCE), release, on the
-            // generated model's earlier layout (joints halfway between bones),
-            // examples/physics_prof (Mei world only, median of 5, load
-            // 3.3–3.6) and physics_stretch: 2 iterations 0.196 ms, fast
-            // 85.4 %, sway 99.98 % (projection moves 4 bodies a step);
-            // 1 iteration 0.135 ms, fast 83.1 %, sway 99.999 % but
-            // projection then moves 94 of 176 bodies a step on the calm
-            // sway (the solver alone no longer holds the chains); no
-            // stabilization iteration 0.190 ms, fast 85.1 %, sway 99.96 %.
-            // Kept at 2 and 1: the fast dance must not lose ground.
-            p.num_solver_iterations = 2;
-            // Impulses carried over between steps: stiffer locked joints for
-            // the same work (rapier's advice for joint assemblies).
-            p.warmstart_joints = true;
-            // No CCD: bodies are small and slow at 1/120 s steps; MMD's
-            // Bullet has none either.
-            p.max_ccd_substeps = 0;
-        }
-
-        // The ground: the top face of a large box at y = 0.
-        world.insert(
-            RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)),
-            ColliderBuilder::cuboid(1.0e4, 1.0, 1.0e4)
-                .collision_groups(InteractionGroups::new(
-                    Group::from_bits_retain(GROUND_BIT),
-                    Group::ALL,
-                    InteractionTestMode::And,
-                ))
-                .user_data(GROUND_ACTOR),
-        );
-
-        let mut handles = Vec::with_capacity(setup.bodies.len());
-        let mut offset_inv = Vec::with_capacity(setup.bodies.len());
-        let mut kinematic = Vec::with_capacity(setup.bodies.len());
-        let mut last_target = Vec::with_capacity(setup.bodies.len());
+        let mut world = rapier_world();
         let hooks = Self::hooks_for(spans.len(), false);
-        for (i, b) in setup.bodies.iter().enumerate() {
-            let actor = spans
-                .iter()
-                .position(|s| s.bodies.contains(&i))
-                .unwrap_or(0);
-            let (q, t) = split(&b.bind);
-            let builder = if b.mode.is_dynamic() {
-                RigidBodyBuilder::dynamic()
-                    .linear_damping(damping(b.linear_damping))
-                    .angular_damping(damping(b.angular_damping))
-                    .can_sleep(false)
-            } else {
-                RigidBodyBuilder::kinematic_position_based()
-            };
-            let shape = match b.shape {
-                BodyShape::Sphere { radius } => ColliderBuilder::ball(radius),
-                BodyShape::Box { half_extents: h } => ColliderBuilder::cuboid(h.x, h.y, h.z),
-                BodyShape::Capsule { radius, height } => {
-                    ColliderBuilder::capsule_y(height * 0.5, radius)
-                }
-            };
-            let collider = shape
-                .mass(b.mass)
-                .friction(b.friction)
-                .friction_combine_rule(CoefficientCombineRule::Multiply)
-                .restitution(b.restitution)
-                .restitution_combine_rule(CoefficientCombineRule::Multiply)
-                .collision_groups(InteractionGroups::new(
-                    Group::from_bits_retain(1 << b.group),
-                    Group::from_bits_retain(u32::from(b.mask) | GROUND_BIT),
-                    InteractionTestMode::And,
-                ))
-                .user_data(actor as u128)
-                .active_hooks(hooks);
-            let (h, _) = world.insert(builder.pose(to_pose(q, t)), collider);
-            handles.push(h);
-            let inv = b.offset.inverse();
-            offset_inv.push(if inv.is_finite() { inv } else { Mat4::IDENTITY });
-            kinematic.push(!b.mode.is_dynamic());
-            last_target.push((q, t));
-        }
-
-        let softness = SpringCoefficients::new(JOINT_FREQUENCY, 1.0);
-        let mut springs = Vec::new();
-        let mut locks = Vec::new();
-        for j in &setup.joints {
-            let [a, b] = j.bodies;
-            let frame_in = |body: usize| {
-                let (q, t) = split(&(setup.bodies[body].bind.inverse() * j.frame));
-                to_pose(q, t)
-            };
-            let mut locked = JointAxesMask::empty();
-            for (k, limit) in j.limits.iter().enumerate() {
-                if *limit == AxisLimit::Locked(0.0) {
-                    locked |= AXES[k].into();
-                }
-            }
-            let mut builder = GenericJointBuilder::new(locked)
-                .local_frame1(frame_in(a))
-                .local_frame2(frame_in(b))
-                .softness(softness)
-                .contacts_enabled(true);
-            for (k, limit) in j.limits.iter().enumerate() {
-                let axis = AXES[k];
-                match *limit {
-                    AxisLimit::Locked(0.0) => continue,
-                    AxisLimit::Locked(v) => builder = builder.limits(axis, [v, v]),
-                    AxisLimit::Range(lo, hi) => builder = builder.limits(axis, [lo, hi]),
-                    AxisLimit::Free => {}
-                }
-            }
-            world.insert_impulse_joint(handles[a], handles[b], builder.build());
-            if let [
-                AxisLimit::Locked(x),
-                AxisLimit::Locked(y),
-                AxisLimit::Locked(z),
-                ..,
-            ] = j.limits
-            {
-                let local = |body: usize| split(&(setup.bodies[body].bind.inverse() * j.frame));
-                let angular = [3, 4, 5].map(|k| match j.limits[k] {
-                    AxisLimit::Locked(v) => Some(AngleBounds::new(v, v)),
-                    AxisLimit::Range(lo, hi) if hi - lo < std::f32::consts::TAU => {
-                        Some(AngleBounds::new(lo, hi))
-                    }
-                    _ => None,
-                });
-                locks.push(Lock {
-                    bodies: [a, b],
-                    frames: [local(a), local(b)],
-                    offset: Vec3::new(x, y, z),
-                    angular,
-                });
-            }
-            let mut stiffness = [0.0; 6];
-            for (k, limit) in j.limits.iter().enumerate() {
-                if *limit != AxisLimit::Locked(0.0) && j.springs[k] > 0.0 {
-                    stiffness[k] = j.springs[k];
-                }
-            }
-            if stiffness.iter().any(|&k| k > 0.0) {
-                let local = |body: usize| split(&(setup.bodies[body].bind.inverse() * j.frame));
-                springs.push(Spring {
-                    bodies: [a, b],
-                    frames: [local(a), local(b)],
-                    linear: Vec3::new(stiffness[0], stiffness[1], stiffness[2]),
-                    angular: Vec3::new(stiffness[3], stiffness[4], stiffness[5]),
-                });
-            }
-        }
+        let BuiltBodies {
+            handles,
+            offset_inv,
+            kinematic,
+            last_target,
+        } = insert_bodies(&mut world, &setup, &spans, hooks);
+        let (springs, locks) = insert_joints(&mut world, &setup, &handles);
 
         let bones = &model.skeleton.bones;
-        let mut driver = vec![None; bones.len()];
-        for (i, b) in setup.bodies.iter().enumerate() {
-            if let (true, Some(bone)) = (b.drives_bone, b.bone) {
-                driver[bone] = Some(i);
-            }
-        }
+        let driver = bone_drivers(&setup, bones.len());
         let mut built = PhysicsWorld {
             world,
             handles,
@@ -950,4 +792,253 @@ impl PhysicsWorld {
             }
         }
     }
+}
+
+/// A rapier world with MMD's gravity, step and solver settings, holding
+/// only the ground.
+fn rapier_world() -> rapier3d::prelude::PhysicsWorld {
+    let mut world = rapier3d::prelude::PhysicsWorld::new();
+    world.gravity = Vector::new(0.0, GRAVITY, 0.0);
+    world.integration_parameters.dt = STEP;
+    {
+        let p = &mut world.integration_parameters;
+        // Measured (examples/physics_prof, loaded 2-core machine):
+        // the joint solver is ~45 % of a frame; 2 substeps instead of 4
+        // cut the 180-body frame from 11.7 to 7.8 ms and Mei's from 0.90
+        // to 0.44 ms with no change in the stretch measures (Mei over
+        // GimmeGimme: 100 % of bone-frames within 10 %).
+        //
+        // With rigid joints (JOINT_FREQUENCY), measured on the generated
+        // model's fast motion (share of bone-frames within 10 %, CPU
+        // time per frame): 2 substeps 54.6 %, 1.0×; 3: 68.8 %; 4:
+        // 78.7 %, 1.7×; 8: 82.9 %. More internal PGS or stabilization
+        // iterations, a larger length unit (corrective velocity cap) or
+        // no contacts between jointed bodies changed little; the calm
+        // motion and Mei are at 99.9–100 % from 2 substeps on.
+        //
+        // With joint projection (PROJECTION_TOLERANCE), release, on the
+        // generated model's earlier layout (joints halfway between bones),
+        // examples/physics_prof (Mei world only, median of 5, load
+        // 3.3–3.6) and physics_stretch: 2 iterations 0.196 ms, fast
+        // 85.4 %, sway 99.98 % (projection moves 4 bodies a step);
+        // 1 iteration 0.135 ms, fast 83.1 %, sway 99.999 % but
+        // projection then moves 94 of 176 bodies a step on the calm
+        // sway (the solver alone no longer holds the chains); no
+        // stabilization iteration 0.190 ms, fast 85.1 %, sway 99.96 %.
+        // Kept at 2 and 1: the fast dance must not lose ground.
+        p.num_solver_iterations = 2;
+        // Impulses carried over between steps: stiffer locked joints for
+        // the same work (rapier's advice for joint assemblies).
+        p.warmstart_joints = true;
+        // No CCD: bodies are small and slow at 1/120 s steps; MMD's
+        // Bullet has none either.
+        p.max_ccd_substeps = 0;
+    }
+
+    // The ground: the top face of a large box at y = 0.
+    world.insert(
+        RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)),
+        ColliderBuilder::cuboid(1.0e4, 1.0, 1.0e4)
+            .collision_groups(InteractionGroups::new(
+                Group::from_bits_retain(GROUND_BIT),
+                Group::ALL,
+                InteractionTestMode::And,
+            ))
+            .user_data(GROUND_ACTOR),
+    );
+    world
+}
+
+/// Per body, what the world keeps of its insertion (see [`insert_bodies`]).
+struct BuiltBodies {
+    handles: Vec<RigidBodyHandle>,
+    offset_inv: Vec<Mat4>,
+    kinematic: Vec<bool>,
+    last_target: Vec<(Quat, Vec3)>,
+}
+
+/// Inserts each body of `setup` with its collider at its bind pose, its
+/// collider tagged with its actor in `spans`.
+fn insert_bodies(
+    world: &mut rapier3d::prelude::PhysicsWorld,
+    setup: &WorldSetup,
+    spans: &[ActorSpan],
+    hooks: ActiveHooks,
+) -> BuiltBodies {
+    let mut handles = Vec::with_capacity(setup.bodies.len());
+    let mut offset_inv = Vec::with_capacity(setup.bodies.len());
+    let mut kinematic = Vec::with_capacity(setup.bodies.len());
+    let mut last_target = Vec::with_capacity(setup.bodies.len());
+    for (i, b) in setup.bodies.iter().enumerate() {
+        let actor = spans
+            .iter()
+            .position(|s| s.bodies.contains(&i))
+            .unwrap_or(0);
+        let (q, t) = split(&b.bind);
+        let (h, _) = world.insert(rigid_body(b).pose(to_pose(q, t)), collider(b, actor, hooks));
+        handles.push(h);
+        let inv = b.offset.inverse();
+        offset_inv.push(if inv.is_finite() { inv } else { Mat4::IDENTITY });
+        kinematic.push(!b.mode.is_dynamic());
+        last_target.push((q, t));
+    }
+    BuiltBodies {
+        handles,
+        offset_inv,
+        kinematic,
+        last_target,
+    }
+}
+
+/// The rapier body of `b`: dynamic with its damping, or kinematic.
+fn rigid_body(b: &BodySetup) -> RigidBodyBuilder {
+    if b.mode.is_dynamic() {
+        RigidBodyBuilder::dynamic()
+            .linear_damping(damping(b.linear_damping))
+            .angular_damping(damping(b.angular_damping))
+            .can_sleep(false)
+    } else {
+        RigidBodyBuilder::kinematic_position_based()
+    }
+}
+
+/// The collider of `b` (actor `actor`): its shape, mass, surface and
+/// collision groups.
+fn collider(b: &BodySetup, actor: usize, hooks: ActiveHooks) -> ColliderBuilder {
+    let shape = match b.shape {
+        BodyShape::Sphere { radius } => ColliderBuilder::ball(radius),
+        BodyShape::Box { half_extents: h } => ColliderBuilder::cuboid(h.x, h.y, h.z),
+        BodyShape::Capsule { radius, height } => ColliderBuilder::capsule_y(height * 0.5, radius),
+    };
+    shape
+        .mass(b.mass)
+        .friction(b.friction)
+        .friction_combine_rule(CoefficientCombineRule::Multiply)
+        .restitution(b.restitution)
+        .restitution_combine_rule(CoefficientCombineRule::Multiply)
+        .collision_groups(InteractionGroups::new(
+            Group::from_bits_retain(1 << b.group),
+            Group::from_bits_retain(u32::from(b.mask) | GROUND_BIT),
+            InteractionTestMode::And,
+        ))
+        .user_data(actor as u128)
+        .active_hooks(hooks)
+}
+
+/// Inserts each joint of `setup` between its bodies' `handles`; returns the
+/// springs and the translation locks the world applies itself.
+fn insert_joints(
+    world: &mut rapier3d::prelude::PhysicsWorld,
+    setup: &WorldSetup,
+    handles: &[RigidBodyHandle],
+) -> (Vec<Spring>, Vec<Lock>) {
+    let softness = SpringCoefficients::new(JOINT_FREQUENCY, 1.0);
+    let mut springs = Vec::new();
+    let mut locks = Vec::new();
+    for j in &setup.joints {
+        let [a, b] = j.bodies;
+        world.insert_impulse_joint(handles[a], handles[b], impulse_joint(setup, j, softness));
+        if let Some(lock) = lock(setup, j) {
+            locks.push(lock);
+        }
+        if let Some(spring) = spring(setup, j) {
+            springs.push(spring);
+        }
+    }
+    (springs, locks)
+}
+
+/// The rapier joint of `j`: its locked axes, limits and frames in its two
+/// bodies.
+fn impulse_joint(
+    setup: &WorldSetup,
+    j: &JointSetup,
+    softness: SpringCoefficients<f32>,
+) -> GenericJoint {
+    let [a, b] = j.bodies;
+    let frame_in = |body: usize| {
+        let (q, t) = split(&(setup.bodies[body].bind.inverse() * j.frame));
+        to_pose(q, t)
+    };
+    let mut locked = JointAxesMask::empty();
+    for (k, limit) in j.limits.iter().enumerate() {
+        if *limit == AxisLimit::Locked(0.0) {
+            locked |= AXES[k].into();
+        }
+    }
+    let mut builder = GenericJointBuilder::new(locked)
+        .local_frame1(frame_in(a))
+        .local_frame2(frame_in(b))
+        .softness(softness)
+        .contacts_enabled(true);
+    for (k, limit) in j.limits.iter().enumerate() {
+        let axis = AXES[k];
+        match *limit {
+            AxisLimit::Locked(0.0) => continue,
+            AxisLimit::Locked(v) => builder = builder.limits(axis, [v, v]),
+            AxisLimit::Range(lo, hi) => builder = builder.limits(axis, [lo, hi]),
+            AxisLimit::Free => {}
+        }
+    }
+    builder.build()
+}
+
+/// The projection lock of `j` when its three translation axes are locked.
+fn lock(setup: &WorldSetup, j: &JointSetup) -> Option<Lock> {
+    let [a, b] = j.bodies;
+    let [
+        AxisLimit::Locked(x),
+        AxisLimit::Locked(y),
+        AxisLimit::Locked(z),
+        ..,
+    ] = j.limits
+    else {
+        return None;
+    };
+    let local = |body: usize| split(&(setup.bodies[body].bind.inverse() * j.frame));
+    let angular = [3, 4, 5].map(|k| match j.limits[k] {
+        AxisLimit::Locked(v) => Some(AngleBounds::new(v, v)),
+        AxisLimit::Range(lo, hi) if hi - lo < std::f32::consts::TAU => {
+            Some(AngleBounds::new(lo, hi))
+        }
+        _ => None,
+    });
+    Some(Lock {
+        bodies: [a, b],
+        frames: [local(a), local(b)],
+        offset: Vec3::new(x, y, z),
+        angular,
+    })
+}
+
+/// The springs of `j` on its axes that are not locked at 0, when it has any.
+fn spring(setup: &WorldSetup, j: &JointSetup) -> Option<Spring> {
+    let [a, b] = j.bodies;
+    let mut stiffness = [0.0; 6];
+    for (k, limit) in j.limits.iter().enumerate() {
+        if *limit != AxisLimit::Locked(0.0) && j.springs[k] > 0.0 {
+            stiffness[k] = j.springs[k];
+        }
+    }
+    if !stiffness.iter().any(|&k| k > 0.0) {
+        return None;
+    }
+    let local = |body: usize| split(&(setup.bodies[body].bind.inverse() * j.frame));
+    Some(Spring {
+        bodies: [a, b],
+        frames: [local(a), local(b)],
+        linear: Vec3::new(stiffness[0], stiffness[1], stiffness[2]),
+        angular: Vec3::new(stiffness[3], stiffness[4], stiffness[5]),
+    })
+}
+
+/// Per bone of `bone_count`: the body that drives it.
+fn bone_drivers(setup: &WorldSetup, bone_count: usize) -> Vec<Option<usize>> {
+    let mut driver = vec![None; bone_count];
+    for (i, b) in setup.bodies.iter().enumerate() {
+        if let (true, Some(bone)) = (b.drives_bone, b.bone) {
+            driver[bone] = Some(i);
+        }
+    }
+    driver
 }
