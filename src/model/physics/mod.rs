@@ -73,8 +73,11 @@
 
 mod actors;
 mod bake;
+mod bodies;
 mod clock;
+mod joints;
 mod motion;
+mod pose;
 mod scene;
 mod setup;
 mod world;

@@ -1,0 +1,160 @@
+//! The rapier world's settings and ground, and the world's bodies: each
+//! [`BodySetup`] inserted as a rapier body with its collider.
+
+use glam::{Mat4, Quat, Vec3};
+use rapier3d::pipeline::ActiveHooks;
+use rapier3d::prelude::{
+    CoefficientCombineRule, ColliderBuilder, Group, InteractionGroups, InteractionTestMode,
+    RigidBodyBuilder, RigidBodyHandle, Vector,
+};
+
+use super::actors::ActorSpan;
+use super::pose::{split, to_pose};
+use super::setup::{BodySetup, BodyShape, WorldSetup};
+use super::{GRAVITY, STEP};
+
+/// The ground's own collision group bit (above MMD's 16): every body's
+/// filter includes it, so the ground collides with every body whose mask is
+/// not empty.
+const GROUND_BIT: u32 = 1 << 16;
+
+/// The ground's actor tag (colliders carry their actor's index as user
+/// data): the ground touches every actor.
+pub(super) const GROUND_ACTOR: u128 = u128::MAX;
+
+/// Damping in rapier's form `v ·= 1 / (1 + c·h)` for Bullet's per-second
+/// factor `d` (`v ·= (1 − d)^h`): `c = −ln(1 − d)`.
+fn damping(d: f32) -> f32 {
+    -(1.0 - d.clamp(0.0, 0.999)).ln()
+}
+
+/// A rapier world with MMD's gravity, step and solver settings, holding
+/// only the ground.
+pub(super) fn rapier_world() -> rapier3d::prelude::PhysicsWorld {
+    let mut world = rapier3d::prelude::PhysicsWorld::new();
+    world.gravity = Vector::new(0.0, GRAVITY, 0.0);
+    world.integration_parameters.dt = STEP;
+    {
+        let p = &mut world.integration_parameters;
+        // Measured (examples/physics_prof, loaded 2-core machine):
+        // the joint solver is ~45 % of a frame; 2 substeps instead of 4
+        // cut the 180-body frame from 11.7 to 7.8 ms and Mei's from 0.90
+        // to 0.44 ms with no change in the stretch measures (Mei over
+        // GimmeGimme: 100 % of bone-frames within 10 %).
+        //
+        // With rigid joints (JOINT_FREQUENCY), measured on the generated
+        // model's fast motion (share of bone-frames within 10 %, CPU
+        // time per frame): 2 substeps 54.6 %, 1.0×; 3: 68.8 %; 4:
+        // 78.7 %, 1.7×; 8: 82.9 %. More internal PGS or stabilization
+        // iterations, a larger length unit (corrective velocity cap) or
+        // no contacts between jointed bodies changed little; the calm
+        // motion and Mei are at 99.9–100 % from 2 substeps on.
+        //
+        // With joint projection (PROJECTION_TOLERANCE), release, on the
+        // generated model's earlier layout (joints halfway between bones),
+        // examples/physics_prof (Mei world only, median of 5, load
+        // 3.3–3.6) and physics_stretch: 2 iterations 0.196 ms, fast
+        // 85.4 %, sway 99.98 % (projection moves 4 bodies a step);
+        // 1 iteration 0.135 ms, fast 83.1 %, sway 99.999 % but
+        // projection then moves 94 of 176 bodies a step on the calm
+        // sway (the solver alone no longer holds the chains); no
+        // stabilization iteration 0.190 ms, fast 85.1 %, sway 99.96 %.
+        // Kept at 2 and 1: the fast dance must not lose ground.
+        p.num_solver_iterations = 2;
+        // Impulses carried over between steps: stiffer locked joints for
+        // the same work (rapier's advice for joint assemblies).
+        p.warmstart_joints = true;
+        // No CCD: bodies are small and slow at 1/120 s steps; MMD's
+        // Bullet has none either.
+        p.max_ccd_substeps = 0;
+    }
+
+    // The ground: the top face of a large box at y = 0.
+    world.insert(
+        RigidBodyBuilder::fixed().translation(Vector::new(0.0, -1.0, 0.0)),
+        ColliderBuilder::cuboid(1.0e4, 1.0, 1.0e4)
+            .collision_groups(InteractionGroups::new(
+                Group::from_bits_retain(GROUND_BIT),
+                Group::ALL,
+                InteractionTestMode::And,
+            ))
+            .user_data(GROUND_ACTOR),
+    );
+    world
+}
+
+/// Per body, what the world keeps of its insertion (see [`insert_bodies`]).
+pub(super) struct BuiltBodies {
+    pub(super) handles: Vec<RigidBodyHandle>,
+    pub(super) offset_inv: Vec<Mat4>,
+    pub(super) kinematic: Vec<bool>,
+    pub(super) last_target: Vec<(Quat, Vec3)>,
+}
+
+/// Inserts each body of `setup` with its collider at its bind pose, its
+/// collider tagged with its actor in `spans`.
+pub(super) fn insert_bodies(
+    world: &mut rapier3d::prelude::PhysicsWorld,
+    setup: &WorldSetup,
+    spans: &[ActorSpan],
+    hooks: ActiveHooks,
+) -> BuiltBodies {
+    let mut handles = Vec::with_capacity(setup.bodies.len());
+    let mut offset_inv = Vec::with_capacity(setup.bodies.len());
+    let mut kinematic = Vec::with_capacity(setup.bodies.len());
+    let mut last_target = Vec::with_capacity(setup.bodies.len());
+    for (i, b) in setup.bodies.iter().enumerate() {
+        let actor = spans
+            .iter()
+            .position(|s| s.bodies.contains(&i))
+            .unwrap_or(0);
+        let (q, t) = split(&b.bind);
+        let (h, _) = world.insert(rigid_body(b).pose(to_pose(q, t)), collider(b, actor, hooks));
+        handles.push(h);
+        let inv = b.offset.inverse();
+        offset_inv.push(if inv.is_finite() { inv } else { Mat4::IDENTITY });
+        kinematic.push(!b.mode.is_dynamic());
+        last_target.push((q, t));
+    }
+    BuiltBodies {
+        handles,
+        offset_inv,
+        kinematic,
+        last_target,
+    }
+}
+
+/// The rapier body of `b`: dynamic with its damping, or kinematic.
+fn rigid_body(b: &BodySetup) -> RigidBodyBuilder {
+    if b.mode.is_dynamic() {
+        RigidBodyBuilder::dynamic()
+            .linear_damping(damping(b.linear_damping))
+            .angular_damping(damping(b.angular_damping))
+            .can_sleep(false)
+    } else {
+        RigidBodyBuilder::kinematic_position_based()
+    }
+}
+
+/// The collider of `b` (actor `actor`): its shape, mass, surface and
+/// collision groups.
+fn collider(b: &BodySetup, actor: usize, hooks: ActiveHooks) -> ColliderBuilder {
+    let shape = match b.shape {
+        BodyShape::Sphere { radius } => ColliderBuilder::ball(radius),
+        BodyShape::Box { half_extents: h } => ColliderBuilder::cuboid(h.x, h.y, h.z),
+        BodyShape::Capsule { radius, height } => ColliderBuilder::capsule_y(height * 0.5, radius),
+    };
+    shape
+        .mass(b.mass)
+        .friction(b.friction)
+        .friction_combine_rule(CoefficientCombineRule::Multiply)
+        .restitution(b.restitution)
+        .restitution_combine_rule(CoefficientCombineRule::Multiply)
+        .collision_groups(InteractionGroups::new(
+            Group::from_bits_retain(1 << b.group),
+            Group::from_bits_retain(u32::from(b.mask) | GROUND_BIT),
+            InteractionTestMode::And,
+        ))
+        .user_data(actor as u128)
+        .active_hooks(hooks)
+}
