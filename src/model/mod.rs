@@ -57,6 +57,7 @@ pub mod builtin;
 mod check;
 mod cursor;
 pub mod data;
+mod deform_schedule;
 pub mod engine;
 pub mod error;
 pub mod gizmo;
