@@ -3,9 +3,9 @@
 
 use super::event::{Changes, Event, NewDocument, SceneEvent};
 use super::placing::{self, Intent};
-use super::undo::{Entry, SceneStep, forget_in};
+use super::undo::{Arrangement, Entry, MergeKey, SceneStep, forget_in};
 use super::{DocId, Document, EditRequest, Workspace};
-use crate::scene::{MotionRole, Placed};
+use crate::scene::{MotionRole, Placed, Scene};
 
 impl Workspace {
     /// Applies one event: the only way to change the workspace.
@@ -229,34 +229,15 @@ impl Workspace {
         }
     }
 
+    /// Applies one scene event, recording an undo step when it changed the
+    /// arrangement.
     fn scene_event(&mut self, e: SceneEvent, ch: &mut Changes) {
         let before = self.arrangement();
         let label = e.label();
-        // Consecutive changes of one field's owner merge into one step (a
-        // drag): actor offsets by actor, accessory placements by accessory.
-        use super::undo::MergeKey;
-        let offset_of = match e {
-            SceneEvent::SetOffset(i, _) => Some(MergeKey::Offset(i)),
-            SceneEvent::SetAccessoryState(i, _) => Some(MergeKey::AccessoryState(i)),
-            SceneEvent::SetAccessoryKey(i, ref k) => Some(MergeKey::AccessoryKey(i, k.frame)),
-            _ => None,
-        };
-        let s = &mut self.scene;
+        let offset_of = merge_key(&e);
         match e {
             SceneEvent::SelectActor(i) => {
-                let i = i.filter(|&i| i < s.actors.len());
-                if i != self.selected_actor {
-                    self.selected_actor = i;
-                    ch.scene = true;
-                }
-                // Its motion becomes the active document.
-                if let Some(id) = i.and_then(|i| s.actors[i].motion)
-                    && let Some(k) = self.docs.iter().position(|d| d.id == id)
-                    && k != self.active
-                {
-                    self.active = k;
-                    ch.active = true;
-                }
+                self.select_actor(i, ch);
                 return;
             }
             SceneEvent::Arrange {
@@ -265,29 +246,91 @@ impl Workspace {
                 fresh,
                 modified,
             } => {
-                self.scene = *scene;
-                self.selected_actor = selected_actor.filter(|&i| i < self.scene.actors.len());
-                if fresh {
-                    self.scene_undo.clear();
-                    self.scene_redo.clear();
-                    for o in [&mut self.undo_order, &mut self.redo_order] {
-                        for g in o.iter_mut() {
-                            g.retain(|&e| e != Entry::Scene);
-                        }
-                        o.retain(|g| !g.is_empty());
-                    }
-                    self.scene_modified = modified;
-                } else {
-                    self.scene_modified |= modified;
-                }
-                ch.scene = true;
+                self.arrange(*scene, selected_actor, fresh, modified, ch);
                 return;
             }
+            // Nothing to remove: no undo step, not even the arrangement's
+            // comparison (a scene holding a NaN never compares equal).
+            SceneEvent::RemoveActor(i) if i >= self.scene.actors.len() => return,
+            e @ (SceneEvent::AddActor
+            | SceneEvent::RemoveActor(_)
+            | SceneEvent::RenameActor(..)
+            | SceneEvent::SetMotion(..)
+            | SceneEvent::SetOffset(..)
+            | SceneEvent::SetModel(..)) => self.actor_event(e),
+            e @ (SceneEvent::AddProp(_)
+            | SceneEvent::AddAccessory(_)
+            | SceneEvent::RemoveProp(_)
+            | SceneEvent::RemoveAccessory(_)
+            | SceneEvent::ShowProp(..)
+            | SceneEvent::PropOrder(..)
+            | SceneEvent::SetAccessoryState(..)
+            | SceneEvent::SetAccessoryKey(..)
+            | SceneEvent::RemoveAccessoryKey(..)) => self.set_piece_event(e),
+            e @ (SceneEvent::SetCamera(_) | SceneEvent::SetLight(_) | SceneEvent::SetSong(_)) => {
+                self.stage_event(e)
+            }
+        }
+        self.record_scene_step(before, label, offset_of, ch);
+    }
+
+    /// Selects actor `i` (none when out of range); its motion becomes the
+    /// active document. Not an undo step.
+    fn select_actor(&mut self, i: Option<usize>, ch: &mut Changes) {
+        let s = &mut self.scene;
+        let i = i.filter(|&i| i < s.actors.len());
+        if i != self.selected_actor {
+            self.selected_actor = i;
+            ch.scene = true;
+        }
+        // Its motion becomes the active document.
+        if let Some(id) = i.and_then(|i| s.actors[i].motion)
+            && let Some(k) = self.docs.iter().position(|d| d.id == id)
+            && k != self.active
+        {
+            self.active = k;
+            ch.active = true;
+        }
+    }
+
+    /// Replaces the whole scene ([`SceneEvent::Arrange`]); a fresh one
+    /// forgets the scene's undo history. Not an undo step.
+    fn arrange(
+        &mut self,
+        scene: Scene<DocId>,
+        selected_actor: Option<usize>,
+        fresh: bool,
+        modified: bool,
+        ch: &mut Changes,
+    ) {
+        self.scene = scene;
+        self.selected_actor = selected_actor.filter(|&i| i < self.scene.actors.len());
+        if fresh {
+            self.scene_undo.clear();
+            self.scene_redo.clear();
+            for o in [&mut self.undo_order, &mut self.redo_order] {
+                for g in o.iter_mut() {
+                    g.retain(|&e| e != Entry::Scene);
+                }
+                o.retain(|g| !g.is_empty());
+            }
+            self.scene_modified = modified;
+        } else {
+            self.scene_modified |= modified;
+        }
+        ch.scene = true;
+    }
+
+    /// Adds, removes or changes an actor (the actor events of [`SceneEvent`]).
+    fn actor_event(&mut self, e: SceneEvent) {
+        let s = &mut self.scene;
+        match e {
             SceneEvent::AddActor => {
                 let i = s.add_actor();
                 self.selected_actor = Some(i);
             }
             SceneEvent::RemoveActor(i) => {
+                // (scene_event returns before this for an index out of range.)
                 if i >= s.actors.len() {
                     return;
                 }
@@ -321,17 +364,22 @@ impl Workspace {
                     a.model = model;
                 }
             }
+            _ => {}
+        }
+    }
+
+    /// Adds, removes or changes a stage prop or an accessory (the set-piece
+    /// events of [`SceneEvent`]).
+    fn set_piece_event(&mut self, e: SceneEvent) {
+        let s = &mut self.scene;
+        match e {
             SceneEvent::AddProp(path) => s.set.props.push(crate::scene::set::Prop::new(path)),
             SceneEvent::AddAccessory(a) => s.set.accessories.push(*a),
-            SceneEvent::RemoveProp(i) => {
-                if i < s.set.props.len() {
-                    s.set.props.remove(i);
-                }
+            SceneEvent::RemoveProp(i) if i < s.set.props.len() => {
+                s.set.props.remove(i);
             }
-            SceneEvent::RemoveAccessory(i) => {
-                if i < s.set.accessories.len() {
-                    s.set.accessories.remove(i);
-                }
+            SceneEvent::RemoveAccessory(i) if i < s.set.accessories.len() => {
+                s.set.accessories.remove(i);
             }
             SceneEvent::ShowProp(i, shown) => {
                 if let Some(p) = s.set.props.get_mut(i) {
@@ -358,6 +406,15 @@ impl Workspace {
                     a.remove_key(frame);
                 }
             }
+            _ => {}
+        }
+    }
+
+    /// Sets the scene's camera motion, light motion or song (the stage
+    /// events of [`SceneEvent`]).
+    fn stage_event(&mut self, e: SceneEvent) {
+        let s = &mut self.scene;
+        match e {
             SceneEvent::SetCamera(c) => s.camera = c,
             SceneEvent::SetLight(l) => s.light = l,
             SceneEvent::SetSong(song) => {
@@ -366,7 +423,20 @@ impl Workspace {
                 }
                 s.song = song;
             }
+            _ => {}
         }
+    }
+
+    /// After a scene change: marks the scene changed and pushes an undo step
+    /// holding `before` (merged into the last one for a drag), unless the
+    /// arrangement is unchanged.
+    fn record_scene_step(
+        &mut self,
+        before: Arrangement,
+        label: &'static str,
+        offset_of: Option<MergeKey>,
+        ch: &mut Changes,
+    ) {
         if self.arrangement() == before {
             return;
         }
@@ -388,5 +458,17 @@ impl Workspace {
             });
             self.push_group(vec![Entry::Scene]);
         }
+    }
+}
+
+/// The undo step `e` merges into when it follows one with the same key.
+fn merge_key(e: &SceneEvent) -> Option<MergeKey> {
+    // Consecutive changes of one field's owner merge into one step (a
+    // drag): actor offsets by actor, accessory placements by accessory.
+    match e {
+        SceneEvent::SetOffset(i, _) => Some(MergeKey::Offset(*i)),
+        SceneEvent::SetAccessoryState(i, _) => Some(MergeKey::AccessoryState(*i)),
+        SceneEvent::SetAccessoryKey(i, k) => Some(MergeKey::AccessoryKey(*i, k.frame)),
+        _ => None,
     }
 }
