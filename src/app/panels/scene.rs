@@ -211,8 +211,26 @@ fn actor_ui(
     a: &scene::Actor<u64>,
     out: &mut Vec<Action>,
 ) {
-    let docs = ws.docs();
-    let selected = ws.selected_actor() == Some(i);
+    name_row(ui, state, ws.selected_actor() == Some(i), i, a, out);
+    actor_grid(ui, ws, sc, active, i, a, out);
+    if let Some(doc) = a
+        .motion
+        .and_then(|id| ws.docs().iter().find(|d| d.id == id))
+    {
+        missing_names_ui(ui, sc, state, i, a, doc);
+    }
+    ui.add_space(4.0);
+}
+
+/// The actor's name (click selects, double-click renames) and Remove.
+fn name_row(
+    ui: &mut egui::Ui,
+    state: &mut State,
+    selected: bool,
+    i: usize,
+    a: &scene::Actor<u64>,
+    out: &mut Vec<Action>,
+) {
     ui.horizontal(|ui| {
         match &mut state.rename {
             Some((j, text)) if *j == i => {
@@ -248,6 +266,19 @@ fn actor_ui(
             out.push(Action::RemoveActor(i));
         }
     });
+}
+
+/// The actor's model (Load…, Built-in), motion (and Keys) and offset.
+fn actor_grid(
+    ui: &mut egui::Ui,
+    ws: &Workspace,
+    sc: &SceneState,
+    active: Option<u64>,
+    i: usize,
+    a: &scene::Actor<u64>,
+    out: &mut Vec<Action>,
+) {
+    let docs = ws.docs();
     egui::Grid::new(("scene-actor", i))
         .num_columns(2)
         .show(ui, |ui| {
@@ -312,31 +343,38 @@ fn actor_ui(
             }
             ui.end_row();
         });
-    // Names the motion uses that the model lacks.
-    if let Some(doc) = a.motion.and_then(|id| docs.iter().find(|d| d.id == id)) {
-        let rig = sc.rig_for(&a.model);
-        let model_morphs = sc.morphs_for(&a.model);
-        let key = (doc.id, doc.revision, sc.model_generation(&a.model));
-        let fresh = state.missing.get(&i).is_some_and(|(k, _)| *k == key);
-        if !fresh {
-            // MMD's name rule, as the pose engine binds the motion; morphs
-            // only once the model's morph list is known.
-            let m = crate::model::missing_names(rig, &doc.index);
-            let m = MissingNames {
-                bones: m.bones,
-                morphs: model_morphs.map(|_| m.morphs),
-            };
-            state.missing.insert(i, (key, m));
-        }
-        if let Some((_, m)) = state.missing.get(&i) {
-            let model = a.model.display_name();
-            if m.bones.is_empty() {
-                ui.weak(format!("Every bone of the motion is in {model}."));
-            } else {
-                egui::CollapsingHeader::new(format!(
-                    "Bones missing in {model} ({})",
-                    m.bones.len()
-                ))
+}
+
+/// Names the motion uses that the model lacks (bones, and morphs once the
+/// model's morph list is known), cached per motion revision and model.
+fn missing_names_ui(
+    ui: &mut egui::Ui,
+    sc: &SceneState,
+    state: &mut State,
+    i: usize,
+    a: &scene::Actor<u64>,
+    doc: &Document,
+) {
+    let rig = sc.rig_for(&a.model);
+    let model_morphs = sc.morphs_for(&a.model);
+    let key = (doc.id, doc.revision, sc.model_generation(&a.model));
+    let fresh = state.missing.get(&i).is_some_and(|(k, _)| *k == key);
+    if !fresh {
+        // MMD's name rule, as the pose engine binds the motion; morphs
+        // only once the model's morph list is known.
+        let m = crate::model::missing_names(rig, &doc.index);
+        let m = MissingNames {
+            bones: m.bones,
+            morphs: model_morphs.map(|_| m.morphs),
+        };
+        state.missing.insert(i, (key, m));
+    }
+    if let Some((_, m)) = state.missing.get(&i) {
+        let model = a.model.display_name();
+        if m.bones.is_empty() {
+            ui.weak(format!("Every bone of the motion is in {model}."));
+        } else {
+            egui::CollapsingHeader::new(format!("Bones missing in {model} ({})", m.bones.len()))
                 .id_salt(("scene-missing-bones", i))
                 .default_open(false)
                 .show(ui, |ui| {
@@ -344,13 +382,10 @@ fn actor_ui(
                         ui.label(n);
                     }
                 });
-            }
-            match &m.morphs {
-                Some(list) if !list.is_empty() => {
-                    egui::CollapsingHeader::new(format!(
-                        "Morphs missing in {model} ({})",
-                        list.len()
-                    ))
+        }
+        match &m.morphs {
+            Some(list) if !list.is_empty() => {
+                egui::CollapsingHeader::new(format!("Morphs missing in {model} ({})", list.len()))
                     .id_salt(("scene-missing-morphs", i))
                     .default_open(false)
                     .show(ui, |ui| {
@@ -358,20 +393,18 @@ fn actor_ui(
                             ui.label(n);
                         }
                     });
-                }
-                Some(_) if !doc.index.morphs.is_empty() => {
-                    ui.weak(format!("Every morph of the motion is in {model}."));
-                }
-                Some(_) => {}
-                None if !doc.index.morphs.is_empty() => {
-                    ui.weak(format!(
-                        "{} morph tracks (not checked: {model} has no morph list here)",
-                        doc.index.morphs.len()
-                    ));
-                }
-                None => {}
             }
+            Some(_) if !doc.index.morphs.is_empty() => {
+                ui.weak(format!("Every morph of the motion is in {model}."));
+            }
+            Some(_) => {}
+            None if !doc.index.morphs.is_empty() => {
+                ui.weak(format!(
+                    "{} morph tracks (not checked: {model} has no morph list here)",
+                    doc.index.morphs.len()
+                ));
+            }
+            None => {}
         }
     }
-    ui.add_space(4.0);
 }

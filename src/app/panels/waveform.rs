@@ -14,7 +14,7 @@ use egui::{Align2, Color32, FontId, Mesh, Pos2, Rect, Sense, Stroke, Vec2};
 use super::Transport;
 use super::dope_sheet::Layout;
 use crate::app::song::SongState;
-use crate::audio::MinMax;
+use crate::audio::{MinMax, Song, SongTiming};
 
 /// Height of the lane, points.
 pub const LANE_HEIGHT: f32 = 46.0;
@@ -123,7 +123,6 @@ fn lane_ui(
     label_rect: Rect,
     drag: &mut LaneDrag,
 ) -> bool {
-    let mut offset_changed = false;
     let visuals = ui.visuals().clone();
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 0.0, visuals.faint_bg_color);
@@ -160,7 +159,13 @@ fn lane_ui(
         return false;
     };
 
-    // Waveform: one column per point.
+    draw_wave(&painter, &s, &timing, l, rect);
+    draw_beat_grid(&painter, song, l, rect);
+    lane_input(ui, song, l, rect, drag)
+}
+
+/// The song's waveform: one column of min/max per point.
+fn draw_wave(painter: &egui::Painter, s: &Song, timing: &SongTiming, l: &Layout, rect: Rect) {
     let cols = rect.width().max(0.0).floor() as usize;
     let mut mm: Vec<Option<MinMax>> = vec![None; cols];
     let start = timing.sample_at(l.frame_at(rect.left()));
@@ -181,8 +186,10 @@ fn lane_ui(
         );
     }
     painter.add(mesh);
+}
 
-    // Beat and bar lines through the lane, handles in the beat strip.
+/// Beat and bar lines through the lane, handles in the beat strip, bar numbers.
+fn draw_beat_grid(painter: &egui::Painter, song: &SongState, l: &Layout, rect: Rect) {
     if let Some(grid) = song.grid {
         let (lo, hi) = l.visible_frames();
         let beat_px = grid.period_seconds() * 30.0 * f64::from(l.px_per_frame);
@@ -221,8 +228,18 @@ fn lane_ui(
             }
         }
     }
+}
 
-    // Interaction.
+/// Dragging the song (its offset) or a beat mark, double-clicking a downbeat
+/// and the lane's context menu. Returns true when the song's offset changed.
+fn lane_input(
+    ui: &mut egui::Ui,
+    song: &mut SongState,
+    l: &Layout,
+    rect: Rect,
+    drag: &mut LaneDrag,
+) -> bool {
+    let mut offset_changed = false;
     let id = ui.make_persistent_id("song-lane");
     let resp = ui
         .interact(rect, id, Sense::click_and_drag())
