@@ -76,6 +76,48 @@ pub fn ui(
     if ruler.width() < 20.0 || full.height() < RULER_HEIGHT + 2.0 * SCROLLBAR {
         return out;
     }
+    follow_sections(state, sections, ruler.width(), last_frame);
+    follow_transport(ui, state, shared, full, ruler);
+    state.clamp_left();
+    let l = Layout {
+        ruler,
+        labels: Rect::from_min_max(
+            Pos2::new(full.left(), ruler.bottom()),
+            Pos2::new(ruler.left(), full.bottom() - SCROLLBAR),
+        ),
+        keys: Rect::from_min_max(
+            Pos2::new(ruler.left(), ruler.bottom()),
+            Pos2::new(ruler.right(), full.bottom() - SCROLLBAR),
+        ),
+        px_per_frame: state.px_per_frame,
+        left_frame: state.left_frame,
+        scroll_y: 0.0,
+    };
+    let cuts = scene_cuts(docs, sections, state);
+    // The whole area is the timeline's (a resizable panel keeps its size).
+    ui.allocate_rect(full, Sense::hover());
+    dope_sheet::ruler(ui, shared, &cuts, &l, egui::Id::unique("timeline-ruler"));
+    state.ruler = Some(l);
+    // The song's waveform lane and beat grid, under the ruler.
+    let lane_h = super::waveform::under_ruler(ui, shared, &mut state.lane_drag, &l, full.left());
+
+    let body = Rect::from_min_max(
+        Pos2::new(full.left(), ruler.bottom() + lane_h),
+        Pos2::new(full.right(), full.bottom() - SCROLLBAR),
+    );
+    sections_ui(
+        ui, docs, views, sections, active, shared, state, body, &mut out,
+    );
+    rubber_band(ui, state, body);
+    state.clamp_left();
+    hbar(ui, state, &l, full, last_frame);
+    out
+}
+
+/// Follows the scene's sections: a new file fits the whole scene again
+/// (unless the user zoomed) and scrolls to the top; fits once there is
+/// something to fit (files may still be loading).
+fn follow_sections(state: &mut State, sections: &[Section], ruler_width: f32, last_frame: u32) {
     let ids: Vec<u64> = sections.iter().map(|s| s.doc_id).collect();
     if ids != state.shown {
         if ids.iter().any(|id| !state.shown.contains(id)) {
@@ -91,9 +133,14 @@ pub fn ui(
     }
     // Fit once there is something to fit (files may still be loading).
     if state.fit_pending && last_frame > 0 {
-        state.fit(ruler.width(), last_frame);
+        state.fit(ruler_width, last_frame);
         state.fit_pending = false;
     }
+}
+
+/// Keeps the playhead in view while playing and when it jumps; Ctrl+wheel
+/// zooms about the pointer, a horizontal wheel pans time.
+fn follow_transport(ui: &egui::Ui, state: &mut State, shared: &Shared, full: Rect, ruler: Rect) {
     // Keep the playhead in view while playing, and bring it into view
     // when it jumps (Home, End, PageUp/PageDown, a shot, a typed frame).
     let f = shared.transport.frame;
@@ -115,45 +162,40 @@ pub fn ui(
             state.left_frame -= f64::from(scroll.x / state.px_per_frame);
         }
     }
-    state.clamp_left();
-    let l = Layout {
-        ruler,
-        labels: Rect::from_min_max(
-            Pos2::new(full.left(), ruler.bottom()),
-            Pos2::new(ruler.left(), full.bottom() - SCROLLBAR),
-        ),
-        keys: Rect::from_min_max(
-            Pos2::new(ruler.left(), ruler.bottom()),
-            Pos2::new(ruler.right(), full.bottom() - SCROLLBAR),
-        ),
-        px_per_frame: state.px_per_frame,
-        left_frame: state.left_frame,
-        scroll_y: 0.0,
-    };
+}
+
+/// The cuts the ruler shows: the scene camera's (the first section with
+/// camera keys).
+fn scene_cuts(docs: &[Document], sections: &[Section], state: &mut State) -> Vec<u32> {
     // The ruler shows the scene camera's cuts (the first section with camera keys).
     let cam_doc = sections
         .iter()
         .filter_map(|s| docs.iter().find(|d| d.id == s.doc_id))
         .find(|d| !d.index.camera.is_empty());
-    let cuts: Vec<u32> = match cam_doc {
+    match cam_doc {
         Some(d) => {
             let st = state.sheets.entry(d.id).or_default();
             dope_sheet::refresh(st, d);
             dope_sheet::cuts(st).to_vec()
         }
         None => Vec::new(),
-    };
-    // The whole area is the timeline's (a resizable panel keeps its size).
-    ui.allocate_rect(full, Sense::hover());
-    dope_sheet::ruler(ui, shared, &cuts, &l, egui::Id::unique("timeline-ruler"));
-    state.ruler = Some(l);
-    // The song's waveform lane and beat grid, under the ruler.
-    let lane_h = super::waveform::under_ruler(ui, shared, &mut state.lane_drag, &l, full.left());
+    }
+}
 
-    let body = Rect::from_min_max(
-        Pos2::new(full.left(), ruler.bottom() + lane_h),
-        Pos2::new(full.right(), full.bottom() - SCROLLBAR),
-    );
+/// The sections in their vertical scroll area: each one's header and dope
+/// sheet; their events and edits go to `out`.
+#[allow(clippy::too_many_arguments)]
+fn sections_ui(
+    ui: &mut egui::Ui,
+    docs: &[Document],
+    views: &mut Views,
+    sections: &[Section],
+    active: Option<u64>,
+    shared: &mut Shared,
+    state: &mut State,
+    body: Rect,
+    out: &mut Output,
+) {
     let mut child = ui.new_child(egui::UiBuilder::new().max_rect(body));
     let mut events: Vec<(u64, SectionEvent)> = Vec::new();
     let mut area = egui::ScrollArea::vertical()
@@ -206,10 +248,11 @@ pub fn ui(
         }
     });
     state.vscroll = shown.state.clamped_offset().y;
-    section_events(
-        docs, views, sections, active, shared, state, events, &mut out,
-    );
-    // The rubber band, over every section it crosses.
+    section_events(docs, views, sections, active, shared, state, events, out);
+}
+
+/// The rubber band, over every section it crosses.
+fn rubber_band(ui: &egui::Ui, state: &State, body: Rect) {
     if let Some(from) = state.sheets.values().find_map(|s| s.rubber_band())
         && let Some(p) = ui.input(|i| i.pointer.interact_pos())
     {
@@ -223,7 +266,4 @@ pub fn ui(
             egui::StrokeKind::Inside,
         );
     }
-    state.clamp_left();
-    hbar(ui, state, &l, full, last_frame);
-    out
 }
