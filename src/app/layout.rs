@@ -42,15 +42,46 @@ impl StudioApp {
         self.shared.transport = self.ws.transport().clone();
         // What the panels drawn early (status bar, tabs, key panel) show:
         // if a later panel changes it this frame, draw once more.
-        let before = (
+        let before = self.redraw_key();
+        self.begin_frame(&ctx);
+        self.menu_and_status(ui);
+        self.central_ui(ui);
+        self.toolbox_windows(&ctx);
+        self.sync_transport();
+        // Whatever a panel changed on its copy of the transport.
+        self.sync_transport();
+        self.dialogs(&ctx);
+        self.run_pending();
+        self.toolbox_apply();
+        self.keep_up(&ctx);
+        let after = self.redraw_key();
+        if after != before {
+            ctx.request_repaint();
+        }
+        let busy = self.jobs.is_busy() || self.shared.song.loading().is_some();
+        if let Some(plan) = &mut self.window.screenshot {
+            plan.step(&ctx, busy);
+        }
+    }
+
+    /// What the panels drawn early (status bar, tabs, key panel) show: the
+    /// frame, the active file, the files' revisions, the file browser.
+    fn redraw_key(&self) -> (f64, usize, u64, bool) {
+        (
             self.ws.transport().frame,
             self.ws.active_index(),
             self.ws.docs().iter().map(|d| d.revision).sum::<u64>(),
             self.files.file_browser.is_some(),
-        );
-        self.jobs.set_context(&ctx);
+        )
+    }
+
+    /// The frame's start: finished jobs, dropped files, a pending
+    /// `--select`, the close request (and its guard), shortcuts, playback and
+    /// the song.
+    fn begin_frame(&mut self, ctx: &egui::Context) {
+        self.jobs.set_context(ctx);
         self.poll_jobs();
-        self.handle_dropped_files(&ctx);
+        self.handle_dropped_files(ctx);
         if !self.jobs.is_busy()
             && let Some(spec) = self.window.pending_select.take()
             && !self.select_key(&spec)
@@ -73,9 +104,9 @@ impl StudioApp {
                 then: AfterClose::Quit,
             });
         }
-        let cmds = UiCommand::from_input(&ctx);
+        let cmds = UiCommand::from_input(ctx);
         self.window.commands.extend(cmds);
-        self.tick_playback(&ctx);
+        self.tick_playback(ctx);
         let events = song::frame(
             &mut self.shared.song,
             &self.ws,
@@ -86,7 +117,10 @@ impl StudioApp {
         let notes = std::mem::take(&mut self.shared.song.messages);
         self.shared.messages.extend(notes);
         self.apply_all(events);
+    }
 
+    /// The menu bar with the tabs, and the status bar.
+    fn menu_and_status(&mut self, ui: &mut egui::Ui) {
         egui::Panel::top("menu").show(ui, |ui| {
             let input = chrome::MenuInput {
                 ws: &self.ws,
@@ -113,6 +147,11 @@ impl StudioApp {
                 &mut self.panels.viewport.posing.physics,
             )
         });
+    }
+
+    /// The central area: the docked panels, or the start page when nothing
+    /// is open.
+    fn central_ui(&mut self, ui: &mut egui::Ui) {
         if self.ws.docs().is_empty() && self.ws.scene().actors.is_empty() {
             egui::CentralPanel::default().show(ui, |ui| {
                 ui.vertical_centered(|ui| {
@@ -134,7 +173,11 @@ impl StudioApp {
                 .frame(egui::Frame::new().fill(ui.visuals().panel_fill))
                 .show(ui, |ui| self.dock_ui(ui));
         }
-        // Bake physics simulates the model of the actor wearing the active file.
+    }
+
+    /// The toolbox's windows (Bake physics simulates the model of the actor
+    /// wearing the active file).
+    fn toolbox_windows(&mut self, ctx: &egui::Context) {
         let wearer = self
             .ws
             .docs()
@@ -149,35 +192,40 @@ impl StudioApp {
             crate::scene::ModelRef::Builtin => None,
         });
         panels::toolbox::windows(
-            &ctx,
+            ctx,
             self.ws.docs(),
             self.ws.active_index(),
             &mut self.shared,
             &mut self.panels.toolbox,
         );
-        self.sync_transport();
-        // Whatever a panel changed on its copy of the transport.
-        self.sync_transport();
-        self.close_guard_ui(&ctx);
-        self.file_browser_ui(&ctx);
+    }
+
+    /// The modal windows: close guard, file browser, video export, disk
+    /// conflict, recovery offer.
+    fn dialogs(&mut self, ctx: &egui::Context) {
+        self.close_guard_ui(ctx);
+        self.file_browser_ui(ctx);
         self.export_video.ui(
-            &ctx,
+            ctx,
             &self.ws,
             &self.scene,
             &self.panels.viewport,
             &mut self.shared,
         );
-        self.disk_conflict_ui(&ctx);
-        match self.recovery.window(&ctx) {
+        self.disk_conflict_ui(ctx);
+        match self.recovery.window(ctx) {
             Some(OfferChoice::Restore) => self.restore_recovered(),
             Some(OfferChoice::Discard) => self.discard_recovered(),
             Some(OfferChoice::Later) => self.keep_recovered(),
             None => {}
         }
-        self.run_pending();
-        self.toolbox_apply();
+    }
+
+    /// After the frame's commands: the recovery copy, the window title and
+    /// repaints while jobs run.
+    fn keep_up(&mut self, ctx: &egui::Context) {
         self.recovery
-            .tick(&self.ws, self.scene.path.as_deref(), &mut self.shared, &ctx);
+            .tick(&self.ws, self.scene.path.as_deref(), &mut self.shared, ctx);
         let title = super::window_title(&self.ws);
         // Only on change: every viewport command also requests a repaint,
         // and sending it each frame would keep an idle window redrawing.
@@ -187,19 +235,6 @@ impl StudioApp {
         }
         if self.jobs.is_busy() {
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
-        }
-        let after = (
-            self.ws.transport().frame,
-            self.ws.active_index(),
-            self.ws.docs().iter().map(|d| d.revision).sum::<u64>(),
-            self.files.file_browser.is_some(),
-        );
-        if after != before {
-            ctx.request_repaint();
-        }
-        let busy = self.jobs.is_busy() || self.shared.song.loading().is_some();
-        if let Some(plan) = &mut self.window.screenshot {
-            plan.step(&ctx, busy);
         }
     }
 
