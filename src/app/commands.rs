@@ -27,9 +27,56 @@ impl StudioApp {
         }
     }
 
+    /// Runs one command: file commands, undo/redo, the transport, views,
+    /// key commands.
     pub(super) fn execute(&mut self, c: UiCommand) {
-        let last = self.ws.scene_end();
-        let now = self.ws.transport().frame;
+        match c {
+            UiCommand::Open
+            | UiCommand::LoadModel
+            | UiCommand::LoadPose
+            | UiCommand::LoadPoseMirrored
+            | UiCommand::SavePose
+            | UiCommand::MergeMotion
+            | UiCommand::Save
+            | UiCommand::SaveAll
+            | UiCommand::SaveAs
+            | UiCommand::CloseTab => self.file_command(c),
+            UiCommand::Undo => {
+                self.apply(Event::Undo);
+            }
+            UiCommand::Redo | UiCommand::RedoAlt => {
+                self.apply(Event::Redo);
+            }
+            UiCommand::PlayPause
+            | UiCommand::StepBack
+            | UiCommand::StepForward
+            | UiCommand::Home
+            | UiCommand::End => self.transport_command(c),
+            UiCommand::PrevKey | UiCommand::NextKey => self.seek_key(c == UiCommand::NextKey),
+            UiCommand::PrevCut | UiCommand::NextCut => self.seek_cut(c == UiCommand::NextCut),
+            UiCommand::ShowDopeSheet => self.panels.show_dope_sheet = !self.panels.show_dope_sheet,
+            UiCommand::ShowCurves => self.panels.central = CentralView::Curves,
+            UiCommand::ShowPreview => self.panels.central = CentralView::Preview,
+            UiCommand::ShowForensics => self.panels.central = CentralView::Forensics,
+            // Delete, copy and paste act on every timeline section's selection.
+            UiCommand::DeleteKeys | UiCommand::CopyKeys | UiCommand::PasteKeys => {
+                let events =
+                    scene_ui::key_command(&self.ws, &mut self.shared, &mut self.panels.timeline, c);
+                self.apply_all(events);
+            }
+            UiCommand::InsertKey
+            | UiCommand::SelectAll
+            | UiCommand::SelectAtFrame
+            | UiCommand::FitAll => {
+                // Key commands belong to the dope sheet.
+                let offset = self.doc().map_or(0, |d| self.ws.offset_of(d.id));
+                self.with_active(|cx, p| panels::timeline::command(cx, &mut p.timeline, offset, c));
+            }
+        }
+    }
+
+    /// Open, load, merge, save and close: most ask for a file first.
+    fn file_command(&mut self, c: UiCommand) {
         match c {
             UiCommand::Open => {
                 let dir = self.start_dir();
@@ -101,12 +148,15 @@ impl StudioApp {
                     }
                 }
             }
-            UiCommand::Undo => {
-                self.apply(Event::Undo);
-            }
-            UiCommand::Redo | UiCommand::RedoAlt => {
-                self.apply(Event::Redo);
-            }
+            _ => {}
+        }
+    }
+
+    /// Play/pause, step, Home and End.
+    fn transport_command(&mut self, c: UiCommand) {
+        let last = self.ws.scene_end();
+        let now = self.ws.transport().frame;
+        match c {
             UiCommand::PlayPause => {
                 if self.ws.transport().playing {
                     // Paused on a whole frame: what the status bar, the
@@ -128,63 +178,52 @@ impl StudioApp {
             }
             UiCommand::Home => self.transport(TransportEvent::Seek(0.0)),
             UiCommand::End => self.transport(TransportEvent::Seek(f64::from(last))),
-            UiCommand::PrevKey | UiCommand::NextKey => {
-                if let Some(d) = self.doc() {
-                    // The active file's keys, on the scene timeline.
-                    let offset = f64::from(self.ws.offset_of(d.id));
-                    let now = now - offset;
-                    let frames = d.motion.key_frames_sorted();
-                    let target = if c == UiCommand::NextKey {
-                        frames.iter().copied().find(|&f| f64::from(f) > now + 1e-9)
-                    } else {
-                        frames
-                            .iter()
-                            .rev()
-                            .copied()
-                            .find(|&f| f64::from(f) < now - 1e-9)
-                    };
-                    if let Some(f) = target {
-                        self.transport(TransportEvent::Seek(f64::from(f) + offset));
-                    }
-                }
+            _ => {}
+        }
+    }
+
+    /// Seeks to the active file's next (or previous) key, on the scene timeline.
+    fn seek_key(&mut self, next: bool) {
+        let now = self.ws.transport().frame;
+        if let Some(d) = self.doc() {
+            // The active file's keys, on the scene timeline.
+            let offset = f64::from(self.ws.offset_of(d.id));
+            let now = now - offset;
+            let frames = d.motion.key_frames_sorted();
+            let target = if next {
+                frames.iter().copied().find(|&f| f64::from(f) > now + 1e-9)
+            } else {
+                frames
+                    .iter()
+                    .rev()
+                    .copied()
+                    .find(|&f| f64::from(f) < now - 1e-9)
+            };
+            if let Some(f) = target {
+                self.transport(TransportEvent::Seek(f64::from(f) + offset));
             }
-            UiCommand::PrevCut | UiCommand::NextCut => {
-                // Cuts of the first open camera.
-                if let Some(d) = self.ws.docs().iter().find(|d| !d.motion.cameras.is_empty()) {
-                    let cuts: Vec<u32> = vmd::summary::cut_frames(&d.motion, &d.index)
-                        .into_iter()
-                        .map(|a| a + 1)
-                        .collect();
-                    let target = if c == UiCommand::NextCut {
-                        cuts.iter().copied().find(|&f| f64::from(f) > now + 1e-9)
-                    } else {
-                        cuts.iter()
-                            .rev()
-                            .copied()
-                            .find(|&f| f64::from(f) < now - 1e-9)
-                    };
-                    if let Some(f) = target {
-                        self.transport(TransportEvent::Seek(f64::from(f)));
-                    }
-                }
-            }
-            UiCommand::ShowDopeSheet => self.panels.show_dope_sheet = !self.panels.show_dope_sheet,
-            UiCommand::ShowCurves => self.panels.central = CentralView::Curves,
-            UiCommand::ShowPreview => self.panels.central = CentralView::Preview,
-            UiCommand::ShowForensics => self.panels.central = CentralView::Forensics,
-            // Delete, copy and paste act on every timeline section's selection.
-            UiCommand::DeleteKeys | UiCommand::CopyKeys | UiCommand::PasteKeys => {
-                let events =
-                    scene_ui::key_command(&self.ws, &mut self.shared, &mut self.panels.timeline, c);
-                self.apply_all(events);
-            }
-            UiCommand::InsertKey
-            | UiCommand::SelectAll
-            | UiCommand::SelectAtFrame
-            | UiCommand::FitAll => {
-                // Key commands belong to the dope sheet.
-                let offset = self.doc().map_or(0, |d| self.ws.offset_of(d.id));
-                self.with_active(|cx, p| panels::timeline::command(cx, &mut p.timeline, offset, c));
+        }
+    }
+
+    /// Seeks to the next (or previous) cut of the first open camera.
+    fn seek_cut(&mut self, next: bool) {
+        let now = self.ws.transport().frame;
+        // Cuts of the first open camera.
+        if let Some(d) = self.ws.docs().iter().find(|d| !d.motion.cameras.is_empty()) {
+            let cuts: Vec<u32> = vmd::summary::cut_frames(&d.motion, &d.index)
+                .into_iter()
+                .map(|a| a + 1)
+                .collect();
+            let target = if next {
+                cuts.iter().copied().find(|&f| f64::from(f) > now + 1e-9)
+            } else {
+                cuts.iter()
+                    .rev()
+                    .copied()
+                    .find(|&f| f64::from(f) < now - 1e-9)
+            };
+            if let Some(f) = target {
+                self.transport(TransportEvent::Seek(f64::from(f)));
             }
         }
     }
