@@ -112,7 +112,7 @@ impl StudioApp {
             &self.ws,
             &mut self.shared.transport,
             &self.shared.jobs,
-            &ctx,
+            ctx,
         );
         let notes = std::mem::take(&mut self.shared.song.messages);
         self.shared.messages.extend(notes);

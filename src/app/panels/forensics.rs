@@ -247,7 +247,23 @@ fn bone_view(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, i: usize) 
         ui.colored_label(Color32::RED, "□ disagreeing copy");
     });
 
-    // The 4 × 16 grid.
+    byte_grid(ui, state, &block, layout, &roles, &disagree);
+
+    physics_flag_and_copies(ui, &block, layout, &disagree);
+
+    row0_readers(ui, &block);
+}
+
+/// The interpolation block's 4 × 16 bytes, each coloured by its role,
+/// with a tip; hovering a copy highlights the other copies of its value.
+fn byte_grid(
+    ui: &mut egui::Ui,
+    state: &mut State,
+    block: &[u8; 64],
+    layout: BoneLayout,
+    roles: &[ByteRole; 64],
+    disagree: &[(usize, u8, u8)],
+) {
     let cell = Vec2::new(28.0, 20.0);
     let mut hovered_now = None;
     egui::Grid::new("forensics-bone-grid")
@@ -281,32 +297,7 @@ fn bone_view(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, i: usize) 
                         FontId::monospace(11.0),
                         ui.visuals().text_color(),
                     );
-                    let tip = match role {
-                        ByteRole::Copy { channel, value, row: r } => {
-                            let read = interpolation::bone_curve(&block, BoneChannel::ALL[channel]);
-                            let want = [read.x1, read.y1, read.x2, read.y2][value];
-                            let j = channel + 4 * value;
-                            let mut s = format!(
-                                "byte {b} (row {r}) = {} ({:#04X})\nP[{j}] = {} {}; read from row {}: {want}",
-                                block[b],
-                                block[b],
-                                BoneChannel::ALL[channel].label(),
-                                VALUE_NAMES[value],
-                                if layout == BoneLayout::Full { channel } else { 0 },
-                            );
-                            if bad {
-                                s.push_str("\nThis copy disagrees with the value read.");
-                            }
-                            s
-                        }
-                        ByteRole::Physics => format!(
-                            "byte {b} = {:#04X}: MMD's physics flag (63 0F = physics off, 00 00 = on). A row-0 reader takes it as {} x1.",
-                            block[b],
-                            if b == 2 { "Z move" } else { "rotation" }
-                        ),
-                        ByteRole::Filler => format!("byte {b} = {:#04X}: filler, kept as found", block[b]),
-                        ByteRole::Unused => format!("byte {b} = {:#04X}: unused in a row-0-only block", block[b]),
-                    };
+                    let tip = byte_tip(role, b, block, layout, bad);
                     if resp.on_hover_text(tip).hovered()
                         && let ByteRole::Copy { channel, value, .. } = role
                     {
@@ -317,8 +308,54 @@ fn bone_view(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, i: usize) 
             }
         });
     state.hovered = hovered_now;
+}
 
-    // Physics flag.
+/// The tip of byte `b`: what it holds and how it is read.
+fn byte_tip(role: ByteRole, b: usize, block: &[u8; 64], layout: BoneLayout, bad: bool) -> String {
+    match role {
+        ByteRole::Copy {
+            channel,
+            value,
+            row: r,
+        } => {
+            let read = interpolation::bone_curve(block, BoneChannel::ALL[channel]);
+            let want = [read.x1, read.y1, read.x2, read.y2][value];
+            let j = channel + 4 * value;
+            let mut s = format!(
+                "byte {b} (row {r}) = {} ({:#04X})\nP[{j}] = {} {}; read from row {}: {want}",
+                block[b],
+                block[b],
+                BoneChannel::ALL[channel].label(),
+                VALUE_NAMES[value],
+                if layout == BoneLayout::Full {
+                    channel
+                } else {
+                    0
+                },
+            );
+            if bad {
+                s.push_str("\nThis copy disagrees with the value read.");
+            }
+            s
+        }
+        ByteRole::Physics => format!(
+            "byte {b} = {:#04X}: MMD's physics flag (63 0F = physics off, 00 00 = on). A row-0 reader takes it as {} x1.",
+            block[b],
+            if b == 2 { "Z move" } else { "rotation" }
+        ),
+        ByteRole::Filler => format!("byte {b} = {:#04X}: filler, kept as found", block[b]),
+        ByteRole::Unused => format!("byte {b} = {:#04X}: unused in a row-0-only block", block[b]),
+    }
+}
+
+/// The physics flag (bytes 2–3) and the copies that disagree with the
+/// value read.
+fn physics_flag_and_copies(
+    ui: &mut egui::Ui,
+    block: &[u8; 64],
+    layout: BoneLayout,
+    disagree: &[(usize, u8, u8)],
+) {
     if layout == BoneLayout::Full {
         let flag = [block[2], block[3]];
         let text = if flag == PHYSICS_OFF {
@@ -327,8 +364,8 @@ fn bone_view(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, i: usize) 
         } else if flag == [0, 0] {
             "Bytes 2–3 = 00 00: physics on for this key.".to_string()
         } else {
-            let z = interpolation::bone_curve(&block, BoneChannel::Z).x1;
-            let r = interpolation::bone_curve(&block, BoneChannel::Rotation).x1;
+            let z = interpolation::bone_curve(block, BoneChannel::Z).x1;
+            let r = interpolation::bone_curve(block, BoneChannel::Rotation).x1;
             format!(
                 "Bytes 2–3 = {:02X} {:02X}: not a physics flag{} (current MMD reads physics on).",
                 flag[0],
@@ -349,16 +386,18 @@ fn bone_view(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State, i: usize) 
             Color32::RED,
             format!("{} copies disagree with the value read:", disagree.len()),
         );
-        for (at, read, found) in &disagree {
+        for (at, read, found) in disagree {
             ui.monospace(format!("  byte {at}: {found} (read {read})"));
         }
     }
+}
 
-    // Row-0 readers.
+/// What a row-0 reader takes the curves to be, beside what is read.
+fn row0_readers(ui: &mut egui::Ui, block: &[u8; 64]) {
     ui.add_space(6.0);
     ui.strong("What a row-0 reader (three.js, saba, nanoem) takes the curves to be");
-    let correct = interpolation::bone_curves(&block);
-    let row0 = bone_curves_row0_reader(&block);
+    let correct = interpolation::bone_curves(block);
+    let row0 = bone_curves_row0_reader(block);
     egui::Grid::new("forensics-row0")
         .num_columns(4)
         .striped(true)
