@@ -375,41 +375,21 @@ impl Posing {
         };
 
         self.actors.resize_with(scene.actors.len(), || None);
-        // Each actor's model and pose input for this pass.
-        let mut plans = Vec::with_capacity(scene.actors.len());
-        for (i, a) in scene.actors.iter().enumerate() {
-            let frame = eval - f64::from(a.offset);
-            let over = a.motion.and_then(|d| {
-                self.pose
-                    .override_for(i, d, gizmo::motion_frame(playhead, a.offset))
-            });
-            let entry = if mesh {
-                match self.models.model(a.model_path, a.model) {
-                    Ok(e) => Some(e),
-                    Err(e) => {
-                        self.problems.push(e);
-                        None
-                    }
-                }
-            } else {
-                None
-            };
-            let p = refresh_actor(&mut self.actors[i], a, entry);
-            // The rig: skinned too when it is the drawn mesh's model.
-            let rig_is_mesh = p.mesh.as_ref().is_some_and(|m| m.figure.is_none());
-            let key = PoseKey {
-                frame,
-                replace: over.and_then(|(n, t, q)| Some((a.skeleton().find(n)?, t, q))),
-                skinned: rig_is_mesh,
-            };
-            plans.push((frame, over, key, p.rig_id));
-        }
+        let plans = plan_actors(
+            &self.pose,
+            &mut self.models,
+            &mut self.actors,
+            &mut self.problems,
+            scene,
+            (eval, playhead),
+            mesh,
+        );
 
         // The rigs with rigid bodies: one world, stepped once for all.
         let shared_world = self.physics != SimulationMode::Off;
         let mut changed = vec![false; scene.actors.len()];
         if shared_world {
-            let keys: Vec<PoseKey> = plans.iter().map(|p| p.2).collect();
+            let keys: Vec<PoseKey> = plans.iter().map(|p| p.key).collect();
             let step = WorldStep {
                 transport,
                 dragged,
@@ -430,52 +410,11 @@ impl Posing {
         }
 
         for (i, a) in scene.actors.iter().enumerate() {
-            let (frame, over, key, _) = plans[i];
-            let physics = run(i);
             let Some(p) = self.actors[i].as_mut() else {
                 continue;
             };
-            if !shared_world || a.rig.rigid_bodies.is_empty() {
-                changed[i] = p.rig.pose(a.rig, a.motion, key, physics);
-                if changed[i] {
-                    self.poses += 1;
-                }
-                if let Some(m) = p.rig.engine.take_physics_message() {
-                    shared.error(format!("{}: {m}", a.name));
-                }
-            }
-            let mut changed = changed[i];
-            let Some(mesh) = p.mesh.as_mut() else {
-                continue;
-            };
-            let model = &mesh.entry.asset.loaded.model;
-            if let Some(fig) = mesh.figure.as_mut() {
-                fig.rebind(model, a.motion);
-                let key = PoseKey {
-                    frame,
-                    replace: over.and_then(|(n, t, q)| Some((model.skeleton.find(n)?, t, q))),
-                    skinned: true,
-                };
-                if fig.pose(model, a.motion, key, physics) {
-                    self.poses += 1;
-                    changed = true;
-                }
-                fig.engine.take_physics_message();
-            }
-            if changed || mesh.vertices.is_empty() {
-                let posed = match &mesh.figure {
-                    Some(f) => &f.engine.posed,
-                    None => &p.rig.engine.posed,
-                };
-                // In place when no paint callback still holds last frame's.
-                posed_vertices(model, posed, Arc::make_mut(&mut mesh.vertices));
-                posed_materials(
-                    &mesh.entry.asset.template.mesh.materials,
-                    posed,
-                    Arc::make_mut(&mut mesh.materials),
-                );
-                mesh.generation += 1;
-            }
+            let own_rig = !shared_world || a.rig.rigid_bodies.is_empty();
+            self.poses += pose_actor(p, a, plans[i], run(i), own_rig, changed[i], shared);
         }
         if mesh {
             self.place_set(scene, eval);
@@ -611,6 +550,116 @@ fn step_shared_world(
         }
     }
     (changed, poses)
+}
+
+/// One actor's pose input for a pass: its motion frame, the posing tool's
+/// pending override and the rig's pose key.
+#[derive(Clone, Copy)]
+struct Plan<'a> {
+    frame: f64,
+    over: Option<(&'a str, Vec3, Quat)>,
+    key: PoseKey,
+}
+
+/// Each actor's model (loaded when `mesh`; problems noted) and pose input
+/// for this pass at scene frame `eval` (`at` = (eval, playhead)).
+#[allow(clippy::too_many_arguments)]
+fn plan_actors<'a>(
+    pose: &'a PoseTool,
+    models: &mut ModelCache,
+    actors: &mut [Option<ActorPose>],
+    problems: &mut Vec<String>,
+    scene: &SceneView,
+    (eval, playhead): (f64, f64),
+    mesh: bool,
+) -> Vec<Plan<'a>> {
+    let mut plans = Vec::with_capacity(scene.actors.len());
+    for (i, a) in scene.actors.iter().enumerate() {
+        let frame = eval - f64::from(a.offset);
+        let over = a
+            .motion
+            .and_then(|d| pose.override_for(i, d, gizmo::motion_frame(playhead, a.offset)));
+        let entry = if mesh {
+            match models.model(a.model_path, a.model) {
+                Ok(e) => Some(e),
+                Err(e) => {
+                    problems.push(e);
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let p = refresh_actor(&mut actors[i], a, entry);
+        // The rig: skinned too when it is the drawn mesh's model.
+        let rig_is_mesh = p.mesh.as_ref().is_some_and(|m| m.figure.is_none());
+        let key = PoseKey {
+            frame,
+            replace: over.and_then(|(n, t, q)| Some((a.skeleton().find(n)?, t, q))),
+            skinned: rig_is_mesh,
+        };
+        plans.push(Plan { frame, over, key });
+    }
+
+    plans
+}
+
+/// Poses one actor's rig (when `own_rig`: not in the shared world) and its
+/// drawn figure, and refills its mesh when the pose `changed`. Returns the
+/// engine poses made.
+fn pose_actor(
+    p: &mut ActorPose,
+    a: &ActorView,
+    plan: Plan,
+    physics: PhysicsRun,
+    own_rig: bool,
+    mut changed: bool,
+    shared: &mut Shared,
+) -> u64 {
+    let mut poses = 0;
+    if own_rig {
+        changed = p.rig.pose(a.rig, a.motion, plan.key, physics);
+        if changed {
+            poses += 1;
+        }
+        if let Some(m) = p.rig.engine.take_physics_message() {
+            shared.error(format!("{}: {m}", a.name));
+        }
+    }
+    let Some(mesh) = p.mesh.as_mut() else {
+        return poses;
+    };
+    let model = &mesh.entry.asset.loaded.model;
+    if let Some(fig) = mesh.figure.as_mut() {
+        fig.rebind(model, a.motion);
+        let key = PoseKey {
+            frame: plan.frame,
+            replace: plan
+                .over
+                .and_then(|(n, t, q)| Some((model.skeleton.find(n)?, t, q))),
+            skinned: true,
+        };
+        if fig.pose(model, a.motion, key, physics) {
+            poses += 1;
+            changed = true;
+        }
+        fig.engine.take_physics_message();
+    }
+    if changed || mesh.vertices.is_empty() {
+        let posed = match &mesh.figure {
+            Some(f) => &f.engine.posed,
+            None => &p.rig.engine.posed,
+        };
+        // In place when no paint callback still holds last frame's.
+        posed_vertices(model, posed, Arc::make_mut(&mut mesh.vertices));
+        posed_materials(
+            &mesh.entry.asset.template.mesh.materials,
+            posed,
+            Arc::make_mut(&mut mesh.materials),
+        );
+        mesh.generation += 1;
+    }
+    poses
 }
 
 /// A new engine for a new model, a mesh for a newly loaded one; rebinds
