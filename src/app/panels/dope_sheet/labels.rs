@@ -8,6 +8,7 @@ use super::layout::ROW_HEIGHT;
 use super::{Layout, PanelCtx, Row, State, all_tracks, key_ref, track_keys};
 use crate::vmd::key_edit::{Group, TrackRef};
 
+/// Draws the label column (the visible rows) and acts on its clicks.
 pub(super) fn labels_ui(
     ui: &mut egui::Ui,
     cx: &mut PanelCtx,
@@ -20,10 +21,7 @@ pub(super) fn labels_ui(
     painter.rect_filled(l.labels, 0.0, ui.visuals().panel_fill);
     let first = (state.scroll_y / ROW_HEIGHT).floor().max(0.0) as usize;
     let count = (l.labels.height() / ROW_HEIGHT).ceil() as usize + 1;
-    let mut toggle: Option<Group> = None;
-    let mut select_track: Option<(TrackRef, bool)> = None;
-    let mut pick_track: Option<(TrackRef, egui::Modifiers)> = None;
-    let mut select_group: Option<Group> = None;
+    let mut clicks = Clicks::default();
     for (i, row) in state.rows.iter().enumerate().skip(first).take(count) {
         let top = l.row_top(i);
         let rect = Rect::from_min_max(
@@ -36,99 +34,195 @@ pub(super) fn labels_ui(
         }
         match row {
             Row::Header { group, tracks } => {
-                painter.rect_filled(rect, 0.0, pal.header);
                 let open = !state.collapsed.contains(group);
-                let c = Pos2::new(rect.left() + 10.0, rect.center().y);
-                let tri = if open {
-                    vec![
-                        c + Vec2::new(-4.0, -2.5),
-                        c + Vec2::new(4.0, -2.5),
-                        c + Vec2::new(0.0, 3.5),
-                    ]
-                } else {
-                    vec![
-                        c + Vec2::new(-2.5, -4.0),
-                        c + Vec2::new(3.5, 0.0),
-                        c + Vec2::new(-2.5, 4.0),
-                    ]
-                };
-                painter.add(Shape::convex_polygon(tri, pal.text, Stroke::NONE));
-                painter.text(
-                    Pos2::new(rect.left() + 20.0, rect.center().y),
-                    Align2::LEFT_CENTER,
-                    format!("{} ({tracks})", group.label()),
-                    FontId::proportional(12.5),
-                    pal.text,
+                header_row(
+                    ui,
+                    &painter,
+                    &pal,
+                    (rect, clipped),
+                    *group,
+                    *tracks,
+                    open,
+                    id,
+                    &mut clicks,
                 );
-                let r = ui.interact(clipped, id.with(("group", *group)), Sense::click());
-                if r.clicked() {
-                    toggle = Some(*group);
-                }
-                r.context_menu(|ui| {
-                    if ui.button("Select all keys in group").clicked() {
-                        select_group = Some(*group);
-                        ui.close();
-                    }
-                });
             }
             Row::Track { track, name, keys } => {
                 let picked = state.selected_tracks.contains(track);
-                if picked {
-                    painter.rect_filled(rect, 0.0, pal.row_selected);
-                } else if i % 2 == 0 {
-                    painter.rect_filled(rect, 0.0, pal.row_alt);
-                }
-                painter.rect_filled(
-                    Rect::from_min_size(
-                        rect.min + Vec2::new(14.0, 5.0),
-                        Vec2::new(3.0, ROW_HEIGHT - 10.0),
-                    ),
-                    1.0,
-                    group_color(track.group()),
-                );
-                let name_painter = painter.with_clip_rect(
-                    Rect::from_min_max(rect.min, Pos2::new(rect.right() - 44.0, rect.bottom()))
-                        .intersect(l.labels),
-                );
-                name_painter.text(
-                    Pos2::new(rect.left() + 22.0, rect.center().y),
-                    Align2::LEFT_CENTER,
+                let row = TrackRow {
+                    track,
                     name,
-                    FontId::proportional(12.5),
-                    pal.text,
+                    keys: *keys,
+                    picked,
+                    even: i % 2 == 0,
+                };
+                track_row(
+                    ui,
+                    &painter,
+                    &pal,
+                    l,
+                    (rect, clipped),
+                    row,
+                    id.with(("track", i)),
+                    &mut clicks,
                 );
-                painter.text(
-                    Pos2::new(rect.right() - 6.0, rect.center().y),
-                    Align2::RIGHT_CENTER,
-                    keys.to_string(),
-                    FontId::proportional(10.5),
-                    pal.weak,
-                );
-                let r = ui.interact(clipped, id.with(("track", i)), Sense::click());
-                if r.double_clicked() {
-                    select_track = Some((track.clone(), false));
-                } else if r.clicked() {
-                    pick_track = Some((track.clone(), ui.input(|i| i.modifiers)));
-                }
-                r.context_menu(|ui| {
-                    if ui.button("Select all keys in track").clicked() {
-                        select_track = Some((track.clone(), false));
-                        ui.close();
-                    }
-                    if ui.button("Add track's keys to selection").clicked() {
-                        select_track = Some((track.clone(), true));
-                        ui.close();
-                    }
-                });
             }
         }
     }
-    if let Some(g) = toggle
+    apply_clicks(cx, state, clicks);
+}
+
+/// What the label column was asked this frame (the last of each kind wins).
+#[derive(Default)]
+struct Clicks {
+    /// A group header clicked: collapse or expand it.
+    toggle: Option<Group>,
+    /// Select a track's keys (true: add to the selection).
+    select_track: Option<(TrackRef, bool)>,
+    /// A track label clicked, with the modifiers held: pick it for Insert key.
+    pick_track: Option<(TrackRef, egui::Modifiers)>,
+    /// Select every key of a group.
+    select_group: Option<Group>,
+}
+
+/// A group's header row: its triangle, label and count, click to collapse,
+/// a menu to select its keys.
+#[allow(clippy::too_many_arguments)]
+fn header_row(
+    ui: &mut egui::Ui,
+    painter: &egui::Painter,
+    pal: &Palette,
+    (rect, clipped): (Rect, Rect),
+    group: Group,
+    tracks: usize,
+    open: bool,
+    id: egui::Id,
+    clicks: &mut Clicks,
+) {
+    let group = &group;
+    painter.rect_filled(rect, 0.0, pal.header);
+    let c = Pos2::new(rect.left() + 10.0, rect.center().y);
+    let tri = if open {
+        vec![
+            c + Vec2::new(-4.0, -2.5),
+            c + Vec2::new(4.0, -2.5),
+            c + Vec2::new(0.0, 3.5),
+        ]
+    } else {
+        vec![
+            c + Vec2::new(-2.5, -4.0),
+            c + Vec2::new(3.5, 0.0),
+            c + Vec2::new(-2.5, 4.0),
+        ]
+    };
+    painter.add(Shape::convex_polygon(tri, pal.text, Stroke::NONE));
+    painter.text(
+        Pos2::new(rect.left() + 20.0, rect.center().y),
+        Align2::LEFT_CENTER,
+        format!("{} ({tracks})", group.label()),
+        FontId::proportional(12.5),
+        pal.text,
+    );
+    let r = ui.interact(clipped, id.with(("group", *group)), Sense::click());
+    if r.clicked() {
+        clicks.toggle = Some(*group);
+    }
+    r.context_menu(|ui| {
+        if ui.button("Select all keys in group").clicked() {
+            clicks.select_group = Some(*group);
+            ui.close();
+        }
+    });
+}
+
+/// One track's row as the label column shows it.
+struct TrackRow<'a> {
+    track: &'a TrackRef,
+    name: &'a str,
+    keys: usize,
+    /// Picked for Insert key.
+    picked: bool,
+    /// An even row (drawn on the alternate fill).
+    even: bool,
+}
+
+/// A track's label row: its group's colour, name and key count; click picks
+/// it, double-click selects its keys, a menu selects or adds them.
+#[allow(clippy::too_many_arguments)]
+fn track_row(
+    ui: &mut egui::Ui,
+    painter: &egui::Painter,
+    pal: &Palette,
+    l: &Layout,
+    (rect, clipped): (Rect, Rect),
+    row: TrackRow,
+    id: egui::Id,
+    clicks: &mut Clicks,
+) {
+    let TrackRow {
+        track,
+        name,
+        keys,
+        picked,
+        even,
+    } = row;
+    if picked {
+        painter.rect_filled(rect, 0.0, pal.row_selected);
+    } else if even {
+        painter.rect_filled(rect, 0.0, pal.row_alt);
+    }
+    painter.rect_filled(
+        Rect::from_min_size(
+            rect.min + Vec2::new(14.0, 5.0),
+            Vec2::new(3.0, ROW_HEIGHT - 10.0),
+        ),
+        1.0,
+        group_color(track.group()),
+    );
+    let name_painter = painter.with_clip_rect(
+        Rect::from_min_max(rect.min, Pos2::new(rect.right() - 44.0, rect.bottom()))
+            .intersect(l.labels),
+    );
+    name_painter.text(
+        Pos2::new(rect.left() + 22.0, rect.center().y),
+        Align2::LEFT_CENTER,
+        name,
+        FontId::proportional(12.5),
+        pal.text,
+    );
+    painter.text(
+        Pos2::new(rect.right() - 6.0, rect.center().y),
+        Align2::RIGHT_CENTER,
+        keys.to_string(),
+        FontId::proportional(10.5),
+        pal.weak,
+    );
+    let r = ui.interact(clipped, id, Sense::click());
+    if r.double_clicked() {
+        clicks.select_track = Some((track.clone(), false));
+    } else if r.clicked() {
+        clicks.pick_track = Some((track.clone(), ui.input(|i| i.modifiers)));
+    }
+    r.context_menu(|ui| {
+        if ui.button("Select all keys in track").clicked() {
+            clicks.select_track = Some((track.clone(), false));
+            ui.close();
+        }
+        if ui.button("Add track's keys to selection").clicked() {
+            clicks.select_track = Some((track.clone(), true));
+            ui.close();
+        }
+    });
+}
+
+/// Acts on the column's clicks: collapse, pick tracks, select keys.
+fn apply_clicks(cx: &mut PanelCtx, state: &mut State, clicks: Clicks) {
+    if let Some(g) = clicks.toggle
         && !state.collapsed.remove(&g)
     {
         state.collapsed.insert(g);
     }
-    if let Some((t, mods)) = pick_track {
+    if let Some((t, mods)) = clicks.pick_track {
         if mods.command {
             if !state.selected_tracks.remove(&t) {
                 state.selected_tracks.insert(t);
@@ -140,7 +234,7 @@ pub(super) fn labels_ui(
             state.selected_tracks.insert(t);
         }
     }
-    if let Some((t, add)) = select_track {
+    if let Some((t, add)) = clicks.select_track {
         if !add {
             cx.view.selection.clear();
         }
@@ -152,7 +246,7 @@ pub(super) fn labels_ui(
         state.selected_tracks.clear();
         state.selected_tracks.insert(t);
     }
-    if let Some(g) = select_group {
+    if let Some(g) = clicks.select_group {
         let tracks: Vec<TrackRef> = all_tracks(cx.doc)
             .into_iter()
             .filter(|t| t.group() == g)
