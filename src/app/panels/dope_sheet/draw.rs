@@ -316,6 +316,8 @@ pub(super) fn ruler_ui(
     r.on_hover_text("Drag to scrub");
 }
 
+/// The key area: input (clicks, drags, the menu), then rows, grid, keys
+/// and the playhead.
 pub(super) fn keys_ui(
     ui: &mut egui::Ui,
     cx: &mut PanelCtx,
@@ -336,8 +338,34 @@ pub(super) fn keys_ui(
     let painter = ui.painter_at(l.keys);
     let first = (state.scroll_y / ROW_HEIGHT).floor().max(0.0) as usize;
     let count = (l.keys.height() / ROW_HEIGHT).ceil() as usize + 1;
-    // Row backgrounds.
-    for (i, row) in state.rows.iter().enumerate().skip(first).take(count) {
+    let rows = first..first + count;
+    row_backgrounds(&painter, &pal, state, l, rows.clone());
+    let off = f64::from(state.offset);
+    grid_lines(&painter, &pal, l, off, cx.shared.transport.loop_range);
+    key_diamonds(&painter, &pal, cx, state, l, rows);
+    // Playhead.
+    let px = l.x_of(cx.shared.transport.frame - off);
+    if l.keys.x_range().contains(px) {
+        painter.vline(px, l.keys.y_range(), Stroke::new(1.5, pal.playhead));
+    }
+    // (The rubber band: the timeline draws it across the sections.)
+}
+
+/// The rows' backgrounds: headers, picked tracks, alternate rows.
+fn row_backgrounds(
+    painter: &egui::Painter,
+    pal: &Palette,
+    state: &State,
+    l: &Layout,
+    rows: std::ops::Range<usize>,
+) {
+    for (i, row) in state
+        .rows
+        .iter()
+        .enumerate()
+        .skip(rows.start)
+        .take(rows.len())
+    {
         let top = l.row_top(i);
         let rect = Rect::from_min_max(
             Pos2::new(l.keys.left(), top),
@@ -356,7 +384,17 @@ pub(super) fn keys_ui(
             }
         }
     }
-    // Grid lines on major ticks and seconds.
+}
+
+/// Grid lines on major ticks and seconds, and the loop range's edges
+/// (`off`: the section's offset on the scene timeline).
+fn grid_lines(
+    painter: &egui::Painter,
+    pal: &Palette,
+    l: &Layout,
+    off: f64,
+    loop_range: Option<(u32, u32)>,
+) {
     let (lo, hi) = l.visible_frames();
     let major = tick_step(l.px_per_frame, 60.0);
     let mut f = (lo.max(0.0) / f64::from(major)).floor() as u64 * u64::from(major);
@@ -369,8 +407,7 @@ pub(super) fn keys_ui(
         f += u64::from(major);
     }
     // Loop range edges.
-    let off = f64::from(state.offset);
-    if let Some((a, b)) = cx.shared.transport.loop_range {
+    if let Some((a, b)) = loop_range {
         for x in [a, b] {
             painter.vline(
                 l.x_of(f64::from(x) - off),
@@ -379,7 +416,18 @@ pub(super) fn keys_ui(
             );
         }
     }
-    // Keys: one mesh for every visible diamond.
+}
+
+/// The keys: one mesh for every visible diamond, with the camera's cuts.
+fn key_diamonds(
+    painter: &egui::Painter,
+    pal: &Palette,
+    cx: &PanelCtx,
+    state: &mut State,
+    l: &Layout,
+    rows: std::ops::Range<usize>,
+) {
+    let (lo, hi) = l.visible_frames();
     state.sel_bits.refresh(cx.doc, &cx.view.selection);
     let sel_test = if cx.view.selection.len() > SEL_BITS_MIN {
         SelTest::Bits(&state.sel_bits)
@@ -390,7 +438,13 @@ pub(super) fn keys_ui(
     mesh.reserve_vertices(8192);
     mesh.reserve_triangles(4096);
     let mut cut_lines: Vec<(f32, f32)> = Vec::new();
-    for (i, row) in state.rows.iter().enumerate().skip(first).take(count) {
+    for (i, row) in state
+        .rows
+        .iter()
+        .enumerate()
+        .skip(rows.start)
+        .take(rows.len())
+    {
         let Row::Track { track, .. } = row else {
             continue;
         };
@@ -436,12 +490,6 @@ pub(super) fn keys_ui(
         );
     }
     painter.add(Shape::mesh(mesh));
-    // Playhead.
-    let px = l.x_of(cx.shared.transport.frame - off);
-    if l.keys.x_range().contains(px) {
-        painter.vline(px, l.keys.y_range(), Stroke::new(1.5, pal.playhead));
-    }
-    // (The rubber band: the timeline draws it across the sections.)
 }
 
 #[cfg(test)]
