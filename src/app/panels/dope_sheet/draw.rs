@@ -475,7 +475,7 @@ fn key_diamonds(
             l,
             y,
             group_color(track.group()),
-            &pal,
+            pal,
             &sel_test,
         );
     }
