@@ -4,7 +4,7 @@
 //! scene; returns [`SetAction`]s, each one undo step once applied.
 
 use crate::app::scene_ops::SceneState;
-use crate::scene::set::{AccessoryKey, AccessoryState, DrawOrder, Parent, SetAccessory};
+use crate::scene::set::{AccessoryKey, AccessoryState, DrawOrder, Parent, Prop, SetAccessory};
 use crate::workspace::Workspace;
 
 /// A change to the set the user asked for.
@@ -56,122 +56,142 @@ fn section(ui: &mut egui::Ui, ws: &Workspace, sc: &SceneState, out: &mut Vec<Set
         }
     });
     for (i, p) in set.props.iter().enumerate() {
-        ui.horizontal(|ui| {
-            let mut shown = p.shown;
-            if ui
-                .checkbox(&mut shown, "")
-                .on_hover_text("Show or hide this stage")
-                .changed()
-            {
-                out.push(Action::ShowProp(i, shown));
-            }
-            ui.label(&p.name).on_hover_text(format!(
-                "{}{}",
-                p.path.display(),
-                loading_note(sc, &p.path)
-            ));
-            let after = p.order == DrawOrder::AfterModels;
-            let text = if after {
-                "after models"
-            } else {
-                "before models"
-            };
-            if ui
-                .small_button(text)
-                .on_hover_text("Draw order (MMD's accessory order): click to switch")
-                .clicked()
-            {
-                let order = if after {
-                    DrawOrder::BeforeModels
-                } else {
-                    DrawOrder::AfterModels
-                };
-                out.push(Action::PropOrder(i, order));
-            }
-            if ui.small_button("Remove").clicked() {
-                out.push(Action::RemoveProp(i));
-            }
-        });
+        prop_row(ui, sc, i, p, out);
     }
     let frame = playhead_frame(ws);
     for (i, a) in set.accessories.iter().enumerate() {
-        // Keyed: the panel shows (and edits) the key at or before the
-        // playhead; a change writes a key at the playhead.
-        let keyed = !a.keys.is_empty();
-        let st = &shown_state(a, frame);
-        let change = |s: AccessoryState| {
-            if keyed {
-                Action::SetAccessoryKey(i, Box::new(AccessoryKey { frame, state: s }))
+        accessory_rows(ui, ws, sc, frame, i, a, out);
+    }
+}
+
+/// One stage or prop: shown, name, draw order, Remove.
+fn prop_row(ui: &mut egui::Ui, sc: &SceneState, i: usize, p: &Prop<u64>, out: &mut Vec<SetAction>) {
+    use SetAction as Action;
+    ui.horizontal(|ui| {
+        let mut shown = p.shown;
+        if ui
+            .checkbox(&mut shown, "")
+            .on_hover_text("Show or hide this stage")
+            .changed()
+        {
+            out.push(Action::ShowProp(i, shown));
+        }
+        ui.label(&p.name).on_hover_text(format!(
+            "{}{}",
+            p.path.display(),
+            loading_note(sc, &p.path)
+        ));
+        let after = p.order == DrawOrder::AfterModels;
+        let text = if after {
+            "after models"
+        } else {
+            "before models"
+        };
+        if ui
+            .small_button(text)
+            .on_hover_text("Draw order (MMD's accessory order): click to switch")
+            .clicked()
+        {
+            let order = if after {
+                DrawOrder::BeforeModels
             } else {
-                Action::SetAccessoryState(i, Box::new(s))
+                DrawOrder::AfterModels
+            };
+            out.push(Action::PropOrder(i, order));
+        }
+        if ui.small_button("Remove").clicked() {
+            out.push(Action::RemoveProp(i));
+        }
+    });
+}
+
+/// One accessory: shown, name, parent, Remove; its keys; its placement.
+/// Keyed, the rows show (and edit) the key at or before the playhead
+/// `frame`, and a change writes a key there.
+fn accessory_rows(
+    ui: &mut egui::Ui,
+    ws: &Workspace,
+    sc: &SceneState,
+    frame: u32,
+    i: usize,
+    a: &SetAccessory,
+    out: &mut Vec<SetAction>,
+) {
+    use SetAction as Action;
+    let keyed = !a.keys.is_empty();
+    let st = &shown_state(a, frame);
+    let change = |s: AccessoryState| {
+        if keyed {
+            Action::SetAccessoryKey(i, Box::new(AccessoryKey { frame, state: s }))
+        } else {
+            Action::SetAccessoryState(i, Box::new(s))
+        }
+    };
+    ui.horizontal(|ui| {
+        let mut shown = st.shown;
+        if ui
+            .checkbox(&mut shown, "")
+            .on_hover_text("Show or hide this accessory")
+            .changed()
+        {
+            out.push(change(AccessoryState {
+                shown,
+                ..st.clone()
+            }));
+        }
+        ui.label(&a.name).on_hover_text(format!(
+            "{}{}",
+            a.path.display(),
+            loading_note(sc, &a.path)
+        ));
+        let parent = match &st.parent {
+            Parent::World => "world".to_owned(),
+            Parent::Bone { actor, bone } => {
+                let who = ws
+                    .scene()
+                    .actors
+                    .get(*actor)
+                    .map_or("a missing actor", |a| a.name.as_str());
+                format!("{who} · {bone}")
             }
         };
-        ui.horizontal(|ui| {
-            let mut shown = st.shown;
-            if ui
-                .checkbox(&mut shown, "")
-                .on_hover_text("Show or hide this accessory")
-                .changed()
-            {
-                out.push(change(AccessoryState {
-                    shown,
-                    ..st.clone()
-                }));
-            }
-            ui.label(&a.name).on_hover_text(format!(
-                "{}{}",
-                a.path.display(),
-                loading_note(sc, &a.path)
-            ));
-            let parent = match &st.parent {
-                Parent::World => "world".to_owned(),
-                Parent::Bone { actor, bone } => {
-                    let who = ws
-                        .scene()
-                        .actors
-                        .get(*actor)
-                        .map_or("a missing actor", |a| a.name.as_str());
-                    format!("{who} · {bone}")
-                }
-            };
-            ui.weak(parent);
-            if ui.small_button("Remove").clicked() {
-                out.push(Action::RemoveAccessory(i));
-            }
-        });
-        ui.horizontal(|ui| {
-            if ui
-                .small_button("Key accessory")
-                .on_hover_text(format!(
-                    "Register these values as a key at frame {frame} (MMD's accessory 登録); \
-                     between keys the accessory moves smoothly"
-                ))
-                .clicked()
-            {
-                out.push(Action::SetAccessoryKey(
-                    i,
-                    Box::new(AccessoryKey {
-                        frame,
-                        state: st.clone(),
-                    }),
-                ));
-            }
-            if a.keys.iter().any(|k| k.frame == frame)
-                && ui
-                    .small_button("Delete key")
-                    .on_hover_text(format!("Delete the key at frame {frame}"))
-                    .clicked()
-            {
-                out.push(Action::RemoveAccessoryKey(i, frame));
-            }
-            match a.keys.len() {
-                0 => ui.weak("no keys: the values hold for the whole scene"),
-                n => ui.weak(format!("{n} key(s); a change keys frame {frame}")),
-            };
-        });
-        if let Some(new) = placement_ui(ui, i, st) {
-            out.push(change(new));
+        ui.weak(parent);
+        if ui.small_button("Remove").clicked() {
+            out.push(Action::RemoveAccessory(i));
         }
+    });
+    ui.horizontal(|ui| {
+        if ui
+            .small_button("Key accessory")
+            .on_hover_text(format!(
+                "Register these values as a key at frame {frame} (MMD's accessory 登録); \
+                 between keys the accessory moves smoothly"
+            ))
+            .clicked()
+        {
+            out.push(Action::SetAccessoryKey(
+                i,
+                Box::new(AccessoryKey {
+                    frame,
+                    state: st.clone(),
+                }),
+            ));
+        }
+        if a.keys.iter().any(|k| k.frame == frame)
+            && ui
+                .small_button("Delete key")
+                .on_hover_text(format!("Delete the key at frame {frame}"))
+                .clicked()
+        {
+            out.push(Action::RemoveAccessoryKey(i, frame));
+        }
+        match a.keys.len() {
+            0 => ui.weak("no keys: the values hold for the whole scene"),
+            n => ui.weak(format!("{n} key(s); a change keys frame {frame}")),
+        };
+    });
+    if let Some(new) = placement_ui(ui, i, st) {
+        out.push(change(new));
     }
 }
 
