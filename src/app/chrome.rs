@@ -167,120 +167,13 @@ fn file_menu(ui: &mut egui::Ui, input: &MenuInput, chrome: &mut Chrome, out: &mu
                 out.push(r);
                 ui.close();
             };
-            if UiCommand::Open.menu_button(ui, true) {
-                ask(ui, Request::Command(UiCommand::Open));
-            }
-            ui.menu_button("Open recent", |ui| {
-                if input.recent.is_empty() {
-                    ui.weak("No recent files");
-                }
-                for p in input.recent {
-                    if ui.button(p.display().to_string()).clicked() {
-                        ask(ui, Request::OpenPaths(vec![p.clone()]));
-                    }
-                }
-            });
-            let field = PathField {
-                label: "Path:",
-                hint: "/path/to/file.vmd",
-                width: 220.0,
-                button: "Open",
-                enabled: true,
-            };
-            if let Some(p) = field.ui(ui, &mut chrome.path_field) {
-                ask(ui, Request::OpenPaths(vec![p]));
-            }
-            if ui.button("Open demo").clicked() {
-                ask(ui, Request::OpenDemo);
-            }
-            if ui
-                .button("Load song…")
-                .on_hover_text(
-                    "WAV, MP3, OGG Vorbis or FLAC: its waveform and beat grid appear under the \
-                     timeline's ruler (dropping the file works too)",
-                )
-                .clicked()
-            {
-                ask(ui, Request::PickSong);
-            }
-            // Always listed (disabled without a song): the items under it
-            // keep their places.
-            if ui
-                .add_enabled(input.has_song, egui::Button::new("Remove song"))
-                .clicked()
-            {
-                ask(ui, Request::RemoveSong);
-            }
+            open_items(ui, input, chrome, &mut ask);
             ui.separator();
-            if ui
-                .button("Open scene…")
-                .on_hover_text("Open a .vmdscene file: actors, motions, camera, light")
-                .clicked()
-            {
-                ask(ui, Request::Scene(panels::scene::Action::OpenScene));
-            }
-            if ui
-                .button("Save scene")
-                .on_hover_text(
-                    "Save the arrangement and every motion with unsaved edits \
-                     (motions without edits are not rewritten)",
-                )
-                .clicked()
-            {
-                ask(ui, Request::Scene(panels::scene::Action::SaveScene));
-            }
-            if ui.button("Save scene as…").clicked() {
-                ask(ui, Request::Scene(panels::scene::Action::SaveSceneAs));
-            }
-            if ui
-                .button("Export video…")
-                .on_hover_text(
-                    "The scene through its camera as an MP4 with the song (needs \
-                     ffmpeg), or as a PNG sequence",
-                )
-                .clicked()
-            {
-                ask(ui, Request::ExportVideo);
-            }
+            scene_items(ui, &mut ask);
             ui.separator();
-            for c in [UiCommand::Save, UiCommand::SaveAll, UiCommand::SaveAs] {
-                if c.menu_button(ui, has_doc) {
-                    ask(ui, Request::Command(c));
-                }
-            }
-            let field = PathField {
-                label: "Save to path:",
-                hint: "/path/to/new.vmd",
-                width: 200.0,
-                button: "Save",
-                enabled: has_doc,
-            };
-            if let Some(p) = field.ui(ui, &mut chrome.save_path_field)
-                && let Some(doc) = active
-            {
-                ask(ui, Request::SaveTo { doc, path: p });
-            }
+            save_items(ui, chrome, active, &mut ask);
             ui.separator();
-            if UiCommand::LoadModel.menu_button(ui, true) {
-                ask(ui, Request::Command(UiCommand::LoadModel));
-            }
-            let can_merge = ws
-                .selected_actor()
-                .or(Some(0))
-                .and_then(|i| ws.scene().actors.get(i))
-                .is_some_and(|a| a.motion.is_some());
-            if UiCommand::MergeMotion.menu_button(ui, can_merge) {
-                ask(ui, Request::Command(UiCommand::MergeMotion));
-            }
-            for c in [
-                UiCommand::LoadPose,
-                UiCommand::LoadPoseMirrored,
-                UiCommand::SavePose,
-            ] {
-                if c.menu_button(ui, can_merge) {
-                    ask(ui, Request::Command(c));
-                }
-            }
+            model_items(ui, ws, &mut ask);
             ui.separator();
             if UiCommand::CloseTab.menu_button(ui, has_doc) {
                 ask(ui, Request::Command(UiCommand::CloseTab));
@@ -290,6 +183,144 @@ fn file_menu(ui: &mut egui::Ui, input: &MenuInput, chrome: &mut Chrome, out: &mu
                 ui.close();
             }
         });
+}
+
+/// Open…, Open recent, a typed path, the demo, the song.
+fn open_items(
+    ui: &mut egui::Ui,
+    input: &MenuInput,
+    chrome: &mut Chrome,
+    ask: &mut impl FnMut(&mut egui::Ui, Request),
+) {
+    if UiCommand::Open.menu_button(ui, true) {
+        ask(ui, Request::Command(UiCommand::Open));
+    }
+    ui.menu_button("Open recent", |ui| {
+        if input.recent.is_empty() {
+            ui.weak("No recent files");
+        }
+        for p in input.recent {
+            if ui.button(p.display().to_string()).clicked() {
+                ask(ui, Request::OpenPaths(vec![p.clone()]));
+            }
+        }
+    });
+    let field = PathField {
+        label: "Path:",
+        hint: "/path/to/file.vmd",
+        width: 220.0,
+        button: "Open",
+        enabled: true,
+    };
+    if let Some(p) = field.ui(ui, &mut chrome.path_field) {
+        ask(ui, Request::OpenPaths(vec![p]));
+    }
+    if ui.button("Open demo").clicked() {
+        ask(ui, Request::OpenDemo);
+    }
+    if ui
+        .button("Load song…")
+        .on_hover_text(
+            "WAV, MP3, OGG Vorbis or FLAC: its waveform and beat grid appear under the \
+             timeline's ruler (dropping the file works too)",
+        )
+        .clicked()
+    {
+        ask(ui, Request::PickSong);
+    }
+    // Always listed (disabled without a song): the items under it
+    // keep their places.
+    if ui
+        .add_enabled(input.has_song, egui::Button::new("Remove song"))
+        .clicked()
+    {
+        ask(ui, Request::RemoveSong);
+    }
+}
+
+/// Open/save the scene, export video.
+fn scene_items(ui: &mut egui::Ui, ask: &mut impl FnMut(&mut egui::Ui, Request)) {
+    if ui
+        .button("Open scene…")
+        .on_hover_text("Open a .vmdscene file: actors, motions, camera, light")
+        .clicked()
+    {
+        ask(ui, Request::Scene(panels::scene::Action::OpenScene));
+    }
+    if ui
+        .button("Save scene")
+        .on_hover_text(
+            "Save the arrangement and every motion with unsaved edits \
+             (motions without edits are not rewritten)",
+        )
+        .clicked()
+    {
+        ask(ui, Request::Scene(panels::scene::Action::SaveScene));
+    }
+    if ui.button("Save scene as…").clicked() {
+        ask(ui, Request::Scene(panels::scene::Action::SaveSceneAs));
+    }
+    if ui
+        .button("Export video…")
+        .on_hover_text(
+            "The scene through its camera as an MP4 with the song (needs \
+             ffmpeg), or as a PNG sequence",
+        )
+        .clicked()
+    {
+        ask(ui, Request::ExportVideo);
+    }
+}
+
+/// Save, Save all, Save as, a typed save path (`active`: the active file).
+fn save_items(
+    ui: &mut egui::Ui,
+    chrome: &mut Chrome,
+    active: Option<u64>,
+    ask: &mut impl FnMut(&mut egui::Ui, Request),
+) {
+    let has_doc = active.is_some();
+    for c in [UiCommand::Save, UiCommand::SaveAll, UiCommand::SaveAs] {
+        if c.menu_button(ui, has_doc) {
+            ask(ui, Request::Command(c));
+        }
+    }
+    let field = PathField {
+        label: "Save to path:",
+        hint: "/path/to/new.vmd",
+        width: 200.0,
+        button: "Save",
+        enabled: has_doc,
+    };
+    if let Some(p) = field.ui(ui, &mut chrome.save_path_field)
+        && let Some(doc) = active
+    {
+        ask(ui, Request::SaveTo { doc, path: p });
+    }
+}
+
+/// Load model, merge a motion, load/save a pose.
+fn model_items(ui: &mut egui::Ui, ws: &Workspace, ask: &mut impl FnMut(&mut egui::Ui, Request)) {
+    if UiCommand::LoadModel.menu_button(ui, true) {
+        ask(ui, Request::Command(UiCommand::LoadModel));
+    }
+    let can_merge = ws
+        .selected_actor()
+        .or(Some(0))
+        .and_then(|i| ws.scene().actors.get(i))
+        .is_some_and(|a| a.motion.is_some());
+    if UiCommand::MergeMotion.menu_button(ui, can_merge) {
+        ask(ui, Request::Command(UiCommand::MergeMotion));
+    }
+    for c in [
+        UiCommand::LoadPose,
+        UiCommand::LoadPoseMirrored,
+        UiCommand::SavePose,
+    ] {
+        if c.menu_button(ui, can_merge) {
+            ask(ui, Request::Command(c));
+        }
+    }
 }
 
 /// A labelled path field with a button.
