@@ -255,6 +255,14 @@ pub fn simplify_form(
     if clear_scope {
         f.scope = None;
     }
+    tolerances_ui(ui, f);
+    let key = key_of(doc, &f.params, f.scope.as_ref());
+    run_preview(ui, doc, background, f, jobs, key);
+    preview_report(ui, doc, f, key);
+}
+
+/// The tolerance fields (camera distance follows the target's).
+fn tolerances_ui(ui: &mut egui::Ui, f: &mut SimplifyForm) {
     ui.label("Tolerances (every integer frame stays within them):");
     tol_row(ui, "Bone position", &mut f.params.pos_tol, 0.001, " units");
     tol_row(ui, "Bone rotation", &mut f.params.rot_tol_deg, 0.01, "°");
@@ -282,7 +290,18 @@ pub fn simplify_form(
         "°",
     );
     ui.weak("First/last keys, physics-flag changes, camera cuts, light, self-shadow and IK keys are kept.");
+}
 
+/// Collects a finished preview and starts one for new tolerances `key`
+/// (a job when `background`, else at once); the job's progress and Cancel.
+fn run_preview(
+    ui: &mut egui::Ui,
+    doc: &Document,
+    background: bool,
+    f: &mut SimplifyForm,
+    jobs: &JobService,
+    key: PreviewKey,
+) {
     match f.preview_job.poll(jobs) {
         Some(Polled::Done(p)) => {
             f.preview = Some(p.value);
@@ -293,7 +312,6 @@ pub fn simplify_form(
         }
         None => {}
     }
-    let key = key_of(doc, &f.params, f.scope.as_ref());
     if f.preview_for != Some(key) && !f.preview_job.is_running() {
         f.preview_for = Some(key);
         f.preview_runs += 1;
@@ -335,6 +353,10 @@ pub fn simplify_form(
         ui.ctx()
             .request_repaint_after(std::time::Duration::from_millis(100));
     }
+}
+
+/// The preview's key counts, worst errors and graph (or its error).
+fn preview_report(ui: &mut egui::Ui, doc: &Document, f: &mut SimplifyForm, key: PreviewKey) {
     match &f.preview {
         None => {}
         Some(Err(e)) => {
