@@ -202,116 +202,12 @@ impl FileBrowser {
             .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
             .show(ctx, |ui| {
                 ui.weak("The system file dialog is not available here; this is VMD Studio's own.");
-                ui.horizontal(|ui| {
-                    let l = ui.label("Folder");
-                    if ui.button("Up").on_hover_text("The parent folder").clicked()
-                        && let Some(p) = self.dir.parent()
-                    {
-                        go_to = Some(p.to_path_buf());
-                    }
-                    let r = ui
-                        .add(
-                            egui::TextEdit::singleline(&mut self.dir_field)
-                                .desired_width(f32::INFINITY),
-                        )
-                        .labelled_by(l.id);
-                    if (r.lost_focus() || r.has_focus())
-                        && ui.input(|i| i.key_pressed(egui::Key::Enter))
-                    {
-                        go_to = Some(PathBuf::from(self.dir_field.trim()));
-                    }
-                });
+                self.folder_row(ui, &mut go_to);
                 if let Some(e) = &self.error {
                     ui.colored_label(ui.visuals().error_fg_color, e);
                 }
-                let list_h = (ui.available_height() - 70.0).max(120.0);
-                egui::ScrollArea::vertical()
-                    .id_salt("file-browser-list")
-                    .max_height(list_h)
-                    .auto_shrink([false, false])
-                    .show(ui, |ui| {
-                        let mut shown = 0;
-                        let now = ui.input(|i| i.time);
-                        for e in &self.entries {
-                            if !e.is_dir && !self.wanted(&e.name) {
-                                continue;
-                            }
-                            shown += 1;
-                            let text = if e.is_dir {
-                                format!("{}/", e.name)
-                            } else {
-                                e.name.clone()
-                            };
-                            let r = ui.selectable_label(!e.is_dir && self.name == e.name, text);
-                            if r.double_clicked() {
-                                if e.is_dir {
-                                    go_to = Some(self.dir.join(&e.name));
-                                } else {
-                                    outcome = Some(Outcome::Chosen(vec![self.dir.join(&e.name)]));
-                                }
-                            } else if r.clicked() {
-                                if e.is_dir {
-                                    go_to = Some(self.dir.join(&e.name));
-                                } else {
-                                    let again = self.last_click.as_ref().is_some_and(|(n, t)| {
-                                        *n == e.name && now - *t <= DOUBLE_CLICK_S
-                                    });
-                                    if again {
-                                        outcome =
-                                            Some(Outcome::Chosen(vec![self.dir.join(&e.name)]));
-                                    }
-                                    self.name = e.name.clone();
-                                    self.last_click = Some((e.name.clone(), now));
-                                }
-                            }
-                        }
-                        if shown == 0 {
-                            ui.weak("No matching files here.");
-                        }
-                    });
-                ui.horizontal(|ui| {
-                    let l = ui.label("File name");
-                    let r = ui
-                        .add(egui::TextEdit::singleline(&mut self.name).desired_width(260.0))
-                        .labelled_by(l.id);
-                    let enter = (r.lost_focus() || r.has_focus())
-                        && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                    ui.checkbox(&mut self.all_files, "All files");
-                    let ok_text = if self.saving() {
-                        "Save"
-                    } else if matches!(self.purpose, Pick::Merge { .. }) {
-                        "Merge"
-                    } else {
-                        "Open"
-                    };
-                    let chosen = self.chosen();
-                    if (ui
-                        .add_enabled(chosen.is_some(), egui::Button::new(ok_text))
-                        .clicked()
-                        || enter)
-                        && let Some(p) = chosen
-                    {
-                        if p.is_dir() {
-                            go_to = Some(p);
-                        } else if !self.saving() && !p.is_file() {
-                            self.error = Some(format!("{} does not exist", p.display()));
-                        } else {
-                            outcome = Some(Outcome::Chosen(vec![p]));
-                        }
-                    }
-                    if ui.button("Cancel").clicked() {
-                        outcome = Some(Outcome::Cancelled);
-                    }
-                });
-                if self.saving()
-                    && let Some(p) = self.chosen()
-                    && p.is_file()
-                {
-                    ui.colored_label(
-                        ui.visuals().warn_fg_color,
-                        format!("{} exists and will be replaced", p.display()),
-                    );
-                }
+                self.entries_ui(ui, &mut go_to, &mut outcome);
+                self.name_row(ui, &mut go_to, &mut outcome);
             });
         if let Some(d) = go_to {
             if self.saving() || d.is_dir() {
@@ -320,6 +216,132 @@ impl FileBrowser {
             self.go(&d);
         }
         outcome
+    }
+
+    /// The folder row: Up, and the folder typed (Enter goes there).
+    fn folder_row(&mut self, ui: &mut egui::Ui, go_to: &mut Option<PathBuf>) {
+        ui.horizontal(|ui| {
+            let l = ui.label("Folder");
+            if ui.button("Up").on_hover_text("The parent folder").clicked()
+                && let Some(p) = self.dir.parent()
+            {
+                *go_to = Some(p.to_path_buf());
+            }
+            let r = ui
+                .add(egui::TextEdit::singleline(&mut self.dir_field).desired_width(f32::INFINITY))
+                .labelled_by(l.id);
+            if (r.lost_focus() || r.has_focus()) && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                *go_to = Some(PathBuf::from(self.dir_field.trim()));
+            }
+        });
+    }
+
+    /// The folder's entries (folders, and the files the purpose wants):
+    /// click picks, double-click opens.
+    fn entries_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        go_to: &mut Option<PathBuf>,
+        outcome: &mut Option<Outcome>,
+    ) {
+        let list_h = (ui.available_height() - 70.0).max(120.0);
+        egui::ScrollArea::vertical()
+            .id_salt("file-browser-list")
+            .max_height(list_h)
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                let mut shown = 0;
+                let now = ui.input(|i| i.time);
+                for e in &self.entries {
+                    if !e.is_dir && !self.wanted(&e.name) {
+                        continue;
+                    }
+                    shown += 1;
+                    let text = if e.is_dir {
+                        format!("{}/", e.name)
+                    } else {
+                        e.name.clone()
+                    };
+                    let r = ui.selectable_label(!e.is_dir && self.name == e.name, text);
+                    if r.double_clicked() {
+                        if e.is_dir {
+                            *go_to = Some(self.dir.join(&e.name));
+                        } else {
+                            *outcome = Some(Outcome::Chosen(vec![self.dir.join(&e.name)]));
+                        }
+                    } else if r.clicked() {
+                        if e.is_dir {
+                            *go_to = Some(self.dir.join(&e.name));
+                        } else {
+                            let again = self
+                                .last_click
+                                .as_ref()
+                                .is_some_and(|(n, t)| *n == e.name && now - *t <= DOUBLE_CLICK_S);
+                            if again {
+                                *outcome = Some(Outcome::Chosen(vec![self.dir.join(&e.name)]));
+                            }
+                            self.name = e.name.clone();
+                            self.last_click = Some((e.name.clone(), now));
+                        }
+                    }
+                }
+                if shown == 0 {
+                    ui.weak("No matching files here.");
+                }
+            });
+    }
+
+    /// The file name, All files, Open/Save/Merge and Cancel; a warning
+    /// when a save would replace a file.
+    fn name_row(
+        &mut self,
+        ui: &mut egui::Ui,
+        go_to: &mut Option<PathBuf>,
+        outcome: &mut Option<Outcome>,
+    ) {
+        ui.horizontal(|ui| {
+            let l = ui.label("File name");
+            let r = ui
+                .add(egui::TextEdit::singleline(&mut self.name).desired_width(260.0))
+                .labelled_by(l.id);
+            let enter =
+                (r.lost_focus() || r.has_focus()) && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            ui.checkbox(&mut self.all_files, "All files");
+            let ok_text = if self.saving() {
+                "Save"
+            } else if matches!(self.purpose, Pick::Merge { .. }) {
+                "Merge"
+            } else {
+                "Open"
+            };
+            let chosen = self.chosen();
+            if (ui
+                .add_enabled(chosen.is_some(), egui::Button::new(ok_text))
+                .clicked()
+                || enter)
+                && let Some(p) = chosen
+            {
+                if p.is_dir() {
+                    *go_to = Some(p);
+                } else if !self.saving() && !p.is_file() {
+                    self.error = Some(format!("{} does not exist", p.display()));
+                } else {
+                    *outcome = Some(Outcome::Chosen(vec![p]));
+                }
+            }
+            if ui.button("Cancel").clicked() {
+                *outcome = Some(Outcome::Cancelled);
+            }
+        });
+        if self.saving()
+            && let Some(p) = self.chosen()
+            && p.is_file()
+        {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!("{} exists and will be replaced", p.display()),
+            );
+        }
     }
 }
 
