@@ -3,7 +3,7 @@
 
 use super::PanelCtx;
 use crate::vmd::summary::{Summary, summarize};
-use crate::workspace::document::KeyRef;
+use crate::workspace::document::{Document, KeyRef};
 
 /// Cached summary (recomputed when the document changes).
 #[derive(Debug, Default)]
@@ -39,6 +39,8 @@ fn hex(bytes: &[u8]) -> String {
         .join(" ")
 }
 
+/// The inspector: the file's summary, its warnings, and its bone and
+/// morph tracks (find, click to select a track's first key).
 pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
     let doc = cx.doc;
     let fresh = matches!(&state.cache, Some((id, rev, _)) if *id == doc.id && *rev == doc.revision);
@@ -48,6 +50,38 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
     let Some((_, _, s)) = &state.cache else {
         return;
     };
+    summary_grid(ui, s, doc);
+    if !s.warnings.is_empty() {
+        ui.add_space(4.0);
+        egui::CollapsingHeader::new(format!("Warnings ({})", s.warnings.len()))
+            .default_open(true)
+            .show(ui, |ui| {
+                for w in &s.warnings {
+                    ui.colored_label(ui.visuals().warn_fg_color, w);
+                }
+            });
+    }
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::TextEdit::singleline(&mut state.search)
+                .hint_text("Find bone or morph")
+                .desired_width(f32::INFINITY),
+        );
+    });
+    let needle = state.search.trim().to_lowercase();
+    let jump = track_list(ui, s, doc, &needle);
+    if let Some(k) = jump {
+        cx.view.selection.clear();
+        cx.view.selection.insert(k);
+        cx.view.active = Some(k);
+        cx.view.reveal = Some(k);
+    }
+}
+
+/// The summary grid: kind, header, model, length, key counts, cuts, linear
+/// curves, physics-off keys.
+fn summary_grid(ui: &mut egui::Ui, s: &Summary, doc: &Document) {
     egui::Grid::new("inspector-grid")
         .num_columns(2)
         .striped(true)
@@ -104,25 +138,11 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
             ui.label(format!("{} keys", s.physics_off_keys));
             ui.end_row();
         });
-    if !s.warnings.is_empty() {
-        ui.add_space(4.0);
-        egui::CollapsingHeader::new(format!("Warnings ({})", s.warnings.len()))
-            .default_open(true)
-            .show(ui, |ui| {
-                for w in &s.warnings {
-                    ui.colored_label(ui.visuals().warn_fg_color, w);
-                }
-            });
-    }
-    ui.separator();
-    ui.horizontal(|ui| {
-        ui.add(
-            egui::TextEdit::singleline(&mut state.search)
-                .hint_text("Find bone or morph")
-                .desired_width(f32::INFINITY),
-        );
-    });
-    let needle = state.search.trim().to_lowercase();
+}
+
+/// The bone and morph tracks whose names contain `needle`; the first key
+/// of the one clicked.
+fn track_list(ui: &mut egui::Ui, s: &Summary, doc: &Document, needle: &str) -> Option<KeyRef> {
     let mut jump: Option<KeyRef> = None;
     egui::ScrollArea::vertical()
         .id_salt("inspector-tracks")
@@ -139,7 +159,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     .default_open(true)
                     .show(ui, |ui| {
                         for (i, t) in tracks.iter().enumerate() {
-                            if !needle.is_empty() && !t.name.to_lowercase().contains(&needle) {
+                            if !needle.is_empty() && !t.name.to_lowercase().contains(needle) {
                                 continue;
                             }
                             let r = ui.selectable_label(false, format!("{}  ({})", t.name, t.keys));
@@ -161,12 +181,7 @@ pub fn ui(ui: &mut egui::Ui, cx: &mut PanelCtx, state: &mut State) {
                     });
             }
         });
-    if let Some(k) = jump {
-        cx.view.selection.clear();
-        cx.view.selection.insert(k);
-        cx.view.active = Some(k);
-        cx.view.reveal = Some(k);
-    }
+    jump
 }
 
 #[cfg(test)]
