@@ -59,6 +59,8 @@ fn curve_polyline(rect: Rect, curve: Curve) -> Vec<Pos2> {
         .collect()
 }
 
+/// One channel's curve box: its label, the box with the curve and its two
+/// draggable control points, numeric fields and presets.
 pub(super) fn channel_box(
     ui: &mut egui::Ui,
     cx: &mut PanelCtx,
@@ -73,53 +75,9 @@ pub(super) fn channel_box(
     state.boxes.push(rect);
     let visuals = ui.visuals().clone();
     let painter = ui.painter_at(rect.expand(HANDLE_RADIUS));
-    painter.rect_filled(rect, 2.0, visuals.extreme_bg_color);
-    painter.rect_stroke(
-        rect,
-        2.0,
-        visuals.widgets.noninteractive.bg_stroke,
-        egui::StrokeKind::Inside,
-    );
-    let grid = visuals.weak_text_color().gamma_multiply(0.25);
-    for q in [32.0, 64.0, 96.0] {
-        painter.line_segment(
-            [to_screen(rect, q, 0.0), to_screen(rect, q, 127.0)],
-            Stroke::new(0.5, grid),
-        );
-        painter.line_segment(
-            [to_screen(rect, 0.0, q), to_screen(rect, 127.0, q)],
-            Stroke::new(0.5, grid),
-        );
-    }
-    painter.line_segment(
-        [rect.left_bottom(), rect.right_top()],
-        Stroke::new(1.0, grid),
-    );
+    draw_frame(&painter, rect, &visuals);
 
-    // Ghost of the curve before the drag.
-    if state.show_ghost
-        && let Some(d) = &state.drag
-        && let Some(&g) = d.ghost.get(c)
-        && g != curve
-    {
-        painter.add(egui::Shape::dashed_line(
-            &curve_polyline(rect, g),
-            Stroke::new(1.2, visuals.weak_text_color()),
-            4.0,
-            3.0,
-        ));
-    }
-    let p0 = to_screen(rect, 0.0, 0.0);
-    let p3 = to_screen(rect, 127.0, 127.0);
-    let p1 = control_point_pos(rect, curve, 1);
-    let p2 = control_point_pos(rect, curve, 2);
-    let handle_stroke = Stroke::new(1.0, visuals.text_color().gamma_multiply(0.6));
-    painter.line_segment([p0, p1], handle_stroke);
-    painter.line_segment([p3, p2], handle_stroke);
-    painter.add(egui::Shape::line(
-        curve_polyline(rect, curve),
-        Stroke::new(2.0, color),
-    ));
+    let (p1, p2) = draw_curve(&painter, rect, &visuals, state, c, curve);
 
     // Control points: point 2 is added last so it wins when they overlap
     // at the top right; point 1 when they overlap elsewhere makes no difference.
@@ -185,6 +143,70 @@ pub(super) fn channel_box(
 
     numeric_fields(ui, cx, state, target, c, curve);
     presets::buttons(ui, cx, state, target, c, curve);
+}
+
+/// The box's background, border, quarter grid and diagonal.
+fn draw_frame(painter: &egui::Painter, rect: Rect, visuals: &egui::Visuals) {
+    painter.rect_filled(rect, 2.0, visuals.extreme_bg_color);
+    painter.rect_stroke(
+        rect,
+        2.0,
+        visuals.widgets.noninteractive.bg_stroke,
+        egui::StrokeKind::Inside,
+    );
+    let grid = visuals.weak_text_color().gamma_multiply(0.25);
+    for q in [32.0, 64.0, 96.0] {
+        painter.line_segment(
+            [to_screen(rect, q, 0.0), to_screen(rect, q, 127.0)],
+            Stroke::new(0.5, grid),
+        );
+        painter.line_segment(
+            [to_screen(rect, 0.0, q), to_screen(rect, 127.0, q)],
+            Stroke::new(0.5, grid),
+        );
+    }
+    painter.line_segment(
+        [rect.left_bottom(), rect.right_top()],
+        Stroke::new(1.0, grid),
+    );
+}
+
+/// The curve, its handles and (while dragging) the ghost of the curve
+/// before the drag; returns where control points 1 and 2 sit.
+fn draw_curve(
+    painter: &egui::Painter,
+    rect: Rect,
+    visuals: &egui::Visuals,
+    state: &State,
+    c: usize,
+    curve: Curve,
+) -> (Pos2, Pos2) {
+    // Ghost of the curve before the drag.
+    if state.show_ghost
+        && let Some(d) = &state.drag
+        && let Some(&g) = d.ghost.get(c)
+        && g != curve
+    {
+        painter.add(egui::Shape::dashed_line(
+            &curve_polyline(rect, g),
+            Stroke::new(1.2, visuals.weak_text_color()),
+            4.0,
+            3.0,
+        ));
+    }
+    let p0 = to_screen(rect, 0.0, 0.0);
+    let p3 = to_screen(rect, 127.0, 127.0);
+    let p1 = control_point_pos(rect, curve, 1);
+    let p2 = control_point_pos(rect, curve, 2);
+    let handle_stroke = Stroke::new(1.0, visuals.text_color().gamma_multiply(0.6));
+    painter.line_segment([p0, p1], handle_stroke);
+    painter.line_segment([p3, p2], handle_stroke);
+    painter.add(egui::Shape::line(
+        curve_polyline(rect, curve),
+        Stroke::new(2.0, channel_color(c)),
+    ));
+
+    (p1, p2)
 }
 
 fn numeric_fields(
