@@ -87,32 +87,17 @@ pub(super) fn interact(
         new.set_target(c.target);
         new.set_rotation(c.rotation);
         new.set_distance(c.distance);
+        // One undo step per drag, and one per run of wheel turns.
         let id = if orbit || pan {
-            match state.drag_merge {
-                Some(id) => id,
-                None => {
-                    let id = crate::workspace::merge_id();
-                    state.drag_merge = Some(id);
-                    id
-                }
-            }
+            *state
+                .drag_merge
+                .get_or_insert_with(crate::workspace::merge_id)
         } else {
-            match state.wheel_merge {
-                Some(id) => id,
-                None => {
-                    let id = crate::workspace::merge_id();
-                    state.wheel_merge = Some(id);
-                    id
-                }
-            }
+            *state
+                .wheel_merge
+                .get_or_insert_with(crate::workspace::merge_id)
         };
-        let label = if orbit {
-            "Orbit camera key"
-        } else if pan {
-            "Pan camera key"
-        } else {
-            "Zoom camera key"
-        };
+        let label = gesture_label(orbit, pan);
         edits.push((
             doc.id,
             EditRequest::merge(
@@ -130,6 +115,17 @@ pub(super) fn interact(
     }
     if scroll == 0.0 && !(orbit || pan) && state.wheel_merge.take().is_some() {
         edits.push((doc.id, EditRequest::EndMerge));
+    }
+}
+
+/// The undo label of a camera-key gesture.
+fn gesture_label(orbit: bool, pan: bool) -> &'static str {
+    if orbit {
+        "Orbit camera key"
+    } else if pan {
+        "Pan camera key"
+    } else {
+        "Zoom camera key"
     }
 }
 
