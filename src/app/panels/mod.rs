@@ -11,6 +11,7 @@ pub mod beat_cuts;
 pub mod curve_editor;
 pub mod dope_sheet;
 pub mod forensics;
+pub mod framing;
 pub mod gizmo;
 pub mod inspector;
 pub mod key_panel;
