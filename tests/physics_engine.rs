@@ -401,3 +401,70 @@ fn a_world_that_blows_up_resets_and_names_the_body() {
     let want = model.skeleton.bones[1].rest_position + Vec3::new(500.0, 0.0, 0.0);
     assert!(bob.distance(want) < 1e-3, "{bob} vs {want}");
 }
+
+/// Three physics bones whose names a VMD cannot store beside one it can:
+/// 右侧髪_0_1 (侧 is Chinese: no Shift_JIS code) and two names whose
+/// first 15 Shift_JIS bytes are the same (eight 2-byte kanji, then _1/_2).
+fn pendulum_with_unstorable_names() -> Model {
+    let mut m = pendulum_with_copy();
+    let pivot = Vec3::new(0.0, 30.0, 0.0);
+    for (i, name) in ["右侧髪_0_1", "髪髪髪髪髪髪髪髪_1", "髪髪髪髪髪髪髪髪_2"]
+        .into_iter()
+        .enumerate()
+    {
+        let at = pivot + Vec3::new(-2.0 - 2.0 * i as f32, -10.0, 0.0);
+        let b = m.skeleton.bones.len();
+        m.skeleton.bones.push(Bone::new(name, Some(0), at));
+        let body_index = m.rigid_bodies.len();
+        m.rigid_bodies.push(body(name, b, PhysicsMode::Physics, at));
+        let mut j = m.joints[0].clone();
+        j.name = format!("joint {name}");
+        j.rigid_bodies = [Some(0), Some(body_index)];
+        m.joints.push(j);
+    }
+    m
+}
+
+#[test]
+fn a_bake_names_every_bone_whose_name_a_vmd_cannot_store_and_writes_none_of_their_keys() {
+    // Hand check of the collision: 髪 is 2 bytes in Shift_JIS (0x94 0xAF),
+    // so eight of them are 16 bytes and the 15-byte field ends inside the
+    // eighth: both names give the same field.
+    let sjis = |s: &str| encoding_rs::SHIFT_JIS.encode(s).0.into_owned();
+    assert_eq!(sjis("髪"), vec![0x94, 0xAF]);
+    assert_eq!(
+        &sjis("髪髪髪髪髪髪髪髪_1")[..15],
+        &sjis("髪髪髪髪髪髪髪髪_2")[..15]
+    );
+    let model = pendulum_with_unstorable_names();
+    let motion = Motion::new_v2();
+    let (baked, report) = bake_physics(&model, &motion, 0..=10, |_| true).expect("bake");
+    // The storable physics bone is baked, the three others are named.
+    assert_eq!(report.bones, vec!["bob".to_owned()]);
+    let left: Vec<&str> = report.left_out.iter().map(|l| l.bone.as_str()).collect();
+    assert_eq!(
+        left,
+        ["右侧髪_0_1", "髪髪髪髪髪髪髪髪_1", "髪髪髪髪髪髪髪髪_2"]
+    );
+    let text: Vec<String> = report.left_out.iter().map(ToString::to_string).collect();
+    assert!(text[0].contains("Shift_JIS cannot hold"), "{}", text[0]);
+    assert!(text[1].contains("髪髪髪髪髪髪髪髪_2"), "{}", text[1]);
+    assert!(text[2].contains("髪髪髪髪髪髪髪髪_1"), "{}", text[2]);
+    // Every key written is bob's: 11 frames, nothing under another name.
+    assert_eq!(report.keys_written, 11);
+    assert_eq!(baked.bones.len(), 11);
+    assert!(baked.bones.iter().all(|k| k.name().text == "bob"));
+}
+
+#[test]
+fn a_bake_with_only_unstorable_bones_is_refused_naming_them() {
+    let mut model = pendulum_with_unstorable_names();
+    // bob becomes a follow-bone body: only the three unstorable bones are
+    // driven by dynamic bodies.
+    model.rigid_bodies[1].mode = PhysicsMode::FollowBone;
+    let e = bake_physics(&model, &Motion::new_v2(), 0..=10, |_| true).expect_err("refused");
+    let text = e.to_string();
+    for name in ["右侧髪_0_1", "髪髪髪髪髪髪髪髪_1", "髪髪髪髪髪髪髪髪_2"] {
+        assert!(text.contains(name), "{text}");
+    }
+}

@@ -72,6 +72,9 @@ pub fn bake(a: BakePhysicsArgs) -> CliResult {
     for r in &report.resets {
         eprintln!("warning: {r}");
     }
+    for l in &report.left_out {
+        eprintln!("warning: {l}");
+    }
     super::save(&baked, &a.out)?;
     let secs = started.elapsed().as_secs_f64();
     out!(
@@ -87,6 +90,14 @@ pub fn bake(a: BakePhysicsArgs) -> CliResult {
             "{} keys at frame {} turn physics back on after the range",
             report.keys_restoring,
             last.saturating_add(1)
+        );
+    }
+    if !report.left_out.is_empty() {
+        let names: Vec<&str> = report.left_out.iter().map(|l| l.bone.as_str()).collect();
+        out!(
+            "{} physics bones left out (a VMD cannot store their names): {}",
+            names.len(),
+            names.join(", ")
         );
     }
     out!("wrote {}", a.out.display());

@@ -21,6 +21,11 @@
 //! `render` does), and runs frame by frame in MMD's order through the one
 //! pose engine.
 //!
+//! **Names a VMD cannot store:** a bone whose name Shift_JIS cannot hold,
+//! or whose first 15 Shift_JIS bytes are another bone's too, is left out
+//! (its keys would name no bone, or move the other one as well) and named
+//! in [`BakeReport::left_out`] with why; every other bone is baked.
+//!
 //! Limits: a baked bone with an append (付与) or a fixed axis gets the
 //! local rotation it must end with; playing it back composes the append
 //! again (MMD's physics bones have neither in the models we have seen).
@@ -41,6 +46,9 @@ pub enum BakeError {
     NoBodies,
     /// No dynamic body drives a bone (nothing to bake).
     NothingToBake,
+    /// Every bone a dynamic body drives has a name a VMD cannot store
+    /// (each named, with why); nothing was changed.
+    NamesNotStorable(Vec<LeftOut>),
     /// The progress callback said stop; nothing was changed.
     Cancelled,
 }
@@ -50,6 +58,14 @@ impl std::fmt::Display for BakeError {
         f.write_str(match self {
             BakeError::NoBodies => "the model has no rigid bodies: nothing to simulate",
             BakeError::NothingToBake => "no dynamic rigid body drives a bone: nothing to bake",
+            BakeError::NamesNotStorable(left) => {
+                let list: Vec<String> = left.iter().map(LeftOut::to_string).collect();
+                return write!(
+                    f,
+                    "no physics bone has a name a VMD can store: {}",
+                    list.join("; ")
+                );
+            }
             BakeError::Cancelled => "bake cancelled",
         })
     }
@@ -75,6 +91,84 @@ pub struct BakeReport {
     pub resets: Vec<String>,
     /// Problems in the model's bodies and joints (as loaded).
     pub warnings: Vec<String>,
+    /// Bones a dynamic body drives that were not baked, each with why
+    /// (their names cannot be stored in a VMD): model order.
+    pub left_out: Vec<LeftOut>,
+}
+
+/// A physics bone the bake left out, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftOut {
+    /// The bone's name in the model.
+    pub bone: String,
+    pub reason: LeftOutReason,
+}
+
+/// Why a bone's keys cannot be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LeftOutReason {
+    /// Its name has characters Shift_JIS (the VMD's encoding) cannot hold.
+    NotShiftJis,
+    /// Its name's first 15 Shift_JIS bytes (the VMD's name field) are
+    /// those of these other bones too: its keys would move them as well.
+    SharesNameField(Vec<String>),
+}
+
+impl std::fmt::Display for LeftOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.reason {
+            LeftOutReason::NotShiftJis => write!(
+                f,
+                "{} left out: its name has characters Shift_JIS cannot hold, so a VMD cannot store it",
+                self.bone
+            ),
+            LeftOutReason::SharesNameField(others) => write!(
+                f,
+                "{} left out: its name's first 15 bytes in Shift_JIS (a VMD's name field) are also {}'s, so its keys would move {} too",
+                self.bone,
+                others.join(", "),
+                if others.len() == 1 {
+                    "that bone"
+                } else {
+                    "those bones"
+                }
+            ),
+        }
+    }
+}
+
+/// Splits the bones to bake into those a VMD can name and those it cannot
+/// (a name Shift_JIS cannot hold, or a name field shared with another
+/// bone of the model).
+fn storable(model: &Model, bones: Vec<usize>) -> (Vec<usize>, Vec<LeftOut>) {
+    let all = &model.skeleton.bones;
+    let keys: Vec<Vec<u8>> = all
+        .iter()
+        .map(|b| name_key(&name_field(&b.name)).to_vec())
+        .collect();
+    let mut kept = Vec::new();
+    let mut left = Vec::new();
+    for b in bones {
+        let name = &all[b].name;
+        let (_, _, unmappable) = encoding_rs::SHIFT_JIS.encode(name);
+        let reason = if unmappable {
+            Some(LeftOutReason::NotShiftJis)
+        } else {
+            let others: Vec<String> = (0..all.len())
+                .filter(|&o| o != b && keys[o] == keys[b])
+                .map(|o| all[o].name.clone())
+                .collect();
+            (!others.is_empty()).then_some(LeftOutReason::SharesNameField(others))
+        };
+        match reason {
+            Some(reason) => left.push(LeftOut {
+                bone: name.clone(),
+                reason,
+            }),
+            None => kept.push(b),
+        }
+    }
+    (kept, left)
 }
 
 /// The 15-byte VMD name field for a model bone name: Shift_JIS, cut to
@@ -129,6 +223,10 @@ pub fn bake_physics(
     if baked.is_empty() {
         return Err(BakeError::NothingToBake);
     }
+    let (baked, left_out) = storable(model, baked);
+    if baked.is_empty() {
+        return Err(BakeError::NamesNotStorable(left_out));
+    }
     let fields: Vec<[u8; 15]> = baked.iter().map(|&b| name_field(&bones[b].name)).collect();
 
     let indexed = IndexedMotion::new(motion.clone());
@@ -178,6 +276,7 @@ pub fn bake_physics(
             keys_restoring: restoring.len(),
             resets,
             warnings,
+            left_out,
         },
     ))
 }

@@ -176,9 +176,12 @@ fn plan_bake_physics(state: &State, doc: &Document) -> Result<Planned, String> {
         }
         report.lines.extend(baked.resets.iter().cloned());
         report.lines.extend(baked.warnings.iter().cloned());
+        report
+            .lines
+            .extend(baked.left_out.iter().map(ToString::to_string));
         report.added = baked.keys_written.saturating_sub(baked.keys_replaced);
         report.changed = baked.keys_replaced;
-        report.warnings = baked.resets.len() + baked.warnings.len();
+        report.warnings = baked.resets.len() + baked.warnings.len() + baked.left_out.len();
         Ok(
             Done::replace(motion, &first, format!("Bake physics {from}–{to}"), report)
                 .with_baked(scope),
