@@ -25,56 +25,9 @@ use crate::video::{
     self, FfmpegMissing, PictureTimes, SongInput, VideoError, VideoSpec, VideoWriter,
 };
 use crate::vmd::Motion;
+
+pub use crate::scene::video::{Aspect, free_name};
 use crate::workspace::Workspace;
-
-/// The output frame's shape: free, or the height follows the width.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Aspect {
-    Free,
-    Wide,
-    Classic,
-    Square,
-    Vertical,
-}
-
-impl Aspect {
-    pub const ALL: [Aspect; 5] = [
-        Aspect::Wide,
-        Aspect::Classic,
-        Aspect::Square,
-        Aspect::Vertical,
-        Aspect::Free,
-    ];
-
-    /// Width : height, `None` when free.
-    pub fn ratio(self) -> Option<(u32, u32)> {
-        match self {
-            Aspect::Free => None,
-            Aspect::Wide => Some((16, 9)),
-            Aspect::Classic => Some((4, 3)),
-            Aspect::Square => Some((1, 1)),
-            Aspect::Vertical => Some((9, 16)),
-        }
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Aspect::Free => "free",
-            Aspect::Wide => "16:9",
-            Aspect::Classic => "4:3",
-            Aspect::Square => "1:1",
-            Aspect::Vertical => "9:16 (vertical)",
-        }
-    }
-
-    /// The height for `width` (even, as H.264 yuv420p needs), or `None`
-    /// when free.
-    pub fn height_for(self, width: u32) -> Option<u32> {
-        let (w, h) = self.ratio()?;
-        let exact = f64::from(width) * f64::from(h) / f64::from(w);
-        Some(((exact / 2.0).round() as u32 * 2).max(2))
-    }
-}
 
 /// What the export makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,6 +98,12 @@ pub struct State {
     /// `render` does), and whether actors' bodies collide.
     pub physics: bool,
     pub collide_actors: bool,
+    /// Export was pressed while the file exists: the dialog asks before
+    /// replacing it (Overwrite / Choose another name).
+    pub confirm_overwrite: Option<PathBuf>,
+    /// Browse… was pressed: the shell opens a save dialog and puts the
+    /// chosen file in `path` ([`State::take_browse`]).
+    browse: bool,
 }
 
 impl Default for State {
@@ -171,6 +130,8 @@ impl Default for State {
             self_shadow: true,
             physics: true,
             collide_actors: false,
+            confirm_overwrite: None,
+            browse: false,
         }
     }
 }
@@ -335,7 +296,8 @@ impl State {
 
     /// Opens the dialog (File ▸ Export video…): frames 0..`last` the first
     /// time, the file named after `base` (the scene's or the active
-    /// motion's file) with `.mp4`.
+    /// motion's file) with `.mp4`, as a full path (a bare name is in the
+    /// current folder); later, the last export's file.
     pub fn open_dialog(&mut self, last: u32, base: PathBuf) {
         let st = self;
         st.open = true;
@@ -345,6 +307,11 @@ impl State {
             st.last = last;
         }
         if st.path.is_empty() {
+            let base = if base.is_absolute() {
+                base
+            } else {
+                std::env::current_dir().map_or(base.clone(), |d| d.join(&base))
+            };
             st.path = base.with_extension("mp4").display().to_string();
         }
         if st.png_dir.is_empty() {
@@ -356,6 +323,31 @@ impl State {
                 .with_file_name(format!("{stem}_frames"))
                 .display()
                 .to_string();
+        }
+    }
+
+    /// Whether Browse… was pressed since the last call (the shell then
+    /// asks for a file: [`crate::app::jobs::Pick::ExportVideo`]).
+    pub fn take_browse(&mut self) -> bool {
+        std::mem::take(&mut self.browse)
+    }
+
+    /// The folder of the file the dialog would write (where Browse… starts).
+    pub fn folder(&self) -> Option<PathBuf> {
+        let p = PathBuf::from(self.path.trim());
+        p.parent()
+            .filter(|d| !d.as_os_str().is_empty() && d.is_dir())
+            .map(Path::to_path_buf)
+    }
+
+    /// Export pressed: starts at once, or asks first when the file exists.
+    fn export_pressed(&mut self) -> Option<Output> {
+        let target = PathBuf::from(self.path.trim());
+        if target.is_file() {
+            self.confirm_overwrite = Some(target);
+            None
+        } else {
+            Some(Output::Video)
         }
     }
 
@@ -620,12 +612,14 @@ impl State {
                         cancel = true;
                     }
                     ui.ctx().request_repaint_after(Duration::from_millis(100));
+                } else if let Some(target) = st.confirm_overwrite.clone() {
+                    start = confirm_ui(ui, st, &target);
                 } else if ui
                     .add_enabled(found.is_ok(), egui::Button::new("Export"))
                     .on_hover_text("Write the MP4 (H.264 + AAC) through ffmpeg")
                     .clicked()
                 {
-                    start = Some(Output::Video);
+                    start = st.export_pressed();
                 }
                 if let Some((text, error)) = &st.outcome {
                     if *error {
@@ -647,6 +641,31 @@ impl State {
     }
 }
 
+/// Asks before replacing `target`: Overwrite starts the export, Choose
+/// another name puts the next free name (`NAME-2.mp4`, …) in the field.
+fn confirm_ui(ui: &mut egui::Ui, st: &mut State, target: &Path) -> Option<Output> {
+    ui.colored_label(
+        ui.visuals().warn_fg_color,
+        format!("{} exists. Replace it?", target.display()),
+    );
+    let mut start = None;
+    ui.horizontal(|ui| {
+        if ui.button("Overwrite").clicked() {
+            st.confirm_overwrite = None;
+            start = Some(Output::Video);
+        }
+        if ui
+            .button("Choose another name")
+            .on_hover_text("The next free name in the same folder; edit it or Browse…")
+            .clicked()
+        {
+            st.confirm_overwrite = None;
+            st.path = free_name(target).display().to_string();
+        }
+    });
+    start
+}
+
 fn file_name(p: &Path) -> String {
     p.file_name().map_or_else(
         || p.display().to_string(),
@@ -657,12 +676,25 @@ fn file_name(p: &Path) -> String {
 /// The settings grid: file, frames, size and aspect, rate, song, ffmpeg.
 fn form(ui: &mut egui::Ui, st: &mut State, song: Option<&crate::scene::Song>) {
     let l = ui.label("File:");
-    ui.add(
-        egui::TextEdit::singleline(&mut st.path)
-            .hint_text("/path/to/video.mp4")
-            .desired_width(260.0),
-    )
-    .labelled_by(l.id);
+    ui.horizontal(|ui| {
+        let r = ui
+            .add(
+                egui::TextEdit::singleline(&mut st.path)
+                    .hint_text("/path/to/video.mp4")
+                    .desired_width(320.0),
+            )
+            .labelled_by(l.id);
+        if r.changed() {
+            st.confirm_overwrite = None;
+        }
+        if ui
+            .button("Browse…")
+            .on_hover_text("Choose the file to write")
+            .clicked()
+        {
+            st.browse = true;
+        }
+    });
     ui.end_row();
 
     ui.label("Frames:");
@@ -747,20 +779,4 @@ fn form(ui: &mut egui::Ui, st: &mut State, song: Option<&crate::scene::Song>) {
     )
     .labelled_by(l.id);
     ui.end_row();
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_aspect_sets_an_even_height() {
-        assert_eq!(Aspect::Wide.height_for(1920), Some(1080));
-        assert_eq!(Aspect::Wide.height_for(320), Some(180));
-        // 16:9 of 100 is 56.25 → 56.
-        assert_eq!(Aspect::Wide.height_for(100), Some(56));
-        assert_eq!(Aspect::Classic.height_for(640), Some(480));
-        assert_eq!(Aspect::Vertical.height_for(1080), Some(1920));
-        assert_eq!(Aspect::Free.height_for(1080), None);
-    }
 }

@@ -86,7 +86,7 @@ impl FileBrowser {
     fn saving(&self) -> bool {
         matches!(
             self.purpose,
-            Pick::SaveAs { .. } | Pick::SaveScene | Pick::SavePose
+            Pick::SaveAs { .. } | Pick::SaveScene | Pick::SavePose | Pick::ExportVideo
         )
     }
 
@@ -103,6 +103,7 @@ impl FileBrowser {
             Pick::Merge { .. } => "Merge motion into the actor",
             Pick::LoadPose { .. } => "Load pose (VPD)",
             Pick::SavePose => "Save pose (VPD)",
+            Pick::ExportVideo => "Export video to",
         }
     }
 
@@ -118,6 +119,7 @@ impl FileBrowser {
             Pick::Song => &["wav", "mp3", "ogg", "oga", "flac"],
             Pick::Merge { .. } => &["vmd"],
             Pick::LoadPose { .. } | Pick::SavePose => &["vpd"],
+            Pick::ExportVideo => &["mp4"],
         }
     }
 

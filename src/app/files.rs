@@ -559,6 +559,12 @@ impl StudioApp {
                             self.save_scene_to(p);
                         }
                     }
+                    Pick::ExportVideo => {
+                        if let Some(p) = paths.into_iter().next() {
+                            self.export_video.path = p.display().to_string();
+                            self.export_video.confirm_overwrite = None;
+                        }
+                    }
                     Pick::SaveAs { doc_id } => {
                         if paths.is_empty()
                             && self

@@ -212,6 +212,10 @@ impl StudioApp {
             &self.panels.viewport,
             &mut self.shared,
         );
+        if self.export_video.take_browse() {
+            let dir = self.export_video.folder().or_else(|| self.start_dir());
+            self.pick_file(Pick::ExportVideo, dir);
+        }
         self.disk_conflict_ui(ctx);
         match self.recovery.window(ctx) {
             Some(OfferChoice::Restore) => self.restore_recovered(),

@@ -223,3 +223,107 @@ fn the_export_simulates_physics_as_the_preview_does() {
     assert!(simulated != plain, "the hair is simulated in the video");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Export onto an existing file asks first: nothing is written until
+/// Overwrite; Choose another name puts the next free name in the field.
+#[test]
+fn export_onto_an_existing_file_asks_and_offers_a_free_name() {
+    if !ffmpeg_present() {
+        return;
+    }
+    let dir = temp_dir("export-overwrite");
+    let old = dir.join("take.mp4");
+    std::fs::write(&old, b"an earlier video").unwrap();
+    std::fs::write(dir.join("take-2.mp4"), b"another").unwrap();
+    let mut h = harness(StudioApp::with_demo());
+    settle(&mut h);
+    open_dialog(&mut h);
+    type_into(&mut h, "File:", &old.display().to_string());
+    h.get_by_label("Export").click();
+    h.run_steps(2);
+    assert!(!h.state().export_video.is_running(), "nothing started");
+    h.get_by_label_contains("exists. Replace it?");
+    assert_eq!(std::fs::read(&old).unwrap(), b"an earlier video");
+    h.get_by_label("Choose another name").click();
+    h.run_steps(2);
+    // take-2.mp4 is taken too: the first free name is take-3.mp4.
+    assert_eq!(
+        h.state().export_video.path,
+        dir.join("take-3.mp4").display().to_string()
+    );
+    assert!(h.state().export_video.confirm_overwrite.is_none());
+    assert!(!h.state().export_video.is_running());
+    assert_eq!(
+        names_in(&dir),
+        ["take-2.mp4", "take.mp4"],
+        "nothing written"
+    );
+    if gpu() {
+        // Back to the old name: Overwrite starts the export; cancelled, the
+        // old video is as it was.
+        type_into(&mut h, "File:", &old.display().to_string());
+        {
+            let st = &mut h.state_mut().export_video;
+            st.last = 3000;
+            st.width = 32;
+            st.height = 18;
+        }
+        h.get_by_label("Export").click();
+        h.run_steps(2);
+        h.get_by_label("Overwrite").click();
+        h.run_steps(1);
+        assert!(h.state().export_video.is_running(), "Overwrite starts it");
+        settle_until(&mut h, "the first pictures", |a| {
+            a.export_video.progress_text().is_some_and(|(f, _)| f > 0.0)
+        });
+        h.get_by_label("Cancel export").click();
+        settle_until(&mut h, "the cancel", |a| !a.export_video.is_running());
+        assert_eq!(std::fs::read(&old).unwrap(), b"an earlier video");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// With nothing saved yet (the demo) the file is a full path in the
+/// current folder, not a bare name; Browse… opens a save dialog for MP4s
+/// in that folder, and the file chosen there becomes the dialog's file.
+#[test]
+fn the_default_file_is_a_full_path_and_browse_sets_it() {
+    let dir = temp_dir("export-browse");
+    let mut h = harness(StudioApp::with_demo());
+    h.state_mut().files.native_dialog = false;
+    settle(&mut h);
+    open_dialog(&mut h);
+    let path = std::path::PathBuf::from(&h.state().export_video.path);
+    assert!(path.is_absolute(), "{}", path.display());
+    assert_eq!(
+        path.file_name().and_then(|n| n.to_str()),
+        Some("video.mp4"),
+        "{}",
+        path.display()
+    );
+    type_into(
+        &mut h,
+        "File:",
+        &dir.join("first.mp4").display().to_string(),
+    );
+    h.get_by_label("Browse…").click();
+    h.run_steps(4);
+    let browser = h
+        .state()
+        .files
+        .file_browser
+        .as_ref()
+        .expect("a save dialog");
+    assert_eq!(browser.purpose, vmd_studio::app::jobs::Pick::ExportVideo);
+    assert_eq!(browser.dir, dir, "it starts in the file's folder");
+    type_into(&mut h, "File name", "chosen");
+    h.get_by_label("Save").click();
+    h.run_steps(3);
+    assert!(h.state().files.file_browser.is_none(), "the browser closed");
+    assert_eq!(
+        h.state().export_video.path,
+        dir.join("chosen.mp4").display().to_string(),
+        "the extension added"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

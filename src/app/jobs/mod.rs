@@ -79,6 +79,8 @@ pub enum Pick {
     },
     /// Where to write the selected actor's pose (VPD).
     SavePose,
+    /// Where File ▸ Export video… writes the MP4.
+    ExportVideo,
 }
 
 /// The app's own file jobs (open, save, file dialogs) on the shared
@@ -330,6 +332,11 @@ impl Jobs {
                         .collect(),
                     Pick::SaveScene => d
                         .add_filter("VMD Studio scene", &["vmdscene"])
+                        .save_file()
+                        .into_iter()
+                        .collect(),
+                    Pick::ExportVideo => d
+                        .add_filter("MP4 video", &["mp4"])
                         .save_file()
                         .into_iter()
                         .collect(),

@@ -17,5 +17,5 @@ mod writer;
 pub use ffmpeg::{
     FfmpegMissing, HOW_TO_GET_FFMPEG, ffmpeg_args, find_on_path, locate_ffmpeg, locate_ffmpeg_in,
 };
-pub use plan::{MMD_FPS, PictureTimes, SongAlign, SongInput, VideoSpec, clock, time_left};
-pub use writer::{QUEUE_PICTURES, VideoError, VideoWriter, partial_file_for};
+pub use plan::{Aspect, MMD_FPS, PictureTimes, SongAlign, SongInput, VideoSpec, clock, time_left};
+pub use writer::{QUEUE_PICTURES, VideoError, VideoWriter, free_name, partial_file_for};

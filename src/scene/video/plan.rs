@@ -145,6 +145,55 @@ pub fn clock(d: Duration) -> String {
         format!("{}:{:02}", s / 60, s % 60)
     }
 }
+/// The output frame's shape: free, or the height follows the width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Aspect {
+    Free,
+    Wide,
+    Classic,
+    Square,
+    Vertical,
+}
+
+impl Aspect {
+    pub const ALL: [Aspect; 5] = [
+        Aspect::Wide,
+        Aspect::Classic,
+        Aspect::Square,
+        Aspect::Vertical,
+        Aspect::Free,
+    ];
+
+    /// Width : height, `None` when free.
+    pub fn ratio(self) -> Option<(u32, u32)> {
+        match self {
+            Aspect::Free => None,
+            Aspect::Wide => Some((16, 9)),
+            Aspect::Classic => Some((4, 3)),
+            Aspect::Square => Some((1, 1)),
+            Aspect::Vertical => Some((9, 16)),
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Aspect::Free => "free",
+            Aspect::Wide => "16:9",
+            Aspect::Classic => "4:3",
+            Aspect::Square => "1:1",
+            Aspect::Vertical => "9:16 (vertical)",
+        }
+    }
+
+    /// The height for `width` (even, as H.264 yuv420p needs), or `None`
+    /// when free.
+    pub fn height_for(self, width: u32) -> Option<u32> {
+        let (w, h) = self.ratio()?;
+        let exact = f64::from(width) * f64::from(h) / f64::from(w);
+        Some(((exact / 2.0).round() as u32 * 2).max(2))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,5 +245,16 @@ mod tests {
         );
         assert_eq!(clock(Duration::from_secs(65)), "1:05");
         assert_eq!(clock(Duration::from_secs(3725)), "1:02:05");
+    }
+
+    #[test]
+    fn the_aspect_sets_an_even_height() {
+        assert_eq!(Aspect::Wide.height_for(1920), Some(1080));
+        assert_eq!(Aspect::Wide.height_for(320), Some(180));
+        // 16:9 of 100 is 56.25 → 56.
+        assert_eq!(Aspect::Wide.height_for(100), Some(56));
+        assert_eq!(Aspect::Classic.height_for(640), Some(480));
+        assert_eq!(Aspect::Vertical.height_for(1080), Some(1920));
+        assert_eq!(Aspect::Free.height_for(1080), None);
     }
 }

@@ -73,7 +73,8 @@ impl std::fmt::Debug for VideoWriter {
 }
 
 /// The temporary file beside `target`: `.NAME.XXXXXX.part` in its folder,
-/// so the final rename stays on one file system.
+/// so the final rename stays on one file system; its mode is the usual
+/// `0666 & !umask` (the finished video keeps it).
 pub fn partial_file_for(target: &Path) -> Result<tempfile::TempPath, String> {
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -89,9 +90,18 @@ pub fn partial_file_for(target: &Path) -> Result<tempfile::TempPath, String> {
     let name = target
         .file_name()
         .map_or_else(|| "video".into(), |n| n.to_string_lossy().into_owned());
-    tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".part")
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".part");
+    // Created with 0666 minus the user's umask, like any new file and like
+    // the app's saved VMDs (tempfile's own default is 0600, which would make
+    // the finished video private).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    builder
         .tempfile_in(&dir)
         .map(|f| f.into_temp_path())
         .map_err(|e| format!("cannot write in {}: {e}", dir.display()))
@@ -305,10 +315,60 @@ impl Drop for VideoWriter {
     }
 }
 
+/// The first of `NAME-2.EXT`, `NAME-3.EXT`, … beside `target` that does not
+/// exist (`target` itself if it does not).
+pub fn free_name(target: &Path) -> PathBuf {
+    if !target.exists() {
+        return target.to_path_buf();
+    }
+    let stem = target
+        .file_stem()
+        .map_or_else(|| "video".into(), |s| s.to_string_lossy().into_owned());
+    let ext = target
+        .extension()
+        .map(|e| format!(".{}", e.to_string_lossy()))
+        .unwrap_or_default();
+    (2u32..)
+        .map(|n| target.with_file_name(format!("{stem}-{n}{ext}")))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| target.to_path_buf())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scene::video::plan::PictureTimes;
+
+    /// The partial file (and so the finished video) gets the mode any new
+    /// file gets here: the reference is a file `std::fs::File::create`
+    /// makes in the same folder (0666 minus the umask), not tempfile's 0600.
+    #[cfg(unix)]
+    #[test]
+    fn the_partial_file_gets_the_usual_mode_of_a_new_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let out = tempfile::tempdir().unwrap();
+        let reference = out.path().join("reference");
+        std::fs::File::create(&reference).unwrap();
+        let want = std::fs::metadata(&reference).unwrap().permissions().mode() & 0o777;
+        let part = partial_file_for(&out.path().join("video.mp4")).unwrap();
+        let got = std::fs::metadata(&part).unwrap().permissions().mode() & 0o777;
+        assert_eq!(
+            got, want,
+            "partial file mode {got:o}, a new file's {want:o}"
+        );
+    }
+
+    /// A free name beside taken ones: `take.mp4` and `take-2.mp4` exist,
+    /// so `take-3.mp4`; a name not taken is itself.
+    #[test]
+    fn a_free_name_skips_the_taken_ones() {
+        let out = tempfile::tempdir().unwrap();
+        let take = out.path().join("take.mp4");
+        assert_eq!(free_name(&take), take);
+        std::fs::write(&take, b"1").unwrap();
+        std::fs::write(out.path().join("take-2.mp4"), b"2").unwrap();
+        assert_eq!(free_name(&take), out.path().join("take-3.mp4"));
+    }
 
     fn names_in(dir: &Path) -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(dir)
