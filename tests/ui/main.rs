@@ -21,6 +21,7 @@ mod jobs;
 mod merge;
 mod motion_path_view;
 mod newuser;
+mod newuser2;
 mod physics;
 mod physics_actors;
 mod recovery;

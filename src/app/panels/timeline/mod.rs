@@ -116,7 +116,8 @@ pub fn ui(
 
 /// Follows the scene's sections: a new file fits the whole scene again
 /// (unless the user zoomed) and scrolls to the top; fits once there is
-/// something to fit (files may still be loading).
+/// something to fit (files may still be loading), and again when the ruler
+/// changes width under an untouched fit.
 fn follow_sections(state: &mut State, sections: &[Section], ruler_width: f32, last_frame: u32) {
     let ids: Vec<u64> = sections.iter().map(|s| s.doc_id).collect();
     if ids != state.shown {
@@ -131,8 +132,9 @@ fn follow_sections(state: &mut State, sections: &[Section], ruler_width: f32, la
         }
         state.shown = ids;
     }
-    // Fit once there is something to fit (files may still be loading).
-    if state.fit_pending && last_frame > 0 {
+    // Fit once there is something to fit (files may still be loading),
+    // and again when the window is resized while the fit still stands.
+    if (state.fit_pending || state.refit_for(ruler_width)) && last_frame > 0 {
         state.fit(ruler_width, last_frame);
         state.fit_pending = false;
     }

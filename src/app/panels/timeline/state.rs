@@ -65,6 +65,9 @@ pub struct State {
     /// The zoom the last fit set; a new file fits again only when the user
     /// has not zoomed since (else the zoom is kept).
     pub(super) fitted_zoom: Option<f32>,
+    /// The view the last fit made: (ruler width, zoom, left frame). While
+    /// the view is still that one, a wider or narrower ruler fits again.
+    pub(super) fitted_view: Option<(f32, f32, f64)>,
     /// The sections' vertical scroll goes back to the top next frame.
     pub(super) reset_vscroll: bool,
     /// How far the sections are scrolled down, points (as drawn last frame).
@@ -89,6 +92,7 @@ impl Default for State {
             group_move: None,
             seen_frame: None,
             fitted_zoom: None,
+            fitted_view: None,
             reset_vscroll: false,
             vscroll: 0.0,
             lane_drag: Default::default(),
@@ -199,6 +203,16 @@ impl State {
         self.px_per_frame = ((f64::from(width.max(50.0)) / span) as f32).clamp(ZOOM_MIN, ZOOM_MAX);
         self.left_frame = -f64::from(LEFT_MARGIN_PX / self.px_per_frame);
         self.fitted_zoom = Some(self.px_per_frame);
+        self.fitted_view = Some((width, self.px_per_frame, self.left_frame));
+    }
+
+    /// Whether the ruler is now `width` points wide while the view is still
+    /// the one the last fit made (neither zoomed nor scrolled since): then
+    /// the whole scene is fitted again (the window was resized).
+    pub(super) fn refit_for(&self, width: f32) -> bool {
+        self.fitted_view.is_some_and(|(w, zoom, left)| {
+            (w - width).abs() > 0.5 && zoom == self.px_per_frame && left == self.left_frame
+        })
     }
 
     /// Scrolls time so that scene frame `f` is in a view `width` points
