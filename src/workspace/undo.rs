@@ -212,6 +212,8 @@ impl Workspace {
         if done.is_empty() {
             return;
         }
+        let verb = if undo { "Undid" } else { "Redid" };
+        let what = label.map_or(String::new(), |l| format!(" “{l}”"));
         if let Some(i) = group.iter().find_map(|e| match *e {
             Entry::Doc(id) => self.doc_index(id),
             Entry::Scene => None,
@@ -224,10 +226,11 @@ impl Workspace {
             let d = &self.docs[i];
             let name = d.title();
             let name = name.trim_start_matches("● ");
-            let verb = if undo { "Undid" } else { "Redid" };
-            let what = label.map_or(String::new(), |l| format!(" “{l}”"));
             ch.notes
                 .push(format!("{verb}{what} in {name}, now the active file"));
+        } else {
+            // Every undo and redo says what it took back or did again.
+            ch.notes.push(format!("{verb}{what}"));
         }
         if undo {
             // Kept in the order the steps were made.

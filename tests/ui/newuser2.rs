@@ -57,3 +57,62 @@ fn a_zoom_the_user_chose_is_kept_when_the_window_grows() {
         .px_per_frame;
     assert_eq!(after, zoom);
 }
+
+/// 38.10: a key drag and a plain Ctrl+Z / Ctrl+Y each say on the status
+/// line what they did (they were silent).
+#[test]
+fn a_key_drag_and_undo_redo_say_what_they_did() {
+    let mut h = harness_sized(StudioApp::with_demo(), 1400.0, 1000.0);
+    settle(&mut h);
+    {
+        let t = &mut h.state_mut().panels.timeline;
+        t.px_per_frame = 8.0;
+        t.left_frame = -5.0;
+    }
+    h.run_steps(3);
+    let (doc, index, from) = {
+        let app = h.state();
+        let doc = app
+            .ws
+            .docs()
+            .iter()
+            .position(|d| !d.motion.cameras.is_empty())
+            .expect("the demo camera");
+        let m = &app.ws.docs()[doc].motion;
+        // A camera key with frame f + 3 free on its track (the move is not
+        // refused), within the first 60 frames (in view).
+        let k = (0..m.cameras.len())
+            .find(|&i| {
+                let f = m.cameras[i].frame();
+                f > 0 && f < 60 && m.cameras.iter().all(|c| c.frame() != f + 3)
+            })
+            .expect("a camera key that can move 3 frames");
+        let f = m.cameras[k].frame();
+        (doc, k, f)
+    };
+    let key = vmd_studio::workspace::document::KeyRef::Camera(index as u32);
+    let p = {
+        let app = h.state();
+        app.panels
+            .timeline
+            .key_pos(&app.ws.docs()[doc], key)
+            .expect("the key in view")
+    };
+    // Three frames right, 8 points each.
+    crate::common::ui::drag(&mut h, p, p + egui::vec2(24.0, 0.0));
+    let last = |h: &egui_kittest::Harness<'_, StudioApp>| {
+        h.state().shared.messages.last().map(|(t, _)| t.clone())
+    };
+    assert_eq!(
+        h.state().ws.docs()[doc].motion.cameras[index].frame(),
+        from + 3
+    );
+    let moved = format!("Moved 1 key to frame {}", from + 3);
+    assert_eq!(last(&h), Some(moved));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(2);
+    assert_eq!(last(&h).as_deref(), Some("Undid “Move 1 key”"));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Y);
+    h.run_steps(2);
+    assert_eq!(last(&h).as_deref(), Some("Redid “Move 1 key”"));
+}

@@ -62,6 +62,39 @@ impl GroupMove {
         self.refused = None;
         self.sent = true;
     }
+
+    /// What the finished move did, for the status line: where one key went,
+    /// or how far the keys went and where the first now is (scene frames:
+    /// each section's offset added).
+    pub(super) fn summary(&self, sections: &[Section]) -> String {
+        let n: usize = self.moves.iter().map(|(_, m)| m.len()).sum();
+        if self.applied == 0 {
+            return format!("{} back where they were", n_keys(n));
+        }
+        let offset = |id: u64| {
+            sections
+                .iter()
+                .find(|s| s.doc_id == id)
+                .map_or(0, |s| i64::from(s.offset))
+        };
+        let first = self
+            .moves
+            .iter()
+            .filter(|(_, m)| !m.is_empty())
+            .map(|(id, m)| -m.min_delta() + self.applied + offset(*id))
+            .min()
+            .unwrap_or(0);
+        if n == 1 {
+            return format!("Moved 1 key to frame {first}");
+        }
+        let (by, way) = if self.applied > 0 {
+            (self.applied, "later")
+        } else {
+            (-self.applied, "earlier")
+        };
+        let frames = if by == 1 { "frame" } else { "frames" };
+        format!("Moved {n} keys {by} {frames} {way} (the first to frame {first})")
+    }
 }
 
 /// Carries out what the sections handed up: a plain selection in one
@@ -147,6 +180,7 @@ pub(super) fn section_events(
                     for (id, _) in &g.moves {
                         push_edit(&mut out.edits, *id, EditRequest::EndMerge);
                     }
+                    shared.info(g.summary(sections));
                 }
             }
         }
