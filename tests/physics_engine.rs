@@ -7,7 +7,7 @@ mod common;
 use common::corpus;
 
 use glam::{Mat4, Quat, Vec3};
-use vmd_studio::model::physics::{SimulationMode, bake_physics};
+use vmd_studio::model::physics::{SimulationMode, bake_physics, bake_physics_from};
 use vmd_studio::model::skeleton::{Bone, Inherit};
 use vmd_studio::model::{Format, Joint, Model, PhysicsMode, PoseEngine, RigidBody, Shape};
 use vmd_studio::vmd::{self, BoneKey, IndexedMotion, Motion, NameEncoding};
@@ -467,4 +467,45 @@ fn a_bake_with_only_unstorable_bones_is_refused_naming_them() {
     for name in ["右侧髪_0_1", "髪髪髪髪髪髪髪髪_1", "髪髪髪髪髪髪髪髪_2"] {
         assert!(text.contains(name), "{text}");
     }
+}
+
+/// A bake of frames 60..=80 starts as playback does: simulated from frame
+/// 0, so played back without physics its frames are the ones a simulation
+/// from 0 shows (the reference: `heads`, one engine stepped from frame 0,
+/// the way playback runs). A lead-in set at 60 (settled there, what the
+/// bake did before) gives other hair at 60: the bake must not do that by
+/// default.
+#[test]
+fn a_range_bake_carries_the_motion_from_the_start_like_playback() {
+    let Some((model, motion)) = mei() else {
+        return;
+    };
+    let mut calls = 0;
+    let (baked, report) = bake_physics(&model, &motion, 60..=80, |_| {
+        calls += 1;
+        true
+    })
+    .expect("bake");
+    assert_eq!(report.simulated_from, 0);
+    assert_eq!(report.frames, 21);
+    // Progress over the whole simulation: 81 frames, of which 21 written.
+    assert_eq!(calls, 81);
+    assert_eq!(report.keys_written - report.keys_restoring, report.bones.len() * 21);
+    let sim = heads(&model, &motion, true, 80);
+    let replay = heads(&model, &baked, false, 80);
+    let worst_over = |a: &[Vec<Vec3>], b: &[Vec<Vec3>]| {
+        (60..=80)
+            .flat_map(|f| (0..model.skeleton.bones.len()).map(move |bone| (f, bone)))
+            .map(|(f, bone)| a[f][bone].distance(b[f][bone]))
+            .fold(0.0_f32, f32::max)
+    };
+    let from_start = worst_over(&sim, &replay);
+    assert!(from_start < 1e-3, "the bake differs from playback by {from_start}");
+    // Settled at 60 instead: the hair is elsewhere at some frame of the range.
+    let (settled, r) = bake_physics_from(&model, &motion, 60..=80, 60, |_| true).expect("bake");
+    assert_eq!(r.simulated_from, 60);
+    let replay_settled = heads(&model, &settled, false, 80);
+    let from_60 = worst_over(&sim, &replay_settled);
+    eprintln!("bake from 0: {from_start:e}; settled at 60: {from_60:e} units off playback");
+    assert!(from_60 > 0.01, "settled at 60 is {from_60} off: the test would not tell");
 }

@@ -8,7 +8,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{CliError, CliResult};
-use crate::model::physics::{BodyMode, bake_physics, world_setup};
+use crate::model::physics::{BodyMode, bake_physics_from, world_setup};
 use crate::model::{Model, PhysicsMode};
 use crate::vmd::Motion;
 
@@ -19,9 +19,15 @@ pub struct BakePhysicsArgs {
     /// The VMD motion it dances.
     pub motion: PathBuf,
     /// Motion frames to bake, inclusive `A..B` (default: 0 to the motion's
-    /// last key). The simulation starts settled at A.
+    /// last key). Only these frames are written.
     #[arg(long, value_name = "A..B")]
     pub frames: Option<String>,
+    /// The frame the simulation starts at, settled there (at most A): the
+    /// frames before A are simulated, not written, so the hair's momentum
+    /// at A is what playing from this frame shows. Default 0: as playback
+    /// from the start.
+    #[arg(long, value_name = "FRAME", default_value_t = 0)]
+    pub simulate_from: u32,
     /// The baked VMD (written atomically; may not be the input).
     #[arg(short, long, value_name = "OUT.vmd")]
     pub out: PathBuf,
@@ -56,7 +62,7 @@ pub fn bake(a: BakePhysicsArgs) -> CliResult {
     };
     let started = std::time::Instant::now();
     let mut shown = 0;
-    let (baked, report) = bake_physics(&model, &motion, first..=last, |f| {
+    let (baked, report) = bake_physics_from(&model, &motion, first..=last, a.simulate_from, |f| {
         let percent = (f * 100.0) as u32;
         if percent >= shown + 10 || percent == 100 {
             eprint!("\rbake-physics: {percent:3}%");
@@ -78,9 +84,10 @@ pub fn bake(a: BakePhysicsArgs) -> CliResult {
     super::save(&baked, &a.out)?;
     let secs = started.elapsed().as_secs_f64();
     out!(
-        "baked {} bones over frames {first}..{last} ({} frames): {} keys written, {} replaced, physics off on each; {} resets; {secs:.2} s",
+        "baked {} bones over frames {first}..{last} ({} frames, simulated from frame {}): {} keys written, {} replaced, physics off on each; {} resets; {secs:.2} s",
         report.bones.len(),
         report.frames,
+        report.simulated_from,
         report.keys_written,
         report.keys_replaced,
         report.resets.len()

@@ -17,9 +17,12 @@
 //! that frame, linear curves, the flag clear. A bake reaching the motion's
 //! last frame writes none.
 //!
-//! The simulation starts at the range's first frame, settled there (as
-//! `render` does), and runs frame by frame in MMD's order through the one
-//! pose engine.
+//! **The simulation starts as playback does:** from frame 0 by default
+//! (or from a lead-in frame the caller sets, at most the range's first),
+//! settled there, and runs frame by frame in MMD's order through the one
+//! pose engine; only the range's frames are written. So a bake of
+//! 1200–1300 carries the hair's momentum into 1200 as playing from the
+//! start shows it, not the hair settled at 1200.
 //!
 //! **Names a VMD cannot store:** a bone whose name Shift_JIS cannot hold,
 //! or whose first 15 Shift_JIS bytes are another bone's too, is left out
@@ -80,6 +83,9 @@ pub struct BakeReport {
     pub bones: Vec<String>,
     /// Frames baked (the range's length).
     pub frames: u32,
+    /// The frame the simulation started at (settled there): the lead-in
+    /// before the range is simulated but not written.
+    pub simulated_from: u32,
     /// Keys written (bones × frames).
     pub keys_written: usize,
     /// Old keys of the baked bones inside the range, replaced.
@@ -187,18 +193,34 @@ fn name_key(field: &[u8]) -> &[u8] {
     &field[..end]
 }
 
-/// Simulates `motion` on `model` over `range` (motion frames, inclusive)
-/// and returns the motion with the physics bones baked (see the module
-/// notes). `progress` gets the fraction done (0..=1) after each frame and
-/// returns `false` to cancel. The input is never changed.
+/// Simulates `motion` on `model` from frame 0 and returns the motion with
+/// the physics bones baked over `range` (motion frames, inclusive; see the
+/// module notes): [`bake_physics_from`] with the lead-in from the start.
 pub fn bake_physics(
     model: &Model,
     motion: &Motion,
     range: RangeInclusive<u32>,
+    progress: impl FnMut(f32) -> bool,
+) -> Result<(Motion, BakeReport), BakeError> {
+    bake_physics_from(model, motion, range, 0, progress)
+}
+
+/// Simulates `motion` on `model` from frame `start` (settled there; at most
+/// the range's first frame) to the range's last, and returns the motion
+/// with the physics bones baked over `range` (motion frames, inclusive;
+/// see the module notes). `progress` gets the fraction of the simulation
+/// done (0..=1) after each frame and returns `false` to cancel. The input
+/// is never changed.
+pub fn bake_physics_from(
+    model: &Model,
+    motion: &Motion,
+    range: RangeInclusive<u32>,
+    start: u32,
     mut progress: impl FnMut(f32) -> bool,
 ) -> Result<(Motion, BakeReport), BakeError> {
     let (first, last) = (*range.start(), *range.end());
     let (first, last) = (first.min(last), first.max(last));
+    let start = start.min(first);
     let mut engine = PoseEngine::new(model);
     if !engine.enable_physics(model, SimulationMode::Trace) {
         return Err(BakeError::NoBodies);
@@ -232,21 +254,25 @@ pub fn bake_physics(
     let indexed = IndexedMotion::new(motion.clone());
     engine.bind(model, Some(&indexed.index));
     let total = u64::from(last - first) + 1;
+    let simulated = u64::from(last - start) + 1;
     let mut keys = Vec::with_capacity(baked.len() * total as usize);
     let mut resets = Vec::new();
     let mut block = interpolation::DEFAULT_BONE_BLOCK;
     interpolation::set_physics_off(&mut block, true);
-    for (k, frame) in (first..=last).enumerate() {
+    for (k, frame) in (start..=last).enumerate() {
         engine.pose_bones(model, Some(indexed.as_ref()), f64::from(frame), |_| {});
         if let Some(m) = engine.take_physics_message() {
             resets.push(format!("frame {frame}: {m}"));
         }
-        let world = &engine.posed.bone_world;
-        for (j, &b) in baked.iter().enumerate() {
-            let (t, r) = local_values(model, world, b);
-            keys.push(bone_key(&fields[j], frame, t, r, block));
+        // The lead-in is simulated, not written.
+        if frame >= first {
+            let world = &engine.posed.bone_world;
+            for (j, &b) in baked.iter().enumerate() {
+                let (t, r) = local_values(model, world, b);
+                keys.push(bone_key(&fields[j], frame, t, r, block));
+            }
         }
-        if !progress((k as u64 + 1) as f32 / total as f32) {
+        if !progress((k as u64 + 1) as f32 / simulated as f32) {
             return Err(BakeError::Cancelled);
         }
     }
@@ -271,6 +297,7 @@ pub fn bake_physics(
         BakeReport {
             bones: baked.iter().map(|&b| bones[b].name.clone()).collect(),
             frames: total as u32,
+            simulated_from: start,
             keys_written: written,
             keys_replaced: replaced,
             keys_restoring: restoring.len(),

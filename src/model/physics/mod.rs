@@ -82,7 +82,7 @@ mod scene;
 mod setup;
 mod world;
 
-pub use bake::{BakeError, BakeReport, LeftOut, LeftOutReason, bake_physics};
+pub use bake::{BakeError, BakeReport, LeftOut, LeftOutReason, bake_physics, bake_physics_from};
 pub use clock::{PhysicsAction, PhysicsClock, SimulationMode, Transport};
 pub use motion::physics_off_at;
 pub use scene::{SceneActor, ScenePhysics};

@@ -10,6 +10,9 @@ use crate::workspace::document::Document;
 pub struct BakePhysicsForm {
     pub from: u32,
     pub to: u32,
+    /// The frame the simulation starts at (settled there; at most `from`):
+    /// 0 by default, as playback from the start.
+    pub simulate_from: u32,
     /// The document the range was filled for; another document (or the
     /// dialog opened again) starts from the whole motion.
     pub(super) range_for: Option<u64>,
@@ -105,6 +108,15 @@ pub(super) fn bake_physics_form(
             ui.add(egui::DragValue::new(&mut f.to).speed(0.5))
                 .labelled_by(l.id);
             ui.end_row();
+            let l = ui.label("Simulate from frame");
+            ui.add(egui::DragValue::new(&mut f.simulate_from).speed(0.5))
+                .labelled_by(l.id)
+                .on_hover_text(
+                    "The simulation starts here, settled, and runs to the range (0: as \
+                     playback from the start, so the hair arrives at the range moving as \
+                     playback shows it)",
+                );
+            ui.end_row();
         });
     ui.horizontal_wrapped(|ui| {
         if ui
@@ -147,11 +159,19 @@ pub(super) fn bake_physics_form(
             } else {
                 String::new()
             };
+            let start = f.simulate_from.min(f.from);
+            let lead = if start < f.from {
+                format!(
+                    "Simulates from frame {start} (settled there, as playback from {start}), \
+                     through the {} frames before the range without writing them, ",
+                    f.from - start
+                )
+            } else {
+                format!("Simulates from frame {start} (settled there) ")
+            };
             ui.weak(format!(
-                "Simulates from frame {} (settled there) and writes {n} keys ({:.2} s) per \
-                 physics bone; their keys outside {}–{} and every other key stay as they \
-                 are.{after}",
-                f.from,
+                "{lead}and writes {n} keys ({:.2} s) per physics bone; their keys outside \
+                 {}–{} and every other key stay as they are.{after}",
                 f64::from(n) / 30.0,
                 f.from,
                 f.to

@@ -148,22 +148,25 @@ fn plan_bake_physics(state: &State, doc: &Document) -> Result<Planned, String> {
         return Err(p);
     }
     let (from, to) = (state.bake_physics.from, state.bake_physics.to);
+    let start = state.bake_physics.simulate_from;
     Ok(Planned::background(Box::new(move |ctx: &JobCtx| {
         let model = &asset.loaded.model;
-        let (motion, baked) = crate::model::physics::bake_physics(model, &first, from..=to, |f| {
-            ctx.progress(f, "simulating physics");
-            !ctx.cancelled()
-        })
-        .map_err(|e| e.to_string())?;
+        let (motion, baked) =
+            crate::model::physics::bake_physics_from(model, &first, from..=to, start, |f| {
+                ctx.progress(f, "simulating physics");
+                !ctx.cancelled()
+            })
+            .map_err(|e| e.to_string())?;
         let scope = SimplifyScope {
             bones: baked.bones.iter().map(|b| bone_name_key(b)).collect(),
             frames: Some((from, to)),
         };
         let mut report = Report::default();
         report.lines.push(format!(
-            "baked {} bones over frames {from}–{to} ({} frames): {} keys written, {} replaced",
+            "baked {} bones over frames {from}–{to} ({} frames, simulated from frame {}): {} keys written, {} replaced",
             baked.bones.len(),
             baked.frames,
+            baked.simulated_from,
             baked.keys_written,
             baked.keys_replaced
         ));
