@@ -490,7 +490,10 @@ fn a_range_bake_carries_the_motion_from_the_start_like_playback() {
     assert_eq!(report.frames, 21);
     // Progress over the whole simulation: 81 frames, of which 21 written.
     assert_eq!(calls, 81);
-    assert_eq!(report.keys_written - report.keys_restoring, report.bones.len() * 21);
+    assert_eq!(
+        report.keys_written - report.keys_restoring,
+        report.bones.len() * 21
+    );
     let sim = heads(&model, &motion, true, 80);
     let replay = heads(&model, &baked, false, 80);
     let worst_over = |a: &[Vec<Vec3>], b: &[Vec<Vec3>]| {
@@ -500,12 +503,18 @@ fn a_range_bake_carries_the_motion_from_the_start_like_playback() {
             .fold(0.0_f32, f32::max)
     };
     let from_start = worst_over(&sim, &replay);
-    assert!(from_start < 1e-3, "the bake differs from playback by {from_start}");
+    assert!(
+        from_start < 1e-3,
+        "the bake differs from playback by {from_start}"
+    );
     // Settled at 60 instead: the hair is elsewhere at some frame of the range.
     let (settled, r) = bake_physics_from(&model, &motion, 60..=80, 60, |_| true).expect("bake");
     assert_eq!(r.simulated_from, 60);
     let replay_settled = heads(&model, &settled, false, 80);
     let from_60 = worst_over(&sim, &replay_settled);
     eprintln!("bake from 0: {from_start:e}; settled at 60: {from_60:e} units off playback");
-    assert!(from_60 > 0.01, "settled at 60 is {from_60} off: the test would not tell");
+    assert!(
+        from_60 > 0.01,
+        "settled at 60 is {from_60} off: the test would not tell"
+    );
 }

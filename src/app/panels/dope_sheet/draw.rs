@@ -351,6 +351,11 @@ pub(super) fn keys_ui(
     // (The rubber band: the timeline draws it across the sections.)
 }
 
+/// The rows in `rows` (the ones in view), with their indices.
+fn visible(all: &[Row], rows: std::ops::Range<usize>) -> impl Iterator<Item = (usize, &Row)> {
+    all.iter().enumerate().skip(rows.start).take(rows.len())
+}
+
 /// The rows' backgrounds: headers, picked tracks, alternate rows.
 fn row_backgrounds(
     painter: &egui::Painter,
@@ -359,13 +364,7 @@ fn row_backgrounds(
     l: &Layout,
     rows: std::ops::Range<usize>,
 ) {
-    for (i, row) in state
-        .rows
-        .iter()
-        .enumerate()
-        .skip(rows.start)
-        .take(rows.len())
-    {
+    for (i, row) in visible(&state.rows, rows.clone()) {
         let top = l.row_top(i);
         let rect = Rect::from_min_max(
             Pos2::new(l.keys.left(), top),
@@ -438,13 +437,7 @@ fn key_diamonds(
     mesh.reserve_vertices(8192);
     mesh.reserve_triangles(4096);
     let mut cut_lines: Vec<(f32, f32)> = Vec::new();
-    for (i, row) in state
-        .rows
-        .iter()
-        .enumerate()
-        .skip(rows.start)
-        .take(rows.len())
-    {
+    for (i, row) in visible(&state.rows, rows.clone()) {
         let Row::Track { track, .. } = row else {
             continue;
         };
