@@ -54,7 +54,9 @@ impl StudioApp {
             | UiCommand::End => self.transport_command(c),
             UiCommand::PrevKey | UiCommand::NextKey => self.seek_key(c == UiCommand::NextKey),
             UiCommand::PrevCut | UiCommand::NextCut => self.seek_cut(c == UiCommand::NextCut),
-            UiCommand::ShowDopeSheet => self.panels.show_dope_sheet = !self.panels.show_dope_sheet,
+            // Shows the timeline, as F2–F4 show their views (it toggled, so
+            // F1 hid the timeline it names); its tab's × closes it.
+            UiCommand::ShowDopeSheet => self.panels.show_dope_sheet = true,
             UiCommand::ShowCurves => self.panels.central = CentralView::Curves,
             UiCommand::ShowPreview => self.panels.central = CentralView::Preview,
             UiCommand::ShowForensics => self.panels.central = CentralView::Forensics,

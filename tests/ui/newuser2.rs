@@ -116,3 +116,26 @@ fn a_key_drag_and_undo_redo_say_what_they_did() {
     h.run_steps(2);
     assert_eq!(last(&h).as_deref(), Some("Redid “Move 1 key”"));
 }
+
+/// 38.10: F1 ("Dope sheet": "Show the dope sheet") shows the timeline, as
+/// F2–F4 show their views; it hid the timeline when pressed with it open.
+#[test]
+fn f1_shows_the_dope_sheet_and_never_hides_it() {
+    let mut h = harness_sized(StudioApp::with_demo(), 1280.0, 720.0);
+    settle(&mut h);
+    assert!(h.state().panels.show_dope_sheet);
+    h.key_press(egui::Key::F1);
+    h.run_steps(3);
+    assert!(h.state().panels.show_dope_sheet, "F1 kept the timeline");
+    assert!(
+        h.state().panels.timeline.layout().is_some(),
+        "and it is drawn"
+    );
+    // Closed (its tab's ×), F1 brings it back.
+    h.state_mut().panels.show_dope_sheet = false;
+    h.run_steps(3);
+    assert!(!h.state().panels.show_dope_sheet);
+    h.key_press(egui::Key::F1);
+    h.run_steps(3);
+    assert!(h.state().panels.show_dope_sheet, "F1 shows it again");
+}
