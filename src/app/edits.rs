@@ -252,20 +252,23 @@ impl StudioApp {
         let Some(req) = self.panels.toolbox.take_request() else {
             return;
         };
+        // The file the dialog targets, not whichever is active now.
+        let target = self.panels.toolbox.target_index(&self.ws);
+        let target_id = self.ws.docs().get(target).map(|d| d.id);
         let docs: Vec<&Document> = self.ws.docs().iter().collect();
-        match panels::toolbox::run_request(&req, &docs, self.ws.active_index()) {
+        match panels::toolbox::run_request(&req, &docs, target) {
             Ok(outcome) => {
                 for line in &outcome.report_lines {
                     self.shared.info(line.clone());
                 }
-                if let Some(id) = self.doc().map(|d| d.id)
+                if let Some(id) = target_id
                     && let Some(note) =
                         self.scene
                             .names_the_model_lacks(&self.ws, id, &outcome.motion)
                 {
                     self.shared.error(format!("{}: {note}", outcome.label));
                 }
-                if let Some(id) = self.doc().map(|d| d.id) {
+                if let Some(id) = target_id {
                     self.request_on(
                         id,
                         vec![EditRequest::apply(

@@ -175,13 +175,14 @@ impl StudioApp {
         }
     }
 
-    /// The toolbox's windows (Bake physics simulates the model of the actor
-    /// wearing the active file).
+    /// The toolbox's windows, on the file the open dialog targets (Bake
+    /// physics simulates the model of the actor wearing it).
     fn toolbox_windows(&mut self, ctx: &egui::Context) {
+        let target = self.panels.toolbox.target_index(&self.ws);
         let wearer = self
             .ws
             .docs()
-            .get(self.ws.active_index())
+            .get(target)
             .and_then(|d| self.ws.wearer(d.id))
             .and_then(|i| self.ws.scene().actors.get(i));
         self.panels.toolbox.wearer_offset = wearer.map_or(0, |a| a.offset);
@@ -194,7 +195,7 @@ impl StudioApp {
         panels::toolbox::windows(
             ctx,
             self.ws.docs(),
-            self.ws.active_index(),
+            target,
             &mut self.shared,
             &mut self.panels.toolbox,
         );

@@ -139,3 +139,69 @@ fn f1_shows_the_dope_sheet_and_never_hides_it() {
     h.run_steps(3);
     assert!(h.state().panels.show_dope_sheet, "F1 shows it again");
 }
+
+/// Opens a Tools menu entry by its label.
+fn tools(h: &mut egui_kittest::Harness<'static, StudioApp>, item: &str) {
+    h.get_by_label("Tools").click();
+    h.run_steps(2);
+    h.get_by_label(item).click();
+    h.run_steps(3);
+}
+
+/// 38.4: a tool dialog names the file it changes and keeps it: another
+/// file becoming active (as an undo in it does) does not retarget the open
+/// dialog; the file can be picked in the dialog; Bake physics opens on the
+/// motion the selected actor wears even when the camera file is active.
+#[test]
+fn a_tool_dialog_keeps_its_file_when_another_becomes_active() {
+    use vmd_studio::workspace::Event;
+    let mut h = harness_sized(StudioApp::with_demo(), 1400.0, 900.0);
+    settle(&mut h);
+    let id_of = |h: &egui_kittest::Harness<'static, StudioApp>, camera: bool| {
+        h.state()
+            .ws
+            .docs()
+            .iter()
+            .find(|d| d.motion.cameras.is_empty() != camera)
+            .map(|d| d.id)
+            .expect("the demo's dance and camera")
+    };
+    let (dance, camera) = (id_of(&h, false), id_of(&h, true));
+    h.state_mut().apply(Event::Activate(dance));
+    h.run_steps(2);
+    tools(&mut h, "Mirror left/right…");
+    assert_eq!(h.state().panels.toolbox.target, Some(dance));
+    // The camera file becomes active (an undo of a camera edit does this).
+    h.state_mut().apply(Event::Activate(camera));
+    h.run_steps(3);
+    assert_eq!(
+        h.state().panels.toolbox.target,
+        Some(dance),
+        "still the dance"
+    );
+    let cam_before = vmd_studio::vmd::write(&h.state().ws.doc(camera).unwrap().motion).unwrap();
+    let dance_before = h.state().ws.doc(dance).unwrap().revision;
+    h.get_by_label("Mirror the motion").click();
+    crate::common::ui::settle_until(&mut h, "the mirror", |a| {
+        a.ws.doc(dance).is_some_and(|d| d.revision != dance_before)
+    });
+    assert_eq!(
+        vmd_studio::vmd::write(&h.state().ws.doc(camera).unwrap().motion).unwrap(),
+        cam_before,
+        "the camera was not touched"
+    );
+    // Picked in the dialog: the camera file.
+    h.get_by_label("File:").click();
+    h.run_steps(2);
+    // The popup's entry (the tab bar and the scene panel name it too).
+    h.get_all_by_label("demo_camera.vmd")
+        .last()
+        .expect("the popup's entry")
+        .click();
+    h.run_steps(2);
+    assert_eq!(h.state().panels.toolbox.target, Some(camera));
+    // Bake physics opens on the selected actor's motion, the camera active.
+    h.state_mut().apply(Event::Activate(camera));
+    tools(&mut h, "Bake physics…");
+    assert_eq!(h.state().panels.toolbox.target, Some(dance));
+}

@@ -2,6 +2,8 @@
 //! the running job and what waits for the app.
 
 use std::sync::Arc;
+
+use crate::workspace::Workspace;
 use std::time::Instant;
 
 use super::done::Done;
@@ -138,6 +140,10 @@ pub struct State {
     pub(super) request: Option<Request>,
     /// The open dialog.
     pub open: Option<Tool>,
+    /// The document the open dialog changes (by id): picked in the dialog,
+    /// else chosen when it opens ([`State::target_index`]). An undo that
+    /// makes another file active does not retarget it.
+    pub target: Option<u64>,
     pub trim: TrimForm,
     pub join: JoinForm,
     pub speed: SpeedForm,
@@ -170,6 +176,7 @@ impl Default for State {
         State {
             request: None,
             open: None,
+            target: None,
             trim: TrimForm::default(),
             join: JoinForm::default(),
             speed: SpeedForm::default(),
@@ -208,6 +215,8 @@ impl State {
             self.summary = None;
         }
         self.open = Some(tool);
+        // Chosen again on the next frame (State::target_index).
+        self.target = None;
         match tool {
             Tool::Trim => self.trim.needs_defaults = true,
             // The range starts from the whole motion again.
@@ -217,6 +226,34 @@ impl State {
             Tool::Simplify => self.simplify.scope = None,
             _ => {}
         }
+    }
+
+    /// The index in `ws.docs()` of the document the open dialog changes:
+    /// the one it targets, or (when it opened, or its file was closed) the
+    /// active file, and for Bake physics the motion the selected actor
+    /// wears (the one a model simulates), if any. The choice is kept by id.
+    pub fn target_index(&mut self, ws: &Workspace) -> usize {
+        let docs = ws.docs();
+        if self.open.is_none() {
+            return ws.active_index();
+        }
+        if let Some(i) = self
+            .target
+            .and_then(|id| docs.iter().position(|d| d.id == id))
+        {
+            return i;
+        }
+        let worn = || {
+            let actor = ws.selected_actor().unwrap_or(0);
+            let id = ws.scene().actors.get(actor)?.motion?;
+            docs.iter().position(|d| d.id == id)
+        };
+        let i = match self.open {
+            Some(Tool::BakePhysics) => worn().unwrap_or(ws.active_index()),
+            _ => ws.active_index(),
+        };
+        self.target = docs.get(i).map(|d| d.id);
+        i
     }
 
     /// An operation is running on a background thread.

@@ -112,11 +112,7 @@ fn dialog(
         state.simplify.applied = None;
     }
     let applied = tool == Tool::Simplify && state.simplify.is_applied(doc, settled);
-    ui.label(format!(
-        "File: {}  ({} keys)",
-        doc.title(),
-        doc.motion.key_count()
-    ));
+    file_picker(ui, docs, doc, state);
     ui.weak(tool.tooltip());
     ui.separator();
     match tool {
@@ -159,6 +155,27 @@ fn dialog(
         let settled = state.job.is_none() && state.request.is_none();
         bake_physics::offer_ui(ui, doc, settled, state);
     }
+}
+
+/// The file the dialog changes, with its key count; another open file can
+/// be picked (the dialog keeps it whichever file becomes active).
+fn file_picker(ui: &mut egui::Ui, docs: &[Document], doc: &Document, state: &mut State) {
+    ui.horizontal(|ui| {
+        let l = ui.label("File:");
+        egui::ComboBox::from_id_salt("toolbox-target")
+            .selected_text(doc.title())
+            .show_ui(ui, |ui| {
+                for d in docs {
+                    if ui.selectable_label(d.id == doc.id, d.title()).clicked() {
+                        state.target = Some(d.id);
+                    }
+                }
+            })
+            .response
+            .labelled_by(l.id)
+            .on_hover_text("The file this tool changes");
+        ui.weak(format!("({} keys)", doc.motion.key_count()));
+    });
 }
 
 fn action_row(
