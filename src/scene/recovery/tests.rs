@@ -1,5 +1,11 @@
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
 use super::session::is_plain_name;
-use super::*;
+use super::{
+    ActorRecord, DocInfo, INTERVAL_ENV, RecoveryError, Role, SceneRecord, Session, SongRecord,
+    format_utc, interval,
+};
 use crate::vmd;
 
 /// A small valid VMD: a v2 header, model name, one bone key, empty rest.
