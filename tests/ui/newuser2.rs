@@ -32,6 +32,16 @@ fn the_timeline_is_fitted_again_when_the_window_grows() {
     assert!(big.px_per_frame > small.px_per_frame * 1.3);
 }
 
+/// The timeline's zoom, points per frame.
+fn ruler_zoom(h: &egui_kittest::Harness<'_, StudioApp>) -> f32 {
+    h.state()
+        .panels
+        .timeline
+        .layout()
+        .expect("ruler")
+        .px_per_frame
+}
+
 /// A zoom the user chose is kept when the window grows.
 #[test]
 fn a_zoom_the_user_chose_is_kept_when_the_window_grows() {
@@ -39,22 +49,10 @@ fn a_zoom_the_user_chose_is_kept_when_the_window_grows() {
     settle(&mut h);
     h.get_by_label("Zoom in").click();
     h.run_steps(2);
-    let zoom = h
-        .state()
-        .panels
-        .timeline
-        .layout()
-        .expect("ruler")
-        .px_per_frame;
+    let zoom = ruler_zoom(&h);
     h.set_size(egui::vec2(1920.0, 1080.0));
     h.run_steps(4);
-    let after = h
-        .state()
-        .panels
-        .timeline
-        .layout()
-        .expect("ruler")
-        .px_per_frame;
+    let after = ruler_zoom(&h);
     assert_eq!(after, zoom);
 }
 
