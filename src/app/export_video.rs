@@ -307,10 +307,9 @@ impl State {
             st.last = last;
         }
         if st.path.is_empty() {
-            let base = if base.is_absolute() {
-                base
-            } else {
-                std::env::current_dir().map_or(base.clone(), |d| d.join(&base))
+            let base = match std::env::current_dir() {
+                Ok(d) if !base.is_absolute() => d.join(base),
+                _ => base,
             };
             st.path = base.with_extension("mp4").display().to_string();
         }

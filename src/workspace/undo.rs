@@ -213,7 +213,7 @@ impl Workspace {
             return;
         }
         let verb = if undo { "Undid" } else { "Redid" };
-        let what = label.map_or(String::new(), |l| format!(" “{l}”"));
+        let what = label.map_or_else(|| " the last step".to_owned(), |l| format!(" “{l}”"));
         if let Some(i) = group.iter().find_map(|e| match *e {
             Entry::Doc(id) => self.doc_index(id),
             Entry::Scene => None,
