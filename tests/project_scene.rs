@@ -5,6 +5,7 @@
 //! and motion and is listed.
 
 mod common;
+mod project_support;
 
 use vmd_studio::model::physics::SimulationMode;
 use vmd_studio::project::scene::project_events;
@@ -81,4 +82,95 @@ fn a_model_not_found_keeps_its_actor_and_motion() {
     assert!(s.actors[0].motion.is_some());
     assert_eq!(ws.docs()[0].name, "alone_ik_multi_axis_limit_fixture.vmd");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The hand-built v2 project's accessory (`project_support`: "ステージ",
+/// shown at 95 % opacity, keys at 0 with Y 0 and at 15 with Y 2, Si 10,
+/// on the world) in the set, its file not found: it keeps its slot and
+/// keys, is listed, and nothing is opened for it.
+#[test]
+fn a_projects_accessory_goes_into_the_set_with_its_keys() {
+    use vmd_studio::scene::set::{DrawOrder, Parent};
+    let p = project_support::read(true);
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("stage.pmm");
+    let mut ws = Workspace::new();
+    let steps = project_events(&ws, &path, &p, &Resolver::for_file(&path));
+    for e in steps.events {
+        ws.apply(e);
+    }
+    assert_eq!(
+        steps.missing_accessories,
+        [(
+            "ステージ".to_owned(),
+            r"C:\MMD\UserFile\Accessory\stage.x".to_owned()
+        )]
+    );
+    assert!(
+        !steps
+            .model_opens
+            .iter()
+            .any(|(_, i)| *i == Intent::SetPiece)
+    );
+    let set = &ws.scene().set;
+    assert_eq!(set.accessories.len(), 1);
+    let a = &set.accessories[0];
+    assert_eq!(a.name, "ステージ");
+    // accessory_after_models is -1 in the bytes: none after the models.
+    assert_eq!(a.order, DrawOrder::BeforeModels);
+    let frames: Vec<u32> = a.keys.iter().map(|k| k.frame).collect();
+    assert_eq!(frames, [0, 15]);
+    let k = &a.keys[1].state;
+    assert_eq!(k.position.to_array(), [0.0, 2.0, 0.0]);
+    // 0x0B: bit 0 shown, 0x0B >> 1 = 5 % transparent.
+    assert!(k.shown && (k.opacity - 0.95).abs() < 1e-6);
+    assert_eq!((k.scale, k.ground_shadow), (10.0, true));
+    assert_eq!(k.parent, Parent::World);
+    // Half-way between the keys the accessory is half-way up (linear).
+    let mid = a.pose_at(7.5);
+    assert!((mid.position.y - 1.0).abs() < 1e-5, "{:?}", mid.position);
+}
+
+/// The accessory's file found below the project's `UserFile` folder, hung
+/// on model 0's second bone (左足ＩＫ), turned 90° about X (stored in
+/// radians), drawn after the models (index 0 on): opened for drawing.
+#[test]
+fn a_found_accessory_is_opened_parented_and_ordered() {
+    use vmd_studio::scene::set::{DrawOrder, Parent};
+    let mut p = project_support::read(true);
+    let a = &mut p.accessories[0];
+    a.keys.pool[0].value.parent = (0, 1);
+    a.keys.pool[0].value.rotation = [std::f32::consts::FRAC_PI_2, 0.0, 0.0];
+    a.keys.pool[0].value.scale = f32::NAN;
+    p.settings.as_mut().unwrap().accessory_after_models = 0;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let x = dir.join("UserFile").join("Accessory").join("stage.x");
+    std::fs::create_dir_all(x.parent().unwrap()).unwrap();
+    std::fs::write(&x, b"xof 0303txt 0032\n").unwrap();
+    let path = dir.join("stage.pmm");
+    let mut ws = Workspace::new();
+    let steps = project_events(&ws, &path, &p, &Resolver::for_file(&path));
+    for e in steps.events {
+        ws.apply(e);
+    }
+    assert!(steps.missing_accessories.is_empty());
+    assert!(steps.model_opens.contains(&(x.clone(), Intent::SetPiece)));
+    // The NaN scale is replaced (Si 1) and named with the key's offset.
+    assert_eq!(steps.warnings.len(), 1, "{:?}", steps.warnings);
+    let a = &ws.scene().set.accessories[0];
+    assert_eq!(a.path, x);
+    assert_eq!(a.order, DrawOrder::AfterModels);
+    let k = &a.keys[1].state;
+    assert_eq!(
+        k.parent,
+        Parent::Bone {
+            actor: 0,
+            bone: "左足ＩＫ".to_owned()
+        }
+    );
+    assert!((k.rotation_degrees.x - 90.0).abs() < 1e-4);
+    assert_eq!(k.scale, 1.0);
+    // The key at 0 keeps the world as its parent.
+    assert_eq!(a.keys[0].state.parent, Parent::World);
 }

@@ -67,7 +67,7 @@ pub fn camera_block(curves: &[u8; 24]) -> [u8; 24] {
 }
 
 /// Replaces non-finite numbers by 0; true when any was replaced.
-fn finite<const N: usize>(v: &mut [f32; N]) -> bool {
+pub(super) fn finite<const N: usize>(v: &mut [f32; N]) -> bool {
     let mut bad = false;
     for x in v.iter_mut() {
         if !x.is_finite() {
@@ -79,7 +79,11 @@ fn finite<const N: usize>(v: &mut [f32; N]) -> bool {
 }
 
 /// A key's frame as a VMD frame, or a warning when negative.
-fn vmd_frame<T>(r: &Record<T>, track: &dyn Fn() -> String, w: &mut Vec<Warning>) -> Option<u32> {
+pub(super) fn vmd_frame<T>(
+    r: &Record<T>,
+    track: &dyn Fn() -> String,
+    w: &mut Vec<Warning>,
+) -> Option<u32> {
     u32::try_from(r.frame).ok().or_else(|| {
         w.push(Warning {
             offset: r.offset,
@@ -92,7 +96,7 @@ fn vmd_frame<T>(r: &Record<T>, track: &dyn Fn() -> String, w: &mut Vec<Warning>)
     })
 }
 
-fn non_finite<T>(r: &Record<T>, track: &dyn Fn() -> String) -> Warning {
+pub(super) fn non_finite<T>(r: &Record<T>, track: &dyn Fn() -> String) -> Warning {
     Warning {
         offset: r.offset,
         kind: WarningKind::NonFinite {

@@ -292,12 +292,6 @@ pub fn info(p: &Project, r: &Resolver) -> ProjectInfo {
             unreached: l.unreached,
         });
     }
-    if !accessories.is_empty() {
-        n.ignored.push(format!(
-            "{} accessories and their keys (the scene has no accessories yet)",
-            accessories.len()
-        ));
-    }
     let s = p.settings.as_ref();
     let song = s
         .filter(|s| non_empty(&s.audio_path))

@@ -1,7 +1,8 @@
 //! The pure project layer: an MMD project (`.pmm`, MMD 7.x v1 and MMD
 //! 9.x v2) read into what it holds ([`read()`]), its keys followed into
 //! ordered lists as MMD links them ([`links`]), turned into VMD motions
-//! ([`convert`]) and into the steps that open it as a scene ([`scene`]);
+//! ([`convert`]), its accessories into the scene's set ([`set`]) and into
+//! the steps that open it as a scene ([`scene`]);
 //! Windows paths resolved on this machine ([`paths`]). The format, field
 //! by field: `docs/pmm-format.md`. Names no GUI type.
 
@@ -15,6 +16,7 @@ pub mod open;
 pub mod paths;
 pub mod read;
 pub mod scene;
+pub mod set;
 
 pub use convert::{CameraMotion, ModelMotion, camera_motion, model_motion};
 pub use document::{PmmVersion, Project};

@@ -7,7 +7,9 @@
 //! `<project>_camera.vmd`) placed into their roles as they open, and the
 //! model files to load onto the actors. A model not found keeps its actor
 //! (with the built-in skeleton) and its motion; it is listed in
-//! [`ProjectScene::missing_models`].
+//! [`ProjectScene::missing_models`]. The accessories go into the set with
+//! their keys ([`super::set`]); one not found keeps its slot and is listed
+//! in [`ProjectScene::missing_accessories`].
 
 use std::path::{Path, PathBuf};
 
@@ -28,6 +30,11 @@ pub struct ProjectScene {
     pub model_opens: Vec<(PathBuf, Intent)>,
     /// Actor index and the model path as stored, for models not found.
     pub missing_models: Vec<(usize, String)>,
+    /// Accessory name and path as stored, for accessories not found (their
+    /// slots and keys stay in the set).
+    pub missing_accessories: Vec<(String, String)>,
+    /// What converting the accessories' keys left out or replaced.
+    pub warnings: Vec<super::Warning>,
 }
 
 /// A file-name-safe form of a name (Windows' reserved characters become `_`).
@@ -69,6 +76,16 @@ pub fn project_events(ws: &Workspace, path: &Path, p: &Project, r: &Resolver) ->
         }
         s.actors.push(a);
     }
+    let accs = super::set::accessories(p, r);
+    for (a, _) in accs
+        .accessories
+        .iter()
+        .zip(&accs.found)
+        .filter(|(_, f)| **f)
+    {
+        model_opens.push((a.path.clone(), Intent::SetPiece));
+    }
+    s.set.accessories = accs.accessories;
     if let Some(set) = &p.settings {
         // MMD plays the song only when it is switched on; PMM has no
         // song offset (it starts at frame 0).
@@ -116,5 +133,7 @@ pub fn project_events(ws: &Workspace, path: &Path, p: &Project, r: &Resolver) ->
         events,
         model_opens,
         missing_models,
+        missing_accessories: accs.missing,
+        warnings: accs.warnings,
     }
 }
