@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{CliError, CliResult};
-use crate::model::Model;
 use crate::project::info::{ProjectInfo, info, physics_mode};
 use crate::project::scene::file_stem_safe;
 use crate::project::{self, Project, Resolver};
@@ -146,7 +145,11 @@ fn copy_model(model: &Path, dir: &Path) -> Result<(PathBuf, Vec<PathBuf>), CliEr
     let to = dir.join(name);
     copy_file(model, &to)?;
     let mut copied = vec![to.clone()];
-    if let Ok(m) = Model::open(model) {
+    // A `.x` accessory reads as a model too (its texture names kept).
+    let read = std::fs::read(model)
+        .ok()
+        .and_then(|b| crate::model::read_set_piece(model, &b).ok());
+    if let Some(m) = read {
         let r = Resolver::in_folder(model.parent().unwrap_or(Path::new(".")).to_path_buf());
         let mut seen = std::collections::HashSet::new();
         for t in &m.textures {
@@ -229,21 +232,24 @@ pub fn export_scene(a: ExportSceneArgs) -> CliResult {
             scene.preview.physics = physics_mode(s.physics_mode);
         }
     }
-    for acc in &p.accessories {
-        match r.resolve(&acc.path.text).path {
-            Some(src) => {
-                let to = out
-                    .join("accessories")
-                    .join(src.file_name().unwrap_or_default());
-                copy_file(&src, &to)?;
-                written.push(to);
-            }
-            None => notes.push(format!(
-                "accessory {}: {} not found",
-                acc.name.text, acc.path.text
-            )),
+    // The accessories with their placement and keys; each file (with the
+    // textures it names) copied under accessories/.
+    let accs = project::set::accessories(&p, &r);
+    for (i, (mut acc, found)) in accs.accessories.into_iter().zip(accs.found).enumerate() {
+        if found {
+            let dir = out.join("accessories").join(format!("{i}"));
+            let (to, files) = copy_model(&acc.path, &dir)?;
+            acc.path = to;
+            written.extend(files);
         }
+        scene.set.accessories.push(acc);
     }
+    for (name, stored) in &accs.missing {
+        notes.push(format!(
+            "accessory {name}: {stored} not found (kept in the scene under that path)"
+        ));
+    }
+    notes.extend(accs.warnings.iter().map(ToString::to_string));
     let scene_path = out.join(format!("{stem}.vmdscene"));
     scene::file::save(&scene, &scene_path).map_err(|e| CliError(e.to_string()))?;
     written.push(scene_path);

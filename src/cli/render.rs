@@ -22,7 +22,8 @@ pub struct RenderArgs {
     /// Inputs: a model (PMX/PMD), the motion it wears (VMD) and a camera
     /// (VMD; its light track is used too). More models each take the next
     /// motion. Without a model the bundled demo mannequin is drawn. Or a
-    /// `.vmdscene`, alone: its actors, camera, light, stages and accessories.
+    /// `.vmdscene` or an MMD project (`.pmm`), alone: its actors, camera,
+    /// light, stages and accessories.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// MMD frames to render, inclusive: `A..B` (30 per second).
@@ -211,6 +212,15 @@ fn stage_from(files: &[PathBuf], stage: &mut Stage) -> CliResult {
         }
         return stage_from_scene(scene, stage);
     }
+    if let Some(pmm) = files.iter().find(|f| crate::project::is_project_path(f)) {
+        if files.len() > 1 {
+            return Err(CliError(format!(
+                "{}: a project holds the models, motions and camera; give it alone",
+                pmm.display()
+            )));
+        }
+        return stage_from_project(pmm, stage);
+    }
     let mut models = Vec::new();
     let mut motions = Vec::new();
     for f in files {
@@ -299,6 +309,76 @@ fn stage_from_scene(path: &Path, stage: &mut Stage) -> CliResult {
         stage
             .add_accessory(lm, a.clone())
             .map_err(|e| CliError(format!("{}: {e}", a.path.display())))?;
+    }
+    if stage.actors.is_empty() {
+        stage
+            .add_actor(demo_model().map_err(CliError)?, None, 0.0)
+            .map_err(|e| CliError(e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// Everything an MMD project holds that a picture shows: each model
+/// wearing the keys the project holds for it, the camera and light, the
+/// accessories placed and keyed as the project says
+/// ([`crate::project::set`]). A model not found is named and replaced by
+/// the demo mannequin wearing its keys; an accessory not found is named
+/// and left out.
+fn stage_from_project(path: &Path, stage: &mut Stage) -> CliResult {
+    use crate::project;
+    let (p, r) = project::open(path).map_err(CliError)?;
+    for (i, m) in p.models.iter().enumerate() {
+        let mm = project::model_motion(m, i);
+        for w in &mm.warnings {
+            eprintln!("warning: {}: {w}", path.display());
+        }
+        let model = match r.resolve(&m.path.text).path {
+            Some(f) => open_model(&f)?,
+            None => {
+                eprintln!(
+                    "warning: {}: model {} not found ({}); the demo mannequin wears its keys",
+                    path.display(),
+                    i + 1,
+                    m.path.text
+                );
+                demo_model().map_err(CliError)?
+            }
+        };
+        stage
+            .add_actor(model, Some(IndexedMotion::new(mm.motion)), 0.0)
+            .map_err(|e| CliError(e.to_string()))?;
+    }
+    let cm = project::camera_motion(&p);
+    for w in &cm.warnings {
+        eprintln!("warning: {}: {w}", path.display());
+    }
+    if !cm.motion.lights.is_empty() {
+        stage.light = Some(IndexedMotion::new(cm.motion.clone()));
+    }
+    if !cm.motion.cameras.is_empty() {
+        stage.camera = Some(IndexedMotion::new(cm.motion));
+    }
+    let accs = project::set::accessories(&p, &r);
+    for (name, stored) in &accs.missing {
+        eprintln!(
+            "warning: {}: accessory {name} not found ({stored}); left out",
+            path.display()
+        );
+    }
+    for w in &accs.warnings {
+        eprintln!("warning: {}: {w}", path.display());
+    }
+    for (a, _) in accs
+        .accessories
+        .into_iter()
+        .zip(accs.found)
+        .filter(|(_, f)| *f)
+    {
+        let lm = LoadedModel::open_set_piece(&a.path).map_err(CliError)?;
+        let shown = a.path.clone();
+        stage
+            .add_accessory(lm, a)
+            .map_err(|e| CliError(format!("{}: {e}", shown.display())))?;
     }
     if stage.actors.is_empty() {
         stage
