@@ -242,7 +242,10 @@ fn open_items(
 fn scene_items(ui: &mut egui::Ui, ask: &mut impl FnMut(&mut egui::Ui, Request)) {
     if ui
         .button("Open scene…")
-        .on_hover_text("Open a .vmdscene file: actors, motions, camera, light")
+        .on_hover_text(
+            "Open a .vmdscene file or an MMD project (.pmm): actors, motions, camera, light, \
+             accessories, song",
+        )
         .clicked()
     {
         ask(ui, Request::Scene(panels::scene::Action::OpenScene));

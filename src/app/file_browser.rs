@@ -110,12 +110,13 @@ impl FileBrowser {
     /// File extensions (lower case) this purpose lists.
     fn extensions(&self) -> &'static [&'static str] {
         match self.purpose {
-            Pick::Open => &["vmd", "vmdscene", "pmx", "pmd"],
+            Pick::Open => &["vmd", "vmdscene", "pmm", "pmx", "pmd", "x", "vac"],
             Pick::SaveAs { .. } => &["vmd"],
             Pick::Model => &["pmx", "pmd"],
             Pick::Stage => &["pmx", "pmd", "x"],
             Pick::Accessory => &["x", "vac"],
-            Pick::OpenScene | Pick::SaveScene => &["vmdscene"],
+            Pick::OpenScene => &["vmdscene", "pmm"],
+            Pick::SaveScene => &["vmdscene"],
             Pick::Song => &["wav", "mp3", "ogg", "oga", "flac"],
             Pick::Merge { .. } => &["vmd"],
             Pick::LoadPose { .. } | Pick::SavePose => &["vpd"],

@@ -36,6 +36,7 @@ impl StudioApp {
         for p in paths {
             match FileKind::of(&p) {
                 FileKind::Scene => self.open_scene(&p),
+                FileKind::Project => self.open_project(&p),
                 FileKind::Song if under_demo => self.load_song(p),
                 FileKind::Song => self.load_song_into_scene(p),
                 FileKind::Accessory => self.add_accessory(p),
@@ -318,6 +319,86 @@ impl StudioApp {
         ));
     }
 
+    /// Opens an MMD project (`.pmm`) as a scene: an actor per model wearing
+    /// a new, unsaved motion made of the project's keys, the camera and
+    /// light as one new document, the accessories in the set with their
+    /// keys, the song, the play range and (v2) the physics mode
+    /// ([`crate::project::scene::project_events`]). The models and
+    /// accessories load in the background; what is missing, and what the
+    /// project holds that the scene does not use, is named.
+    pub fn open_project(&mut self, path: &Path) {
+        use crate::project;
+        // A v1 project names bones and morphs by index into the model
+        // files, so opening it reads them (in this pass, not a job).
+        let (p, r) = match project::open(path) {
+            Ok(x) => x,
+            Err(e) => {
+                self.shared
+                    .error(format!("Could not open the project: {e}"));
+                return;
+            }
+        };
+        let steps = project::scene::project_events(&self.ws, path, &p, &r);
+        for e in steps.events {
+            self.apply(e);
+        }
+        for (f, intent) in steps.model_opens {
+            self.open_for(f, intent);
+        }
+        let name = file_name(path);
+        for (actor, stored) in &steps.missing_models {
+            self.shared.error(format!(
+                "Project {name}: model {} not found ({stored}); the actor keeps its motion on the built-in skeleton",
+                actor + 1
+            ));
+        }
+        for (acc, stored) in &steps.missing_accessories {
+            self.shared.error(format!(
+                "Project {name}: accessory {acc} not found ({stored}); it stays in the set with its keys, not drawn"
+            ));
+        }
+        let info = project::info::info(&p, &r);
+        for w in steps
+            .warnings
+            .iter()
+            .map(ToString::to_string)
+            .chain(info.warnings)
+        {
+            self.shared.error(format!("Project {name}: {w}"));
+        }
+        for i in &info.ignored {
+            self.shared.info(format!("Project {name}: not used: {i}"));
+        }
+        if p.version == project::PmmVersion::V2
+            && let Some(mode) = p
+                .settings
+                .as_ref()
+                .and_then(|s| project::info::physics_mode(s.physics_mode))
+        {
+            self.panels.viewport.posing.physics = mode;
+        }
+        self.panels.viewport.view.mode = ViewMode::VmdCamera;
+        self.panels.central = CentralView::Preview;
+        self.scene.path = None;
+        self.remember_recent(path);
+        let missing = steps.missing_models.len() + steps.missing_accessories.len();
+        self.shared.info(format!(
+            "Opened project {} (MMD {}: {} models, {} accessories{})",
+            path.display(),
+            match p.version {
+                project::PmmVersion::V1 => "7.x",
+                project::PmmVersion::V2 => "9.x",
+            },
+            p.models.len(),
+            p.accessories.len(),
+            if missing == 0 {
+                String::new()
+            } else {
+                format!(", {missing} files missing")
+            }
+        ));
+    }
+
     /// Saves the scene file at `path`, and with it every scene motion that
     /// has unsaved edits (to its own file) or no file yet (beside the
     /// scene, under its name; see [`placing::scene_save_plan`]). Says which
@@ -551,7 +632,11 @@ impl StudioApp {
                     }
                     Pick::OpenScene => {
                         if let Some(p) = paths.first() {
-                            self.open_scene(p);
+                            if crate::project::is_project_path(p) {
+                                self.open_project(p);
+                            } else {
+                                self.open_scene(p);
+                            }
                         }
                     }
                     Pick::SaveScene => {

@@ -89,7 +89,7 @@ pub fn open_command_line(app: &mut StudioApp, files: &[PathBuf], merge: &[PathBu
         let shows_model = files.iter().any(|p| {
             matches!(
                 FileKind::of(p),
-                FileKind::Model | FileKind::Scene | FileKind::Accessory
+                FileKind::Model | FileKind::Scene | FileKind::Project | FileKind::Accessory
             )
         });
         if shows_model {

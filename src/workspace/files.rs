@@ -12,6 +12,8 @@ pub const SONG_EXTENSIONS: [&str; 5] = ["wav", "mp3", "ogg", "flac", "oga"];
 pub enum FileKind {
     /// A `.vmdscene` arrangement.
     Scene,
+    /// An MMD project (`.pmm`): opens as a scene.
+    Project,
     /// A song for the scene's song slot.
     Song,
     /// A PMX or PMD model for an actor.
@@ -31,6 +33,8 @@ impl FileKind {
             .unwrap_or_default();
         if crate::scene::file::is_scene_path(path) {
             FileKind::Scene
+        } else if ext == "pmm" {
+            FileKind::Project
         } else if SONG_EXTENSIONS.contains(&ext.as_str()) {
             FileKind::Song
         } else if ext == "pmx" || ext == "pmd" {

@@ -24,6 +24,7 @@ mod newuser;
 mod newuser2;
 mod physics;
 mod physics_actors;
+mod project;
 mod recovery;
 mod save;
 mod save_all;

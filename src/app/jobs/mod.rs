@@ -275,7 +275,15 @@ impl Jobs {
                 }
                 let paths = match purpose {
                     Pick::Open => d
+                        .add_filter(
+                            "What VMD Studio opens",
+                            &[
+                                "vmd", "VMD", "vmdscene", "pmm", "PMM", "pmx", "PMX", "pmd", "PMD",
+                                "x", "X", "vac", "VAC",
+                            ],
+                        )
                         .add_filter("VMD motion / camera", &["vmd", "VMD"])
+                        .add_filter("MMD project (PMM)", &["pmm", "PMM"])
                         .add_filter("All files", &["*"])
                         .pick_files()
                         .unwrap_or_default(),
@@ -316,7 +324,10 @@ impl Jobs {
                         .into_iter()
                         .collect(),
                     Pick::OpenScene => d
-                        .add_filter("VMD Studio scene", &["vmdscene"])
+                        .add_filter(
+                            "VMD Studio scene or MMD project",
+                            &["vmdscene", "pmm", "PMM"],
+                        )
                         .pick_file()
                         .into_iter()
                         .collect(),
