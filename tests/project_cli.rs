@@ -2,7 +2,9 @@
 //! corpus' synthetic project (1 model, 5 bone keys, found beside it).
 
 mod common;
+#[cfg(feature = "render")]
 mod project_support;
+#[cfg(feature = "render")]
 #[path = "render_support/mod.rs"]
 mod render_support;
 use common::corpus;
@@ -117,65 +119,72 @@ fn a_file_that_is_not_a_project_is_one_line_with_the_offset() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
 
-/// A big translucent red plane (±10 file units: ±100 MMD units at Si 1),
-/// so MMD draws both its faces.
-const PLANE_X: &str = "xof 0303txt 0032\nMesh {\n 4;\n -10;-10;0;,\n -10;10;0;,\n 10;10;0;,\n 10;-10;0;;\n 1;\n 4;0,1,2,3;;\n\
- MeshMaterialList { 1; 1; 0;;\n  Material { 0.9;0;0;0.99;; 5; 0;0;0;; 0.9;0;0;; }\n }\n}\n";
+/// `render` on a project: only with the renderer built.
+#[cfg(feature = "render")]
+mod with_render {
+    use super::*;
 
-/// `render PROJECT.pmm`: the hand-built v2 project (its model missing: the
-/// demo mannequin wears its keys) with its accessory found below
-/// `UserFile\Accessory`: the accessory shows (the picture differs from the
-/// one without its file), and `export-scene`'s `.vmdscene` (the accessory
-/// copied, with its placement and keys) draws the same picture byte for
-/// byte.
-#[test]
-fn render_takes_a_project_with_its_accessory_and_export_scene_keeps_it() {
-    if render_support::offscreen().is_none() {
-        return;
+    /// A big translucent red plane (±10 file units: ±100 MMD units at Si 1),
+    /// so MMD draws both its faces.
+    const PLANE_X: &str = "xof 0303txt 0032\nMesh {\n 4;\n -10;-10;0;,\n -10;10;0;,\n 10;10;0;,\n 10;-10;0;;\n 1;\n 4;0,1,2,3;;\n\
+     MeshMaterialList { 1; 1; 0;;\n  Material { 0.9;0;0;0.99;; 5; 0;0;0;; 0.9;0;0;; }\n }\n}\n";
+
+    /// `render PROJECT.pmm`: the hand-built v2 project (its model missing: the
+    /// demo mannequin wears its keys) with its accessory found below
+    /// `UserFile\Accessory`: the accessory shows (the picture differs from the
+    /// one without its file), and `export-scene`'s `.vmdscene` (the accessory
+    /// copied, with its placement and keys) draws the same picture byte for
+    /// byte.
+    #[test]
+    fn render_takes_a_project_with_its_accessory_and_export_scene_keeps_it() {
+        if render_support::offscreen().is_none() {
+            return;
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let pmm = dir.join("hand built.pmm");
+        std::fs::write(&pmm, project_support::project_bytes(true)).unwrap();
+        let render = |input: &Path, out: &str| {
+            let o = dir.join(out);
+            let r = run(&[
+                "render",
+                p(input),
+                "--frames",
+                "0..0",
+                "--size",
+                "96x54",
+                "-o",
+                p(&o),
+            ]);
+            let err = String::from_utf8_lossy(&r.stderr).into_owned();
+            ok(&r);
+            (
+                image::open(o.join("00000.png")).expect("png").to_rgba8(),
+                err,
+            )
+        };
+        let (without, err) = render(&pmm, "without");
+        assert!(err.contains("accessory ステージ not found"), "{err}");
+        assert!(err.contains("demo mannequin wears its keys"), "{err}");
+        let x = dir.join("UserFile").join("Accessory").join("stage.x");
+        std::fs::create_dir_all(x.parent().unwrap()).unwrap();
+        std::fs::write(&x, PLANE_X).unwrap();
+        let (with, err) = render(&pmm, "with");
+        assert!(!err.contains("accessory ステージ not found"), "{err}");
+        let red =
+            |img: &image::RgbaImage| img.pixels().filter(|px| px[0] > 150 && px[1] < 80).count();
+        assert!(
+            red(&with) > red(&without) + 1000,
+            "the plane shows: {} red pixels with it, {} without",
+            red(&with),
+            red(&without)
+        );
+        let out = dir.join("collected");
+        ok(&run(&["export-scene", p(&pmm), "-o", p(&out)]));
+        let (from_scene, _) = render(&out.join("hand built.vmdscene"), "scene");
+        assert!(
+            from_scene.as_raw() == with.as_raw(),
+            "the collected scene draws what the project draws"
+        );
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    let pmm = dir.join("hand built.pmm");
-    std::fs::write(&pmm, project_support::project_bytes(true)).unwrap();
-    let render = |input: &Path, out: &str| {
-        let o = dir.join(out);
-        let r = run(&[
-            "render",
-            p(input),
-            "--frames",
-            "0..0",
-            "--size",
-            "96x54",
-            "-o",
-            p(&o),
-        ]);
-        let err = String::from_utf8_lossy(&r.stderr).into_owned();
-        ok(&r);
-        (
-            image::open(o.join("00000.png")).expect("png").to_rgba8(),
-            err,
-        )
-    };
-    let (without, err) = render(&pmm, "without");
-    assert!(err.contains("accessory ステージ not found"), "{err}");
-    assert!(err.contains("demo mannequin wears its keys"), "{err}");
-    let x = dir.join("UserFile").join("Accessory").join("stage.x");
-    std::fs::create_dir_all(x.parent().unwrap()).unwrap();
-    std::fs::write(&x, PLANE_X).unwrap();
-    let (with, err) = render(&pmm, "with");
-    assert!(!err.contains("accessory ステージ not found"), "{err}");
-    let red = |img: &image::RgbaImage| img.pixels().filter(|px| px[0] > 150 && px[1] < 80).count();
-    assert!(
-        red(&with) > red(&without) + 1000,
-        "the plane shows: {} red pixels with it, {} without",
-        red(&with),
-        red(&without)
-    );
-    let out = dir.join("collected");
-    ok(&run(&["export-scene", p(&pmm), "-o", p(&out)]));
-    let (from_scene, _) = render(&out.join("hand built.vmdscene"), "scene");
-    assert!(
-        from_scene.as_raw() == with.as_raw(),
-        "the collected scene draws what the project draws"
-    );
 }
