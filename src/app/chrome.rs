@@ -264,6 +264,18 @@ fn scene_items(ui: &mut egui::Ui, ask: &mut impl FnMut(&mut egui::Ui, Request)) 
         ask(ui, Request::Scene(panels::scene::Action::SaveSceneAs));
     }
     if ui
+        .button("Collect scene into folder…")
+        .on_hover_text(
+            "Copy everything the scene uses into one folder: every motion as \
+             VMD (unsaved edits included), the models, stages and accessories \
+             with their textures, the song and a .vmdscene that opens on any \
+             machine",
+        )
+        .clicked()
+    {
+        ask(ui, Request::Scene(panels::scene::Action::CollectScene));
+    }
+    if ui
         .button("Export video…")
         .on_hover_text(
             "The scene through its camera as an MP4 with the song (needs \

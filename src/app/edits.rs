@@ -236,6 +236,10 @@ impl StudioApp {
                 let dir = self.start_dir();
                 self.pick_file(Pick::OpenScene, dir);
             }
+            Action::CollectScene => {
+                let dir = self.start_dir();
+                self.pick_file(Pick::CollectScene, dir);
+            }
             // Save scene with no file yet, and Save scene as.
             _ => {
                 let dir = self.start_dir();

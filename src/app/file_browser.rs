@@ -86,7 +86,11 @@ impl FileBrowser {
     fn saving(&self) -> bool {
         matches!(
             self.purpose,
-            Pick::SaveAs { .. } | Pick::SaveScene | Pick::SavePose | Pick::ExportVideo
+            Pick::SaveAs { .. }
+                | Pick::SaveScene
+                | Pick::CollectScene
+                | Pick::SavePose
+                | Pick::ExportVideo
         )
     }
 
@@ -99,6 +103,7 @@ impl FileBrowser {
             Pick::Accessory => "Add accessory",
             Pick::OpenScene => "Open scene",
             Pick::SaveScene => "Save scene as",
+            Pick::CollectScene => "Collect scene into folder: the scene file",
             Pick::Song => "Load song",
             Pick::Merge { .. } => "Merge motion into the actor",
             Pick::LoadPose { .. } => "Load pose (VPD)",
@@ -116,7 +121,7 @@ impl FileBrowser {
             Pick::Stage => &["pmx", "pmd", "x"],
             Pick::Accessory => &["x", "vac"],
             Pick::OpenScene => &["vmdscene", "pmm"],
-            Pick::SaveScene => &["vmdscene"],
+            Pick::SaveScene | Pick::CollectScene => &["vmdscene"],
             Pick::Song => &["wav", "mp3", "ogg", "oga", "flac"],
             Pick::Merge { .. } => &["vmd"],
             Pick::LoadPose { .. } | Pick::SavePose => &["vpd"],

@@ -437,6 +437,57 @@ impl StudioApp {
         Some(plan.motions)
     }
 
+    /// File ▸ Collect scene into folder…: the scene written as `path` with
+    /// everything it uses beside it ([`crate::scene::collect`]): every
+    /// motion as VMD (unsaved edits included; the open documents keep
+    /// their own files and state), the models, set pieces, song and
+    /// background copied. Writes nothing when a file it would write exists.
+    pub fn collect_scene_to(&mut self, path: &Path) {
+        use crate::scene::collect;
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut unwritten = Vec::new();
+        let ws = &self.ws;
+        let mut plan = collect::plan(ws.scene(), &dir, &stem, |id| {
+            let d = ws.doc(*id)?;
+            match crate::vmd::write::write(&d.motion) {
+                Ok(b) => Some((d.name.clone(), collect::Source::Bytes(b))),
+                Err(e) => {
+                    unwritten.push(format!("{}: {e}", d.name));
+                    None
+                }
+            }
+        });
+        let t = self.ws.transport();
+        plan.scene.preview.rate = t.preview_rate;
+        plan.scene.preview.frame = t.frame.max(0.0).floor() as u32;
+        plan.scene.preview.through_camera = self.panels.viewport.view.mode == ViewMode::VmdCamera;
+        plan.scene.preview.physics = Some(self.panels.viewport.posing.physics);
+        plan.scene.preview.collide_actors = self.panels.viewport.posing.collide_actors;
+        match plan.write() {
+            Ok(written) => {
+                for l in unwritten.iter().chain(&plan.left_out) {
+                    self.shared.error(format!("Collect: {l}"));
+                }
+                self.shared.info(format!(
+                    "Collected the scene into {}: {} files, {}{}",
+                    dir.display(),
+                    written.len(),
+                    plan.scene_path.display(),
+                    match plan.left_out.len() + unwritten.len() {
+                        0 => String::new(),
+                        n => format!("; {n} left out (see messages)"),
+                    }
+                ));
+                self.remember_recent(&plan.scene_path);
+            }
+            Err(e) => self.shared.error(format!("Scene not collected: {e}")),
+        }
+    }
+
     /// File ▸ Save all: the scene file (if it has one and changed, with the
     /// scene's motions) and every other file with unsaved edits, each to
     /// its own file. A file that was never saved is named, not guessed at.
@@ -642,6 +693,11 @@ impl StudioApp {
                     Pick::SaveScene => {
                         if let Some(p) = paths.into_iter().next() {
                             self.save_scene_to(p);
+                        }
+                    }
+                    Pick::CollectScene => {
+                        if let Some(p) = paths.into_iter().next() {
+                            self.collect_scene_to(&p);
                         }
                     }
                     Pick::ExportVideo => {

@@ -162,6 +162,7 @@ pub fn scene_event(a: &Action) -> Option<SceneEvent> {
         | Action::LoadModel(_)
         | Action::OpenScene
         | Action::SaveScene
-        | Action::SaveSceneAs => return None,
+        | Action::SaveSceneAs
+        | Action::CollectScene => return None,
     })
 }

@@ -138,31 +138,18 @@ fn copy_file(from: &Path, to: &Path) -> Result<(), CliError> {
 }
 
 /// Copies a model and the textures it names (found as the renderer finds
-/// them) into `dir`, keeping their paths relative to the model. Returns
-/// the copied model's path and the files copied.
+/// them; [`crate::scene::collect::model_files`]) into `dir`, keeping their
+/// paths relative to the model; a texture left out is named. Returns the
+/// copied model's path and the files copied.
 fn copy_model(model: &Path, dir: &Path) -> Result<(PathBuf, Vec<PathBuf>), CliError> {
-    let name = model.file_name().unwrap_or_default();
-    let to = dir.join(name);
-    copy_file(model, &to)?;
-    let mut copied = vec![to.clone()];
-    // A `.x` accessory reads as a model too (its texture names kept).
-    let read = std::fs::read(model)
-        .ok()
-        .and_then(|b| crate::model::read_set_piece(model, &b).ok());
-    if let Some(m) = read {
-        let r = Resolver::in_folder(model.parent().unwrap_or(Path::new(".")).to_path_buf());
-        let mut seen = std::collections::HashSet::new();
-        for t in &m.textures {
-            let rel: Vec<&str> = t.split(['\\', '/']).filter(|s| !s.is_empty()).collect();
-            if rel.contains(&"..") || !seen.insert(t.clone()) {
-                continue;
-            }
-            if let Some(src) = r.resolve(t).path {
-                let dst = rel.iter().fold(dir.to_path_buf(), |p, c| p.join(c));
-                copy_file(&src, &dst)?;
-                copied.push(dst);
-            }
-        }
+    let (to, copies, left_out) = crate::scene::collect::model_files(model, dir);
+    for l in left_out {
+        eprintln!("warning: {l}");
+    }
+    let mut copied = Vec::new();
+    for (dst, src) in copies {
+        copy_file(&src, &dst)?;
+        copied.push(dst);
     }
     Ok((to, copied))
 }

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 
 use crate::vmd::Motion;
 
+pub mod collect;
 pub mod file;
 pub mod motion_path;
 pub mod recovery;

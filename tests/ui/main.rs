@@ -13,6 +13,7 @@ mod app;
 mod bake_range;
 mod bone_pick;
 mod cmdline;
+mod collect;
 mod curve_editor;
 mod dock;
 mod export_video;

@@ -69,6 +69,9 @@ pub enum Pick {
     Song,
     /// Save the scene arrangement under a new name.
     SaveScene,
+    /// Where File ▸ Collect scene into folder… writes (the `.vmdscene`;
+    /// everything else goes beside it).
+    CollectScene,
     /// A VMD to merge into actor `actor`'s motion.
     Merge {
         actor: usize,
@@ -341,7 +344,7 @@ impl Jobs {
                         .save_file()
                         .into_iter()
                         .collect(),
-                    Pick::SaveScene => d
+                    Pick::SaveScene | Pick::CollectScene => d
                         .add_filter("VMD Studio scene", &["vmdscene"])
                         .save_file()
                         .into_iter()

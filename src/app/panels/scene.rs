@@ -29,6 +29,8 @@ pub enum Action {
     OpenScene,
     SaveScene,
     SaveSceneAs,
+    /// File ▸ Collect scene into folder…: pick where.
+    CollectScene,
     /// A change to the set (stages, accessories).
     Set(super::scene_set::SetAction),
 }
