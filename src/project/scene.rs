@@ -37,20 +37,10 @@ pub struct ProjectScene {
     pub warnings: Vec<super::Warning>,
 }
 
-/// A file-name-safe form of a name (Windows' reserved characters become `_`).
+/// A file-name-safe form of a name (Windows' reserved characters become
+/// `_`; [`crate::scene::collect::safe_file_name`]).
 pub fn file_stem_safe(name: &str) -> String {
-    let s: String = name
-        .trim()
-        .chars()
-        .map(|c| {
-            if c.is_control() || "\\/:*?\"<>|".contains(c) {
-                '_'
-            } else {
-                c
-            }
-        })
-        .collect();
-    if s.is_empty() { "model".to_owned() } else { s }
+    crate::scene::collect::safe_file_name(name, "model")
 }
 
 /// The steps that open project `p`, read from `path` (paths resolved
