@@ -2,6 +2,8 @@
 //! event — transport sync, panel edit requests, key selection, scene and
 //! toolbox actions.
 
+use std::path::Path;
+
 use super::Panels;
 use super::StudioApp;
 use super::jobs::Pick;
@@ -240,11 +242,42 @@ impl StudioApp {
                 let dir = self.start_dir();
                 self.pick_file(Pick::CollectScene, dir);
             }
+            Action::Locate(slot) => {
+                let dir = (self.scene.project.as_ref())
+                    .and_then(|r| r.project.parent().map(Path::to_path_buf))
+                    .or_else(|| self.start_dir());
+                self.pick_file(Pick::Locate(slot), dir);
+            }
             // Save scene with no file yet, and Save scene as.
             _ => {
                 let dir = self.start_dir();
                 self.pick_file(Pick::SaveScene, dir);
             }
+        }
+    }
+
+    /// The user located `file` for a slot a project left empty: it goes in
+    /// (an accessory's path is one undo step; a model loads onto its
+    /// actor), and every other missing file found beside it too
+    /// ([`crate::project::missing::ProjectReport::located`]).
+    pub(super) fn locate(&mut self, slot: crate::project::missing::Slot, file: &Path) {
+        let Some(report) = &self.scene.project else {
+            return;
+        };
+        let l = report.located(self.ws.scene(), slot, file);
+        for e in l.events {
+            self.apply(Event::Scene(e));
+        }
+        for (f, intent) in l.opens {
+            self.open_for(f, intent);
+        }
+        if !l.also_found.is_empty() {
+            let names: Vec<&str> = l.also_found.iter().map(|(n, _)| n.as_str()).collect();
+            self.shared.info(format!(
+                "Also found beside {}: {}",
+                file.display(),
+                names.join(", ")
+            ));
         }
     }
 

@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use super::jobs::Pick;
+use crate::project::missing::Slot;
 
 /// One folder entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,6 +110,8 @@ impl FileBrowser {
             Pick::LoadPose { .. } => "Load pose (VPD)",
             Pick::SavePose => "Save pose (VPD)",
             Pick::ExportVideo => "Export video to",
+            Pick::Locate(Slot::ActorModel(_)) => "Locate the actor's model",
+            Pick::Locate(Slot::Accessory(_)) => "Locate the accessory",
         }
     }
 
@@ -117,7 +120,8 @@ impl FileBrowser {
         match self.purpose {
             Pick::Open => &["vmd", "vmdscene", "pmm", "pmx", "pmd", "x", "vac"],
             Pick::SaveAs { .. } => &["vmd"],
-            Pick::Model => &["pmx", "pmd"],
+            Pick::Model | Pick::Locate(Slot::ActorModel(_)) => &["pmx", "pmd"],
+            Pick::Locate(Slot::Accessory(_)) => &["x"],
             Pick::Stage => &["pmx", "pmd", "x"],
             Pick::Accessory => &["x", "vac"],
             Pick::OpenScene => &["vmdscene", "pmm"],

@@ -31,6 +31,10 @@ pub struct SceneState {
     /// The built-in standard skeleton, a model with no mesh (actors
     /// without a model file, or while theirs loads).
     pub builtin: Model,
+    /// What the MMD project this scene was opened from named that is not
+    /// here, and what it holds that the scene does not use (the scene
+    /// panel lists it, with Locate…). None for other scenes.
+    pub project: Option<crate::project::missing::ProjectReport>,
     /// What each pending open request is for, by its sequence number.
     intents: HashMap<u64, Intent>,
     /// Results that finished before an earlier request: applied in order.
@@ -49,6 +53,7 @@ impl Default for SceneState {
             model_morphs: HashMap::new(),
             model_loads: HashMap::new(),
             builtin: crate::model::standard_model(),
+            project: None,
             intents: HashMap::new(),
             waiting: BTreeMap::new(),
             skipped: HashSet::new(),

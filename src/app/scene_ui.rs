@@ -160,6 +160,7 @@ pub fn scene_event(a: &Action) -> Option<SceneEvent> {
         }
         Action::Activate(_)
         | Action::LoadModel(_)
+        | Action::Locate(_)
         | Action::OpenScene
         | Action::SaveScene
         | Action::SaveSceneAs

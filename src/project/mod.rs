@@ -2,7 +2,8 @@
 //! 9.x v2) read into what it holds ([`read()`]), its keys followed into
 //! ordered lists as MMD links them ([`links`]), turned into VMD motions
 //! ([`convert`]), its accessories into the scene's set ([`set`]) and into
-//! the steps that open it as a scene ([`scene`]);
+//! the steps that open it as a scene ([`scene`]); what it names that is not
+//! here, and finding it by hand ([`missing`]);
 //! Windows paths resolved on this machine ([`paths`]). The format, field
 //! by field: `docs/pmm-format.md`. Names no GUI type.
 
@@ -12,6 +13,7 @@ pub mod document;
 pub mod error;
 pub mod info;
 pub mod links;
+pub mod missing;
 pub mod open;
 pub mod paths;
 pub mod read;

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use super::convert::{camera_motion, model_motion};
 use super::document::Project;
 use super::info::physics_mode;
+use super::missing::{MissingFile, Slot};
 use super::paths::Resolver;
 use crate::scene::{self, ModelRef, Scene, Song};
 use crate::workspace::placing::{Intent, clear_scene};
@@ -33,6 +34,8 @@ pub struct ProjectScene {
     /// Accessory name and path as stored, for accessories not found (their
     /// slots and keys stay in the set).
     pub missing_accessories: Vec<(String, String)>,
+    /// Both of the above as slots the user can locate by hand.
+    pub missing: Vec<MissingFile>,
     /// What converting the accessories' keys left out or replaced.
     pub warnings: Vec<super::Warning>,
 }
@@ -54,6 +57,7 @@ pub fn project_events(ws: &Workspace, path: &Path, p: &Project, r: &Resolver) ->
     let mut s: Scene<DocId> = Scene::default();
     let mut model_opens = Vec::new();
     let mut missing_models = Vec::new();
+    let mut missing = Vec::new();
     for (i, m) in p.models.iter().enumerate() {
         let mut a = scene::Actor::new(m.name.text.clone());
         let found = r.resolve(&m.path.text);
@@ -62,7 +66,15 @@ pub fn project_events(ws: &Workspace, path: &Path, p: &Project, r: &Resolver) ->
                 a.model = ModelRef::File(f.clone());
                 model_opens.push((f, Intent::ActorModel(i)));
             }
-            None => missing_models.push((i, m.path.text.clone())),
+            None => {
+                missing_models.push((i, m.path.text.clone()));
+                missing.push(MissingFile {
+                    slot: Slot::ActorModel(i),
+                    name: a.name.clone(),
+                    stored: m.path.text.clone(),
+                    placeholder: PathBuf::new(),
+                });
+            }
         }
         s.actors.push(a);
     }
@@ -74,6 +86,16 @@ pub fn project_events(ws: &Workspace, path: &Path, p: &Project, r: &Resolver) ->
         .filter(|(_, f)| **f)
     {
         model_opens.push((a.path.clone(), Intent::SetPiece));
+    }
+    for (i, (a, found)) in accs.accessories.iter().zip(&accs.found).enumerate() {
+        if !found && let Some(stored) = p.accessories.get(i) {
+            missing.push(MissingFile {
+                slot: Slot::Accessory(i),
+                name: a.name.clone(),
+                stored: stored.path.text.clone(),
+                placeholder: a.path.clone(),
+            });
+        }
     }
     s.set.accessories = accs.accessories;
     if let Some(set) = &p.settings {
@@ -124,6 +146,7 @@ pub fn project_events(ws: &Workspace, path: &Path, p: &Project, r: &Resolver) ->
         model_opens,
         missing_models,
         missing_accessories: accs.missing,
+        missing,
         warnings: accs.warnings,
     }
 }

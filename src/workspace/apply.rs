@@ -265,6 +265,7 @@ impl Workspace {
             | SceneEvent::ShowProp(..)
             | SceneEvent::PropOrder(..)
             | SceneEvent::SetAccessoryState(..)
+            | SceneEvent::SetAccessoryFile(..)
             | SceneEvent::SetAccessoryKey(..)
             | SceneEvent::RemoveAccessoryKey(..)) => self.set_piece_event(e),
             e @ (SceneEvent::SetCamera(_) | SceneEvent::SetLight(_) | SceneEvent::SetSong(_)) => {
@@ -394,6 +395,11 @@ impl Workspace {
             SceneEvent::SetAccessoryState(i, state) => {
                 if let Some(a) = s.set.accessories.get_mut(i) {
                     a.state = *state;
+                }
+            }
+            SceneEvent::SetAccessoryFile(i, path) => {
+                if let Some(a) = s.set.accessories.get_mut(i) {
+                    a.path = path;
                 }
             }
             SceneEvent::SetAccessoryKey(i, key) => {

@@ -75,6 +75,9 @@ pub enum SceneEvent {
     /// ground shadow). Consecutive changes to one accessory (a drag on a
     /// field) are one undo step.
     SetAccessoryState(usize, Box<AccessoryState>),
+    /// Points an accessory at another `.x` file (a missing file located
+    /// by hand); its placement and keys stay.
+    SetAccessoryFile(usize, PathBuf),
     /// Sets (or replaces) an accessory's key at its frame (MMD's accessory
     /// panel ▸ register); consecutive keys of one accessory at one frame
     /// (a drag on a field while keyed) are one undo step.
@@ -112,6 +115,7 @@ impl SceneEvent {
             SceneEvent::ShowProp(..) => "Show stage",
             SceneEvent::PropOrder(..) => "Stage draw order",
             SceneEvent::SetAccessoryState(..) => "Accessory placement",
+            SceneEvent::SetAccessoryFile(..) => "Locate accessory",
             SceneEvent::SetAccessoryKey(..) => "Accessory key",
             SceneEvent::RemoveAccessoryKey(..) => "Delete accessory key",
             SceneEvent::SelectActor(_) | SceneEvent::Arrange { .. } => "",

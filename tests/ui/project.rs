@@ -101,3 +101,64 @@ fn a_dropped_project_opens_its_model_motion_and_camera() {
     assert_eq!((cam.cameras.len(), cam.lights.len()), (1, 1));
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// A project whose model is not where it says (copied alone to another
+/// folder): the scene panel lists it with its stored path; Locate… opens
+/// the browser, the user picks the model where it is now, the actor wears
+/// it and the list empties.
+#[test]
+fn a_missing_model_is_located_from_the_scene_panel() {
+    use egui::{Key, Modifiers};
+    use egui_kittest::kittest::Queryable;
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let dir = corpus.join(DIR);
+    let out = temp_dir("project-locate");
+    let (proj, elsewhere) = (out.join("proj"), out.join("elsewhere"));
+    std::fs::create_dir_all(&proj).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let pmm = proj.join("moved.pmm");
+    std::fs::copy(dir.join("ik_multi_bone_from_pmx_vmd.pmm"), &pmm).unwrap();
+    let model = elsewhere.join("ik_multi_axis_limit.pmx");
+    std::fs::copy(dir.join("ik_multi_axis_limit.pmx"), &model).unwrap();
+
+    let mut app = StudioApp::default();
+    app.files.native_dialog = false;
+    let mut h = harness(app);
+    h.run_steps(4);
+    h.input_mut().dropped_files.push(Arc::new(Drop(pmm)));
+    h.run_steps(2);
+    settle(&mut h);
+    assert_eq!(h.state().ws.scene().actors[0].model, ModelRef::Builtin);
+    h.get_by_label("Project moved.pmm: 1 files missing");
+    h.get_by_label(r"..\pmx\ik_multi_axis_limit.pmx");
+
+    h.get_by_label("Locate…").click();
+    h.run_steps(3);
+    h.get_by_label("Folder").click();
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("Folder")
+        .type_text(&elsewhere.display().to_string());
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+    h.get_by_label("ik_multi_axis_limit.pmx").click();
+    h.run_steps(2);
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Open")
+        .click();
+    settle_until(&mut h, "the located model", |a| {
+        a.scene.models.contains_key(&model)
+    });
+    h.run_steps(2);
+
+    let app = h.state();
+    let msgs = format!("{:?}", app.shared.messages);
+    assert_eq!(
+        app.ws.scene().actors[0].model,
+        ModelRef::File(model.clone()),
+        "{msgs}"
+    );
+    assert!(h.query_by_label("Locate…").is_none(), "{msgs}");
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -9,6 +9,7 @@ pub mod service;
 pub mod ui;
 pub use service::{Finished, JobCtx, JobId, JobInfo, JobKind, JobService, Lane, Polled};
 
+use crate::project::missing::Slot;
 use crate::render::asset::ModelAsset;
 use crate::vmd::save::{DiskStamp, SaveOptions};
 use crate::vmd::{self, Motion, WriteError};
@@ -84,6 +85,9 @@ pub enum Pick {
     SavePose,
     /// Where File ▸ Export video… writes the MP4.
     ExportVideo,
+    /// A file a project names that was not found (Locate… in the scene
+    /// panel): a model for an actor, or an accessory's `.x`.
+    Locate(crate::project::missing::Slot),
 }
 
 /// The app's own file jobs (open, save, file dialogs) on the shared
@@ -310,6 +314,16 @@ impl Jobs {
                         .add_filter("Accessory (.x, .vac)", &["x", "vac", "X", "VAC"])
                         .pick_files()
                         .unwrap_or_default(),
+                    Pick::Locate(Slot::ActorModel(_)) => d
+                        .add_filter("PMX / PMD model", &["pmx", "pmd", "PMX", "PMD"])
+                        .pick_file()
+                        .into_iter()
+                        .collect(),
+                    Pick::Locate(Slot::Accessory(_)) => d
+                        .add_filter("Accessory (.x)", &["x", "X"])
+                        .pick_file()
+                        .into_iter()
+                        .collect(),
                     Pick::SaveAs { .. } => d
                         .add_filter("VMD", &["vmd"])
                         .save_file()

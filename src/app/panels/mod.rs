@@ -17,6 +17,7 @@ pub mod inspector;
 pub mod key_panel;
 pub mod model_view;
 pub mod scene;
+pub mod scene_missing;
 pub mod scene_set;
 pub mod shots;
 pub mod timeline;

@@ -33,6 +33,8 @@ pub enum Action {
     CollectScene,
     /// A change to the set (stages, accessories).
     Set(super::scene_set::SetAction),
+    /// Pick the file a project named that was not found.
+    Locate(crate::project::missing::Slot),
 }
 
 /// What missing names were computed from: document id and revision, and
@@ -137,6 +139,13 @@ pub fn ui(
                     out.push(Action::SaveSceneAs);
                 }
             });
+            if let Some(report) = &sc.project {
+                out.extend(
+                    super::scene_missing::ui(ui, s, report)
+                        .into_iter()
+                        .map(Action::Locate),
+                );
+            }
             egui::ScrollArea::vertical()
                 .id_salt("scene-panel-scroll")
                 .max_height(300.0)
