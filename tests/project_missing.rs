@@ -165,3 +165,23 @@ fn others_are_found_by_the_same_move_or_by_name_and_the_rest_stay_listed() {
     let l = report.located(&scene, Slot::ActorModel(0), &a);
     assert_eq!(l.opens.len(), 2, "{:?}", l.opens);
 }
+
+/// The hand-built v2 project's look settings (`project_support`: output
+/// 1920x1080, 30 fps, ground shadow on at 0.8 and translucent, grid shown,
+/// edge colour 255,0,128) and its background image are named as not used.
+#[test]
+fn what_the_scene_does_not_take_is_named() {
+    let p = project_support::read(true);
+    let tmp = tempfile::tempdir().unwrap();
+    let r = Resolver::for_file(&tmp.path().join("p.pmm"));
+    let info = vmd_studio::project::info::info(&p, &r);
+    let look = "look settings: output 1920x1080 at 30 fps, ground shadow on at 80 % \
+                brightness, translucent, grid shown, edge colour 255,0,128 \
+                (the preview and exports use their own)";
+    assert!(info.ignored.iter().any(|l| l == look), "{:?}", info.ignored);
+    assert!(
+        info.ignored.iter().any(|l| l.starts_with("background image")),
+        "{:?}",
+        info.ignored
+    );
+}

@@ -318,6 +318,9 @@ pub fn info(p: &Project, r: &Resolver) -> ProjectInfo {
         n.ignored
             .push("background image/video (the scene has no background yet)".to_owned());
     }
+    if let Some(s) = s {
+        n.ignored.push(view_settings(p, s));
+    }
     if !p.trailing.is_empty() {
         n.ignored.push(format!(
             "{} bytes after the last known field",
@@ -353,4 +356,37 @@ pub fn info(p: &Project, r: &Resolver) -> ProjectInfo {
         ignored: n.ignored,
         warnings: n.warnings,
     }
+}
+
+/// The project's look settings, which the scene does not take (the
+/// preview and exports use their own): one line naming their values.
+fn view_settings(p: &Project, s: &PmmSettings) -> String {
+    let [w, h] = p.output_size;
+    let shadow = if s.ground_shadow {
+        format!(
+            "on at {:.0} % brightness{}",
+            s.ground_shadow_brightness * 100.0,
+            if s.translucent_ground_shadow {
+                ", translucent"
+            } else {
+                ""
+            }
+        )
+    } else {
+        "off".to_owned()
+    };
+    let mut out = format!(
+        "look settings: output {w}x{h} at {} fps, ground shadow {shadow}, grid {}",
+        s.fps,
+        if s.show_grid_and_axis { "shown" } else { "hidden" }
+    );
+    if let Some(t) = &p.tail {
+        let [r, g, b] = t.edge_color;
+        out.push_str(&format!(", edge colour {r},{g},{b}"));
+        if t.black_background {
+            out.push_str(", black background");
+        }
+    }
+    out.push_str(" (the preview and exports use their own)");
+    out
 }
