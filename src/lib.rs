@@ -46,6 +46,7 @@ pub mod sizing;
 /// ([`scene::video`]); this keeps the old path `crate::video` working.
 pub use scene::video;
 pub mod vmd;
+pub mod winpath;
 pub mod workspace;
 
 /// The app's data directory (recovery copies, logs): `$VMD_STUDIO_DATA_DIR`,

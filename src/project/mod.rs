@@ -15,7 +15,9 @@ pub mod info;
 pub mod links;
 pub mod missing;
 pub mod open;
-pub mod paths;
+/// Windows paths resolved on this machine: the one rule of every reader
+/// ([`crate::winpath`]), here under its old name.
+pub use crate::winpath as paths;
 pub mod read;
 pub mod scene;
 pub mod set;

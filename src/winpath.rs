@@ -161,7 +161,7 @@ fn is_absolute(p: &str) -> bool {
 
 /// Follows `parts` down from `dir`, each name matched exactly or else by
 /// [`fold`]; `..` goes up, `.` stays. A file at the end, or `None`.
-pub(super) fn walk(dir: &Path, parts: &[&str]) -> Option<PathBuf> {
+pub(crate) fn walk(dir: &Path, parts: &[&str]) -> Option<PathBuf> {
     let mut cur = dir.to_path_buf();
     for part in parts {
         match *part {
