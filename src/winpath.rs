@@ -1,8 +1,16 @@
 //! Windows paths from MMD files (projects, `.vac` accessories, models'
-//! texture names) → files on this machine.
+//! texture names) → files on this machine: the one rule every reader uses.
 //!
-//! MMD stores absolute Windows paths in Shift_JIS
-//! (`C:\MMD\UserFile\Model\ミク.pmx`). A path is tried, in order:
+//! **A name stored beside its file** (a model's texture, a `.vac`'s `.x`;
+//! [`resolve_beside`]): relative to the file's folder (`..` allowed, a
+//! leading `\` stays inside it); an absolute path as it is on this
+//! machine; an absolute path that names nothing here (the author's
+//! `C:\Users\…\tex.png`) by its file name in the folder, where the file
+//! usually travelled with the model.
+//!
+//! **A project's paths** ([`Resolver`]): MMD stores absolute Windows paths
+//! in Shift_JIS (`C:\MMD\UserFile\Model\ミク.pmx`). A path is tried, in
+//! order:
 //! 1. as it is (an absolute path that exists here);
 //! 2. relative to the project's folder (a relative path, `..` allowed);
 //! 3. the part after a `UserFile` component, below the project's folder
@@ -14,10 +22,12 @@
 //!    sharing the most parent folder names with the original wins).
 //!
 //! Every step compares names the way Windows users expect: letter case and
-//! full-width/half-width forms alike (`ＭＯＤＥＬ` = `model`, `ﾐｸ` = `ミク`).
+//! full-width/half-width forms alike (`ＭＯＤＥＬ` = `model`, `ﾐｸ` = `ミク`);
+//! a file name on disk that is not UTF-8 is read as Shift_JIS (an archive
+//! unpacked by a tool that kept Windows' bytes).
 
 use std::cell::OnceCell;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// Which rule found a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -85,10 +95,7 @@ impl Resolver {
     }
 
     fn find(&self, original: &str) -> Option<(PathBuf, Found)> {
-        let parts: Vec<&str> = original
-            .split(['\\', '/'])
-            .filter(|s| !s.is_empty())
-            .collect();
+        let parts = split(original);
         let name = *parts.last()?;
         let absolute = is_absolute(original);
         if absolute {
@@ -135,7 +142,8 @@ impl Resolver {
         tree.iter()
             .filter(|p| {
                 p.file_name()
-                    .is_some_and(|n| fold(&n.to_string_lossy()) == want)
+                    .and_then(name_text)
+                    .is_some_and(|n| fold(&n) == want)
             })
             .max_by_key(|p| {
                 let shared = p
@@ -159,15 +167,62 @@ fn is_absolute(p: &str) -> bool {
     (b.len() >= 2 && b[1] == b':' && b[0].is_ascii_alphabetic()) || p.starts_with(['\\', '/'])
 }
 
+/// The file a name stored beside `dir` means (a model's texture, a
+/// `.vac`'s `.x`; module docs), or `None` when no file matches.
+pub fn resolve_beside(dir: &Path, stored: &str) -> Option<PathBuf> {
+    let normal = stored.trim().replace('\\', "/");
+    let parts = split(&normal);
+    let name = *parts.last()?;
+    let named = Path::new(&normal);
+    let found = if named.is_absolute() {
+        // This machine's own absolute path: its drive and root kept.
+        let root: PathBuf = named
+            .components()
+            .take_while(|c| matches!(c, Component::Prefix(_) | Component::RootDir))
+            .collect();
+        walk(&root, &parts_after_root(named))
+    } else {
+        walk(dir, &parts)
+    };
+    if found.is_some() || !is_absolute(&normal) {
+        return found;
+    }
+    walk(dir, &[name])
+}
+
+/// A path's names after its drive and root.
+fn parts_after_root(p: &Path) -> Vec<&str> {
+    p.components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => s.to_str(),
+            Component::ParentDir => Some(".."),
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => None,
+        })
+        .collect()
+}
+
+/// A stored path's names (either separator, empty names dropped).
+pub fn split(stored: &str) -> Vec<&str> {
+    stored
+        .split(['\\', '/'])
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
 /// Follows `parts` down from `dir`, each name matched exactly or else by
 /// [`fold`]; `..` goes up, `.` stays. A file at the end, or `None`.
-pub(crate) fn walk(dir: &Path, parts: &[&str]) -> Option<PathBuf> {
+pub fn walk(dir: &Path, parts: &[&str]) -> Option<PathBuf> {
     let mut cur = dir.to_path_buf();
     for part in parts {
         match *part {
             "." => continue,
             ".." => {
-                cur.push("..");
+                // Up by dropping a name where there is one (the path stays
+                // plain); above the start, `..` itself.
+                if !matches!(cur.components().next_back(), Some(Component::Normal(_))) || !cur.pop()
+                {
+                    cur.push("..");
+                }
                 continue;
             }
             _ => {}
@@ -177,14 +232,41 @@ pub(crate) fn walk(dir: &Path, parts: &[&str]) -> Option<PathBuf> {
             cur = exact;
             continue;
         }
-        let want = fold(part);
-        let hit = std::fs::read_dir(&cur)
-            .ok()?
-            .filter_map(Result::ok)
-            .find(|e| fold(&e.file_name().to_string_lossy()) == want)?;
-        cur = hit.path();
+        cur = cur.join(find_in_dir(&cur, part)?);
     }
     cur.is_file().then_some(cur)
+}
+
+/// The entry of `dir` whose name is `part` as [`fold`] compares names
+/// (a name that is not UTF-8 read as Shift_JIS).
+fn find_in_dir(dir: &Path, part: &str) -> Option<std::ffi::OsString> {
+    let want = fold(part);
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .find(|n| name_text(n).is_some_and(|t| fold(&t) == want))
+}
+
+/// A file name on disk as text: UTF-8, else Shift_JIS bytes (Unix).
+fn name_text(name: &std::ffi::OsStr) -> Option<String> {
+    match name.to_str() {
+        Some(s) => Some(s.to_owned()),
+        None => sjis_os_name(name),
+    }
+}
+
+/// A file name that is not UTF-8, read as Shift_JIS bytes.
+#[cfg(unix)]
+fn sjis_os_name(name: &std::ffi::OsStr) -> Option<String> {
+    use std::os::unix::ffi::OsStrExt;
+    let (text, _, bad) = encoding_rs::SHIFT_JIS.decode(name.as_bytes());
+    (!bad).then(|| text.into_owned())
+}
+
+#[cfg(not(unix))]
+fn sjis_os_name(_: &std::ffi::OsStr) -> Option<String> {
+    None
 }
 
 /// Every file below `dir` (bounded depth and count), sorted.

@@ -180,7 +180,9 @@ fn what_the_scene_does_not_take_is_named() {
                 (the preview and exports use their own)";
     assert!(info.ignored.iter().any(|l| l == look), "{:?}", info.ignored);
     assert!(
-        info.ignored.iter().any(|l| l.starts_with("background image")),
+        info.ignored
+            .iter()
+            .any(|l| l.starts_with("background image")),
         "{:?}",
         info.ignored
     );

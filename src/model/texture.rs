@@ -11,7 +11,7 @@
 //! through the `image` crate; the format comes from the file's magic bytes,
 //! else from its extension (TGA has no magic).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::data::Model;
 use super::error::Warning;
@@ -172,91 +172,15 @@ pub fn decode_texture(bytes: &[u8], path: &Path) -> Result<Texture, String> {
 }
 
 /// Finds the file `name` (as a model names it) under `dir`: `\` and `/`
-/// both separate, each component matches exactly or else case-insensitively
-/// (or as Shift_JIS bytes on Unix), as a Windows file system would find it.
-/// An absolute name keeps its drive (`C:\…` on Windows); one that names no
-/// file here — an author's `C:\Users\…\tex.png`, which is not even
-/// absolute on Linux — is looked up by its file name in `dir`, where the
-/// texture usually travelled with the model. `None` when no file matches.
+/// both separate, each component matches exactly or else as Windows users
+/// expect (letter case and width alike; a non-UTF-8 name on Unix read as
+/// Shift_JIS). An absolute name keeps its drive (`C:\…` on Windows); one
+/// that names no file here — an author's `C:\Users\…\tex.png`, which is
+/// not even absolute on Linux — is looked up by its file name in `dir`,
+/// where the texture usually travelled with the model. `None` when no
+/// file matches. The one rule of [`crate::winpath::resolve_beside`].
 pub fn resolve_texture_path(dir: &Path, name: &str) -> Option<PathBuf> {
-    let normal = name.trim().replace('\\', "/");
-    if normal.is_empty() {
-        return None;
-    }
-    let named = Path::new(&normal);
-    let found = if named.is_absolute() {
-        walk_components(PathBuf::new(), named, true)
-    } else {
-        walk_components(dir.to_owned(), named, false)
-    };
-    if found.is_some() || !looks_absolute(&normal) {
-        return found;
-    }
-    let file = named.file_name()?.to_str()?;
-    walk_components(dir.to_owned(), Path::new(file), false)
-}
-
-/// Whether a model's texture name (with `/` separators) is absolute on
-/// some system: a leading separator, or a Windows drive (`C:`).
-fn looks_absolute(normal: &str) -> bool {
-    let b = normal.as_bytes();
-    normal.starts_with('/') || (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
-}
-
-/// Follows `named` from `current` component by component (exact match,
-/// else case-insensitive). `absolute`: the drive and root of `named` are
-/// kept; otherwise they are ignored (a leading `\` stays inside `dir`).
-fn walk_components(mut current: PathBuf, named: &Path, absolute: bool) -> Option<PathBuf> {
-    for comp in named.components() {
-        match comp {
-            Component::Normal(part) => {
-                let part = part.to_str()?;
-                let exact = current.join(part);
-                if exact.exists() {
-                    current = exact;
-                } else {
-                    current = current.join(find_in_dir(&current, part)?);
-                }
-            }
-            Component::ParentDir => {
-                current.pop();
-            }
-            Component::Prefix(_) | Component::RootDir if absolute => {
-                current.push(comp.as_os_str());
-            }
-            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
-        }
-    }
-    current.is_file().then_some(current)
-}
-
-/// The directory entry of `dir` whose name equals `part` ignoring case.
-fn find_in_dir(dir: &Path, part: &str) -> Option<std::ffi::OsString> {
-    let want = part.to_lowercase();
-    for entry in std::fs::read_dir(dir).ok()?.flatten() {
-        let name = entry.file_name();
-        let text = match name.to_str() {
-            Some(s) => s.to_owned(),
-            None => sjis_os_name(&name)?,
-        };
-        if text.to_lowercase() == want {
-            return Some(name);
-        }
-    }
-    None
-}
-
-/// A file name that is not UTF-8, read as Shift_JIS bytes.
-#[cfg(unix)]
-fn sjis_os_name(name: &std::ffi::OsStr) -> Option<String> {
-    use std::os::unix::ffi::OsStrExt;
-    let (text, _, bad) = encoding_rs::SHIFT_JIS.decode(name.as_bytes());
-    (!bad).then(|| text.into_owned())
-}
-
-#[cfg(not(unix))]
-fn sjis_os_name(_: &std::ffi::OsStr) -> Option<String> {
-    None
+    crate::winpath::resolve_beside(dir, name)
 }
 
 /// Size of the built-in toon ramps (MMD's are 32 × 32 too).

@@ -378,7 +378,11 @@ fn view_settings(p: &Project, s: &PmmSettings) -> String {
     let mut out = format!(
         "look settings: output {w}x{h} at {} fps, ground shadow {shadow}, grid {}",
         s.fps,
-        if s.show_grid_and_axis { "shown" } else { "hidden" }
+        if s.show_grid_and_axis {
+            "shown"
+        } else {
+            "hidden"
+        }
     );
     if let Some(t) = &p.tail {
         let [r, g, b] = t.edge_color;

@@ -18,8 +18,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::paths::{Resolver, fold};
 use crate::scene::{ModelRef, Scene};
+use crate::winpath::{Resolver, fold, split, walk};
 use crate::workspace::{DocId, Intent, SceneEvent};
 
 /// Where a missing file belongs in the scene a project opened as.
@@ -190,16 +190,6 @@ impl Move {
         {
             return None;
         }
-        let rest: Vec<&str> = parts[self.old.len()..].iter().map(String::as_str).collect();
-        super::paths::walk(&self.new, &rest)
+        walk(&self.new, &parts[self.old.len()..])
     }
-}
-
-/// A stored path's names (either separator; empty parts dropped).
-fn split(stored: &str) -> Vec<String> {
-    stored
-        .split(['\\', '/'])
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect()
 }

@@ -13,10 +13,10 @@
 //! spaces, the `.x` path taken relative to the `.vac`'s folder.
 //!
 //! The `.x` path is kept as written ([`VacFile::x_file`]); [`VacFile::resolve_x`]
-//! is a small resolution of its own (`\` → `/`, each component matched
-//! without regard to letter case, an absolute Windows path falling back to
-//! its file name beside the `.vac`) through the model layer's texture
-//! resolver, not the project-wide Windows-path resolver.
+//! finds it by the one Windows-path rule of every reader
+//! ([`crate::winpath::resolve_beside`]: beside the `.vac`, names matched
+//! as Windows users expect, an absolute Windows path falling back to its
+//! file name beside the `.vac`).
 
 use std::path::{Path, PathBuf};
 
@@ -142,7 +142,7 @@ impl VacFile {
     /// any letter case, an absolute path that is not there looked for by
     /// its file name in `vac_dir`. `None` when no such file exists.
     pub fn resolve_x(&self, vac_dir: &Path) -> Option<PathBuf> {
-        crate::model::resolve_texture_path(vac_dir, &self.x_file)
+        crate::winpath::resolve_beside(vac_dir, &self.x_file)
     }
 }
 
