@@ -730,7 +730,8 @@ impl StudioApp {
     /// the built-in browser where the system one cannot open.
     pub(crate) fn pick_file(&mut self, purpose: Pick, dir: Option<PathBuf>) {
         if self.files.native_dialog {
-            self.jobs.pick(purpose, dir);
+            let base = self.files.dialog_parent.clone();
+            self.jobs.pick(purpose, dir, base.unwrap_or_default());
         } else {
             self.files.file_browser = Some(file_browser::FileBrowser::new(purpose, dir));
         }

@@ -202,7 +202,12 @@ impl StudioApp {
 }
 
 impl eframe::App for StudioApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        if self.files.dialog_parent.is_none() {
+            // The window's handle, for the system file dialog's parent (no
+            // handle, as under a test harness: a dialog without a parent).
+            self.files.dialog_parent = Some(rfd::FileDialog::new().set_parent(frame));
+        }
         self.show(ui);
     }
 

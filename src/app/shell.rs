@@ -110,6 +110,11 @@ pub struct Files {
     /// session for the desktop portal, `VMD_STUDIO_FILE_DIALOG=builtin`, or
     /// after it failed once).
     pub native_dialog: bool,
+    /// The system dialog every pick starts from, with the app's window as
+    /// its parent (taken from eframe's window handle on the first frame):
+    /// the dialog opens in front of the app, modal to it, and cannot fall
+    /// behind it (issue 39.3). None until the first frame.
+    pub dialog_parent: Option<rfd::FileDialog>,
 }
 
 impl Default for Files {
@@ -118,6 +123,7 @@ impl Default for Files {
             recent: Vec::new(),
             file_browser: None,
             native_dialog: native_dialog_available(),
+            dialog_parent: None,
         }
     }
 }

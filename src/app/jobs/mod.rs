@@ -270,13 +270,14 @@ impl Jobs {
     }
 
     /// Opens a native file dialog on its own thread.
-    pub fn pick(&mut self, purpose: Pick, start_dir: Option<PathBuf>) {
+    /// `base`: the dialog to start from (the app's window as its parent).
+    pub fn pick(&mut self, purpose: Pick, start_dir: Option<PathBuf>, base: rfd::FileDialog) {
         self.spawn(
             JobKind::Dialog,
             "Waiting for the file dialog".into(),
             move |_| {
                 let started = std::time::Instant::now();
-                let mut d = rfd::FileDialog::new();
+                let mut d = base;
                 if let Some(dir) = start_dir {
                     d = d.set_directory(dir);
                 }
