@@ -1,10 +1,20 @@
 //! `vmd-studio`: CLI verbs, or the desktop app when no verb is given.
-#![forbid(unsafe_code)]
+//!
+//! On Windows a GUI-subsystem program (no console window on a
+//! double-click) that takes its terminal back when started from one
+//! ([`win_console`], the one module allowed `unsafe`).
+#![cfg_attr(windows, windows_subsystem = "windows")]
+#![deny(unsafe_code)]
 
 use clap::Parser;
 use vmd_studio::cli::{self, Cli};
 
+#[cfg(windows)]
+mod win_console;
+
 fn main() {
+    #[cfg(windows)]
+    win_console::attach_parent();
     let args = match Cli::try_parse() {
         Ok(a) => a,
         Err(e) => {
