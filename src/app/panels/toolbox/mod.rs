@@ -32,6 +32,7 @@ use std::sync::{Arc, Mutex};
 use crate::vmd::Motion;
 use crate::vmd::ops::{self, FillRestParams, JoinParams, RenameMap, SpeedParams, TrimParams};
 
+mod applied;
 mod bake_physics;
 mod done;
 mod forms;
@@ -42,6 +43,7 @@ mod simplify;
 mod state;
 mod window;
 
+pub use applied::Applied;
 pub use bake_physics::{BakeOffer, BakePhysicsForm};
 pub use run::run_request;
 pub use simplify::{BakeForm, SimplifyForm, SimplifyPreview, TrackGraph};
