@@ -109,6 +109,7 @@ impl FileBrowser {
             Pick::LoadPose { .. } => "Load pose (VPD)",
             Pick::SavePose => "Save pose (VPD)",
             Pick::ExportVideo => "Export video to",
+            Pick::SizingSource => "The model the motion was made for",
         }
     }
 
@@ -117,7 +118,7 @@ impl FileBrowser {
         match self.purpose {
             Pick::Open => &["vmd", "vmdscene", "pmm", "pmx", "pmd", "x", "vac"],
             Pick::SaveAs { .. } => &["vmd"],
-            Pick::Model => &["pmx", "pmd"],
+            Pick::Model | Pick::SizingSource => &["pmx", "pmd"],
             Pick::Stage => &["pmx", "pmd", "x"],
             Pick::Accessory => &["x", "vac"],
             Pick::OpenScene => &["vmdscene", "pmm"],

@@ -638,89 +638,90 @@ impl StudioApp {
 
     /// A file dialog (system or built-in) closed with `paths` (empty: cancelled).
     pub fn picked(&mut self, purpose: Pick, paths: Vec<PathBuf>) {
-        {
-            {
-                match purpose {
-                    Pick::Open => self.open_paths(paths),
-                    Pick::Merge { actor } => {
-                        for p in paths {
-                            self.open_for(p, Intent::MergeInto(Some(actor)));
-                        }
+        match purpose {
+            Pick::Open => self.open_paths(paths),
+            Pick::Merge { actor } => {
+                for p in paths {
+                    self.open_for(p, Intent::MergeInto(Some(actor)));
+                }
+            }
+            Pick::Song => {
+                if let Some(p) = paths.into_iter().next() {
+                    self.load_song(p);
+                }
+            }
+            Pick::Model => {
+                let sel = self.ws.selected_actor();
+                for p in paths {
+                    match sel {
+                        Some(i) => self.open_for(p, Intent::ActorModel(i)),
+                        None => self.open_for(p, Intent::Auto),
                     }
-                    Pick::Song => {
-                        if let Some(p) = paths.into_iter().next() {
-                            self.load_song(p);
-                        }
+                }
+            }
+            Pick::Stage => {
+                for p in paths {
+                    self.add_stage(p);
+                }
+            }
+            Pick::Accessory => {
+                for p in paths {
+                    self.add_accessory(p);
+                }
+            }
+            Pick::LoadPose { mirror } => {
+                if let Some(p) = paths.first() {
+                    self.load_pose_file(p, mirror);
+                }
+            }
+            Pick::SavePose => {
+                if let Some(p) = paths.first() {
+                    self.save_pose_file(p);
+                }
+            }
+            Pick::OpenScene => {
+                if let Some(p) = paths.first() {
+                    if crate::project::is_project_path(p) {
+                        self.open_project(p);
+                    } else {
+                        self.open_scene(p);
                     }
-                    Pick::Model => {
-                        let sel = self.ws.selected_actor();
-                        for p in paths {
-                            match sel {
-                                Some(i) => self.open_for(p, Intent::ActorModel(i)),
-                                None => self.open_for(p, Intent::Auto),
-                            }
-                        }
-                    }
-                    Pick::Stage => {
-                        for p in paths {
-                            self.add_stage(p);
-                        }
-                    }
-                    Pick::Accessory => {
-                        for p in paths {
-                            self.add_accessory(p);
-                        }
-                    }
-                    Pick::LoadPose { mirror } => {
-                        if let Some(p) = paths.first() {
-                            self.load_pose_file(p, mirror);
-                        }
-                    }
-                    Pick::SavePose => {
-                        if let Some(p) = paths.first() {
-                            self.save_pose_file(p);
-                        }
-                    }
-                    Pick::OpenScene => {
-                        if let Some(p) = paths.first() {
-                            if crate::project::is_project_path(p) {
-                                self.open_project(p);
-                            } else {
-                                self.open_scene(p);
-                            }
-                        }
-                    }
-                    Pick::SaveScene => {
-                        if let Some(p) = paths.into_iter().next() {
-                            self.save_scene_to(p);
-                        }
-                    }
-                    Pick::CollectScene => {
-                        if let Some(p) = paths.into_iter().next() {
-                            self.collect_scene_to(&p);
-                        }
-                    }
-                    Pick::ExportVideo => {
-                        if let Some(p) = paths.into_iter().next() {
-                            self.export_video.path = p.display().to_string();
-                            self.export_video.confirm_overwrite = None;
-                        }
-                    }
-                    Pick::SaveAs { doc_id } => {
-                        if paths.is_empty()
-                            && self
-                                .window
-                                .after_save
-                                .as_ref()
-                                .is_some_and(|g| g.doc_id == doc_id)
-                        {
-                            // The Save As dialog was cancelled: nothing closes.
-                            self.window.after_save = None;
-                        }
-                        if let Some(p) = paths.into_iter().next() {
-                            self.save_doc_to(doc_id, p);
-                        }
-                    }
+                }
+            }
+            Pick::SaveScene => {
+                if let Some(p) = paths.into_iter().next() {
+                    self.save_scene_to(p);
+                }
+            }
+            Pick::CollectScene => {
+                if let Some(p) = paths.into_iter().next() {
+                    self.collect_scene_to(&p);
+                }
+            }
+            Pick::SizingSource => {
+                if let Some(p) = paths.into_iter().next() {
+                    self.panels.toolbox.sizing.source_picked(p);
+                }
+            }
+            Pick::ExportVideo => {
+                if let Some(p) = paths.into_iter().next() {
+                    self.export_video.path = p.display().to_string();
+                    self.export_video.confirm_overwrite = None;
+                }
+            }
+            Pick::SaveAs { doc_id } => {
+                if paths.is_empty()
+                    && self
+                        .window
+                        .after_save
+                        .as_ref()
+                        .is_some_and(|g| g.doc_id == doc_id)
+                {
+                    // The Save As dialog was cancelled: nothing closes.
+                    self.window.after_save = None;
+                }
+                if let Some(p) = paths.into_iter().next() {
+                    self.save_doc_to(doc_id, p);
                 }
             }
         }

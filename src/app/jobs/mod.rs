@@ -84,6 +84,8 @@ pub enum Pick {
     SavePose,
     /// Where File ▸ Export video… writes the MP4.
     ExportVideo,
+    /// Tools ▸ Size motion's source model (the one the motion was made for).
+    SizingSource,
 }
 
 /// The app's own file jobs (open, save, file dialogs) on the shared
@@ -294,7 +296,7 @@ impl Jobs {
                         .add_filter("VMD motion", &["vmd", "VMD"])
                         .pick_files()
                         .unwrap_or_default(),
-                    Pick::Model => d
+                    Pick::Model | Pick::SizingSource => d
                         .add_filter("PMX / PMD model", &["pmx", "pmd", "PMX", "PMD"])
                         .pick_file()
                         .into_iter()
