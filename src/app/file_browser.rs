@@ -112,6 +112,7 @@ impl FileBrowser {
             Pick::ExportVideo => "Export video to",
             Pick::Locate(Slot::ActorModel(_)) => "Locate the actor's model",
             Pick::Locate(Slot::Accessory(_)) => "Locate the accessory",
+            Pick::SizingSource => "The model the motion was made for",
         }
     }
 
@@ -120,7 +121,7 @@ impl FileBrowser {
         match self.purpose {
             Pick::Open => &["vmd", "vmdscene", "pmm", "pmx", "pmd", "x", "vac"],
             Pick::SaveAs { .. } => &["vmd"],
-            Pick::Model | Pick::Locate(Slot::ActorModel(_)) => &["pmx", "pmd"],
+            Pick::Model | Pick::Locate(Slot::ActorModel(_)) | Pick::SizingSource => &["pmx", "pmd"],
             Pick::Locate(Slot::Accessory(_)) => &["x"],
             Pick::Stage => &["pmx", "pmd", "x"],
             Pick::Accessory => &["x", "vac"],

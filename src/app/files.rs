@@ -384,10 +384,7 @@ impl StudioApp {
         self.shared.info(format!(
             "Opened project {} (MMD {}: {} models, {} accessories{})",
             path.display(),
-            match p.version {
-                project::PmmVersion::V1 => "7.x",
-                project::PmmVersion::V2 => "9.x",
-            },
+            p.version.mmd(),
             p.models.len(),
             p.accessories.len(),
             if missing == 0 {
@@ -700,6 +697,11 @@ impl StudioApp {
             Pick::CollectScene => {
                 if let Some(p) = paths.into_iter().next() {
                     self.collect_scene_to(&p);
+                }
+            }
+            Pick::SizingSource => {
+                if let Some(p) = paths.into_iter().next() {
+                    self.panels.toolbox.sizing.source_picked(p);
                 }
             }
             Pick::ExportVideo => {

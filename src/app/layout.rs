@@ -192,6 +192,15 @@ impl StudioApp {
             }
             crate::scene::ModelRef::Builtin => None,
         });
+        if self.panels.toolbox.open == Some(panels::toolbox::Tool::Sizing) {
+            let sizing = &mut self.panels.toolbox.sizing;
+            sizing.actors = scene_ops::actor_models(&self.ws, &self.scene);
+            sizing.wearer = self
+                .ws
+                .docs()
+                .get(target)
+                .and_then(|d| self.ws.wearer(d.id));
+        }
         panels::toolbox::windows(
             ctx,
             self.ws.docs(),
@@ -199,6 +208,11 @@ impl StudioApp {
             &mut self.shared,
             &mut self.panels.toolbox,
         );
+        if self.panels.toolbox.sizing.take_browse() {
+            let dir = self.panels.toolbox.sizing.browse_dir();
+            let dir = dir.or_else(|| self.start_dir());
+            self.pick_file(Pick::SizingSource, dir);
+        }
     }
 
     /// The modal windows: close guard, file browser, video export, disk
@@ -312,7 +326,13 @@ impl StudioApp {
     /// for; both pose through the one [`panels::viewport::State::posing`].
     fn viewport_ui(&mut self, ui: &mut egui::Ui, second: bool) {
         let out = {
-            let view = scene_ops::scene_view(&self.ws, &self.scene);
+            let mut view = scene_ops::scene_view(&self.ws, &self.scene);
+            // Tools ▸ Size motion's preview: the sized motion on its actor.
+            if let Some((i, sized)) = self.panels.toolbox.viewport_preview(&self.ws)
+                && let Some(a) = view.actors.get_mut(i)
+            {
+                a.motion = Some(sized);
+            }
             let vp = &mut self.panels.viewport;
             let which = if second { &mut vp.second } else { &mut vp.view };
             panels::viewport::ui(ui, &mut vp.posing, which, &view, &mut self.shared)

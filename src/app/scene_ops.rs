@@ -225,6 +225,29 @@ pub fn model_summary(asset: &ModelAsset) -> String {
     )
 }
 
+/// The scene's actors with their models, as Tools ▸ Size motion offers
+/// them (as target and source).
+pub fn actor_models(ws: &Workspace, sc: &SceneState) -> Vec<super::panels::toolbox::ActorModel> {
+    use super::panels::toolbox::{ActorModel, SceneModel};
+    ws.scene()
+        .actors
+        .iter()
+        .map(|a| ActorModel {
+            name: a.name.clone(),
+            model: match &a.model {
+                crate::scene::ModelRef::Builtin => SceneModel::Builtin,
+                crate::scene::ModelRef::File(p) => match sc.models.get(p) {
+                    Some(asset) => SceneModel::Loaded {
+                        path: p.clone(),
+                        asset: Arc::clone(asset),
+                    },
+                    None => SceneModel::Pending(p.clone()),
+                },
+            },
+        })
+        .collect()
+}
+
 /// What the viewport shows, from the open documents and the scene.
 pub fn scene_view<'a>(
     ws: &'a Workspace,

@@ -17,6 +17,14 @@ pub enum PmmVersion {
 }
 
 impl PmmVersion {
+    /// The MMD versions that write it (`7.x`, `9.x`).
+    pub fn mmd(self) -> &'static str {
+        match self {
+            PmmVersion::V1 => "7.x",
+            PmmVersion::V2 => "9.x",
+        }
+    }
+
     pub fn number(self) -> u8 {
         match self {
             PmmVersion::V1 => 1,

@@ -32,6 +32,7 @@ mod save_all;
 mod scene;
 mod set;
 mod simplify;
+mod sizing;
 mod song;
 mod timeline_keys;
 mod toolbox;

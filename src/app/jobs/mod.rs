@@ -88,6 +88,8 @@ pub enum Pick {
     /// A file a project names that was not found (Locate… in the scene
     /// panel): a model for an actor, or an accessory's `.x`.
     Locate(crate::project::missing::Slot),
+    /// Tools ▸ Size motion's source model (the one the motion was made for).
+    SizingSource,
 }
 
 /// The app's own file jobs (open, save, file dialogs) on the shared
@@ -299,7 +301,7 @@ impl Jobs {
                         .add_filter("VMD motion", &["vmd", "VMD"])
                         .pick_files()
                         .unwrap_or_default(),
-                    Pick::Model => d
+                    Pick::Model | Pick::SizingSource => d
                         .add_filter("PMX / PMD model", &["pmx", "pmd", "PMX", "PMD"])
                         .pick_file()
                         .into_iter()

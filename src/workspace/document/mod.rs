@@ -86,6 +86,16 @@ impl Document {
         }
     }
 
+    /// A document that never joins a workspace: a tool's result shown in
+    /// place of an open file before it is applied (Tools ▸ Size motion to
+    /// model… previews the sized motion on the actor). Its id is fresh, so
+    /// caches keyed by (id, revision) take it for a new motion; nothing
+    /// can edit it (edits aimed at its id find no document and are
+    /// dropped).
+    pub fn preview(motion: Motion, name: impl Into<String>) -> Self {
+        Document::new(motion, None, name)
+    }
+
     pub fn history(&self) -> &History {
         &self.history
     }

@@ -1,7 +1,9 @@
 //! Toolbox dialogs for the pure operations in [`crate::vmd::ops`]: mirror,
 //! trim, join, speed change, rest-pose fill, rename, simplify, bake, JSON
 //! export and import (Simplify and Bake forms live in [`simplify`], Bake
-//! physics with its offer to simplify what it wrote in [`bake_physics`]).
+//! physics with its offer to simplify what it wrote in [`bake_physics`]),
+//! and Size motion to model ([`crate::sizing`]; state and runs in
+//! [`sizing`], the form and its report in [`sizing_ui`]).
 //!
 //! Flow:
 //! 1. The Tools menu ([`menu`]) and the side panel section ([`ui`]) open a
@@ -32,6 +34,7 @@ use std::sync::{Arc, Mutex};
 use crate::vmd::Motion;
 use crate::vmd::ops::{self, FillRestParams, JoinParams, RenameMap, SpeedParams, TrimParams};
 
+mod applied;
 mod bake_physics;
 mod done;
 mod forms;
@@ -39,12 +42,18 @@ mod plan;
 mod result;
 mod run;
 mod simplify;
+mod sizing;
+mod sizing_ui;
 mod state;
 mod window;
 
+pub use applied::Applied;
 pub use bake_physics::{BakeOffer, BakePhysicsForm};
 pub use run::run_request;
 pub use simplify::{BakeForm, SimplifyForm, SimplifyPreview, TrackGraph};
+pub use sizing::{
+    ActorModel, ChangeTotals, SceneModel, SizingForm, SizingKey, SizingPreview, SourceChoice,
+};
 pub use state::{
     ExportForm, FillForm, ImportForm, JoinForm, RenameForm, SpeedForm, SpeedPreview, State,
     TrimForm,
@@ -69,12 +78,13 @@ pub enum Tool {
     Simplify,
     Bake,
     BakePhysics,
+    Sizing,
     ExportJson,
     ImportJson,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 11] = [
+    pub const ALL: [Tool; 12] = [
         Tool::Mirror,
         Tool::Trim,
         Tool::Join,
@@ -84,6 +94,7 @@ impl Tool {
         Tool::Simplify,
         Tool::Bake,
         Tool::BakePhysics,
+        Tool::Sizing,
         Tool::ExportJson,
         Tool::ImportJson,
     ];
@@ -100,6 +111,7 @@ impl Tool {
             Tool::Simplify => "Simplify…",
             Tool::Bake => "Bake…",
             Tool::BakePhysics => "Bake physics…",
+            Tool::Sizing => "Size motion to model…",
             Tool::ExportJson => "Export JSON…",
             Tool::ImportJson => "Import JSON…",
         }
@@ -117,6 +129,7 @@ impl Tool {
             Tool::Simplify => "Simplify",
             Tool::Bake => "Bake",
             Tool::BakePhysics => "Bake physics",
+            Tool::Sizing => "Size",
             Tool::ExportJson => "Export JSON",
             Tool::ImportJson => "Import JSON",
         }
@@ -134,6 +147,7 @@ impl Tool {
             Tool::Simplify => "Simplify keys",
             Tool::Bake => "Bake keys",
             Tool::BakePhysics => "Bake physics",
+            Tool::Sizing => "Size motion to model",
             Tool::ExportJson => "Export as JSON",
             Tool::ImportJson => "Import from JSON",
         }
@@ -151,6 +165,7 @@ impl Tool {
             Tool::Simplify => "Apply the simplification",
             Tool::Bake => "Bake the motion",
             Tool::BakePhysics => "Bake the physics",
+            Tool::Sizing => "Apply the sizing",
             Tool::ExportJson => "Write the JSON file",
             Tool::ImportJson => "Open as a new tab",
         }
@@ -176,6 +191,11 @@ impl Tool {
                 "Simulate the wearer's rigid bodies over the motion and write a key per frame \
                  for every bone a dynamic body drives, physics switched off on those keys so \
                  MMD plays them; every other key is kept"
+            }
+            Tool::Sizing => {
+                "Fit a motion made for one model (the source) to the model the actor \
+                 wears (the target): movement bones scaled by the leg ratios, hips, arm \
+                 stance and feet; a report and a preview on the actor before Apply"
             }
             Tool::ExportJson => "Write every field of every key as JSON (optionally right-handed)",
             Tool::ImportJson => "Read a VMD Studio JSON export and open it as a new tab",

@@ -7,6 +7,7 @@ use std::time::Instant;
 use super::done::Done;
 use super::run::{file_name, label_of, op_error, run_op};
 use super::simplify;
+use super::sizing;
 use super::state::{Job, JobOutput, State};
 use super::{JoinSecond, Request, Tool};
 use crate::app::jobs::{JobCtx, JobKind};
@@ -87,6 +88,7 @@ fn plan(
         Tool::ExportJson => plan_export_json(state, doc),
         Tool::BakePhysics => plan_bake_physics(state, doc),
         Tool::Simplify => Ok(plan_simplify(state, doc)),
+        Tool::Sizing => plan_sizing(state, doc),
         _ => plan_op(op_request(tool, docs, state)?, docs, doc),
     }
 }
@@ -227,6 +229,22 @@ fn plan_simplify(state: &mut State, doc: &Document) -> Planned {
     }))
 }
 
+/// Size motion: the sized motion the report was made from (only a result
+/// for the inputs the dialog shows; Apply is disabled without one).
+fn plan_sizing(state: &State, doc: &Document) -> Result<Planned, String> {
+    let p = state
+        .sizing
+        .current()
+        .ok_or_else(|| "the sizing of these inputs is not ready; wait for its report".to_owned())?
+        .clone();
+    let first = doc.motion.clone();
+    Ok(Planned::inline(Box::new(move |_: &JobCtx| {
+        let report = sizing::report_of(&p);
+        let label = format!("Size motion to {}", p.target_name);
+        Ok(Done::replace(p.sized.motion.clone(), &first, label, report))
+    })))
+}
+
 /// The request of a motion-changing tool, from its dialog.
 fn op_request(tool: Tool, docs: &[Document], state: &State) -> Result<Request, String> {
     Ok(match tool {
@@ -282,7 +300,7 @@ fn op_request(tool: Tool, docs: &[Document], state: &State) -> Result<Request, S
             Request::Rename(map)
         }
         Tool::Bake => Request::Bake(state.bake.params()),
-        Tool::Simplify | Tool::BakePhysics | Tool::ExportJson | Tool::ImportJson => {
+        Tool::Simplify | Tool::BakePhysics | Tool::Sizing | Tool::ExportJson | Tool::ImportJson => {
             return Err(format!("{} does not change the motion", tool.title()));
         }
     })

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use egui::Color32;
 use egui_plot::{HLine, Line, Plot, Points};
 
+use super::applied::Applied;
 use crate::app::jobs::{JobKind, JobService, Lane, Polled};
 use crate::progress::Progress;
 use crate::vmd::ops::simplify::{SimplifyReport, TrackKind};
@@ -73,17 +74,6 @@ pub struct SimplifyForm {
     pub scope: Option<SimplifyScope>,
 }
 
-/// An Apply of Simplify and the document state it led to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Applied {
-    pub doc_id: u64,
-    /// The document's revision when Apply was pressed.
-    pub from_revision: u64,
-    /// Its revision once the result landed (None until then, and when the
-    /// result changed nothing).
-    pub result_revision: Option<u64>,
-}
-
 impl Default for SimplifyForm {
     fn default() -> Self {
         SimplifyForm {
@@ -108,37 +98,13 @@ impl SimplifyForm {
 
     /// Notes that Apply was pressed on `doc`.
     pub fn mark_applied(&mut self, doc: &Document) {
-        self.applied = Some(Applied {
-            doc_id: doc.id,
-            from_revision: doc.revision,
-            result_revision: None,
-        });
+        self.applied = Some(Applied::on(doc));
     }
 
-    /// Whether `doc` holds what the last Apply made of it. `settled`: no
-    /// run is going and no result waits to be applied. The first change
-    /// after Apply is its result; any later one (an undo, an edit) is new
-    /// input, and the form is live again.
+    /// Whether `doc` holds what the last Apply made of it (see
+    /// [`Applied::holds`]).
     pub fn is_applied(&mut self, doc: &Document, settled: bool) -> bool {
-        let Some(a) = &mut self.applied else {
-            return false;
-        };
-        if a.doc_id != doc.id || !settled {
-            return false;
-        }
-        let now = doc.revision;
-        match a.result_revision {
-            None if now == a.from_revision => true,
-            None => {
-                a.result_revision = Some(now);
-                true
-            }
-            Some(r) if r == now => true,
-            Some(_) => {
-                self.applied = None;
-                false
-            }
-        }
+        Applied::holds(&mut self.applied, doc, settled)
     }
 
     /// The preview, when it is for this document and these parameters.

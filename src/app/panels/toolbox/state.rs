@@ -7,7 +7,9 @@ use crate::workspace::Workspace;
 use std::time::Instant;
 
 use super::done::Done;
-use super::{BACKGROUND_KEYS, BakeForm, BakePhysicsForm, Request, SimplifyForm, Summary, Tool};
+use super::{
+    BACKGROUND_KEYS, BakeForm, BakePhysicsForm, Request, SimplifyForm, SizingForm, Summary, Tool,
+};
 use crate::app::jobs::{JobService, Lane};
 use crate::vmd::Motion;
 
@@ -152,6 +154,7 @@ pub struct State {
     pub simplify: SimplifyForm,
     pub bake: BakeForm,
     pub bake_physics: BakePhysicsForm,
+    pub sizing: SizingForm,
     pub export: ExportForm,
     pub import: ImportForm,
     /// The model of the actor wearing the active document (its name and
@@ -185,6 +188,7 @@ impl Default for State {
             simplify: SimplifyForm::default(),
             bake: BakeForm::default(),
             bake_physics: BakePhysicsForm::default(),
+            sizing: SizingForm::default(),
             export: ExportForm::default(),
             import: ImportForm::default(),
             wearer_model: None,
@@ -230,8 +234,9 @@ impl State {
 
     /// The index in `ws.docs()` of the document the open dialog changes:
     /// the one it targets, or (when it opened, or its file was closed) the
-    /// active file, and for Bake physics the motion the selected actor
-    /// wears (the one a model simulates), if any. The choice is kept by id.
+    /// active file, and for Bake physics and Size motion the motion the
+    /// selected actor wears (the one a model simulates or is sized for),
+    /// if any. The choice is kept by id.
     pub fn target_index(&mut self, ws: &Workspace) -> usize {
         let docs = ws.docs();
         if self.open.is_none() {
@@ -249,11 +254,24 @@ impl State {
             docs.iter().position(|d| d.id == id)
         };
         let i = match self.open {
-            Some(Tool::BakePhysics) => worn().unwrap_or(ws.active_index()),
+            Some(Tool::BakePhysics | Tool::Sizing) => worn().unwrap_or(ws.active_index()),
             _ => ws.active_index(),
         };
         self.target = docs.get(i).map(|d| d.id);
         i
+    }
+
+    /// The actor and the sized motion the viewport shows in its place
+    /// while Size motion to model… is open with its preview on (see
+    /// [`SizingForm::viewport_preview`]).
+    pub fn viewport_preview(
+        &self,
+        ws: &Workspace,
+    ) -> Option<(usize, &crate::workspace::document::Document)> {
+        if self.open != Some(Tool::Sizing) {
+            return None;
+        }
+        self.sizing.viewport_preview(ws)
     }
 
     /// An operation is running on a background thread.

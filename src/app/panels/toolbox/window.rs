@@ -7,6 +7,7 @@ use super::forms::{
 };
 use super::plan::start;
 use super::simplify;
+use super::sizing_ui;
 use super::state::State;
 use crate::app::panels::Shared;
 use crate::workspace::document::Document;
@@ -61,7 +62,10 @@ pub fn windows(
     state: &mut State,
 ) {
     state.poll(shared);
-    if state.job.is_some() || state.speed.preview_job.is_running() || state.simplify.is_computing()
+    if state.job.is_some()
+        || state.speed.preview_job.is_running()
+        || state.simplify.is_computing()
+        || state.sizing.is_computing()
     {
         ctx.request_repaint_after(std::time::Duration::from_millis(50));
     }
@@ -102,16 +106,21 @@ fn dialog(
         action_row(ui, tool, docs, active, shared, state, None);
         return;
     };
-    // After Apply, Simplify shows its result until the file changes.
+    // After Apply, Simplify and Size motion show their result until the
+    // file changes.
     let settled = state.job.is_none() && state.request.is_none();
-    if state
-        .summary
-        .as_ref()
-        .is_some_and(|s| s.tool == Tool::Simplify && !s.ok)
-    {
-        state.simplify.applied = None;
+    if let Some(s) = state.summary.as_ref().filter(|s| !s.ok) {
+        match s.tool {
+            Tool::Simplify => state.simplify.applied = None,
+            Tool::Sizing => state.sizing.applied = None,
+            _ => {}
+        }
     }
-    let applied = tool == Tool::Simplify && state.simplify.is_applied(doc, settled);
+    let applied = match tool {
+        Tool::Simplify => state.simplify.is_applied(doc, settled),
+        Tool::Sizing => state.sizing.is_applied(doc, settled),
+        _ => false,
+    };
     file_picker(ui, docs, doc, state);
     ui.weak(tool.tooltip());
     ui.separator();
@@ -134,6 +143,8 @@ fn dialog(
         Tool::BakePhysics => {
             bake_physics::bake_physics_form(ui, doc, &shared.transport.loop_range, state);
         }
+        Tool::Sizing if applied => sizing_ui::applied_ui(ui),
+        Tool::Sizing => sizing_ui::sizing_form(ui, doc, &mut state.sizing, &shared.jobs),
         Tool::ExportJson => export_form(ui, doc, state),
         Tool::ImportJson => import_form(ui, state),
     }
@@ -142,6 +153,8 @@ fn dialog(
         Some("Already applied to this file: undo, or change the file, to run it again".to_owned())
     } else if tool == Tool::BakePhysics {
         bake_physics::blocked(doc, state)
+    } else if tool == Tool::Sizing {
+        state.sizing.blocked()
     } else {
         None
     };
@@ -194,10 +207,12 @@ fn action_row(
             .add_enabled(!busy && can_run, egui::Button::new(tool.action_label()))
             .on_disabled_hover_text(blocked.unwrap_or_else(|| "Running…".to_owned()));
         if r.clicked() {
-            if tool == Tool::Simplify
-                && let Some(d) = docs.get(active)
-            {
-                state.simplify.mark_applied(d);
+            if let Some(d) = docs.get(active) {
+                match tool {
+                    Tool::Simplify => state.simplify.mark_applied(d),
+                    Tool::Sizing => state.sizing.mark_applied(d),
+                    _ => {}
+                }
             }
             start(tool, docs, active, shared, state);
         }

@@ -1,0 +1,312 @@
+//! Tools ▸ Size motion to model… (issue 36) in the real app under
+//! egui_kittest, driven as a user would: Mei (`mei/mei.pmd`) wears the
+//! pose the vmd_sizing author made for his sample model
+//! (`frontier/sizing_mmdbase_sample_model/サンプルモーション3.vmd`, one
+//! key per bone at frame 0); the dialog is opened from the Tools menu,
+//! the source model picked with Browse… in the built-in file browser.
+//!
+//! What is checked, and where the expected numbers come from:
+//! * the report appears before anything is applied, and the viewport
+//!   shows the sized motion on Mei while "Preview on the actor" is on
+//!   (her left ankle where the independently sized motion puts it), her
+//!   own motion when it is off;
+//! * Apply is one undo step, and the file's bytes are then exactly those
+//!   of `vmd_studio::sizing::size_motion` for the same inputs, differ from
+//!   the original, and センター's X and Z (1.3161, 2.4645 in the file) are
+//!   scaled by the ratio of the two models' straight hip→ankle lengths,
+//!   computed here from their rest positions (VMDサイジング v5's
+//!   horizontal leg ratio; グルーブ and 腰 are keyed at zero, so nothing is
+//!   folded into センター's X and Z);
+//! * Ctrl+Z gives back the original bytes exactly;
+//! * with the built-in standard body as the source the result is
+//!   `size_motion`'s with `standard_model()`; a source model without
+//!   legs (`babylonmmd__bone_hierarchy_test.pmx`) gives a message naming
+//!   the missing bones, and Apply changes nothing.
+//!
+//! Run with `cargo test --test ui sizing::`.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::corpus;
+use crate::common::ui::{harness_sized, settle, settle_until};
+
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use glam::Vec3;
+use vmd_studio::app::panels::toolbox::{ChangeTotals, SourceChoice, Tool};
+use vmd_studio::app::{CentralView, StudioApp};
+use vmd_studio::model::{Model, PoseEngine};
+use vmd_studio::sizing::{self, SizingOptions};
+use vmd_studio::vmd::{self, IndexedMotion, Motion};
+
+const SAMPLE: &str = "frontier/sizing_mmdbase_sample_model";
+const MOTION: &str = "サンプルモーション3.vmd";
+const SOURCE: &str = "サンプルモデル.pmx";
+
+/// Mei wearing the sample pose, in the 3D preview.
+fn mei_in_pose(corpus: &Path) -> Harness<'static, StudioApp> {
+    let mut app = StudioApp::default();
+    app.files.native_dialog = false;
+    app.panels.central = CentralView::Preview;
+    app.open_paths(vec![
+        corpus.join("mei/mei.pmd"),
+        corpus.join(SAMPLE).join(MOTION),
+    ]);
+    let mut h = harness_sized(app, 1600.0, 1000.0);
+    settle(&mut h);
+    let app = h.state();
+    assert!(
+        app.scene.loaded(&app.ws.scene().actors[0].model),
+        "Mei loaded"
+    );
+    assert_eq!(app.ws.docs().len(), 1, "the motion is open");
+    assert_eq!(
+        app.ws.scene().actors[0].motion,
+        Some(app.ws.docs()[0].id),
+        "Mei wears it"
+    );
+    h
+}
+
+fn bytes(h: &Harness<'static, StudioApp>) -> Vec<u8> {
+    vmd::write(&h.state().ws.docs()[0].motion).expect("the motion writes")
+}
+
+fn open_tool(h: &mut Harness<'static, StudioApp>) {
+    h.get_by_label("Tools").click();
+    h.run_steps(2);
+    h.get_by_label("Size motion to model…").click();
+    h.run_steps(3);
+    assert_eq!(h.state().panels.toolbox.open, Some(Tool::Sizing));
+}
+
+/// Waits until the dialog's sizing run is done.
+fn wait_for_sizing(h: &mut Harness<'static, StudioApp>) {
+    settle_until(h, "the sizing run", |app| {
+        !app.panels.toolbox.sizing.is_computing() && app.panels.toolbox.sizing.result.is_some()
+    });
+}
+
+fn type_into(h: &mut Harness<'static, StudioApp>, label: &str, text: &str) {
+    h.get_by_label(label).click();
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label(label).type_text(text);
+    h.run_steps(2);
+}
+
+/// World position of `bone` on `model` wearing `motion` at `frame`,
+/// through the pose engine (IK included, no physics).
+fn bone_at(model: &Model, motion: &Motion, bone: &str, frame: f64) -> Vec3 {
+    let im = IndexedMotion::new(motion.clone());
+    let mut e = PoseEngine::new(model);
+    e.bind(model, Some(&im.index));
+    e.pose_bones(model, Some(im.as_ref()), frame, |_| {});
+    let i = model.skeleton.find(bone).expect("bone");
+    e.posed.bone_world[i].w_axis.truncate()
+}
+
+/// Where the viewport last posed Mei's `bone`.
+fn viewport_bone(h: &Harness<'static, StudioApp>, mei: &Model, bone: &str) -> Vec3 {
+    let (frame, world) = h.state().panels.viewport.posed_bones(0).expect("posed");
+    assert_eq!(frame, 0.0, "posed at frame 0");
+    let i = mei.skeleton.find(bone).expect("bone");
+    world[i].w_axis.truncate()
+}
+
+/// |左足 − 左足首| at rest: the straight hip→ankle length.
+fn hip_to_ankle(m: &Model) -> f32 {
+    let at = |n: &str| {
+        let i = m.skeleton.find(n).expect("leg bone");
+        m.skeleton.bones[i].rest_position
+    };
+    at("左足").distance(at("左足首"))
+}
+
+fn centre_key(m: &Motion) -> [f32; 3] {
+    let k = m
+        .bones
+        .iter()
+        .find(|k| k.name().text == "センター")
+        .expect("センター key");
+    k.position()
+}
+
+#[test]
+fn size_from_a_model_file_preview_apply_and_undo() {
+    let Some(corpus) = corpus() else { return };
+    let sample_dir: PathBuf = corpus.join(SAMPLE);
+    let original = std::fs::read(sample_dir.join(MOTION)).expect("corpus motion");
+    let motion = vmd::read_vec(original.clone()).expect("vmd");
+    let source = Model::open(&sample_dir.join(SOURCE)).expect("sample model");
+    let mei = Model::open(&corpus.join("mei/mei.pmd")).expect("Mei");
+    let expected = sizing::size_motion(&motion, &source, &mei, &SizingOptions::default())
+        .expect("sized")
+        .motion;
+
+    let mut h = mei_in_pose(&corpus);
+    assert_eq!(bytes(&h), original, "the file as it was read");
+    open_tool(&mut h);
+    // The built-in body's report first (the default source): the dialog
+    // then keeps its size while the source is picked.
+    wait_for_sizing(&mut h);
+    // The source from a file, picked in the built-in browser (no system
+    // dialog here), which starts in the motion's folder.
+    h.get_by_label("A model file").click();
+    h.run_steps(2);
+    assert_eq!(
+        h.state().panels.toolbox.sizing.source,
+        SourceChoice::File,
+        "the source is a file"
+    );
+    h.get_by_label("Browse…").click();
+    h.run_steps(3);
+    let browser = h.state().files.file_browser.as_ref().expect("a browser");
+    assert_eq!(browser.purpose, vmd_studio::app::jobs::Pick::SizingSource);
+    h.get_by_label(SOURCE).click();
+    h.run_steps(2);
+    h.get_by_label("Open").click();
+    h.run_steps(3);
+    assert!(h.state().files.file_browser.is_none(), "the browser closed");
+    let sizing = &h.state().panels.toolbox.sizing;
+    assert_eq!(sizing.source, SourceChoice::File);
+    let canonical = |p: PathBuf| std::fs::canonicalize(p).expect("the path exists");
+    assert_eq!(
+        canonical(PathBuf::from(&sizing.path)),
+        canonical(sample_dir.join(SOURCE))
+    );
+    wait_for_sizing(&mut h);
+
+    // The report, before anything is applied.
+    let preview = h
+        .state()
+        .panels
+        .toolbox
+        .sizing
+        .current()
+        .expect("a report for these inputs")
+        .clone();
+    assert_eq!(preview.sized.motion, expected, "the dialog's sizing");
+    assert_eq!(preview.quality.source.frames, 1, "one frame measured");
+    h.get_by_label("Leg IK reach");
+    h.get_by_label("Changes per bone");
+    assert_eq!(bytes(&h), original, "nothing applied yet");
+    assert_eq!(h.state().ws.docs()[0].history().len(), 0);
+
+    // The preview: the viewport poses the sized motion; off, the file's.
+    h.run_steps(3);
+    let sized_ankle = bone_at(&mei, &expected, "左足首", 0.0);
+    let own_ankle = bone_at(&mei, &motion, "左足首", 0.0);
+    assert!(
+        sized_ankle.distance(own_ankle) > 0.05,
+        "sizing moves Mei's ankle: {own_ankle} → {sized_ankle}"
+    );
+    let shown = viewport_bone(&h, &mei, "左足首");
+    assert!(
+        shown.distance(sized_ankle) < 1e-3,
+        "preview on: viewport {shown} vs sized {sized_ankle}"
+    );
+    h.get_by_label("Preview on the actor").click();
+    h.run_steps(3);
+    let shown = viewport_bone(&h, &mei, "左足首");
+    assert!(
+        shown.distance(own_ankle) < 1e-3,
+        "preview off: viewport {shown} vs the file's {own_ankle}"
+    );
+    h.get_by_label("Preview on the actor").click();
+    h.run_steps(3);
+
+    // Apply: one undo step; the file is the sized motion.
+    h.get_by_label("Apply the sizing").click();
+    h.run_steps(4);
+    let doc = &h.state().ws.docs()[0];
+    assert_eq!(doc.history().len(), 1, "one undo step");
+    let applied = bytes(&h);
+    assert_ne!(applied, original, "the motion changed");
+    assert_eq!(
+        applied,
+        vmd::write(&expected).expect("writes"),
+        "the file holds size_motion's result"
+    );
+    let ratio = hip_to_ankle(&mei) / hip_to_ankle(&source);
+    assert!((ratio - 1.0).abs() > 0.02, "the legs differ: ×{ratio}");
+    let before = centre_key(&motion);
+    let after = centre_key(&h.state().ws.docs()[0].motion);
+    for axis in [0, 2] {
+        let want = before[axis] * ratio;
+        assert!(
+            (after[axis] - want).abs() <= 1e-4 * want.abs().max(1.0),
+            "センター axis {axis}: {} × {ratio} = {want}, got {}",
+            before[axis],
+            after[axis]
+        );
+    }
+    // The dialog's summary counts what the report said.
+    let totals = ChangeTotals::of(&preview.outcome);
+    assert!(totals.changed > 0, "{totals:?}");
+    h.get_by_label(&format!(
+        "Done: {} added, {} changed, 0 dropped, 0 refused, 0 warnings",
+        totals.added, totals.changed
+    ));
+    h.get_by_label("Sized: the file now holds the result (the report is below).");
+
+    // Ctrl+Z: the original bytes exactly.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(3);
+    assert_eq!(bytes(&h), original, "undo restores the bytes");
+    assert_eq!(h.state().ws.docs()[0].history().len(), 0);
+}
+
+#[test]
+fn the_builtin_body_as_source_and_a_source_without_legs() {
+    let Some(corpus) = corpus() else { return };
+    let original = std::fs::read(corpus.join(SAMPLE).join(MOTION)).expect("corpus motion");
+    let motion = vmd::read_vec(original.clone()).expect("vmd");
+    let mei = Model::open(&corpus.join("mei/mei.pmd")).expect("Mei");
+    let builtin = vmd_studio::model::standard_model();
+    let expected = sizing::size_motion(&motion, &builtin, &mei, &SizingOptions::default())
+        .expect("sized from the built-in body")
+        .motion;
+
+    let mut h = mei_in_pose(&corpus);
+    open_tool(&mut h);
+    // The built-in standard body is the default source.
+    assert_eq!(
+        h.state().panels.toolbox.sizing.source,
+        SourceChoice::Builtin
+    );
+    wait_for_sizing(&mut h);
+    let p = h
+        .state()
+        .panels
+        .toolbox
+        .sizing
+        .current()
+        .expect("a report")
+        .clone();
+    assert_eq!(p.sized.motion, expected, "sized from the built-in body");
+    assert_ne!(p.sized.motion, motion);
+
+    // A source without legs: a message naming the bones; nothing applies.
+    let legless = corpus.join("babylonmmd__bone_hierarchy_test.pmx");
+    h.get_by_label("A model file").click();
+    h.run_steps(2);
+    type_into(&mut h, "Source model file", &legless.display().to_string());
+    wait_for_sizing(&mut h);
+    let sizing = &h.state().panels.toolbox.sizing;
+    assert!(sizing.current().is_none(), "no sizing to apply");
+    let message = match &sizing.result {
+        Some(Err(e)) => e.clone(),
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    assert!(
+        message.contains("source model lacks the standard bone") && message.contains("左足"),
+        "{message}"
+    );
+    h.get_by_label(&format!("Cannot size: {message}"));
+    h.get_by_label("Apply the sizing").click();
+    h.run_steps(4);
+    assert_eq!(bytes(&h), original, "nothing applied");
+    assert_eq!(h.state().ws.docs()[0].history().len(), 0);
+}
