@@ -2,7 +2,7 @@
 //! event — transport sync, panel edit requests, key selection, scene and
 //! toolbox actions.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::Panels;
 use super::StudioApp;
@@ -260,8 +260,9 @@ impl StudioApp {
     /// (an accessory's path is one undo step; a model loads onto its
     /// actor), and every other missing file found beside it too
     /// ([`crate::project::missing::ProjectReport::located`]).
-    pub(super) fn locate(&mut self, slot: crate::project::missing::Slot, file: &Path) {
-        let Some(report) = &self.scene.project else {
+    /// `None`: the dialog was cancelled.
+    pub(super) fn locate(&mut self, slot: crate::project::missing::Slot, file: Option<&PathBuf>) {
+        let (Some(report), Some(file)) = (&self.scene.project, file) else {
             return;
         };
         let l = report.located(self.ws.scene(), slot, file);

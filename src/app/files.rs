@@ -8,6 +8,7 @@ use super::StudioApp;
 use super::file_browser;
 use super::jobs::JobResult;
 use super::jobs::Pick;
+use super::panels::scene_missing::files;
 use super::panels::viewport::ViewMode;
 use super::saving::SaveOutcome;
 use super::scene_ops::{self, Intent, Ready};
@@ -315,7 +316,7 @@ impl StudioApp {
             if loaded.missing.is_empty() {
                 String::new()
             } else {
-                format!(", {} files missing", loaded.missing.len())
+                format!(", {} missing", files(loaded.missing.len()))
             }
         ));
     }
@@ -390,7 +391,7 @@ impl StudioApp {
             if missing == 0 {
                 String::new()
             } else {
-                format!(", {missing} files missing")
+                format!(", {} missing", files(missing))
             }
         ));
     }
@@ -689,11 +690,7 @@ impl StudioApp {
                     self.save_scene_to(p);
                 }
             }
-            Pick::Locate(slot) => {
-                if let Some(p) = paths.first() {
-                    self.locate(slot, p);
-                }
-            }
+            Pick::Locate(slot) => self.locate(slot, paths.first()),
             Pick::CollectScene => {
                 if let Some(p) = paths.into_iter().next() {
                     self.collect_scene_to(&p);

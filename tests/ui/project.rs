@@ -131,7 +131,7 @@ fn a_missing_model_is_located_from_the_scene_panel() {
     h.run_steps(2);
     settle(&mut h);
     assert_eq!(h.state().ws.scene().actors[0].model, ModelRef::Builtin);
-    h.get_by_label("Project moved.pmm: 1 files missing");
+    h.get_by_label("Project moved.pmm: 1 file missing");
     h.get_by_label(r"..\pmx\ik_multi_axis_limit.pmx");
 
     h.get_by_label("Locate…").click();

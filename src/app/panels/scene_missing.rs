@@ -23,7 +23,7 @@ pub fn ui(ui: &mut egui::Ui, scene: &Scene<DocId>, report: &ProjectReport) -> Op
     let header = if missing.is_empty() {
         format!("Project {project}: every file found")
     } else {
-        format!("Project {project}: {} files missing", missing.len())
+        format!("Project {project}: {} missing", files(missing.len()))
     };
     egui::CollapsingHeader::new(header)
         .id_salt("scene-project")
@@ -62,4 +62,13 @@ pub fn ui(ui: &mut egui::Ui, scene: &Scene<DocId>, report: &ProjectReport) -> Op
                 });
         });
     out
+}
+
+/// "1 file", "2 files".
+pub fn files(n: usize) -> String {
+    if n == 1 {
+        "1 file".to_owned()
+    } else {
+        format!("{n} files")
+    }
 }
