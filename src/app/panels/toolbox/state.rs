@@ -146,6 +146,8 @@ pub struct State {
     /// else chosen when it opens ([`State::target_index`]). An undo that
     /// makes another file active does not retarget it.
     pub target: Option<u64>,
+    /// The open dialog's size last frame (it is redrawn until it settles).
+    pub(super) dialog_size: Option<egui::Vec2>,
     pub trim: TrimForm,
     pub join: JoinForm,
     pub speed: SpeedForm,
@@ -180,6 +182,7 @@ impl Default for State {
             request: None,
             open: None,
             target: None,
+            dialog_size: None,
             trim: TrimForm::default(),
             join: JoinForm::default(),
             speed: SpeedForm::default(),

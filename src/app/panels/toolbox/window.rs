@@ -73,15 +73,26 @@ pub fn windows(
     let mut open = true;
     // Below the menu bar and tabs, centred, so it never hides the menus.
     let screen = ctx.content_rect();
-    egui::Window::new(tool.title())
+    let shown = egui::Window::new(tool.title())
         .pivot(egui::Align2::CENTER_TOP)
         .default_pos(egui::pos2(screen.center().x, screen.top() + 90.0))
         .id(egui::Id::unique("toolbox-dialog"))
         .open(&mut open)
         .collapsible(false)
-        .resizable(true)
+        // Its height follows what it shows (a report that arrives later
+        // must not push the action button out of the window); long reports
+        // scroll inside.
+        .resizable([true, false])
         .default_width(380.0)
         .show(ctx, |ui| dialog(ui, tool, docs, active, shared, state));
+    // A window takes its new height over the next frames: draw them now,
+    // not at the next mouse move (a report arriving from a job would
+    // otherwise stay cut off, its Apply button hidden).
+    let size = shown.map(|r| r.response.rect.size());
+    if size != state.dialog_size {
+        state.dialog_size = size;
+        ctx.request_repaint();
+    }
     if !open {
         state.open = None;
     }
