@@ -83,4 +83,9 @@ PY
 sky="$C/frontier/skydome_raymmd_sky_hemisphere/Sky with box.pmx"
 shot scene_set_1280x720.png 1280x720 --frame 45 --stage "$sky" --stage "$set_dir/floor.x" "$set_dir/box.vac"
 shot scene_set_1920x1080.png 1920x1080 --frame 45 --stage "$sky" --stage "$set_dir/floor.x" "$set_dir/box.vac"
+# An MMD project (issue 35) whose model is not where the project says: the
+# scene panel lists it with the path the project stores and Locate….
+proj_dir="$(mktemp -d)"
+cp "$C/frontier/pmm_v2_mmdanim_synthetic/ik_multi_bone_from_pmx_vmd.pmm" "$proj_dir/moved.pmm"
+shot project_missing_1280x720.png 1280x720 "$proj_dir/moved.pmm"
 ls -la screenshots
