@@ -61,11 +61,25 @@ fn rig(spec: Spec) -> Model {
 /// arms from `arm` along `arm_dir` (three joints 3 units apart, then 中指１
 /// one unit on), and leg IK bones at the ankles.
 fn body(hip: [f32; 3], knee: [f32; 3], ankle: [f32; 3], arm_dir: Vec3) -> Model {
+    body_with_arms(hip, knee, ankle, arm_dir, 3.0)
+}
+
+/// [`body`] with the arm joints `joint` units apart (中指１ one unit past
+/// the wrist).
+fn body_with_arms(
+    hip: [f32; 3],
+    knee: [f32; 3],
+    ankle: [f32; 3],
+    arm_dir: Vec3,
+    joint: f32,
+) -> Model {
     let m = |p: [f32; 3]| [-p[0], p[1], p[2]];
     let arm = Vec3::new(2.0, 15.0, 0.0);
     let left: Vec<[f32; 3]> = (0..3)
-        .map(|i| (arm + arm_dir * 3.0 * i as f32).to_array())
-        .chain(std::iter::once((arm + arm_dir * 7.0).to_array()))
+        .map(|i| (arm + arm_dir * joint * i as f32).to_array())
+        .chain(std::iter::once(
+            (arm + arm_dir * (2.0 * joint + 1.0)).to_array(),
+        ))
         .collect();
     let spec: Vec<(String, Option<String>, [f32; 3])> = vec![
         ("全ての親".into(), None, [0.0; 3]),
@@ -517,4 +531,63 @@ fn an_extra_appending_trunk_bone_on_the_target_is_cancelled() {
             "{f}: unsized was off"
         );
     }
+}
+
+/// Legs of the source in [`pair`] with arms `joint` units per bone, held
+/// out horizontally from (±2, 15, 0).
+fn clapper(joint: f32) -> Model {
+    body_with_arms(
+        [1.0, 10.0, 0.0],
+        [1.0, 6.0, -0.5],
+        [1.0, 1.0, 0.0],
+        HORIZONTAL,
+        joint,
+    )
+}
+
+/// A clap: arms out at frame 0, each 腕 turned about Y by φ = acos(−1/3)
+/// (≈ 109.47°) at frames 10 and 12, out again at 20. On arms of 2 × 3
+/// units from x = ±2 the straight arm points along (∓1/3, 0, −√8/3), so
+/// both wrists are at (0, 15, −4√2) at 10–12: they meet.
+fn clap() -> Motion {
+    let phi = (-1.0f32 / 3.0).acos();
+    let mut keys = Vec::new();
+    for (frame, a) in [(0, 0.0), (10, phi), (12, phi), (20, 0.0)] {
+        keys.push(key("左腕", frame, [0.0; 3], Quat::from_rotation_y(a)));
+        keys.push(key("右腕", frame, [0.0; 3], Quat::from_rotation_y(-a)));
+    }
+    motion(keys)
+}
+
+/// Hand contacts on the source, by hand: the left wrist is at
+/// x = 2 + 6 cos(a) with a = φ·t (linear curves, slerp about one axis), the
+/// right one mirrored, so the wrists are 2|2 + 6 cos a| apart; they touch
+/// below 20 % of the arm's 6 units, 1.2, i.e. a > acos(−0.2333) = 103.5°.
+/// Frames 10–12 hold φ = 109.5°; frame 9 has 0.9 φ = 98.5° and frame 13
+/// 0.875 φ = 95.8°: 3 contact frames of 21.
+#[test]
+fn hand_contacts_are_counted_as_computed_by_hand() {
+    let s = clapper(3.0);
+    let m = clap();
+    let q = sizing::quality(&m, &m, &s, &s).expect("quality");
+    assert_eq!(q.source.frames, 21);
+    assert_eq!(q.source.hand_contacts, 3, "{q:#?}");
+    assert_eq!(q.source.hand_contacts_kept, Some(1.0));
+    // 頭 sits at the clap point: a wrist touches it below 25 % of 6 = 1.5.
+    // Frame 9: wrist (1.111, 15, −5.934), 1.145 from (0, 15, −5.657);
+    // frame 13: (1.395, 15, −5.969), 1.43; frame 8 (87.6°): 2.28 and
+    // frame 14 (82.1°): 2.84 are too far. 5 frames × 2 hands.
+    let mut h = s.clone();
+    let head = h.skeleton.find("頭").expect("頭");
+    h.skeleton.bones[head].rest_position = Vec3::new(0.0, 15.0, -4.0 * 2f32.sqrt());
+    let q = sizing::quality(&m, &m, &h, &h).expect("quality");
+    assert_eq!(q.source.head_contacts, 10, "{q:#?}");
+    assert_eq!(q.source.head_contacts_kept, Some(1.0));
+    // No contact, no share.
+    let apart = motion(vec![key("左腕", 0, [0.0; 3], Quat::IDENTITY)]);
+    let q = sizing::quality(&apart, &apart, &s, &s).expect("quality");
+    assert_eq!(
+        (q.source.hand_contacts, q.source.hand_contacts_kept),
+        (0, None)
+    );
 }

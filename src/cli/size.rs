@@ -147,4 +147,9 @@ fn print_text(output: &Path, o: &SizingOutcome, q: &QualityReport) {
     let deg = |v: Option<f64>| v.map_or("-".into(), |d| format!("{d:.1}°"));
     row("upper-arm angle mean", &|s| deg(s.arm_angle_mean));
     row("upper-arm angle max", &|s| deg(s.arm_angle_max));
+    let kept = |v: Option<f64>| v.map_or("-".into(), |k| format!("{:.1}%", k * 100.0));
+    row("hand contacts (frames)", &|s| s.hand_contacts.to_string());
+    row("hand contacts kept", &|s| kept(s.hand_contacts_kept));
+    row("hand-head contacts", &|s| s.head_contacts.to_string());
+    row("hand-head contacts kept", &|s| kept(s.head_contacts_kept));
 }
