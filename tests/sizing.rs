@@ -284,6 +284,7 @@ fn an_arm_horizontal_on_the_source_stays_horizontal_on_an_a_stance_target() {
     let no_arms = SizingOptions {
         arms: false,
         feet: true,
+        ..SizingOptions::default()
     };
     let kept = sizing::size_motion(&m, &s, &t, &no_arms).expect("sized");
     assert_eq!(kept.motion.bones[..3], m.bones[..3]);
@@ -468,6 +469,7 @@ fn bad_input_names_what_is_wrong() {
     let no_arms = SizingOptions {
         arms: false,
         feet: true,
+        ..SizingOptions::default()
     };
     assert!(sizing::size_motion(&m, &s, &armless, &no_arms).is_ok());
     // A non-finite key.
@@ -590,4 +592,54 @@ fn hand_contacts_are_counted_as_computed_by_hand() {
         (q.source.hand_contacts, q.source.hand_contacts_kept),
         (0, None)
     );
+}
+
+/// A target with arms twice as long: worn unsized, the straight arms of
+/// the clap cross (left wrist at x = 2 − 12/3 = −2, 4 apart, over 20 % of
+/// 12 = 2.4); sized with hand alignment the wrists meet at their midpoint
+/// (0, 15, −8√2), 11.49 from the shoulder, within the arm's 12.
+#[test]
+fn a_clap_still_meets_on_longer_arms() {
+    let (s, t) = (clapper(3.0), clapper(6.0));
+    let m = clap();
+    let out = sizing::size_motion(&m, &s, &t, &SizingOptions::default()).expect("sized");
+    assert_eq!(out.hands_aligned, 3, "frames 10–12: {:?}", out.notes);
+    let gap = |mo: &Motion, f: f64| world(&t, mo, "左手首", f).distance(world(&t, mo, "右手首", f));
+    assert!((gap(&m, 10.0) - 4.0).abs() < 1e-3, "{}", gap(&m, 10.0));
+    for f in [10.0, 11.0, 12.0] {
+        assert!(gap(&out.motion, f) < 0.01, "{f}: {}", gap(&out.motion, f));
+        let mid = (world(&t, &out.motion, "左手首", f) + world(&t, &out.motion, "右手首", f)) / 2.0;
+        assert!(
+            mid.distance(Vec3::new(0.0, 15.0, -8.0 * 2f32.sqrt())) < 0.01,
+            "{mid}"
+        );
+    }
+    // Frames outside the contact keep their pose: ひじ had no track and
+    // gets keys at 10, 11, 12 and identity keys at 0 and 20 around them;
+    // 腕 had keys at 10 and 12 (changed) and gets one at 11.
+    for f in [0.0, 20.0] {
+        for b in ["左手首", "右手首"] {
+            assert!(world(&t, &out.motion, b, f).distance(world(&t, &m, b, f)) < 1e-4);
+        }
+    }
+    let elbow = out
+        .changes
+        .iter()
+        .find(|c| c.bone == "左ひじ")
+        .expect("ひじ");
+    assert_eq!((elbow.added, elbow.changed), (5, 0));
+    let arm = out.changes.iter().find(|c| c.bone == "右腕").expect("腕");
+    assert_eq!((arm.added, arm.changed, arm.untouched), (1, 2, 2));
+    let q = sizing::quality(&m, &out.motion, &s, &t).expect("quality");
+    assert_eq!(q.source.hand_contacts, 3);
+    assert_eq!(q.before.hand_contacts_kept, Some(0.0), "{q:#?}");
+    assert_eq!(q.after.hand_contacts_kept, Some(1.0), "{q:#?}");
+    // Without the option the arms are left as they were.
+    let off = SizingOptions {
+        hands: false,
+        ..SizingOptions::default()
+    };
+    let plain = sizing::size_motion(&m, &s, &t, &off).expect("sized");
+    assert_eq!(plain.hands_aligned, 0);
+    assert_eq!(plain.motion.bones, m.bones);
 }

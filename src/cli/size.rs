@@ -36,6 +36,10 @@ pub struct SizeArgs {
     /// Do not lift feet off the floor.
     #[arg(long)]
     pub no_feet: bool,
+    /// Do not turn the arms where the source's hands touch (hand
+    /// alignment).
+    #[arg(long)]
+    pub no_hands: bool,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -67,6 +71,7 @@ pub fn size(a: SizeArgs) -> CliResult {
     let options = SizingOptions {
         arms: !a.no_arms,
         feet: !a.no_feet,
+        hands: !a.no_hands,
     };
     let outcome = sizing::size_motion(&motion, &source, &target, &options)
         .map_err(|e| CliError(format!("cannot size: {e}")))?;

@@ -20,6 +20,8 @@
 //!    the sizing does not touch stays byte-identical; changed keys keep
 //!    their interpolation curves; keys are added only where a bone with no
 //!    track must now move (one key at frame 0).
+//!    Where the source's hands touch, the target's arms are turned so
+//!    its hands meet too ([`hands`]).
 //! 4. [`quality`]: the numbers the user sees — leg IK reach, stance,
 //!    hip height, floor, arm direction, hand contacts kept
 //!    ([`contacts`]) — for the source, the target wearing the unsized
@@ -31,6 +33,7 @@
 
 mod contacts;
 mod fold;
+mod hands;
 mod measure;
 mod motion;
 mod quality;
