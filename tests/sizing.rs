@@ -61,11 +61,25 @@ fn rig(spec: Spec) -> Model {
 /// arms from `arm` along `arm_dir` (three joints 3 units apart, then 中指１
 /// one unit on), and leg IK bones at the ankles.
 fn body(hip: [f32; 3], knee: [f32; 3], ankle: [f32; 3], arm_dir: Vec3) -> Model {
+    body_with_arms(hip, knee, ankle, arm_dir, 3.0)
+}
+
+/// [`body`] with the arm joints `joint` units apart (中指１ one unit past
+/// the wrist).
+fn body_with_arms(
+    hip: [f32; 3],
+    knee: [f32; 3],
+    ankle: [f32; 3],
+    arm_dir: Vec3,
+    joint: f32,
+) -> Model {
     let m = |p: [f32; 3]| [-p[0], p[1], p[2]];
     let arm = Vec3::new(2.0, 15.0, 0.0);
     let left: Vec<[f32; 3]> = (0..3)
-        .map(|i| (arm + arm_dir * 3.0 * i as f32).to_array())
-        .chain(std::iter::once((arm + arm_dir * 7.0).to_array()))
+        .map(|i| (arm + arm_dir * joint * i as f32).to_array())
+        .chain(std::iter::once(
+            (arm + arm_dir * (2.0 * joint + 1.0)).to_array(),
+        ))
         .collect();
     let spec: Vec<(String, Option<String>, [f32; 3])> = vec![
         ("全ての親".into(), None, [0.0; 3]),
@@ -270,6 +284,7 @@ fn an_arm_horizontal_on_the_source_stays_horizontal_on_an_a_stance_target() {
     let no_arms = SizingOptions {
         arms: false,
         feet: true,
+        ..SizingOptions::default()
     };
     let kept = sizing::size_motion(&m, &s, &t, &no_arms).expect("sized");
     assert_eq!(kept.motion.bones[..3], m.bones[..3]);
@@ -454,6 +469,7 @@ fn bad_input_names_what_is_wrong() {
     let no_arms = SizingOptions {
         arms: false,
         feet: true,
+        ..SizingOptions::default()
     };
     assert!(sizing::size_motion(&m, &s, &armless, &no_arms).is_ok());
     // A non-finite key.
@@ -517,4 +533,113 @@ fn an_extra_appending_trunk_bone_on_the_target_is_cancelled() {
             "{f}: unsized was off"
         );
     }
+}
+
+/// Legs of the source in [`pair`] with arms `joint` units per bone, held
+/// out horizontally from (±2, 15, 0).
+fn clapper(joint: f32) -> Model {
+    body_with_arms(
+        [1.0, 10.0, 0.0],
+        [1.0, 6.0, -0.5],
+        [1.0, 1.0, 0.0],
+        HORIZONTAL,
+        joint,
+    )
+}
+
+/// A clap: arms out at frame 0, each 腕 turned about Y by φ = acos(−1/3)
+/// (≈ 109.47°) at frames 10 and 12, out again at 20. On arms of 2 × 3
+/// units from x = ±2 the straight arm points along (∓1/3, 0, −√8/3), so
+/// both wrists are at (0, 15, −4√2) at 10–12: they meet.
+fn clap() -> Motion {
+    let phi = (-1.0f32 / 3.0).acos();
+    let mut keys = Vec::new();
+    for (frame, a) in [(0, 0.0), (10, phi), (12, phi), (20, 0.0)] {
+        keys.push(key("左腕", frame, [0.0; 3], Quat::from_rotation_y(a)));
+        keys.push(key("右腕", frame, [0.0; 3], Quat::from_rotation_y(-a)));
+    }
+    motion(keys)
+}
+
+/// Hand contacts on the source, by hand: the left wrist is at
+/// x = 2 + 6 cos(a) with a = φ·t (linear curves, slerp about one axis), the
+/// right one mirrored, so the wrists are 2|2 + 6 cos a| apart; they touch
+/// below 20 % of the arm's 6 units, 1.2, i.e. a > acos(−0.2333) = 103.5°.
+/// Frames 10–12 hold φ = 109.5°; frame 9 has 0.9 φ = 98.5° and frame 13
+/// 0.875 φ = 95.8°: 3 contact frames of 21.
+#[test]
+fn hand_contacts_are_counted_as_computed_by_hand() {
+    let s = clapper(3.0);
+    let m = clap();
+    let q = sizing::quality(&m, &m, &s, &s).expect("quality");
+    assert_eq!(q.source.frames, 21);
+    assert_eq!(q.source.hand_contacts, 3, "{q:#?}");
+    assert_eq!(q.source.hand_contacts_kept, Some(1.0));
+    // 頭 sits at the clap point: a wrist touches it below 25 % of 6 = 1.5.
+    // Frame 9: wrist (1.111, 15, −5.934), 1.145 from (0, 15, −5.657);
+    // frame 13: (1.395, 15, −5.969), 1.43; frame 8 (87.6°): 2.28 and
+    // frame 14 (82.1°): 2.84 are too far. 5 frames × 2 hands.
+    let mut h = s.clone();
+    let head = h.skeleton.find("頭").expect("頭");
+    h.skeleton.bones[head].rest_position = Vec3::new(0.0, 15.0, -4.0 * 2f32.sqrt());
+    let q = sizing::quality(&m, &m, &h, &h).expect("quality");
+    assert_eq!(q.source.head_contacts, 10, "{q:#?}");
+    assert_eq!(q.source.head_contacts_kept, Some(1.0));
+    // No contact, no share.
+    let apart = motion(vec![key("左腕", 0, [0.0; 3], Quat::IDENTITY)]);
+    let q = sizing::quality(&apart, &apart, &s, &s).expect("quality");
+    assert_eq!(
+        (q.source.hand_contacts, q.source.hand_contacts_kept),
+        (0, None)
+    );
+}
+
+/// A target with arms twice as long: worn unsized, the straight arms of
+/// the clap cross (left wrist at x = 2 − 12/3 = −2, 4 apart, over 20 % of
+/// 12 = 2.4); sized with hand alignment the wrists meet at their midpoint
+/// (0, 15, −8√2), 11.49 from the shoulder, within the arm's 12.
+#[test]
+fn a_clap_still_meets_on_longer_arms() {
+    let (s, t) = (clapper(3.0), clapper(6.0));
+    let m = clap();
+    let out = sizing::size_motion(&m, &s, &t, &SizingOptions::default()).expect("sized");
+    assert_eq!(out.hands_aligned, 3, "frames 10–12: {:?}", out.notes);
+    let gap = |mo: &Motion, f: f64| world(&t, mo, "左手首", f).distance(world(&t, mo, "右手首", f));
+    assert!((gap(&m, 10.0) - 4.0).abs() < 1e-3, "{}", gap(&m, 10.0));
+    for f in [10.0, 11.0, 12.0] {
+        assert!(gap(&out.motion, f) < 0.01, "{f}: {}", gap(&out.motion, f));
+        let mid = (world(&t, &out.motion, "左手首", f) + world(&t, &out.motion, "右手首", f)) / 2.0;
+        assert!(
+            mid.distance(Vec3::new(0.0, 15.0, -8.0 * 2f32.sqrt())) < 0.01,
+            "{mid}"
+        );
+    }
+    // Frames outside the contact keep their pose: ひじ had no track and
+    // gets keys at 10, 11, 12 and identity keys at 0 and 20 around them;
+    // 腕 had keys at 10 and 12 (changed) and gets one at 11.
+    for f in [0.0, 20.0] {
+        for b in ["左手首", "右手首"] {
+            assert!(world(&t, &out.motion, b, f).distance(world(&t, &m, b, f)) < 1e-4);
+        }
+    }
+    let elbow = out
+        .changes
+        .iter()
+        .find(|c| c.bone == "左ひじ")
+        .expect("ひじ");
+    assert_eq!((elbow.added, elbow.changed), (5, 0));
+    let arm = out.changes.iter().find(|c| c.bone == "右腕").expect("腕");
+    assert_eq!((arm.added, arm.changed, arm.untouched), (1, 2, 2));
+    let q = sizing::quality(&m, &out.motion, &s, &t).expect("quality");
+    assert_eq!(q.source.hand_contacts, 3);
+    assert_eq!(q.before.hand_contacts_kept, Some(0.0), "{q:#?}");
+    assert_eq!(q.after.hand_contacts_kept, Some(1.0), "{q:#?}");
+    // Without the option the arms are left as they were.
+    let off = SizingOptions {
+        hands: false,
+        ..SizingOptions::default()
+    };
+    let plain = sizing::size_motion(&m, &s, &t, &off).expect("sized");
+    assert_eq!(plain.hands_aligned, 0);
+    assert_eq!(plain.motion.bones, m.bones);
 }

@@ -36,6 +36,10 @@ pub struct SizeArgs {
     /// Do not lift feet off the floor.
     #[arg(long)]
     pub no_feet: bool,
+    /// Do not turn the arms where the source's hands touch (hand
+    /// alignment).
+    #[arg(long)]
+    pub no_hands: bool,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -67,6 +71,7 @@ pub fn size(a: SizeArgs) -> CliResult {
     let options = SizingOptions {
         arms: !a.no_arms,
         feet: !a.no_feet,
+        hands: !a.no_hands,
     };
     let outcome = sizing::size_motion(&motion, &source, &target, &options)
         .map_err(|e| CliError(format!("cannot size: {e}")))?;
@@ -147,4 +152,9 @@ fn print_text(output: &Path, o: &SizingOutcome, q: &QualityReport) {
     let deg = |v: Option<f64>| v.map_or("-".into(), |d| format!("{d:.1}°"));
     row("upper-arm angle mean", &|s| deg(s.arm_angle_mean));
     row("upper-arm angle max", &|s| deg(s.arm_angle_max));
+    let kept = |v: Option<f64>| v.map_or("-".into(), |k| format!("{:.1}%", k * 100.0));
+    row("hand contacts (frames)", &|s| s.hand_contacts.to_string());
+    row("hand contacts kept", &|s| kept(s.hand_contacts_kept));
+    row("hand-head contacts", &|s| s.head_contacts.to_string());
+    row("hand-head contacts kept", &|s| kept(s.head_contacts_kept));
 }

@@ -124,6 +124,9 @@ pub struct ArmMeasure {
     pub bones: [usize; 3],
     /// Unit model-space rest directions of the three bones.
     pub directions: [Vec3; 3],
+    /// |ひじ − 腕| + |手首 − ひじ| at rest, model units: the unit hand
+    /// contacts are measured in.
+    pub length: f32,
 }
 
 /// What sizing needs of a model at rest.
@@ -301,8 +304,10 @@ fn measure_arms(
             }
         };
         let hand_end = wrist_end(model, side, wrist, p(wrist)?);
+        let length = p(arm)?.distance(p(elbow)?) + p(elbow)?.distance(p(wrist)?);
         arms.push(ArmMeasure {
             bones: [arm, elbow, wrist],
+            length,
             directions: [
                 dir(arm, p(elbow)?)?,
                 dir(elbow, p(wrist)?)?,

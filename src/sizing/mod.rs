@@ -20,19 +20,25 @@
 //!    the sizing does not touch stays byte-identical; changed keys keep
 //!    their interpolation curves; keys are added only where a bone with no
 //!    track must now move (one key at frame 0).
+//!    Where the source's hands touch, the target's arms are turned so
+//!    its hands meet too ([`hands`]).
 //! 4. [`quality`]: the numbers the user sees — leg IK reach, stance,
-//!    hip height, floor, arm direction — for the source, the target wearing
-//!    the unsized motion and the target wearing the sized one.
+//!    hip height, floor, arm direction, hand contacts kept
+//!    ([`contacts`]) — for the source, the target wearing the unsized
+//!    motion and the target wearing the sized one.
 //!
 //! # Units
 //! MMD model units (left-handed, Y up, ≈ 8 cm each), frames at 30 fps,
 //! angles in degrees in reports and radians inside.
 
+mod contacts;
 mod fold;
+mod hands;
 mod measure;
 mod motion;
 mod quality;
 
+pub use contacts::{HAND_CONTACT, HEAD_CONTACT};
 pub use measure::{
     ArmMeasure, BodyMeasure, LegMeasure, LegRatios, Side, SizingError, leg_ratios, measure,
     shared_horizontal,

@@ -19,7 +19,7 @@ use crate::model::posing::onto_fixed_axis;
 use crate::model::{Model, PoseEngine, bone_track, missing_names};
 use crate::vmd::{BoneKey, IndexedMotion, Motion, TrackIndex};
 
-/// What to size (the CLI's `--no-arms`, `--no-feet`).
+/// What to size (the CLI's `--no-arms`, `--no-feet`, `--no-hands`).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct SizingOptions {
     /// Turn 腕, ひじ, 手首, the twist bones and the fingers by the rest-stance
@@ -28,6 +28,9 @@ pub struct SizingOptions {
     /// Lift leg-IK keys whose toe would go below the floor where the
     /// source's toe was on or above it.
     pub feet: bool,
+    /// Where the source's wrists touch each other, turn the target's 腕 and
+    /// ひじ so its wrists meet as the source's do ([`super::hands`]).
+    pub hands: bool,
 }
 
 impl Default for SizingOptions {
@@ -35,6 +38,7 @@ impl Default for SizingOptions {
         SizingOptions {
             arms: true,
             feet: true,
+            hands: true,
         }
     }
 }
@@ -65,6 +69,8 @@ pub struct SizingOutcome {
     pub missing_in_target: Vec<String>,
     /// Leg-IK keys lifted off the floor.
     pub feet_lifted: usize,
+    /// Contact frames on which the arms were turned so the hands meet.
+    pub hands_aligned: usize,
     /// Notes for the user (what was skipped and why).
     pub notes: Vec<String>,
 }
@@ -207,6 +213,18 @@ impl Job<'_> {
         } else {
             0
         };
+        let hands_aligned = if options.hands {
+            let job = super::hands::HandJob {
+                original: self.motion,
+                source: self.source,
+                target: self.target,
+                src: self.src,
+                dst: self.dst,
+            };
+            super::hands::align_hands(&job, &mut out, &mut notes).frames
+        } else {
+            0
+        };
         let missing_in_target = missing_names(self.target, self.index).bones;
         SizingOutcome {
             changes: changes(self.motion, &out),
@@ -214,6 +232,7 @@ impl Job<'_> {
             ratios: self.ratios,
             missing_in_target,
             feet_lifted,
+            hands_aligned,
             notes,
         }
     }

@@ -2,10 +2,12 @@
 //! assert them: each frame of the motion posed on the source (with the
 //! original motion), on the target with the original motion ("before") and
 //! on the target with the sized motion ("after"), through the one
-//! [`PoseEngine`] (IK and append included, no physics).
+//! [`PoseEngine`] (IK and append included, no physics). Hand contacts are
+//! read by [`super::contacts`].
 
 use glam::Vec3;
 
+use super::contacts::{HandBones, Hands};
 use super::measure::{BodyMeasure, SizingError, measure};
 use super::motion::FLOOR_TOLERANCE;
 use crate::model::{Model, PoseEngine};
@@ -51,6 +53,21 @@ pub struct QualityStats {
     pub arm_angle_mean: Option<f64>,
     /// (e) The largest such angle, degrees.
     pub arm_angle_max: Option<f64>,
+    /// (f) Frames in which the source's wrists touch each other (closer
+    /// than [`HAND_CONTACT`](super::HAND_CONTACT) of its arm length): the
+    /// same count in all three rows.
+    pub hand_contacts: usize,
+    /// (f) Share (0..1) of those frames in which this model's wrists touch
+    /// (closer than the same share of its own arm length); `None` when
+    /// there are none or a model lacks arm bones.
+    pub hand_contacts_kept: Option<f64>,
+    /// (f) (frame, hand) pairs in which the source's wrist touches its
+    /// head (closer than [`HEAD_CONTACT`](super::HEAD_CONTACT) of its arm
+    /// length to 頭).
+    pub head_contacts: usize,
+    /// (f) Share of those in which this model's same wrist touches its
+    /// head; `None` when there are none or a model lacks 頭 or arms.
+    pub head_contacts_kept: Option<f64>,
 }
 
 /// The source, the target before sizing and after, side by side.
@@ -71,6 +88,7 @@ struct FrameShape {
     toe: f32,
     toe_units: f32,
     arms: Option<[Vec3; 2]>,
+    hands: Option<Hands>,
 }
 
 /// Poses a model frame by frame and reads its [`FrameShape`].
@@ -81,6 +99,7 @@ struct Probe<'a> {
     /// Per leg: (足ＩＫ bone, its chain's index, the chain's effector).
     iks: Vec<(usize, usize, usize)>,
     toes: [usize; 2],
+    hands: Option<HandBones>,
 }
 
 impl<'a> Probe<'a> {
@@ -98,12 +117,14 @@ impl<'a> Probe<'a> {
             })
             .collect();
         let toes = [0, 1].map(|i| body.legs[i].toe.unwrap_or(body.legs[i].bones[2]));
+        let hands = HandBones::of(model, &body);
         Ok(Probe {
             model,
             body,
             engine,
             iks,
             toes,
+            hands,
         })
     }
 
@@ -126,7 +147,9 @@ impl<'a> Probe<'a> {
             arms.each_ref()
                 .map(|a| (at(a.bones[1]) - at(a.bones[0])).normalize_or_zero())
         });
+        let hands = self.hands.as_ref().map(|h| h.read(&posed.bone_world));
         FrameShape {
+            hands,
             reach,
             stance,
             hip,
@@ -152,6 +175,12 @@ struct Tally {
     arm_n: usize,
     arm_max: f64,
     arms_known: bool,
+    hand_contacts: usize,
+    hand_kept: usize,
+    hands_known: bool,
+    head_contacts: usize,
+    head_kept: usize,
+    heads_known: bool,
 }
 
 impl Tally {
@@ -177,6 +206,30 @@ impl Tally {
                 self.arm_max = self.arm_max.max(deg);
             }
         }
+        self.add_contacts(s.hands, source.hands);
+    }
+
+    /// (f): the source's contacts at this frame, and whether `s` keeps
+    /// them.
+    fn add_contacts(&mut self, s: Option<Hands>, source: Option<Hands>) {
+        let Some(source) = source else { return };
+        if source.clap() {
+            self.hand_contacts += 1;
+            if let Some(s) = s {
+                self.hands_known = true;
+                self.hand_kept += usize::from(s.clap());
+            }
+        }
+        let here = s.filter(|s| s.head.is_some()).map(|s| s.on_head());
+        for (i, touch) in source.on_head().into_iter().enumerate() {
+            if touch {
+                self.head_contacts += 1;
+                if let Some(h) = here {
+                    self.heads_known = true;
+                    self.head_kept += usize::from(h[i]);
+                }
+            }
+        }
     }
 
     fn stats(&self) -> QualityStats {
@@ -194,6 +247,14 @@ impl Tally {
                 .arms_known
                 .then(|| self.arm_sum / self.arm_n.max(1) as f64),
             arm_angle_max: self.arms_known.then_some(self.arm_max),
+            hand_contacts: self.hand_contacts,
+            hand_contacts_kept: self
+                .hands_known
+                .then(|| self.hand_kept as f64 / self.hand_contacts.max(1) as f64),
+            head_contacts: self.head_contacts,
+            head_contacts_kept: self
+                .heads_known
+                .then(|| self.head_kept as f64 / self.head_contacts.max(1) as f64),
         }
     }
 }

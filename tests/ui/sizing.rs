@@ -190,6 +190,8 @@ fn size_from_a_model_file_preview_apply_and_undo() {
     assert_eq!(preview.sized.motion, expected, "the dialog's sizing");
     assert_eq!(preview.quality.source.frames, 1, "one frame measured");
     h.get_by_label("Leg IK reach");
+    h.get_by_label("Hand contacts kept");
+    h.get_by_label("Hands: meet where the source's hands touch");
     h.get_by_label("Changes per bone");
     assert_eq!(bytes(&h), original, "nothing applied yet");
     assert_eq!(h.state().ws.docs()[0].history().len(), 0);

@@ -116,7 +116,8 @@ fn source_ui(ui: &mut egui::Ui, f: &mut SizingForm) {
     }
 }
 
-/// The options (the CLI's --no-arms, --no-feet) and the preview switch.
+/// The options (the CLI's --no-arms, --no-feet, --no-hands) and the
+/// preview switch.
 fn options_ui(ui: &mut egui::Ui, f: &mut SizingForm) {
     ui.checkbox(
         &mut f.options.arms,
@@ -132,6 +133,15 @@ fn options_ui(ui: &mut egui::Ui, f: &mut SizingForm) {
             "Leg-IK keys whose toe would go below the floor, where the source's toe was \
              on or above it, are lifted (off: the CLI's --no-feet)",
         );
+    ui.checkbox(
+        &mut f.options.hands,
+        "Hands: meet where the source's hands touch",
+    )
+    .on_hover_text(
+        "On the frames where the source's wrists touch (a clap, hands held together), \
+             腕 and ひじ are turned so the target's wrists meet as the source's do; keys \
+             are added on those frames where needed (off: the CLI's --no-hands)",
+    );
     ui.checkbox(&mut f.preview_on, "Preview on the actor")
         .on_hover_text(
             "The viewport shows the sized motion on the actor while you scrub, through \
@@ -207,7 +217,13 @@ fn quality_ui(ui: &mut egui::Ui, q: &crate::sizing::QualityReport) {
     fn deg(v: Option<f64>) -> String {
         v.map_or_else(|| "–".to_owned(), |d| format!("{d:.1}°"))
     }
-    let rows: [(&str, &str, Cell); 9] = [
+    fn kept(n: usize, v: Option<f64>) -> String {
+        v.map_or_else(
+            || format!("– of {n}"),
+            |k| format!("{:.0} % of {n}", k * 100.0),
+        )
+    }
+    let rows: [(&str, &str, Cell); 11] = [
         (
             "Leg IK reach",
             "Share of frames where each ankle reaches its IK target within 5 % of the leg's length",
@@ -251,6 +267,18 @@ fn quality_ui(ui: &mut egui::Ui, q: &crate::sizing::QualityReport) {
         ("Arm direction, max", "The largest such angle", |s| {
             deg(s.arm_angle_max)
         }),
+        (
+            "Hand contacts kept",
+            "Frames where the source's wrists touch (closer than 20 % of its arm's length), \
+             and the share of them where this model's wrists touch (20 % of its own arm)",
+            |s| kept(s.hand_contacts, s.hand_contacts_kept),
+        ),
+        (
+            "Hand–head contacts kept",
+            "Frames × hands where the source's wrist touches its head (within 25 % of its \
+             arm's length of 頭), and the share this model keeps",
+            |s| kept(s.head_contacts, s.head_contacts_kept),
+        ),
     ];
     egui::Grid::new("sizing-quality")
         .num_columns(4)
