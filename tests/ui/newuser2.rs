@@ -203,3 +203,38 @@ fn a_tool_dialog_keeps_its_file_when_another_becomes_active() {
     tools(&mut h, "Bake physics…");
     assert_eq!(h.state().panels.toolbox.target, Some(dance));
 }
+
+/// 38.10: the Export dialog's frame fields take typing after any click,
+/// one where the hand moves a few pixels included (a DragValue took that
+/// as a drag: the number changed and typing went nowhere).
+#[test]
+fn a_click_that_moves_a_little_lets_the_export_frames_be_typed() {
+    let mut h = harness_sized(StudioApp::with_demo(), 1280.0, 720.0);
+    settle(&mut h);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Export video…").click();
+    h.run_steps(3);
+    for (label, typed, want) in [
+        ("First frame", "12", 12),
+        ("Last frame (inclusive)", "57", 57),
+    ] {
+        let at = h.get_by_label(label).rect().center();
+        // Pressed, moved 4 px while held, released: a shaky click.
+        crate::common::ui::drag(&mut h, at, at + egui::vec2(4.0, 1.0));
+        h.run_steps(1);
+        for c in typed.chars() {
+            h.input_mut().events.push(egui::Event::Text(c.to_string()));
+            h.run_steps(1);
+        }
+        h.key_press(egui::Key::Enter);
+        h.run_steps(2);
+        let st = &h.state().export_video;
+        let got = if label == "First frame" {
+            st.first
+        } else {
+            st.last
+        };
+        assert_eq!(got, want, "{label}");
+    }
+}
