@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use super::jobs::{JobKind, JobService, Lane, Polled};
 use super::panels::Shared;
+use super::panels::fields::number_field;
 use super::scene_ops::SceneState;
 use crate::model::LoadedModel;
 use crate::model::physics::SimulationMode;
@@ -698,9 +699,9 @@ fn form(ui: &mut egui::Ui, st: &mut State, song: Option<&crate::scene::Song>) {
 
     ui.label("Frames:");
     ui.horizontal(|ui| {
-        frame_field(ui, &mut st.first, "First frame");
+        number_field(ui, &mut st.first, "First frame");
         ui.label("to");
-        frame_field(ui, &mut st.last, "Last frame (inclusive)");
+        number_field(ui, &mut st.last, "Last frame (inclusive)");
         if st.last < st.first {
             st.last = st.first;
         }
@@ -776,46 +777,4 @@ fn form(ui: &mut egui::Ui, st: &mut State, song: Option<&crate::scene::Song>) {
     )
     .labelled_by(l.id);
     ui.end_row();
-}
-
-/// A frame number typed into a text field: any click into it (a hand that
-/// moves a pixel while clicking included) puts the cursor there and typing
-/// replaces or edits the number, which takes effect as it is typed (a
-/// DragValue took typing only after a click without the smallest drag,
-/// issue 38.10). `hover` also names the field for screen readers.
-fn frame_field(ui: &mut egui::Ui, value: &mut u32, hover: &str) {
-    let id = ui.make_persistent_id(("export-frame", hover));
-    let editing = ui.memory(|m| m.has_focus(id));
-    let mut text = if editing {
-        ui.data(|d| d.get_temp::<String>(id))
-            .unwrap_or_else(|| value.to_string())
-    } else {
-        value.to_string()
-    };
-    let r = ui.add(
-        egui::TextEdit::singleline(&mut text)
-            .id(id)
-            .desired_width(64.0)
-            .char_limit(10),
-    );
-    if r.gained_focus() {
-        // The whole number selected: typing replaces it.
-        if let Some(mut state) = egui::TextEdit::load_state(ui.ctx(), id) {
-            let all = egui::text::CCursorRange::two(
-                egui::text::CCursor::new(0),
-                egui::text::CCursor::new(text.chars().count()),
-            );
-            state.cursor.set_char_range(Some(all));
-            state.store(ui.ctx(), id);
-        }
-    }
-    if r.has_focus() {
-        text.retain(|c| c.is_ascii_digit());
-        if let Ok(v) = text.parse::<u32>() {
-            *value = v.min(u32::MAX / 2);
-        }
-        ui.data_mut(|d| d.insert_temp(id, text));
-    }
-    r.on_hover_text(hover)
-        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::TextInput, true, hover));
 }

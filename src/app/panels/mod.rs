@@ -10,6 +10,7 @@ use crate::workspace::document::{DocView, Document, EditRequest};
 pub mod beat_cuts;
 pub mod curve_editor;
 pub mod dope_sheet;
+pub mod fields;
 pub mod forensics;
 pub mod framing;
 pub mod gizmo;
