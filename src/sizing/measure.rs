@@ -61,6 +61,8 @@ pub enum SizingError {
     NonFiniteBone { role: String, bone: String },
     /// A motion key holds a non-finite position or rotation.
     NonFiniteKey { bone: String, frame: u32 },
+    /// A camera key holds a non-finite look-at point or distance.
+    NonFiniteCamera { frame: u32 },
     /// The motion drives none of the source's bones.
     DifferentSkeleton { tracks: usize },
     /// No target was given.
@@ -87,6 +89,10 @@ impl std::fmt::Display for SizingError {
             SizingError::NonFiniteKey { bone, frame } => write!(
                 f,
                 "the motion's key of {bone} at frame {frame} holds a non-finite value"
+            ),
+            SizingError::NonFiniteCamera { frame } => write!(
+                f,
+                "the camera key at frame {frame} holds a non-finite look-at point or distance"
             ),
             SizingError::DifferentSkeleton { tracks } => write!(
                 f,

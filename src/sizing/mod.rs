@@ -26,11 +26,16 @@
 //!    hip height, floor, arm direction, hand contacts kept
 //!    ([`contacts`]) — for the source, the target wearing the unsized
 //!    motion and the target wearing the sized one.
+//! 5. [`size_camera`] (optional): the camera motion's look-at points and
+//!    distances mapped from the source's body onto the target's, so a
+//!    shot of the source's face is a shot of the target's face
+//!    ([`camera`], after v5's `CameraService`).
 //!
 //! # Units
 //! MMD model units (left-handed, Y up, ≈ 8 cm each), frames at 30 fps,
 //! angles in degrees in reports and radians inside.
 
+mod camera;
 mod contacts;
 mod fold;
 mod hands;
@@ -38,6 +43,7 @@ mod measure;
 mod motion;
 mod quality;
 
+pub use camera::{CameraFit, CameraOutcome, CameraReport, camera_fit, size_camera};
 pub use contacts::{HAND_CONTACT, HEAD_CONTACT};
 pub use measure::{
     ArmMeasure, BodyMeasure, LegMeasure, LegRatios, Side, SizingError, leg_ratios, measure,
