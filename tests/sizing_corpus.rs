@@ -256,3 +256,116 @@ fn the_size_verb_takes_the_builtin_skeleton_as_source() {
     assert!((got - want).abs() < 1e-4, "{got} vs {want}");
     assert!(out_path.exists());
 }
+
+/// Rest position of `bone` in `model`.
+fn rest(model: &Model, bone: &str) -> glam::Vec3 {
+    let i = model.skeleton.find(bone).expect(bone);
+    model.skeleton.bones[i].rest_position
+}
+
+#[test]
+fn the_size_verb_sizes_a_camera_keeping_its_framing() {
+    let Some(dir) = corpus() else { return };
+    let sample = dir.join(SAMPLE);
+    let motion = sample.join("サンプルモーション3.vmd");
+    let from = sample.join("サンプルモデル.pmx");
+    let to = dir.join("mmdagent__mei.pmd");
+    let cam = dir.join("webmmd__GimmexGimme.vmd");
+    let (out_path, cam_out) = (scratch("cam_body.vmd"), scratch("cam_out.vmd"));
+    let args = |cam_path: &Path, cam_dest: &Path| {
+        run(&[
+            "size",
+            motion.to_str().unwrap(),
+            "--from",
+            from.to_str().unwrap(),
+            "--to",
+            to.to_str().unwrap(),
+            "-o",
+            out_path.to_str().unwrap(),
+            "--camera",
+            cam_path.to_str().unwrap(),
+            "--camera-out",
+            cam_dest.to_str().unwrap(),
+            "--json",
+        ])
+    };
+    let out = args(&cam, &cam_out);
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    // The mapping from the models' bones, computed here: X/Z × the ratio
+    // of the straight 左足 → 左足首 distances, Y piecewise through the hips
+    // (mean 足 height) and 頭, distance × the 頭 height ratio.
+    let (s, t) = (
+        Model::open(&from).expect("source"),
+        Model::open(&to).expect("target"),
+    );
+    let reach = |m: &Model| rest(m, "左足").distance(rest(m, "左足首"));
+    let hips = |m: &Model| (rest(m, "左足").y + rest(m, "右足").y) / 2.0;
+    let h = reach(&t) / reach(&s);
+    let (sh, th, sd, td) = (hips(&s), hips(&t), rest(&s, "頭").y, rest(&t, "頭").y);
+    let map_y = |y: f32| {
+        if y <= sh {
+            y * th / sh
+        } else if y <= sd {
+            th + (y - sh) / (sd - sh) * (td - th)
+        } else {
+            td + (y - sd) * td / sd
+        }
+    };
+    let c = &v["camera"];
+    assert!((c["distance_ratio"].as_f64().unwrap() - f64::from(td / sd)).abs() < 1e-5);
+    let input = vmd::read_vec(std::fs::read(&cam).expect("camera")).expect("vmd");
+    let written = vmd::read_vec(std::fs::read(&cam_out).expect("written")).expect("vmd");
+    assert_eq!(input.cameras.len(), written.cameras.len());
+    assert_eq!(c["keys"].as_u64(), Some(input.cameras.len() as u64));
+    let mut identical = 0;
+    for (a, b) in input.cameras.iter().zip(&written.cameras) {
+        let p = a.target();
+        let want = [p[0] * h, map_y(p[1]), p[2] * h];
+        let got = b.target();
+        for i in 0..3 {
+            assert!((got[i] - want[i]).abs() < 1e-3, "{got:?} vs {want:?}");
+        }
+        assert!((b.distance() - a.distance() * td / sd).abs() < 1e-3);
+        // Frame, angles, curves, fov and perspective byte-identical.
+        assert_eq!((&a.raw[..4], &a.raw[20..]), (&b.raw[..4], &b.raw[20..]));
+        identical += usize::from(a == b);
+    }
+    assert_eq!(c["untouched"].as_u64(), Some(identical as u64));
+    assert_eq!(input.header, written.header);
+    assert_eq!(
+        (input.bones.len(), input.morphs.len(), input.lights.len()),
+        (
+            written.bones.len(),
+            written.morphs.len(),
+            written.lights.len()
+        )
+    );
+    // A "camera" without camera keys (the body motion) is refused and
+    // nothing is written; --camera alone is refused.
+    let (refused_body, refused_cam) = (scratch("refused_body.vmd"), scratch("refused_cam.vmd"));
+    let _ = std::fs::remove_file(&out_path);
+    let bad = args(&motion, &refused_cam);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no camera keys"));
+    assert!(!out_path.exists() && !refused_cam.exists());
+    let alone = run(&[
+        "size",
+        motion.to_str().unwrap(),
+        "--from",
+        from.to_str().unwrap(),
+        "--to",
+        to.to_str().unwrap(),
+        "-o",
+        refused_body.to_str().unwrap(),
+        "--camera",
+        cam.to_str().unwrap(),
+    ]);
+    assert!(!alone.status.success());
+    assert!(String::from_utf8_lossy(&alone.stderr).contains("--camera-out"));
+    assert!(!refused_body.exists());
+}

@@ -5,6 +5,11 @@
 //! Bad input (an unreadable file, a model lacking standard leg or arm
 //! bones, zero-length bones, non-finite keys, a motion for another
 //! skeleton) exits 1 with one line naming the problem; nothing is written.
+//!
+//! `--camera CAM.vmd --camera-out OUT.vmd` also sizes a camera motion so
+//! it keeps its framing on the target ([`crate::sizing::size_camera`]);
+//! a camera file without camera keys, or a model without 頭, is refused
+//! before anything is written.
 
 use std::path::{Path, PathBuf};
 
@@ -13,7 +18,10 @@ use serde::Serialize;
 
 use super::{CliError, CliResult, load, save};
 use crate::model::Model;
-use crate::sizing::{self, BoneChange, QualityReport, QualityStats, SizingOptions, SizingOutcome};
+use crate::sizing::{
+    self, BoneChange, CameraOutcome, CameraReport, QualityReport, QualityStats, SizingOptions,
+    SizingOutcome,
+};
 
 #[derive(Debug, Args)]
 pub struct SizeArgs {
@@ -40,6 +48,13 @@ pub struct SizeArgs {
     /// alignment).
     #[arg(long)]
     pub no_hands: bool,
+    /// A camera motion (VMD) made for the source: size it too, keeping
+    /// the framing (needs --camera-out).
+    #[arg(long, value_name = "CAM.vmd", requires = "camera_out")]
+    pub camera: Option<PathBuf>,
+    /// Where to write the sized camera motion (needs --camera).
+    #[arg(long, value_name = "CAM_OUT.vmd", requires = "camera")]
+    pub camera_out: Option<PathBuf>,
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -53,6 +68,16 @@ struct SizeReport<'a> {
     #[serde(flatten)]
     outcome: &'a SizingOutcome,
     quality: &'a QualityReport,
+    /// The camera's sizing, with `--camera`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    camera: Option<CameraJson<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct CameraJson<'a> {
+    output: String,
+    #[serde(flatten)]
+    report: &'a CameraReport,
 }
 
 fn open_model(path: &Path) -> Result<Model, CliError> {
@@ -75,21 +100,78 @@ pub fn size(a: SizeArgs) -> CliResult {
     };
     let outcome = sizing::size_motion(&motion, &source, &target, &options)
         .map_err(|e| CliError(format!("cannot size: {e}")))?;
+    // clap makes --camera and --camera-out come together.
+    let camera = match (&a.camera, &a.camera_out) {
+        (Some(path), Some(out)) => Some((out, size_camera(path, &source, &target, &outcome)?)),
+        _ => None,
+    };
     let quality = sizing::quality(&motion, &outcome.motion, &source, &target)
         .map_err(|e| CliError(format!("cannot measure: {e}")))?;
     save(&outcome.motion, &a.output)?;
+    if let Some((out, c)) = &camera {
+        save(&c.motion, out)?;
+    }
     if a.json {
         let report = SizeReport {
             output: a.output.display().to_string(),
             options,
             outcome: &outcome,
             quality: &quality,
+            camera: camera.as_ref().map(|(out, c)| CameraJson {
+                output: out.display().to_string(),
+                report: &c.report,
+            }),
         };
         out!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print_text(&a.output, &outcome, &quality);
+        if let Some((out, c)) = &camera {
+            print_camera(out, &c.report);
+        }
     }
     Ok(())
+}
+
+/// Reads the camera motion at `path` and sizes it with the body motion's
+/// ratios; refuses a file without camera keys.
+fn size_camera(
+    path: &Path,
+    source: &Model,
+    target: &Model,
+    outcome: &SizingOutcome,
+) -> Result<CameraOutcome, CliError> {
+    let camera = load(path)?;
+    if camera.cameras.is_empty() {
+        return Err(CliError(format!(
+            "{}: no camera keys to size (is it a camera motion?)",
+            path.display()
+        )));
+    }
+    let fit = sizing::camera_fit(source, target, &outcome.ratios)
+        .map_err(|e| CliError(format!("cannot size the camera: {e}")))?;
+    sizing::size_camera(&camera, &fit).map_err(|e| CliError(format!("cannot size the camera: {e}")))
+}
+
+fn print_camera(output: &Path, r: &CameraReport) {
+    let f = &r.fit;
+    out!(
+        "camera → {}: look-at X/Z ×{:.4}, Y through hips {:.3}→{:.3} and head {:.3}→{:.3}, distance ×{:.4}",
+        output.display(),
+        f.horizontal,
+        f.source_hips,
+        f.target_hips,
+        f.source_head,
+        f.target_head,
+        r.distance_ratio
+    );
+    out!(
+        "  {} camera keys: {} changed (look-at and distance only), {} byte-identical; look-at moved {:.3} units at most, {:.3} on average",
+        r.keys,
+        r.changed,
+        r.untouched,
+        r.target_shift_max,
+        r.target_shift_mean
+    );
 }
 
 fn print_text(output: &Path, o: &SizingOutcome, q: &QualityReport) {
