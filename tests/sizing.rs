@@ -643,3 +643,52 @@ fn a_clap_still_meets_on_longer_arms() {
     assert_eq!(plain.hands_aligned, 0);
     assert_eq!(plain.motion.bones, m.bones);
 }
+
+#[test]
+fn a_group_of_motions_shares_the_mean_horizontal_ratio() {
+    let x = Vec3::X;
+    // Source leg: 足 (1, 10, 0) → 足首 (1, 1, 0): reach 9, drop 9.
+    let s = body([1.0, 10.0, 0.0], [1.0, 5.5, 0.0], [1.0, 1.0, 0.0], x);
+    // Targets: reach 11 (ratio 11/9) and reach 8 (ratio 8/9).
+    let a = body([1.0, 12.0, 0.0], [1.0, 6.5, 0.0], [1.0, 1.0, 0.0], x);
+    let b = body([1.0, 9.0, 0.0], [1.0, 5.0, 0.0], [1.0, 1.0, 0.0], x);
+    // Each actor its own motion: a dancer 2 units to the left, one to the
+    // right and back.
+    let ma = motion(vec![key("センター", 0, [2.0, 0.0, 0.0], Quat::IDENTITY)]);
+    let mb = motion(vec![key("センター", 0, [-3.0, 0.0, 1.5], Quat::IDENTITY)]);
+    let opts = SizingOptions::default();
+    let out = sizing::size_group(&[(&ma, &a), (&mb, &b)], &s, &opts).expect("sized");
+    // Shared: the mean (11/9 + 8/9)/2 = 19/18 (under v5's 1.2 cap).
+    let shared = 19.0 / 18.0;
+    assert_eq!(out.len(), 2);
+    for o in &out {
+        assert!(
+            (o.ratios.horizontal - shared).abs() < 1e-5,
+            "{:?}",
+            o.ratios
+        );
+    }
+    // Vertical ratios stay each actor's own: drops 11/9 and 8/9.
+    assert!((out[0].ratios.vertical - 11.0 / 9.0).abs() < 1e-5);
+    assert!((out[1].ratios.vertical - 8.0 / 9.0).abs() < 1e-5);
+    // Both formations scaled by the shared ratio: X/Z of センター.
+    let center = |m: &Motion| {
+        let k = m
+            .bones
+            .iter()
+            .find(|k| k.name().text == "センター")
+            .expect("key");
+        k.position()
+    };
+    let (pa, pb) = (center(&out[0].motion), center(&out[1].motion));
+    assert!(
+        (pa[0] - 2.0 * shared).abs() < 1e-4 && pa[2].abs() < 1e-6,
+        "{pa:?}"
+    );
+    assert!((pb[0] + 3.0 * shared).abs() < 1e-4, "{pb:?}");
+    assert!((pb[2] - 1.5 * shared).abs() < 1e-4, "{pb:?}");
+    // size_motions is the group with one motion.
+    let same = sizing::size_motions(&ma, &s, &[&a, &b], &opts).expect("sized");
+    let group = sizing::size_group(&[(&ma, &a), (&ma, &b)], &s, &opts).expect("sized");
+    assert_eq!(same, group);
+}

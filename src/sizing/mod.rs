@@ -49,5 +49,5 @@ pub use measure::{
     ArmMeasure, BodyMeasure, LegMeasure, LegRatios, Side, SizingError, leg_ratios, measure,
     shared_horizontal,
 };
-pub use motion::{BoneChange, SizingOptions, SizingOutcome, size_motion, size_motions};
+pub use motion::{BoneChange, SizingOptions, SizingOutcome, size_group, size_motion, size_motions};
 pub use quality::{QualityReport, QualityStats, quality};

@@ -114,15 +114,33 @@ pub fn size_motions(
     targets: &[&Model],
     options: &SizingOptions,
 ) -> Result<Vec<SizingOutcome>, SizingError> {
-    check_keys(motion)?;
-    let index = TrackIndex::build(motion);
+    let members: Vec<(&Motion, &Model)> = targets.iter().map(|t| (motion, *t)).collect();
+    size_group(&members, source, options)
+}
+
+/// Sizes a group: each member's own motion (all made for `source`) onto
+/// its own target, sharing one horizontal ratio
+/// ([`super::shared_horizontal`]) so the formation keeps its spacing;
+/// each keeps its own vertical ratio and hip offset. Outcomes in the
+/// members' order; any member's bad input refuses the whole group.
+pub fn size_group(
+    members: &[(&Motion, &Model)],
+    source: &Model,
+    options: &SizingOptions,
+) -> Result<Vec<SizingOutcome>, SizingError> {
     let src = measure(source, "source")?;
-    check_skeleton(source, &index)?;
+    let mut indexes = Vec::with_capacity(members.len());
+    for (motion, _) in members {
+        check_keys(motion)?;
+        let index = TrackIndex::build(motion);
+        check_skeleton(source, &index)?;
+        indexes.push(index);
+    }
     if options.arms && src.arms.is_none() {
         return Err(missing_arms("source", &src));
     }
-    let mut bodies = Vec::with_capacity(targets.len());
-    for t in targets {
+    let mut bodies = Vec::with_capacity(members.len());
+    for (_, t) in members {
         let body = measure(t, "target")?;
         if options.arms && body.arms.is_none() {
             return Err(missing_arms("target", &body));
@@ -131,12 +149,14 @@ pub fn size_motions(
     }
     let ratios: Vec<LegRatios> = bodies.iter().map(|b| leg_ratios(&src, b)).collect();
     let shared = super::shared_horizontal(&ratios).ok_or(SizingError::NoTarget)?;
-    let mut outcomes = Vec::with_capacity(targets.len());
-    for ((target, body), mut r) in targets.iter().zip(&bodies).zip(ratios) {
+    let mut outcomes = Vec::with_capacity(members.len());
+    for (((motion, target), (body, index)), mut r) in
+        members.iter().zip(bodies.iter().zip(&indexes)).zip(ratios)
+    {
         r.horizontal = shared;
         let job = Job {
             motion,
-            index: &index,
+            index,
             source,
             target,
             src: &src,
