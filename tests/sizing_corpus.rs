@@ -369,3 +369,91 @@ fn the_size_verb_sizes_a_camera_keeping_its_framing() {
     assert!(String::from_utf8_lossy(&alone.stderr).contains("--camera-out"));
     assert!(!refused_body.exists());
 }
+
+#[test]
+fn the_size_verb_sizes_a_group_with_one_horizontal_ratio() {
+    let Some(dir) = corpus() else { return };
+    let sample = dir.join(SAMPLE);
+    let (mei_motion, mei) = (
+        dir.join("mmdagent__mei_wait.vmd"),
+        dir.join("mmdagent__mei.pmd"),
+    );
+    let (sample_motion, sample_model) = (
+        sample.join("サンプルモーション3.vmd"),
+        sample.join("サンプルモデル.pmx"),
+    );
+    let out_dir = scratch("group");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let member = |m: &Path, t: &Path| format!("{}={}", m.display(), t.display());
+    let (a, b) = (
+        member(&mei_motion, &mei),
+        member(&sample_motion, &sample_model),
+    );
+    let out = run(&[
+        "size",
+        "--from",
+        "builtin",
+        "--group",
+        &a,
+        "--group",
+        &b,
+        "-o",
+        out_dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    // The built-in body's left leg: 足 (1, 10.3, 0.1) → 足首 (1.1, 1.2, 0.35);
+    // each target's straight 左足 → 左足首 over it, then the mean (≤ 1.2).
+    let builtin = ((0.1f32).powi(2) + 9.1f32.powi(2) + 0.25f32.powi(2)).sqrt();
+    let reach = |p: &Path| {
+        let m = Model::open(p).expect("model");
+        rest(&m, "左足").distance(rest(&m, "左足首")) / builtin
+    };
+    let shared = ((reach(&mei) + reach(&sample_model)) / 2.0).min(1.2);
+    let got = v["shared_horizontal"].as_f64().unwrap();
+    assert!((got - f64::from(shared)).abs() < 1e-4, "{got} vs {shared}");
+    let members = v["members"].as_array().expect("members");
+    assert_eq!(members.len(), 2);
+    for m in members {
+        let h = m["ratios"]["horizontal"].as_f64().unwrap();
+        assert!((h - got).abs() < 1e-9);
+    }
+    for stem in ["mmdagent__mei_wait", "サンプルモーション3"] {
+        let p = out_dir.join(format!("{stem}_sized.vmd"));
+        vmd::read_vec(std::fs::read(&p).expect("written")).expect("vmd");
+    }
+    // Text form names the shared ratio; two motions of one name refused.
+    let text = run(&[
+        "size",
+        "--from",
+        "builtin",
+        "--group",
+        &a,
+        "--group",
+        &b,
+        "-o",
+        out_dir.to_str().unwrap(),
+    ]);
+    let s = String::from_utf8_lossy(&text.stdout);
+    assert!(s.contains("shared horizontal ratio"), "{s}");
+    let twice_dir = scratch("group_twice");
+    let twice = run(&[
+        "size",
+        "--from",
+        "builtin",
+        "--group",
+        &a,
+        "--group",
+        &a,
+        "-o",
+        twice_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(twice.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("collide"));
+    assert!(!twice_dir.exists());
+}

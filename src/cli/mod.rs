@@ -50,6 +50,7 @@ pub mod project;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod size;
+pub mod size_group;
 pub mod toolbox;
 pub mod vpd;
 
@@ -347,7 +348,8 @@ pub enum Command {
     ProjectInfo(project::ProjectInfoArgs),
     /// Write an MMD project's motions and camera as VMD, with its models and a .vmdscene.
     ExportScene(project::ExportSceneArgs),
-    /// Fit a motion made for one model to another; prints the quality report.
+    /// Fit a motion made for one model to another (or a group of actors'
+    /// motions to their models); prints the quality report.
     Size(size::SizeArgs),
     /// Render frames through the VMD camera as a numbered PNG sequence.
     #[cfg(feature = "render")]
@@ -385,6 +387,7 @@ pub fn run(cmd: Command) -> CliResult {
         Command::ApplyVpd(a) => vpd::apply_vpd(a),
         Command::ProjectInfo(a) => project::project_info(a),
         Command::ExportScene(a) => project::export_scene(a),
+        Command::Size(a) if !a.group.is_empty() => size_group::size_group(a),
         Command::Size(a) => size::size(a),
         #[cfg(feature = "render")]
         Command::Render(a) => render::render(a),

@@ -25,18 +25,31 @@ use crate::sizing::{
 
 #[derive(Debug, Args)]
 pub struct SizeArgs {
-    /// The motion (VMD) made for the source model.
-    pub motion: PathBuf,
+    /// The motion (VMD) made for the source model (or use --group).
+    #[arg(required_unless_present = "group", conflicts_with = "group")]
+    pub motion: Option<PathBuf>,
     /// The model the motion was made for (PMX/PMD), or `builtin` for VMD
     /// Studio's built-in standard skeleton (about 20 units tall, hand-made;
     /// `assets/standard_skeleton.json`) when you do not have it.
     #[arg(long, value_name = "SOURCE.pmx")]
     pub from: PathBuf,
     /// The model that will wear the motion (PMX/PMD).
-    #[arg(long, value_name = "TARGET.pmx")]
-    pub to: PathBuf,
-    /// Where to write the sized motion (atomically).
-    #[arg(short, long, value_name = "OUT.vmd")]
+    #[arg(
+        long,
+        value_name = "TARGET.pmx",
+        required_unless_present = "group",
+        conflicts_with = "group"
+    )]
+    pub to: Option<PathBuf>,
+    /// Several actors sized together, each `MOTION.vmd=TARGET.pmx` (all
+    /// motions made for --from): they share one horizontal ratio so a
+    /// formation keeps its spacing; -o is then a folder that gets
+    /// `<motion stem>_sized.vmd` for each.
+    #[arg(long, value_name = "MOTION.vmd=TARGET.pmx", value_parser = parse_member)]
+    pub group: Vec<(PathBuf, PathBuf)>,
+    /// Where to write the sized motion (atomically); with --group, the
+    /// folder to write the sized motions into.
+    #[arg(short, long, value_name = "OUT.vmd|DIR")]
     pub output: PathBuf,
     /// Leave the arms as they are (no stance turn).
     #[arg(long)]
@@ -50,7 +63,12 @@ pub struct SizeArgs {
     pub no_hands: bool,
     /// A camera motion (VMD) made for the source: size it too, keeping
     /// the framing (needs --camera-out).
-    #[arg(long, value_name = "CAM.vmd", requires = "camera_out")]
+    #[arg(
+        long,
+        value_name = "CAM.vmd",
+        requires = "camera_out",
+        conflicts_with = "group"
+    )]
     pub camera: Option<PathBuf>,
     /// Where to write the sized camera motion (needs --camera).
     #[arg(long, value_name = "CAM_OUT.vmd", requires = "camera")]
@@ -80,24 +98,55 @@ struct CameraJson<'a> {
     report: &'a CameraReport,
 }
 
-fn open_model(path: &Path) -> Result<Model, CliError> {
+/// `MOTION.vmd=TARGET.pmx` → the two paths (split after `.vmd` when the
+/// motion's name ends so, else at the first `=`).
+pub fn parse_member(s: &str) -> Result<(PathBuf, PathBuf), String> {
+    let at = s
+        .to_ascii_lowercase()
+        .find(".vmd=")
+        .map(|i| i + 4)
+        .or_else(|| s.find('='))
+        .ok_or_else(|| format!("{s}: expected MOTION.vmd=TARGET.pmx"))?;
+    let (motion, target) = (&s[..at], &s[at + 1..]);
+    if motion.is_empty() || target.is_empty() {
+        return Err(format!("{s}: expected MOTION.vmd=TARGET.pmx"));
+    }
+    Ok((PathBuf::from(motion), PathBuf::from(target)))
+}
+
+pub(super) fn open_model(path: &Path) -> Result<Model, CliError> {
     Model::open(path).map_err(|e| CliError(format!("{}: {e}", path.display())))
 }
 
-/// Runs `size`.
-pub fn size(a: SizeArgs) -> CliResult {
-    let motion = load(&a.motion)?;
-    let source = if a.from.as_os_str() == "builtin" && !a.from.exists() {
-        crate::model::standard_model()
+/// The source model: a file, or `builtin` (when no such file exists).
+pub(super) fn open_source(path: &Path) -> Result<Model, CliError> {
+    if path.as_os_str() == "builtin" && !path.exists() {
+        Ok(crate::model::standard_model())
     } else {
-        open_model(&a.from)?
-    };
-    let target = open_model(&a.to)?;
-    let options = SizingOptions {
+        open_model(path)
+    }
+}
+
+/// The options the switches give.
+pub(super) fn options(a: &SizeArgs) -> SizingOptions {
+    SizingOptions {
         arms: !a.no_arms,
         feet: !a.no_feet,
         hands: !a.no_hands,
+    }
+}
+
+/// Runs `size` (one motion; `--group` runs [`super::size_group`]).
+pub fn size(a: SizeArgs) -> CliResult {
+    let (Some(motion_path), Some(to)) = (&a.motion, &a.to) else {
+        return Err(CliError(
+            "give MOTION.vmd and --to TARGET.pmx (or --group)".into(),
+        ));
     };
+    let motion = load(motion_path)?;
+    let source = open_source(&a.from)?;
+    let target = open_model(to)?;
+    let options = options(&a);
     let outcome = sizing::size_motion(&motion, &source, &target, &options)
         .map_err(|e| CliError(format!("cannot size: {e}")))?;
     // clap makes --camera and --camera-out come together.
@@ -174,7 +223,7 @@ fn print_camera(output: &Path, r: &CameraReport) {
     );
 }
 
-fn print_text(output: &Path, o: &SizingOutcome, q: &QualityReport) {
+pub(super) fn print_text(output: &Path, o: &SizingOutcome, q: &QualityReport) {
     let r = o.ratios;
     out!(
         "sized → {}: horizontal ×{:.4}, vertical ×{:.4}, hips ×{:.4} {:+.3} units",

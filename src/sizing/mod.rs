@@ -46,8 +46,8 @@ mod quality;
 pub use camera::{CameraFit, CameraOutcome, CameraReport, camera_fit, size_camera};
 pub use contacts::{HAND_CONTACT, HEAD_CONTACT};
 pub use measure::{
-    ArmMeasure, BodyMeasure, LegMeasure, LegRatios, Side, SizingError, leg_ratios, measure,
-    shared_horizontal,
+    ArmMeasure, BodyMeasure, GROUP_HORIZONTAL_CAP, LegMeasure, LegRatios, Side, SizingError,
+    leg_ratios, measure, shared_horizontal,
 };
 pub use motion::{BoneChange, SizingOptions, SizingOutcome, size_group, size_motion, size_motions};
 pub use quality::{QualityReport, QualityStats, quality};
