@@ -71,28 +71,29 @@ fn generated_project() -> Vec<u8> {
     b.u8(MODELS as u8);
     let pool_id = |bone: usize, k: usize| (BONES + (k - 1) * BONES + bone) as i32;
     for m in 0..MODELS {
-        b.u8(m as u8);
+        b.u8(m as u8); // model index
         b.short(&format!("model{m}"));
-        b.short("");
-        b.raw(format!("C:\\MMD\\UserFile\\Model\\m{m}.pmx").as_bytes());
-        b.zeros(256 - format!("C:\\MMD\\UserFile\\Model\\m{m}.pmx").len());
-        b.u8(0);
+        b.short(""); // English name
+        let path = format!("C:\\MMD\\UserFile\\Model\\m{m}.pmx");
+        b.raw(path.as_bytes());
+        b.zeros(256 - path.len());
+        b.u8(3); // fixed track rows
         b.i32(BONES as i32);
         for i in 0..BONES {
             b.short(&format!("bone{i}"));
         }
         b.i32(0); // morphs
-        b.i32(0); // IK
-        b.i32(1);
-        b.i32(-1); // outside-parent bones
-        b.u8(1);
-        b.u8(1);
-        for _ in 0..5 {
-            b.i32(-1);
+        b.i32(0); // IK bones
+        b.i32(0); // outside-parent bones
+        b.u8(m as u8); // draw order
+        b.u8(1); // visible
+        b.i32(0); // selected bone
+        for _ in 0..4 {
+            b.i32(-1); // selected morphs
         }
-        b.u8(0);
-        b.i32(0);
-        b.i32((KEYS_PER_BONE * 3) as i32);
+        b.u8(0); // no display frame flags
+        b.i32(0); // vertical scroll
+        b.i32((KEYS_PER_BONE * 3) as i32); // last frame
         for i in 0..BONES {
             b.bone(None, 0, i as i32, pool_id(i, 1), 0.0);
         }
@@ -108,25 +109,23 @@ fn generated_project() -> Vec<u8> {
                 b.bone(Some(pool_id(i, k)), (k * 3) as i32, prev, next, k as f32);
             }
         }
+        b.i32(0); // morph key pool (no morphs, no initial keys)
         b.i32(0); // initial model key: frame, prev, next
         b.i32(0);
         b.i32(0);
-        b.u8(1);
-        b.i32(-1);
-        b.i32(-1);
-        b.u8(0);
+        b.u8(1); // visible
+        b.u8(0); // selected
         b.i32(0); // model key pool
         for _ in 0..BONES {
             for v in [0.0f32, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0] {
                 b.f32(v);
             }
-            b.raw(&[0, 0, 0]);
+            b.raw(&[0, 0, 0]); // dirty, physics off, selected
         }
-        b.raw(&[0; 16]); // outside-parent state
-        b.u8(0);
-        b.f32(1.0);
-        b.u8(1);
-        b.u8(m as u8);
+        b.u8(0); // alpha blend
+        b.f32(1.0); // edge width
+        b.u8(1); // self-shadow
+        b.u8(0); // transform order
     }
     // camera: initial key, no pool, current state
     b.zeros(12);
