@@ -72,6 +72,7 @@ pub fn follow<T>(keys: &KeyPool<T>, track: impl Fn(usize) -> String) -> Lists {
             _ => dedup.push((id, i)),
         }
     }
+    let index = IdIndex::new(dedup);
     let mut taken = vec![false; keys.pool.len()];
     let mut reached = 0usize;
     let mut lists = Vec::with_capacity(keys.initial.len());
@@ -80,7 +81,7 @@ pub fn follow<T>(keys: &KeyPool<T>, track: impl Fn(usize) -> String) -> Lists {
         let mut last: &Record<T> = first;
         while last.next != 0 {
             let next = last.next;
-            let Ok(found) = dedup.binary_search_by_key(&next, |&(id, _)| id) else {
+            let Some(j) = index.get(next) else {
                 warnings.push(Warning {
                     offset: last.offset,
                     kind: WarningKind::LinkOutOfRange {
@@ -90,7 +91,6 @@ pub fn follow<T>(keys: &KeyPool<T>, track: impl Fn(usize) -> String) -> Lists {
                 });
                 break;
             };
-            let j = dedup[found].1;
             if taken[j] {
                 warnings.push(Warning {
                     offset: last.offset,
@@ -127,6 +127,50 @@ pub fn follow<T>(keys: &KeyPool<T>, track: impl Fn(usize) -> String) -> Lists {
     }
 }
 
+/// Pool records by id: a table indexed by `id - min` when the ids are
+/// compact (MMD numbers its records densely), else a sorted list searched
+/// by halves (ids can be any i32 in a hostile file). Built from ids that
+/// are sorted and unique.
+enum IdIndex {
+    Table { min: i32, slots: Vec<u32> },
+    Sorted(Vec<(i32, usize)>),
+}
+
+impl IdIndex {
+    fn new(sorted: Vec<(i32, usize)>) -> IdIndex {
+        let (Some(&(min, _)), Some(&(max, _))) = (sorted.first(), sorted.last()) else {
+            return IdIndex::Sorted(sorted);
+        };
+        let span = i64::from(max) - i64::from(min) + 1;
+        // Compact: at most 4 slots per record (and every index fits u32).
+        if span > 4 * sorted.len() as i64 + 64 || sorted.len() >= u32::MAX as usize {
+            return IdIndex::Sorted(sorted);
+        }
+        let mut slots = vec![u32::MAX; span as usize];
+        for (id, i) in sorted {
+            slots[(i64::from(id) - i64::from(min)) as usize] = i as u32;
+        }
+        IdIndex::Table { min, slots }
+    }
+
+    /// The pool index of the record with `id`.
+    fn get(&self, id: i32) -> Option<usize> {
+        match self {
+            IdIndex::Table { min, slots } => {
+                let at = usize::try_from(i64::from(id) - i64::from(*min)).ok()?;
+                slots
+                    .get(at)
+                    .filter(|&&s| s != u32::MAX)
+                    .map(|&s| s as usize)
+            }
+            IdIndex::Sorted(v) => v
+                .binary_search_by_key(&id, |&(x, _)| x)
+                .ok()
+                .map(|k| v[k].1),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,6 +185,31 @@ mod tests {
             value: (),
             offset: 100 + id as usize,
         }
+    }
+
+    /// Ids far apart (a hostile or odd file) are followed as compact ones
+    /// are: the chain 0 → 2_000_000_000 → 7 → 1_500_000_000, by hand.
+    #[test]
+    fn sparse_ids_are_followed_too() {
+        let keys = KeyPool {
+            initial: vec![rec(0, 0, 2_000_000_000)],
+            pool: vec![
+                rec(1_500_000_000, 30, 0),
+                rec(7, 20, 1_500_000_000),
+                rec(2_000_000_000, 10, 7),
+            ],
+        };
+        let l = follow(&keys, |i| format!("t{i}"));
+        assert_eq!(
+            l.lists,
+            vec![vec![
+                KeyAt::Initial(0),
+                KeyAt::Pool(2),
+                KeyAt::Pool(1),
+                KeyAt::Pool(0)
+            ]]
+        );
+        assert!(l.warnings.is_empty());
     }
 
     #[test]
