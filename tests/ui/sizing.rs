@@ -258,6 +258,14 @@ fn size_from_a_model_file_preview_apply_and_undo() {
     h.run_steps(3);
     assert_eq!(bytes(&h), original, "undo restores the bytes");
     assert_eq!(h.state().ws.docs()[0].history().len(), 0);
+
+    // Ctrl+Y: the sized file again, and the dialog stands down again
+    // (it offered to size the sized motion a second time, and previewed
+    // that on Mei).
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    h.run_steps(4);
+    assert_eq!(bytes(&h), applied, "redo gives the sized bytes back");
+    h.get_by_label("Sized: the file now holds the result (the report is below).");
 }
 
 #[test]
