@@ -1,14 +1,15 @@
 //! The window's frame around the panels: the menu bar (one function per
 //! menu), the document tabs, the status bar and the unsaved-changes guard.
 //! Each draws from the workspace and what it is given, and returns
-//! [`Request`]s; the app carries them out ([`super::StudioApp`]'s
-//! `chrome_requests`), the commands themselves in `execute`.
+//! [`Request`]s; the router carries them out ([`super::commands::route`]),
+//! the commands themselves in [`super::commands::execute`].
 
 use crate::model::physics::SimulationMode;
 use std::path::PathBuf;
 
 use super::command::UiCommand;
 use super::dock::{Dock, Panel, Preset};
+use super::jobs::Pick;
 use super::panels::{self, Shared};
 use crate::workspace::{Event, TransportEvent, Workspace};
 
@@ -28,6 +29,9 @@ pub enum Request {
     },
     /// File ▸ Load song…: the song dialog.
     PickSong,
+    /// A file dialog for this purpose, starting in this folder (the
+    /// toolbox's Browse…).
+    Pick(Pick, Option<PathBuf>),
     RemoveSong,
     /// View ▸ Panels: close an open panel, open a closed one.
     TogglePanel(Panel),

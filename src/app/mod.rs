@@ -7,11 +7,18 @@
 //! [`Workspace::apply`] — the one way in; commands collected during a frame
 //! run at its end.
 //! `StudioApp` itself keeps only the panels' view state and the services
-//! (jobs, saves, recovery, sound).
+//! (jobs, saves, recovery, sound). Its methods are the entry points (the
+//! eframe frame, tests, the command line); each lends the part of the app
+//! a job needs to the type that does it: [`edits::Edits`] (the workspace),
+//! [`opening::Opening`], [`save_flow::Saving`], [`Files`] (picking) and
+//! [`layout::Frame`] (drawing the panels). Two places see the whole app:
+//! the frame's order ([`layout::show`]) and the router
+//! ([`commands`]: commands, panel requests, jobs and picks).
 
 use std::sync::Arc;
 
-use crate::workspace::Workspace;
+use crate::workspace::document::EditRequest;
+use crate::workspace::{Changes, Event, TransportEvent, Workspace};
 
 mod chrome;
 pub mod command;
@@ -23,8 +30,10 @@ pub mod file_browser;
 mod files;
 pub mod jobs;
 mod layout;
+mod opening;
 pub mod panels;
 pub mod recovery;
+pub mod save_flow;
 pub mod saving;
 pub mod scene_ops;
 mod scene_ui;
@@ -35,13 +44,22 @@ pub mod sound;
 mod startup;
 pub mod vpd;
 
+use crate::vmd::Motion;
 use crate::workspace::document::Document;
-use jobs::Jobs;
+use command::UiCommand;
+use edits::Edits;
+pub use files::Files;
+use jobs::{JobResult, Jobs, Pick};
+use layout::Frame;
+use opening::Opening;
 use panels::Shared;
+use save_flow::Saving;
+use scene_ops::Intent;
 pub use scene_ui::timeline_sections;
 use shell::{AfterClose, CloseGuard, guard_subject};
-pub use shell::{CentralView, Files, Panels, Window, window_title};
+pub use shell::{CentralView, Panels, Window, window_title};
 pub use startup::{FAIL_WGPU_ENV, glow_retry_args, open_command_line, run};
+use std::path::{Path, PathBuf};
 
 /// Bundled demo: a short dance and a camera with cuts, made by
 /// `cargo run --example make_demo` (see `examples/make_demo.rs`).
@@ -125,6 +143,189 @@ const RECENT_KEY: &str = "vmd-studio-recent";
 const MAX_RECENT: usize = 10;
 
 impl StudioApp {
+    /// The workspace and the shared frame state, for applying events.
+    fn edits(&mut self) -> Edits<'_> {
+        Edits {
+            ws: &mut self.ws,
+            shared: &mut self.shared,
+        }
+    }
+
+    /// What opening files touches.
+    fn opening(&mut self) -> Opening<'_> {
+        Opening {
+            ws: &mut self.ws,
+            shared: &mut self.shared,
+            scene: &mut self.scene,
+            jobs: &mut self.jobs,
+            panels: &mut self.panels,
+            files: &mut self.files,
+        }
+    }
+
+    /// What saving touches.
+    fn saving(&mut self) -> Saving<'_> {
+        Saving {
+            ws: &mut self.ws,
+            shared: &mut self.shared,
+            saves: &mut self.saves,
+            jobs: &mut self.jobs,
+            window: &mut self.window,
+            files: &mut self.files,
+            scene: &mut self.scene,
+            viewport: &self.panels.viewport,
+        }
+    }
+
+    /// What drawing a stage of the frame touches.
+    fn frame(&mut self) -> Frame<'_> {
+        Frame {
+            ws: &mut self.ws,
+            shared: &mut self.shared,
+            panels: &mut self.panels,
+            scene: &self.scene,
+            recent: &self.files.recent,
+            busy: self.jobs.is_busy(),
+            asked: Vec::new(),
+        }
+    }
+
+    /// Draws the whole window (the eframe `ui` entry point, also used by
+    /// tests): see [`layout::show`].
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        layout::show(self, ui);
+    }
+
+    /// Queues a command (menus, shortcuts and tests all come here); it
+    /// runs at the frame's end ([`commands::execute`]).
+    pub fn run_command(&mut self, c: UiCommand) {
+        self.window.commands.push(c);
+    }
+
+    /// Applies an event to the workspace (the one way to change it); see
+    /// [`edits::apply`].
+    pub fn apply(&mut self, e: Event) -> Changes {
+        self.edits().apply(e)
+    }
+
+    /// A transport command.
+    pub fn transport(&mut self, e: TransportEvent) {
+        self.edits().transport(e);
+    }
+
+    /// Makes document `id` the active one.
+    pub fn activate(&mut self, id: u64) {
+        self.edits().activate(id);
+    }
+
+    /// Applies a panel's edits to document `id` as one user action.
+    pub fn request_on(&mut self, id: u64, reqs: Vec<EditRequest>) {
+        self.edits().request_on(id, reqs);
+    }
+
+    /// Selects the key `TRACK@FRAME`: see [`Edits::select_key`].
+    pub fn select_key(&mut self, spec: &str) -> bool {
+        self.edits().select_key(spec)
+    }
+
+    /// A scene-panel action: see [`commands::scene_action`].
+    pub fn scene_action(&mut self, a: panels::scene::Action) {
+        commands::scene_action(self, a);
+    }
+
+    /// Opens files in the background: see [`Opening::open_paths`].
+    pub fn open_paths(&mut self, paths: Vec<PathBuf>) {
+        self.opening().open_paths(paths);
+    }
+
+    /// Opens one file for a given role.
+    pub fn open_for(&mut self, path: PathBuf, intent: Intent) {
+        self.opening().open_for(path, intent);
+    }
+
+    /// Adds a stage or prop to the set: see [`Opening::add_stage`].
+    pub fn add_stage(&mut self, path: PathBuf) {
+        self.opening().add_stage(path);
+    }
+
+    /// Adds an accessory to the set: see [`Opening::add_accessory`].
+    pub fn add_accessory(&mut self, path: PathBuf) {
+        self.opening().add_accessory(path);
+    }
+
+    /// A finished load: see [`Opening::queue_loaded`].
+    pub fn queue_loaded(&mut self, seq: u64, r: JobResult) {
+        self.opening().queue_loaded(seq, r);
+    }
+
+    /// Opens a motion as a new document: see [`Opening::open_motion`].
+    pub fn open_motion(&mut self, m: Motion, path: Option<PathBuf>, name: &str) -> Option<u64> {
+        self.opening().open_motion(m, path, name)
+    }
+
+    /// Opens the bundled demo as a scene.
+    pub fn open_demo(&mut self) {
+        self.opening().open_demo();
+    }
+
+    /// Opens a `.vmdscene` file: see [`Opening::open_scene`].
+    pub fn open_scene(&mut self, path: &Path) {
+        self.opening().open_scene(path);
+    }
+
+    /// Opens an MMD project (`.pmm`): see [`Opening::open_project`].
+    pub fn open_project(&mut self, path: &Path) {
+        self.opening().open_project(path);
+    }
+
+    /// Loads a song: see [`Opening::load_song`].
+    pub fn load_song(&mut self, path: PathBuf) {
+        self.opening().load_song(path);
+    }
+
+    /// Loads a song for whatever scene there is (never the demo).
+    pub fn load_song_into_scene(&mut self, path: PathBuf) {
+        self.opening().load_song_into_scene(path);
+    }
+
+    /// Saves the scene file and its modified motions: see
+    /// [`Saving::save_scene_to`].
+    pub fn save_scene_to(&mut self, path: PathBuf) -> Option<Vec<(u64, PathBuf)>> {
+        self.saving().save_scene_to(path)
+    }
+
+    /// File ▸ Collect scene into folder…: see [`Saving::collect_scene_to`].
+    pub fn collect_scene_to(&mut self, path: &Path) {
+        self.saving().collect_scene_to(path);
+    }
+
+    /// File ▸ Save all: see [`Saving::save_all`].
+    pub fn save_all(&mut self) {
+        self.saving().save_all();
+    }
+
+    /// Saves a document to `path` in the background (asks first if its
+    /// file changed on disk).
+    pub fn save_doc_to(&mut self, doc_id: u64, path: PathBuf) {
+        self.saving().save_doc_to(doc_id, path);
+    }
+
+    /// Saves, overwriting the file even if it changed on disk.
+    pub fn save_doc_overwriting(&mut self, doc_id: u64, path: PathBuf) {
+        self.saving().save_doc_overwriting(doc_id, path);
+    }
+
+    /// Applies finished background jobs.
+    pub fn poll_jobs(&mut self) {
+        commands::poll_jobs(self);
+    }
+
+    /// A file dialog (system or built-in) closed with `paths` (empty:
+    /// cancelled): see [`commands::picked`].
+    pub fn picked(&mut self, purpose: Pick, paths: Vec<PathBuf>) {
+        commands::picked(self, purpose, paths);
+    }
+
     /// A new app with the bundled demo open (used when no file is given).
     pub fn with_demo() -> Self {
         let mut app = StudioApp::default();

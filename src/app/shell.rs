@@ -4,11 +4,9 @@
 //! save waits for, title, screenshot plan) and file picking ([`Files`]:
 //! recent list, system dialog or built-in browser).
 
-use std::path::PathBuf;
-
 use super::command::UiCommand;
 use super::startup::ScreenshotPlan;
-use super::{chrome, dock, file_browser, panels};
+use super::{chrome, dock, panels};
 use crate::workspace::Workspace;
 
 /// Which view fills the centre.
@@ -98,44 +96,6 @@ pub struct Window {
     pub(super) last_tick: Option<f64>,
     /// Commands queued by menus, shortcuts and tests, run at the frame's end.
     pub(super) commands: Vec<UiCommand>,
-}
-
-/// Picking files: the system dialog or the built-in browser, and the
-/// recent list.
-pub struct Files {
-    pub recent: Vec<PathBuf>,
-    /// The built-in file browser, while open.
-    pub file_browser: Option<file_browser::FileBrowser>,
-    /// Use the system file dialog (false where it cannot open: no D-Bus
-    /// session for the desktop portal, `VMD_STUDIO_FILE_DIALOG=builtin`, or
-    /// after it failed once).
-    pub native_dialog: bool,
-    /// The system dialog every pick starts from, with the app's window as
-    /// its parent (taken from eframe's window handle on the first frame):
-    /// the dialog opens in front of the app, modal to it, and cannot fall
-    /// behind it (issue 39.3). None until the first frame.
-    pub dialog_parent: Option<rfd::FileDialog>,
-}
-
-impl Default for Files {
-    fn default() -> Self {
-        Files {
-            recent: Vec::new(),
-            file_browser: None,
-            native_dialog: native_dialog_available(),
-            dialog_parent: None,
-        }
-    }
-}
-
-/// Whether the system file dialog can be expected to open.
-fn native_dialog_available() -> bool {
-    if std::env::var("VMD_STUDIO_FILE_DIALOG").is_ok_and(|v| v == "builtin") {
-        return false;
-    }
-    // On Linux the dialog is the desktop portal, reached over the D-Bus
-    // session bus: without one (a bare X server) it cannot open.
-    !cfg!(target_os = "linux") || std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some()
 }
 
 /// The window's title: the active file (with its modified mark) and, when
