@@ -140,6 +140,12 @@ impl Frame<'_> {
             .and_then(|d| self.ws.wearer(d.id))
             .and_then(|i| self.ws.scene().actors.get(i));
         self.panels.toolbox.wearer_offset = wearer.map_or(0, |a| a.offset);
+        self.panels.toolbox.scene_motions = match self.ws.docs().get(target) {
+            Some(d) if self.panels.toolbox.open == Some(panels::toolbox::Tool::Speed) => {
+                panels::toolbox::scene_motions(self.ws, d.id)
+            }
+            _ => Vec::new(),
+        };
         self.panels.toolbox.wearer_model = wearer.and_then(|a| match &a.model {
             crate::scene::ModelRef::File(p) => {
                 Some((a.name.clone(), Arc::clone(self.scene.models.get(p)?)))

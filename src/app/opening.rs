@@ -486,17 +486,44 @@ impl Opening<'_> {
                     self.shared.error(format!("{}: {note}", outcome.label));
                 }
                 if let Some(id) = target_id {
-                    let edit = EditRequest::apply(
-                        document::Edit::ReplaceMotion {
-                            motion: Box::new(outcome.motion),
-                            selection: None,
-                        },
-                        outcome.label,
-                    );
-                    self.apply(Event::Edit(vec![(id, vec![edit])]));
+                    self.apply_outcome(id, outcome);
                 }
             }
             Err(e) => self.shared.error(e),
         }
+    }
+
+    /// A toolbox result in its documents, one undo step: the target's new
+    /// motion and any other document's changed with it (a scene-wide speed
+    /// change), each only if it has not changed since the run began.
+    fn apply_outcome(&mut self, id: u64, outcome: panels::toolbox::Outcome) {
+        let replace = |motion: crate::vmd::Motion, label: &str| {
+            EditRequest::apply(
+                document::Edit::ReplaceMotion {
+                    motion: Box::new(motion),
+                    selection: None,
+                },
+                label.to_owned(),
+            )
+        };
+        let mut edits = vec![(id, vec![replace(outcome.motion, &outcome.label)])];
+        for a in outcome.also {
+            match self.ws.doc(a.id) {
+                Some(d) if d.revision == a.revision => {
+                    edits.push((a.id, vec![replace(a.motion, &outcome.label)]));
+                }
+                Some(d) => {
+                    let name = d.title();
+                    self.shared.error(format!(
+                        "{}: {name} changed while it ran; nothing was changed, run it again",
+                        outcome.label
+                    ));
+                    return;
+                }
+                // Closed meanwhile: nothing to change there.
+                None => {}
+            }
+        }
+        self.apply(Event::Edit(edits));
     }
 }

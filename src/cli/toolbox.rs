@@ -15,6 +15,13 @@ use crate::vmd::write::save_bytes_atomic;
 #[derive(Debug, Args)]
 pub struct MirrorArgs {
     pub input: PathBuf,
+    /// Only these frames, `A..B` (inclusive motion frames).
+    #[arg(long)]
+    pub frames: Option<String>,
+    /// Only these bones (repeatable, or comma-separated names); every
+    /// other track keeps its keys.
+    #[arg(long, value_delimiter = ',')]
+    pub bone: Vec<String>,
     #[arg(short, long)]
     pub output: PathBuf,
 }
@@ -53,6 +60,14 @@ pub struct SpeedArgs {
     /// Speed factor: 2 plays twice as fast, 0.5 half as fast (must be > 0).
     #[arg(long, allow_negative_numbers = true)]
     pub factor: f64,
+    /// Only these frames, `A..B` (inclusive motion frames): they play at the new
+    /// speed and the keys after them move by the change of length.
+    #[arg(long)]
+    pub frames: Option<String>,
+    /// Only these bones (repeatable, or comma-separated names); every
+    /// other track keeps its keys.
+    #[arg(long, value_delimiter = ',')]
+    pub bone: Vec<String>,
     #[arg(short, long)]
     pub output: PathBuf,
 }
@@ -170,7 +185,33 @@ fn run_op(
 }
 
 pub fn mirror(a: MirrorArgs) -> CliResult {
-    run_op(&a.input, &a.output, ops::mirror)
+    let scope = key_scope(a.frames.as_deref(), &a.bone)?;
+    run_op(&a.input, &a.output, |m| ops::mirror_scoped(m, &scope))
+}
+
+/// `--frames A..B` and `--bone NAME…` as a [`ops::KeyScope`]; a bone name
+/// that Shift_JIS cannot hold is refused.
+fn key_scope(frames: Option<&str>, bones: &[String]) -> Result<ops::KeyScope, CliError> {
+    let frames = frames
+        .map(super::frame_range::parse_frame_range)
+        .transpose()?;
+    let bones = if bones.is_empty() {
+        None
+    } else {
+        let mut set = std::collections::BTreeSet::new();
+        for b in bones {
+            // As a VMD stores it: Shift_JIS, cut to the 15-byte field.
+            let (bytes, _, unmappable) = encoding_rs::SHIFT_JIS.encode(b.trim());
+            if unmappable || b.trim().is_empty() {
+                return Err(CliError(format!(
+                    "--bone {b}: not a name a VMD file can hold (Shift_JIS)"
+                )));
+            }
+            set.insert(bytes[..bytes.len().min(15)].to_vec());
+        }
+        Some(set)
+    };
+    Ok(ops::KeyScope { bones, frames })
 }
 
 pub fn trim(a: TrimArgs) -> CliResult {
@@ -210,7 +251,8 @@ pub fn speed(a: SpeedArgs) -> CliResult {
         )));
     }
     let p = ops::SpeedParams { factor: a.factor };
-    run_op(&a.input, &a.output, |m| ops::speed(m, p))
+    let scope = key_scope(a.frames.as_deref(), &a.bone)?;
+    run_op(&a.input, &a.output, |m| ops::speed_scoped(m, p, &scope))
 }
 
 pub fn fill_rest(a: FillRestArgs) -> CliResult {

@@ -36,6 +36,7 @@ mod sizing;
 mod song;
 mod timeline_keys;
 mod toolbox;
+mod toolbox_scope;
 mod ux;
 mod value_graph;
 mod viewport;

@@ -20,9 +20,11 @@
 
 use std::collections::HashMap;
 
+use super::key_scope::KeyScope;
 use super::report::{OpError, Report};
 use crate::vmd::motion::Motion;
 use crate::vmd::name::{decode_name, encode_name};
+use crate::vmd::records::BoneKey;
 
 const SIGN: u32 = 0x8000_0000;
 
@@ -140,9 +142,29 @@ impl NameSwapper<'_> {
 
 /// Mirrors a motion left/right. Never fails; refusals are in the report.
 pub fn mirror(m: &Motion) -> Result<(Motion, Report), OpError> {
+    mirror_scoped(m, &KeyScope::all())
+}
+
+/// Whether a bone key is mirrored: its frame is in the range, and its bone
+/// or its 左⇄右 partner is in the scope (a pair mirrors together, so the
+/// two sides swap and no key lands on the other side's key).
+fn takes_bone(scope: &KeyScope, k: &BoneKey) -> bool {
+    if !scope.in_frames(k.frame()) {
+        return false;
+    }
+    scope.has_bone(k.name_key())
+        || matches!(mirror_name_field(k.name_field()),
+            Ok(Some(p)) if scope.has_bone(crate::vmd::name::name_bytes(&p)))
+}
+
+/// Mirrors the keys in `scope` (see [`KeyScope`]); every other key keeps
+/// its bytes. Never fails; refusals are in the report.
+pub fn mirror_scoped(m: &Motion, scope: &KeyScope) -> Result<(Motion, Report), OpError> {
     let mut report = Report::new();
     let mut out = m.clone();
     let mut renamed_keys = 0usize;
+    let others = scope.takes_other_tracks();
+    let (mut bones, mut cameras, mut lights) = (0usize, 0usize, 0usize);
 
     {
         let mut names = NameSwapper {
@@ -150,7 +172,8 @@ pub fn mirror(m: &Motion) -> Result<(Motion, Report), OpError> {
             done: HashMap::new(),
             report: &mut report,
         };
-        for k in &mut out.bones {
+        for k in out.bones.iter_mut().filter(|k| takes_bone(scope, k)) {
+            bones += 1;
             let [x, y, z] = k.position();
             k.set_position([neg(x), y, z]);
             let [qx, qy, qz, qw] = k.rotation();
@@ -169,7 +192,7 @@ pub fn mirror(m: &Motion) -> Result<(Motion, Report), OpError> {
             done: HashMap::new(),
             report: &mut report,
         };
-        for k in &mut out.morphs {
+        for k in (out.morphs.iter_mut()).filter(|k| others && scope.in_frames(k.frame())) {
             if let Some(new) = names.swap(k.name_field())
                 && let Ok(field) = <[u8; 15]>::try_from(new.as_slice())
             {
@@ -178,13 +201,15 @@ pub fn mirror(m: &Motion) -> Result<(Motion, Report), OpError> {
             }
         }
     }
-    for k in &mut out.cameras {
+    for k in (out.cameras.iter_mut()).filter(|k| others && scope.in_frames(k.frame())) {
+        cameras += 1;
         let [x, y, z] = k.target();
         k.set_target([neg(x), y, z]);
         let [rx, ry, rz] = k.rotation();
         k.set_rotation([rx, neg(ry), neg(rz)]);
     }
-    for k in &mut out.lights {
+    for k in (out.lights.iter_mut()).filter(|k| others && scope.in_frames(k.frame())) {
+        lights += 1;
         let [x, y, z] = k.direction();
         k.set_direction([neg(x), y, z]);
     }
@@ -194,7 +219,7 @@ pub fn mirror(m: &Motion) -> Result<(Motion, Report), OpError> {
             done: HashMap::new(),
             report: &mut report,
         };
-        for k in &mut out.iks {
+        for k in (out.iks.iter_mut()).filter(|k| others && scope.in_frames(k.frame())) {
             for i in 0..k.entry_count() {
                 if let Some(new) = names.swap(k.entry_name_field(i)) {
                     let at =
@@ -206,9 +231,9 @@ pub fn mirror(m: &Motion) -> Result<(Motion, Report), OpError> {
         }
     }
 
-    report.changed = out.bones.len()
-        + out.cameras.len()
-        + out.lights.len()
+    report.changed = bones
+        + cameras
+        + lights
         + out
             .morphs
             .iter()
@@ -218,10 +243,13 @@ pub fn mirror(m: &Motion) -> Result<(Motion, Report), OpError> {
         + out.iks.iter().zip(&m.iks).filter(|(a, b)| a != b).count();
     report.note(format!(
         "mirrored {} bone keys (position x, rotation y/z), {} camera keys (target x, rotation y/z), {} light keys (direction x); {} name fields swapped 左⇄右; interpolation untouched",
-        out.bones.len(),
-        out.cameras.len(),
-        out.lights.len(),
+        bones,
+        cameras,
+        lights,
         renamed_keys
     ));
+    if !scope.is_all() {
+        report.note(format!("only {}", scope.describe()));
+    }
     Ok((out, report))
 }

@@ -26,6 +26,7 @@ pub mod curve_split;
 pub mod fill_rest;
 pub mod join;
 pub mod json;
+pub mod key_scope;
 pub mod mirror;
 pub mod rename;
 pub mod report;
@@ -41,12 +42,13 @@ pub use curve_split::{SubCurve, sub_curve};
 pub use fill_rest::{FillRestParams, fill_rest, fill_rest_with};
 pub use join::{JoinParams, JoinPlacement, join};
 pub use json::{ExportOptions, export_json, import_json};
-pub use mirror::{mirror, mirror_name_field};
+pub use key_scope::KeyScope;
+pub use mirror::{mirror, mirror_name_field, mirror_scoped};
 pub use rename::{RenameMap, parse_rename_map, rename};
 pub use report::{OpError, Report};
 pub use simplify::{
     CameraTolerances, SimplifyParams, SimplifyReport, Strategy, simplify, simplify_with_progress,
 };
 pub use simplify_scope::{SimplifyScope, simplify_scoped};
-pub use speed::{SpeedParams, speed};
+pub use speed::{SpeedParams, SpeedSpan, speed, speed_scoped, speed_span};
 pub use trim::{TrimParams, trim};

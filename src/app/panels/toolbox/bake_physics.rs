@@ -1,6 +1,7 @@
 //! Tools ▸ Bake physics: the form (the wearer model, a frame range) and,
 //! once a bake has landed, the offer to simplify exactly the keys it wrote.
 
+use super::scope_ui::{motion_range, selection_range};
 use super::state::State;
 use crate::vmd::ops::SimplifyScope;
 use crate::workspace::document::Document;
@@ -44,27 +45,6 @@ impl BakePhysicsForm {
             None
         }
     }
-}
-
-/// A scene-frame range as this motion's frames (`motion = scene − offset`),
-/// cut to the motion `0..=last`; `None` when nothing of it is left.
-fn motion_range((a, b): (u32, u32), offset: i32, last: u32) -> Option<(u32, u32)> {
-    let to_motion = |f: u32| (i64::from(f) - i64::from(offset)).clamp(0, i64::from(last)) as u32;
-    let (ma, mb) = (to_motion(a.min(b)), to_motion(a.max(b)));
-    let outside = i64::from(a.max(b)) - i64::from(offset) < 0
-        || i64::from(a.min(b)) - i64::from(offset) > i64::from(last);
-    (!outside).then_some((ma, mb))
-}
-
-/// The range the selected keys span, when they span more than one frame.
-fn selection_range(doc: &Document) -> Option<(u32, u32)> {
-    let frames = doc
-        .view
-        .selection
-        .iter()
-        .filter_map(|&k| doc.motion.key_frame(k));
-    let (lo, hi) = frames.fold((u32::MAX, 0), |(lo, hi), f| (lo.min(f), hi.max(f)));
-    (lo < hi).then_some((lo, hi))
 }
 
 /// The form: model, From/To, shortcuts to the whole motion, the loop

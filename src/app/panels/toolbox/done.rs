@@ -40,6 +40,7 @@ impl Done {
                 motion,
                 report_lines,
                 label,
+                also: Vec::new(),
             },
             report,
             changed,

@@ -4,10 +4,11 @@
 use std::path::PathBuf;
 
 use super::run::op_error;
-use super::{SpeedPreview, State, Summary};
+use super::scope_ui::{SceneMotion, key_scope, scope_ui};
+use super::{SpeedForm, SpeedPreview, State, Summary};
 use crate::app::jobs::{JobKind, JobService, Polled};
 use crate::vmd::Motion;
-use crate::vmd::ops::{self, SpeedParams};
+use crate::vmd::ops::{self, KeyScope, SpeedParams};
 use crate::workspace::document::Document;
 
 pub(super) fn summary_ui(ui: &mut egui::Ui, s: &Summary) {
@@ -148,8 +149,16 @@ pub(super) fn join_form(ui: &mut egui::Ui, docs: &[Document], doc: &Document, st
     }
 }
 
-pub(super) fn speed_form(ui: &mut egui::Ui, doc: &Document, state: &mut State, jobs: &JobService) {
+pub(super) fn speed_form(
+    ui: &mut egui::Ui,
+    doc: &Document,
+    state: &mut State,
+    loop_range: Option<(u32, u32)>,
+    jobs: &JobService,
+) {
     let background = doc.motion.key_count() > state.background_keys;
+    let offset = state.wearer_offset;
+    let scene = &state.scene_motions;
     let f = &mut state.speed;
     ui.horizontal(|ui| {
         ui.label("Factor");
@@ -165,6 +174,11 @@ pub(super) fn speed_form(ui: &mut egui::Ui, doc: &Document, state: &mut State, j
         }
     });
     ui.weak("2 plays twice as fast (half the frames); 0.5 half as fast.");
+    scope_ui(ui, doc, &mut f.scope, loop_range, offset);
+    if f.scope.range {
+        ui.weak("The range plays at the new speed; the keys after it keep their spacing and move.");
+    }
+    scene_choice(ui, doc, f, scene);
     // Live preview: the operation runs on a copy only when the parameters change.
     match f.preview_job.poll(jobs) {
         Some(Polled::Done(p)) => f.preview = Some(p.value),
@@ -173,10 +187,13 @@ pub(super) fn speed_form(ui: &mut egui::Ui, doc: &Document, state: &mut State, j
         }
         None => {}
     }
-    let key = (doc.id, doc.revision, f.factor.to_bits());
+    // The scope as the selection names it now (a new selection of bones
+    // is a new preview).
+    let scope = key_scope(doc, &f.scope);
+    let key = (doc.id, doc.revision, f.factor.to_bits(), scope.clone().ok());
     // One background preview at a time: while the factor is dragged, the
     // next preview starts when the running one is done.
-    if f.preview_for != Some(key) && !f.preview_job.is_running() {
+    if f.preview_for.as_ref() != Some(&key) && !f.preview_job.is_running() {
         f.preview_for = Some(key);
         f.preview_runs += 1;
         let p = SpeedParams { factor: f.factor };
@@ -185,10 +202,10 @@ pub(super) fn speed_form(ui: &mut egui::Ui, doc: &Document, state: &mut State, j
             let label = format!("Speed preview on {} keys", m.key_count());
             f.preview_job
                 .start(jobs, JobKind::Preview, label, false, move |_| {
-                    speed_preview(&m, p)
+                    speed_preview(&m, p, &scope?)
                 });
         } else {
-            f.preview = Some(speed_preview(&doc.motion, p));
+            f.preview = Some(scope.and_then(|s| speed_preview(&doc.motion, p, &s)));
         }
     }
     if f.preview_job.is_running() {
@@ -218,8 +235,48 @@ pub(super) fn speed_form(ui: &mut egui::Ui, doc: &Document, state: &mut State, j
     }
 }
 
-pub(super) fn speed_preview(m: &Motion, p: SpeedParams) -> Result<SpeedPreview, String> {
-    let (out, report) = ops::speed(m, p).map_err(op_error)?;
+/// The scene's other motions: changed with this one (the default), or
+/// said to keep their timing.
+fn scene_choice(ui: &mut egui::Ui, doc: &Document, f: &mut SpeedForm, scene: &[SceneMotion]) {
+    if scene.is_empty() {
+        return;
+    }
+    let names: Vec<&str> = scene.iter().map(|m| m.name.as_str()).collect();
+    if f.scope.selected_bones {
+        ui.weak(format!(
+            "Only these bones change; {} keep{} their timing.",
+            names.join(", "),
+            if names.len() == 1 { "s" } else { "" }
+        ));
+        return;
+    }
+    ui.checkbox(
+        &mut f.whole_scene,
+        format!("Also {} (one undo step)", names.join(", ")),
+    )
+    .on_hover_text(
+        "Change the scene's other motions by the same factor over the same scene frames, \
+         so the camera and the other dancers stay in time with this one",
+    );
+    if !f.whole_scene {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            format!(
+                "Only {} changes: {} keep{} the old timing.",
+                doc.title(),
+                names.join(", "),
+                if names.len() == 1 { "s" } else { "" }
+            ),
+        );
+    }
+}
+
+pub(super) fn speed_preview(
+    m: &Motion,
+    p: SpeedParams,
+    scope: &KeyScope,
+) -> Result<SpeedPreview, String> {
+    let (out, report) = ops::speed_scoped(m, p, scope).map_err(op_error)?;
     Ok(SpeedPreview {
         factor: p.factor,
         last_before: m.last_frame(),

@@ -41,6 +41,7 @@ mod forms;
 mod plan;
 mod result;
 mod run;
+mod scope_ui;
 mod simplify;
 mod sizing;
 mod sizing_ui;
@@ -50,13 +51,14 @@ mod window;
 pub use applied::Applied;
 pub use bake_physics::{BakeOffer, BakePhysicsForm};
 pub use run::run_request;
+pub use scope_ui::{SceneMotion, ScopeForm, scene_motions};
 pub use simplify::{BakeForm, SimplifyForm, SimplifyPreview, TrackGraph};
 pub use sizing::{
     ActorModel, ChangeTotals, SceneModel, SizingForm, SizingKey, SizingPreview, SourceChoice,
 };
 pub use state::{
-    ExportForm, FillForm, ImportForm, JoinForm, RenameForm, SpeedForm, SpeedPreview, State,
-    TrimForm,
+    ExportForm, FillForm, ImportForm, JoinForm, MirrorForm, RenameForm, SpeedForm, SpeedPreview,
+    State, TrimForm,
 };
 pub use window::{menu, ui, windows};
 
@@ -215,13 +217,20 @@ pub enum JoinSecond {
 /// A toolbox operation the user asked for, with its parameters.
 #[derive(Debug, Clone)]
 pub enum Request {
-    Mirror,
+    /// Mirror the keys in the scope.
+    Mirror(ops::KeyScope),
     Trim(TrimParams),
     Join {
         second: JoinSecond,
         params: JoinParams,
     },
-    Speed(SpeedParams),
+    /// Change the speed of the keys in the scope, and of the scene's other
+    /// motions in `scene` (each at its own span) in the same undo step.
+    Speed {
+        params: SpeedParams,
+        scope: ops::KeyScope,
+        scene: Vec<SceneSpan>,
+    },
     FillRest(FillRestParams),
     Rename(RenameMap),
     Bake(ops::BakeParams),
@@ -247,6 +256,29 @@ pub struct Outcome {
     pub report_lines: Vec<String>,
     /// Undo label.
     pub label: String,
+    /// Other documents changed with it in the same undo step (a
+    /// scene-wide speed change).
+    pub also: Vec<AlsoChanged>,
+}
+
+/// Another document's new motion, computed from its revision `revision`
+/// (applied only if it is still at that revision).
+#[derive(Debug)]
+pub struct AlsoChanged {
+    pub id: u64,
+    pub revision: u64,
+    pub motion: Motion,
+}
+
+/// Another motion of the scene a speed change takes along: the document,
+/// its revision and motion when the dialog asked, and its span.
+#[derive(Debug, Clone)]
+pub struct SceneSpan {
+    pub id: u64,
+    pub name: String,
+    pub revision: u64,
+    pub motion: Motion,
+    pub span: ops::SpeedSpan,
 }
 
 /// Result summary shown in the dialog after a run.

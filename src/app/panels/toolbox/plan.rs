@@ -6,10 +6,11 @@ use std::time::Instant;
 
 use super::done::Done;
 use super::run::{file_name, label_of, op_error, run_op};
+use super::scope_ui;
 use super::simplify;
 use super::sizing;
 use super::state::{Job, JobOutput, State};
-use super::{JoinSecond, Request, Tool};
+use super::{JoinSecond, Request, SceneSpan, Tool};
 use crate::app::jobs::{JobCtx, JobKind};
 use crate::app::panels::Shared;
 use crate::vmd;
@@ -89,7 +90,7 @@ fn plan(
         Tool::BakePhysics => plan_bake_physics(state, doc),
         Tool::Simplify => Ok(plan_simplify(state, doc)),
         Tool::Sizing => plan_sizing(state, doc),
-        _ => plan_op(op_request(tool, docs, state)?, docs, doc),
+        _ => plan_op(op_request(tool, docs, doc, state)?, docs, doc),
     }
 }
 
@@ -245,10 +246,43 @@ fn plan_sizing(state: &State, doc: &Document) -> Result<Planned, String> {
     })))
 }
 
+/// Change speed: the keys in the dialog's scope and, when asked (and the
+/// scope is every track), the scene's other motions over the same scene
+/// frames.
+fn speed_request(docs: &[Document], doc: &Document, state: &State) -> Result<Request, String> {
+    let f = &state.speed;
+    let scope = scope_ui::key_scope(doc, &f.scope)?;
+    let mut scene = Vec::new();
+    if f.whole_scene && scope.bones.is_none() {
+        for m in &state.scene_motions {
+            let Some(d) = docs.iter().find(|d| d.id == m.id) else {
+                continue;
+            };
+            scene.push(SceneSpan {
+                id: d.id,
+                name: m.name.clone(),
+                revision: d.revision,
+                motion: d.motion.clone(),
+                span: scope_ui::span_for(&scope, state.wearer_offset, m.offset),
+            });
+        }
+    }
+    Ok(Request::Speed {
+        params: SpeedParams { factor: f.factor },
+        scope,
+        scene,
+    })
+}
+
 /// The request of a motion-changing tool, from its dialog.
-fn op_request(tool: Tool, docs: &[Document], state: &State) -> Result<Request, String> {
+fn op_request(
+    tool: Tool,
+    docs: &[Document],
+    doc: &Document,
+    state: &State,
+) -> Result<Request, String> {
     Ok(match tool {
-        Tool::Mirror => Request::Mirror,
+        Tool::Mirror => Request::Mirror(scope_ui::key_scope(doc, &state.mirror.scope)?),
         Tool::Trim => Request::Trim(TrimParams {
             from: state.trim.from,
             to: state.trim.to,
@@ -277,9 +311,7 @@ fn op_request(tool: Tool, docs: &[Document], state: &State) -> Result<Request, S
                 params: JoinParams { placement },
             }
         }
-        Tool::Speed => Request::Speed(SpeedParams {
-            factor: state.speed.factor,
-        }),
+        Tool::Speed => speed_request(docs, doc, state)?,
         Tool::FillRest => {
             let mut extra_bones = Vec::new();
             if let Some(other) = docs.iter().find(|d| Some(d.id) == state.fill.union_with) {

@@ -34,7 +34,8 @@ pub(super) fn status_lines(label: &str, r: &Report) -> Vec<String> {
 /// Undo label of a request (`second_name`: the joined motion's name).
 pub(super) fn label_of(req: &Request, second_name: &str) -> String {
     match req {
-        Request::Mirror => "Mirror left/right".to_owned(),
+        Request::Mirror(s) if s.is_all() => "Mirror left/right".to_owned(),
+        Request::Mirror(s) => format!("Mirror left/right ({})", s.describe()),
         Request::Trim(p) => format!(
             "Trim to {}..{}{}",
             p.from,
@@ -45,7 +46,21 @@ pub(super) fn label_of(req: &Request, second_name: &str) -> String {
             JoinPlacement::At(f) => format!("Join {second_name} at frame {f}"),
             JoinPlacement::Gap(g) => format!("Join {second_name} after a {g}-frame gap"),
         },
-        Request::Speed(p) => format!("Change speed x{}", p.factor),
+        Request::Speed {
+            params,
+            scope,
+            scene,
+        } => {
+            let mut l = format!("Change speed x{}", params.factor);
+            if !scope.is_all() {
+                l.push_str(&format!(" ({})", scope.describe()));
+            }
+            if !scene.is_empty() {
+                let names: Vec<&str> = scene.iter().map(|s| s.name.as_str()).collect();
+                l.push_str(&format!(" with {}", names.join(", ")));
+            }
+            l
+        }
         Request::FillRest(_) => "Fill rest pose".to_owned(),
         Request::Rename(m) => format!("Rename tracks ({} pairs)", m.pairs.len()),
         Request::Bake(p) => format!("Bake every {} frame(s)", p.step),
@@ -62,7 +77,7 @@ pub(super) fn run_op(
     label: String,
 ) -> Result<(Outcome, Report), String> {
     let (motion, report) = match req {
-        Request::Mirror => ops::mirror(first).map_err(op_error)?,
+        Request::Mirror(scope) => ops::mirror_scoped(first, scope).map_err(op_error)?,
         Request::Trim(p) => ops::trim(first, *p).map_err(op_error)?,
         Request::Join {
             second: which,
@@ -81,7 +96,9 @@ pub(super) fn run_op(
             };
             ops::join(first, other, *params).map_err(op_error)?
         }
-        Request::Speed(p) => ops::speed(first, *p).map_err(op_error)?,
+        Request::Speed { params, scope, .. } => {
+            ops::speed_scoped(first, *params, scope).map_err(op_error)?
+        }
         Request::FillRest(p) => ops::fill_rest_with(first, p).map_err(op_error)?,
         Request::Rename(map) => ops::rename(first, map).map_err(op_error)?,
         Request::Bake(p) => ops::bake(first, *p).map_err(op_error)?,
@@ -89,15 +106,46 @@ pub(super) fn run_op(
             return Err("a computed result cannot be run again".to_owned());
         }
     };
+    let (also, report) = match req {
+        Request::Speed { params, scene, .. } => scene_speed(*params, scene, report)?,
+        _ => (Vec::new(), report),
+    };
     let report_lines = status_lines(&label, &report);
     Ok((
         Outcome {
             motion,
             report_lines,
             label,
+            also,
         },
         report,
     ))
+}
+
+/// The scene's other motions at the new speed (each over its own span),
+/// said in the report; any one that cannot change stops the whole change.
+fn scene_speed(
+    params: ops::SpeedParams,
+    scene: &[super::SceneSpan],
+    mut report: Report,
+) -> Result<(Vec<super::AlsoChanged>, Report), String> {
+    let mut also = Vec::new();
+    for s in scene {
+        let (motion, r) = ops::speed_span(&s.motion, params, None, s.span)
+            .map_err(|e| format!("{}: {e}; nothing was changed", s.name))?;
+        report.note(format!(
+            "also {}: {} keys moved, {} merged away (same undo step)",
+            s.name, r.changed, r.dropped
+        ));
+        report.changed += r.changed;
+        report.dropped += r.dropped;
+        also.push(super::AlsoChanged {
+            id: s.id,
+            revision: s.revision,
+            motion,
+        });
+    }
+    Ok((also, report))
 }
 
 /// Runs a request on the active document (and others, for join).

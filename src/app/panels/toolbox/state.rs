@@ -7,6 +7,7 @@ use crate::workspace::Workspace;
 use std::time::Instant;
 
 use super::done::Done;
+use super::scope_ui::{SceneMotion, ScopeForm};
 use super::{
     BACKGROUND_KEYS, BakeForm, BakePhysicsForm, Request, SimplifyForm, SizingForm, Summary, Tool,
 };
@@ -85,8 +86,13 @@ pub struct SpeedPreview {
 pub struct SpeedForm {
     /// 2 = twice as fast (half the frames).
     pub factor: f64,
-    /// (doc id, revision, factor bits) the preview belongs to.
-    pub(super) preview_for: Option<(u64, u64, u64)>,
+    /// Which keys change.
+    pub scope: ScopeForm,
+    /// Change the scene's other motions (the camera, the other actors'
+    /// motions) by the same factor, in the same undo step.
+    pub whole_scene: bool,
+    /// (doc id, revision, factor bits, scope) the preview belongs to.
+    pub(super) preview_for: Option<(u64, u64, u64, Option<crate::vmd::ops::KeyScope>)>,
     pub preview: Option<Result<SpeedPreview, String>>,
     pub(super) preview_job: Lane<Result<SpeedPreview, String>>,
     /// How many times the preview was computed (tests check it is not every frame).
@@ -97,12 +103,21 @@ impl Default for SpeedForm {
     fn default() -> Self {
         SpeedForm {
             factor: 1.0,
+            scope: ScopeForm::default(),
+            whole_scene: true,
             preview_for: None,
             preview: None,
             preview_job: Lane::default(),
             preview_runs: 0,
         }
     }
+}
+
+/// Mirror dialog parameters.
+#[derive(Debug, Clone, Default)]
+pub struct MirrorForm {
+    /// Which keys are mirrored.
+    pub scope: ScopeForm,
 }
 
 /// Rest-pose fill parameters.
@@ -151,6 +166,7 @@ pub struct State {
     pub trim: TrimForm,
     pub join: JoinForm,
     pub speed: SpeedForm,
+    pub mirror: MirrorForm,
     pub fill: FillForm,
     pub rename: RenameForm,
     pub simplify: SimplifyForm,
@@ -165,6 +181,10 @@ pub struct State {
     /// That actor's offset on the scene timeline (its motion's frame `f`
     /// plays at scene frame `f + offset`), set by the app each frame.
     pub wearer_offset: i32,
+    /// The scene's other motions (the camera, other actors' motions) when
+    /// the target is one of the scene's: what a speed change can take
+    /// along. Set by the shell each frame.
+    pub scene_motions: Vec<SceneMotion>,
     /// The last run's result, shown in its dialog.
     pub summary: Option<Summary>,
     /// Motions with more keys than this run on a background thread.
@@ -186,6 +206,8 @@ impl Default for State {
             trim: TrimForm::default(),
             join: JoinForm::default(),
             speed: SpeedForm::default(),
+            mirror: MirrorForm::default(),
+            scene_motions: Vec::new(),
             fill: FillForm::default(),
             rename: RenameForm::default(),
             simplify: SimplifyForm::default(),

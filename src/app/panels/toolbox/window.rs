@@ -6,6 +6,7 @@ use super::forms::{
     export_form, fill_form, import_form, join_form, rename_form, speed_form, summary_ui, trim_form,
 };
 use super::plan::start;
+use super::scope_ui::scope_ui;
 use super::simplify;
 use super::sizing_ui;
 use super::state::State;
@@ -139,10 +140,21 @@ fn dialog(
         Tool::Mirror => {
             ui.label("Bones, morphs, camera, light and IK entries are mirrored.");
             ui.label("Interpolation bytes are kept. Mirroring twice gives the original.");
+            let offset = state.wearer_offset;
+            scope_ui(
+                ui,
+                doc,
+                &mut state.mirror.scope,
+                shared.transport.loop_range,
+                offset,
+            );
+            if state.mirror.scope.selected_bones {
+                ui.weak("A bone mirrors with its 左⇄右 partner, so the two sides swap.");
+            }
         }
         Tool::Trim => trim_form(ui, doc, &shared.transport.loop_range, state),
         Tool::Join => join_form(ui, docs, doc, state),
-        Tool::Speed => speed_form(ui, doc, state, &shared.jobs),
+        Tool::Speed => speed_form(ui, doc, state, shared.transport.loop_range, &shared.jobs),
         Tool::FillRest => fill_form(ui, docs, doc, state),
         Tool::Rename => rename_form(ui, state),
         Tool::Simplify if applied => simplify::applied_ui(ui),
