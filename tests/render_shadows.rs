@@ -182,9 +182,12 @@ fn ground_shadow_lands_where_the_light_projects_the_box() {
     let view = top_view();
     let mesh = floating_box(true);
     let with = |shadows| picture_with(o, &[&mesh], view, mmd_light(), W, H, BACKGROUND, shadows);
-    // The light's colour, opaque: 154/255 grey.
+    // The background multiplied by the light's colour (154/255, opaque):
+    // (26, 51, 77) · 154/255 = (15.7, 30.8, 46.5) → (16, 31, 47): darker
+    // than the floor it falls on (issue 38.6), where MMD's rule painted the
+    // light 154 grey (lighter than this dark background, a ghost).
     let img = with(Shadows::MMD_DEFAULT);
-    let got = matching(&img, [154, 154, 154], 3);
+    let got = matching(&img, [16, 31, 47], 3);
     let want = expected_ground_shadow(&mesh, &view);
     let score = iou(&got, &want);
     eprintln!(
@@ -210,7 +213,7 @@ fn ground_shadow_lands_where_the_light_projects_the_box() {
         ground: false,
         ..Shadows::MMD_DEFAULT
     });
-    assert_eq!(count(&matching(&img, [154, 154, 154], 3)), 0);
+    assert_eq!(count(&matching(&img, [16, 31, 47], 3)), 0);
     // Off for the material (PMX flag 0x02 clear): none either.
     let plain = floating_box(false);
     let img = picture_with(
@@ -223,7 +226,50 @@ fn ground_shadow_lands_where_the_light_projects_the_box() {
         BACKGROUND,
         Shadows::MMD_DEFAULT,
     );
-    assert_eq!(count(&matching(&img, [154, 154, 154], 3)), 0);
+    assert_eq!(count(&matching(&img, [16, 31, 47], 3)), 0);
+}
+
+#[test]
+fn ground_shadow_on_a_white_background_is_mmds_colour() {
+    // On MMD's own white background the multiply gives MMD's rule exactly:
+    // 255 · 154/255 = 154 opaque; translucent 255 · (1 + 154/255)/2 = 204.5.
+    let Some(o) = offscreen() else { return };
+    let view = top_view();
+    let mesh = floating_box(true);
+    let white = [1.0, 1.0, 1.0, 1.0];
+    let core = eroded(&expected_ground_shadow(&mesh, &view), W, H);
+    for (translucent, want) in [(false, 154u8), (true, 204)] {
+        let img = picture_with(
+            o,
+            &[&mesh],
+            view,
+            mmd_light(),
+            W,
+            H,
+            white,
+            Shadows {
+                ground_translucent: translucent,
+                ..Shadows::MMD_DEFAULT
+            },
+        );
+        let worst = core
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c)
+            .map(|(i, _)| {
+                img.pixels[i * 4..i * 4 + 3]
+                    .iter()
+                    .map(|p| p.abs_diff(want))
+                    .max()
+                    .unwrap_or(0)
+            })
+            .max()
+            .unwrap_or(255);
+        assert!(
+            worst <= 2,
+            "translucent {translucent}: off by {worst} from {want}"
+        );
+    }
 }
 
 #[test]
@@ -244,17 +290,17 @@ fn translucent_ground_shadow_darkens_each_pixel_once() {
             ..Shadows::MMD_DEFAULT
         },
     );
-    // Half the light's colour over the background (26, 51, 77), however
-    // many of the box's 12 triangles overlap at a pixel:
-    // (154 + 26)/2 = 90, (154 + 51)/2 = 102.5, (154 + 77)/2 = 115.5.
+    // The background (26, 51, 77) multiplied by (1 + 154/255)/2 = 0.802,
+    // however many of the box's 12 triangles overlap at a pixel:
+    // 26 · 0.802 = 20.9, 51 · 0.802 = 40.9, 77 · 0.802 = 61.8.
     let core = eroded(&expected_ground_shadow(&mesh, &view), W, H);
     let mut worst = 0u8;
     for (i, _) in core.iter().enumerate().filter(|(_, c)| **c) {
         let p = &img.pixels[i * 4..i * 4 + 3];
         let d = p[0]
-            .abs_diff(90)
-            .max(p[1].abs_diff(102))
-            .max(p[2].abs_diff(115));
+            .abs_diff(21)
+            .max(p[1].abs_diff(41))
+            .max(p[2].abs_diff(62));
         worst = worst.max(d);
     }
     eprintln!("translucent ground shadow: worst channel error {worst}");

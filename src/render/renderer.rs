@@ -126,6 +126,24 @@ fn blend() -> wgpu::BlendState {
     }
 }
 
+/// The ground shadow's blend: the picture under it multiplied by the
+/// shader's factor (alpha kept), so the shadow is darker than whatever it
+/// falls on — on MMD's white background exactly MMD's colour.
+fn multiply() -> wgpu::BlendState {
+    wgpu::BlendState {
+        color: wgpu::BlendComponent {
+            src_factor: wgpu::BlendFactor::Dst,
+            dst_factor: wgpu::BlendFactor::Zero,
+            operation: wgpu::BlendOperation::Add,
+        },
+        alpha: wgpu::BlendComponent {
+            src_factor: wgpu::BlendFactor::Zero,
+            dst_factor: wgpu::BlendFactor::One,
+            operation: wgpu::BlendOperation::Add,
+        },
+    }
+}
+
 /// Model vertex attributes: position, normal, uv, edge scale.
 const VERTEX_ATTRS: [wgpu::VertexAttribute; 4] = wgpu::vertex_attr_array![
     0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Float32
@@ -413,7 +431,10 @@ impl<'a> PipelineKit<'a> {
                 fragment: Some(wgpu::FragmentState {
                     module: &self.shader,
                     entry_point: Some("fs_ground"),
-                    targets: &self.targets,
+                    targets: &[self.targets[0].clone().map(|t| wgpu::ColorTargetState {
+                        blend: Some(multiply()),
+                        ..t
+                    })],
                     compilation_options: wgpu::PipelineCompilationOptions::default(),
                 }),
                 multiview_mask: None,

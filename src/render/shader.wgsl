@@ -211,9 +211,11 @@ fn fs_zplot(i: ZplotOut) {
     }
 }
 
-// The ground shadow: the model flattened onto y = 0 along the light, in the
-// light's colour (× the texture's alpha, as nanoem), pulled a hair towards
-// the eye so it wins over a floor drawn at y = 0.
+// The ground shadow: the model flattened onto y = 0 along the light, pulled
+// a hair towards the eye so it wins over a floor drawn at y = 0. It
+// multiplies what it falls on by the light's colour (mixed towards 1 by
+// 1 − alpha: translucent, × the texture's alpha as nanoem): MMD's colour on
+// MMD's white background, and darker than anything else it falls on.
 struct GroundOut {
     @builtin(position) clip: vec4<f32>,
     @location(0) uv: vec2<f32>,
@@ -240,7 +242,7 @@ fn fs_ground(i: GroundOut) -> @location(0) vec4<f32> {
     if c.a < 0.002 || frame.shadow.z < 0.5 {
         discard;
     }
-    return c;
+    return vec4<f32>(mix(vec3<f32>(1.0), c.rgb, c.a), 1.0);
 }
 
 // The edge (outline): back faces pushed out along the screen-space normal by

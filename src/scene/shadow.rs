@@ -49,6 +49,11 @@ pub fn ground_shadow_matrix(light_direction: [f32; 3]) -> Option<Mat4> {
 /// `groundShadowColor()` returns the light colour), opaque, or half
 /// transparent with MMD's "translucent ground shadow" option (alpha
 /// `1 − 0.5`, nanoem `ModelProgramBundle::setGroundShadowParameters`).
+/// The renderer multiplies the picture under the shadow by
+/// `mix(1, rgb, a)` (issue 38.6): on MMD's white background that is MMD's
+/// colour exactly (`255 · rgb`, or `(255 + 255 · rgb) / 2` translucent),
+/// and on any other background the shadow is darker than what it falls on
+/// instead of a light ghost.
 /// Non-finite channels become 0; channels are clamped to 0..1.
 pub fn ground_shadow_colour(light_colour: [f32; 3], translucent: bool) -> [f32; 4] {
     let c = light_colour.map(|c| {
