@@ -370,6 +370,12 @@ impl StudioApp {
         );
         if scene {
             self.panels.central = CentralView::Preview;
+            // A restored stage's floor takes the grid's place, as when a
+            // scene file with one opens.
+            if !self.ws.scene().set.props.is_empty() {
+                self.panels.viewport.view.show_grid = false;
+                self.panels.viewport.second.show_grid = false;
+            }
         }
     }
 

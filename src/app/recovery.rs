@@ -19,6 +19,7 @@ use super::jobs::Jobs;
 use super::jobs::{Finished, JobId, JobKind, JobService};
 use super::panels::Shared;
 use super::scene_ops::{Intent, SceneState};
+use crate::scene::file_set::SetRecord;
 use crate::scene::recovery::{
     self, ActorRecord, DocInfo, Entry, Role, SceneRecord, Session, SongRecord, Writer,
 };
@@ -228,6 +229,7 @@ fn scene_record(ws: &Workspace, scene_file: Option<&Path>, doc_id: u64) -> Optio
             offset: x.offset,
         }),
         roles,
+        set: Some(SetRecord::of(&s.set.map(path_of))).filter(|r| !r.is_empty()),
     })
 }
 
@@ -545,11 +547,22 @@ fn rebuild_scene(
         apply(ws, shared, e);
     }
     scene.path = None;
+    // The stages and accessories as placed, with their keys (a stage's
+    // own motion shows at rest, as when a scene file opens).
+    let (set, missing) = record
+        .set
+        .as_ref()
+        .map(SetRecord::restore)
+        .unwrap_or_default();
+    for m in missing {
+        shared.error(format!("Restored scene: {m}"));
+    }
     let mut s: Scene<u64> = Scene {
         song: record.song.as_ref().map(|x| scene_model::Song {
             path: x.path.clone(),
             offset: x.offset,
         }),
+        set: set.map(|_| None),
         ..Scene::default()
     };
     for a in &record.actors {
@@ -605,11 +618,14 @@ fn rebuild_scene(
             .collect(),
         camera: record.camera.clone().filter(|_| !has_camera),
         light: record.light.clone().filter(|_| !has_light),
+        set,
         ..Scene::default()
     };
     for (p, intent) in placing::scene_opens(&to_open) {
-        // A model already loaded is on its actor already.
-        if matches!(intent, Intent::ActorModel(_)) && scene.models.contains_key(&p) {
+        // A model already loaded is on its actor (or in the set) already.
+        if matches!(intent, Intent::ActorModel(_) | Intent::SetPiece)
+            && scene.models.contains_key(&p)
+        {
             continue;
         }
         scene.open_for(jobs, p, intent);

@@ -16,6 +16,7 @@ use crate::vmd::Motion;
 
 pub mod collect;
 pub mod file;
+pub mod file_set;
 pub mod motion_path;
 pub mod recovery;
 pub mod set;

@@ -498,3 +498,90 @@ fn live_copies_are_not_offered_later_keeps_and_discard_deletes() {
     app.start_recovery_in(&rdir);
     assert!(app.recovery.offer.is_none());
 }
+
+/// A square floor in DirectX text (`.x`), for the set.
+const FLOOR_X: &str = "xof 0303txt 0032\nMesh {\n 4;\n -3;0;-3;,\n -3;0;3;,\n 3;0;3;,\n 3;0;-3;;\n 1;\n 4;0,1,2,3;;\n\
+ MeshMaterialList { 1; 1; 0;;\n  Material { 0;0.8;0;1;; 5; 0;0;0;; 0;0.8;0;; }\n }\n}\n";
+
+/// The set travels with a recovery copy: a stage and an accessory with two
+/// keys, recorded in the copy's sidecar, come back (paths, placement, keys)
+/// when the copy is restored by the next start; the stage loads for drawing.
+#[test]
+fn a_restored_scene_brings_back_its_stage_and_accessory_keys() {
+    use vmd_studio::scene::set::AccessoryKey;
+    use vmd_studio::workspace::{Event, SceneEvent};
+    let (dir, original) = work("set");
+    scene_files(dir.path());
+    let (stage, negi) = (dir.path().join("stage.x"), dir.path().join("negi.x"));
+    std::fs::write(&stage, FLOOR_X).expect("stage");
+    std::fs::write(&negi, FLOOR_X).expect("accessory");
+    let rdir = recovery_dir(dir.path());
+    let mut app = StudioApp::default();
+    app.open_paths(vec![original.clone(), dir.path().join("model.pmx")]);
+    app.start_recovery_in(&rdir);
+    app.recovery.interval = Duration::from_millis(100);
+    let mut h = harness(app);
+    settle(&mut h);
+    h.state_mut().add_stage(stage.clone());
+    h.state_mut().add_accessory(negi.clone());
+    settle(&mut h);
+    let mut state = h.state().ws.scene().set.accessories[0].state.clone();
+    for (frame, x) in [(0, 1.5), (30, -4.0)] {
+        state.position.x = x;
+        let key = AccessoryKey {
+            frame,
+            state: state.clone(),
+        };
+        h.state_mut()
+            .apply(Event::Scene(SceneEvent::SetAccessoryKey(0, Box::new(key))));
+    }
+    move_key0(&mut h, 7);
+    wait_for(&mut h, "a copy recording the set", |h| {
+        h.state().recovery.is_idle()
+            && sidecars(&rdir)
+                .iter()
+                .any(|m| m.scene.as_ref().is_some_and(|s| s.set.is_some()))
+    });
+    let set_before = h.state().ws.scene().set.clone();
+    // The crash: the copy and its sidecar are what is left, in a folder no
+    // live session holds.
+    let left = dir.path().join("left");
+    std::fs::create_dir_all(&left).expect("dir");
+    for e in std::fs::read_dir(&rdir).expect("copies").flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "json" || x == "vmd") {
+            std::fs::copy(&p, left.join(p.file_name().expect("name"))).expect("copy");
+        }
+    }
+    drop(h);
+
+    let mut app = StudioApp::default();
+    app.start_recovery_in(&left);
+    let mut h = harness(app);
+    h.run_steps(2);
+    h.get_by_label("Restore").click();
+    h.run_steps(2);
+    settle(&mut h);
+    let app = h.state();
+    let set = &app.ws.scene().set;
+    assert_eq!(set.props.len(), 1, "{:?}", app.shared.messages);
+    assert_eq!(set.props[0].path, stage);
+    assert_eq!(set.accessories.len(), 1);
+    let (a, b) = (&set.accessories[0], &set_before.accessories[0]);
+    assert_eq!(a.path, negi);
+    assert_eq!(
+        a.keys
+            .iter()
+            .map(|k| (k.frame, k.state.position.x))
+            .collect::<Vec<_>>(),
+        vec![(0, 1.5), (30, -4.0)]
+    );
+    assert_eq!(a.state, b.state);
+    // Half-way between the keys at frame 15: (1.5 − 4) / 2 = −1.25.
+    assert!((a.pose_at(15.0).position.x + 1.25).abs() < 1e-5);
+    assert!(
+        app.scene.models.contains_key(&stage),
+        "the stage loads for drawing: {:?}",
+        app.shared.messages
+    );
+}

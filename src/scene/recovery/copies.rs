@@ -10,7 +10,7 @@ use super::{DocInfo, FORMAT, Meta, RecoveryError, VERSION, io_err};
 use crate::vmd::{self, Motion};
 
 /// A recovery copy found on disk.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     pub meta: Meta,
     /// The sidecar.

@@ -114,7 +114,7 @@ pub struct SongRecord {
 
 /// The scene arrangement when the copy was written: enough to rebuild it
 /// on restore (documents without a copy are opened from their files).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SceneRecord {
     /// The `.vmdscene` file, if the scene came from or went to one.
     #[serde(default, with = "os_path::opt")]
@@ -129,10 +129,14 @@ pub struct SceneRecord {
     pub song: Option<SongRecord>,
     /// This document's roles.
     pub roles: Vec<Role>,
+    /// The stages, accessories (with their keys) and background (absent
+    /// in sidecars written before the set was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set: Option<crate::scene::file_set::SetRecord>,
 }
 
 /// The sidecar of a recovery copy.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Meta {
     pub format: String,
     pub version: u32,
@@ -158,7 +162,7 @@ pub struct Meta {
 }
 
 /// What the caller knows about a document when writing its copy.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct DocInfo {
     pub doc_id: u64,
     pub original: Option<PathBuf>,

@@ -63,6 +63,7 @@ fn info(doc_id: u64, edits: u64) -> DocInfo {
                 offset: 5,
             }),
             roles: vec![Role::Actor { index: 0 }],
+            set: None,
         }),
     }
 }
