@@ -384,3 +384,72 @@ fn render_takes_a_scene_file_with_its_set() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("give it alone"));
 }
+
+/// The background colour (issue 34.5): a scene file's colour clears the
+/// picture `render` makes from it, and `--background` (R,G,B or #RRGGBB)
+/// sets it from the command line, over the scene's. A bad colour is
+/// refused with the flag named, nothing written.
+#[test]
+fn render_clears_with_the_scene_or_flag_background() {
+    use vmd_studio::scene::{Actor, Scene};
+    if render_support::offscreen().is_none() {
+        return;
+    }
+    let dir = scratch("background");
+    let mut s: Scene<PathBuf> = Scene::default();
+    let mut a = Actor::new("Dancer");
+    a.motion = Some(PathBuf::from(asset("demo_dance.vmd")));
+    s.actors.push(a);
+    // (51, 102, 153) as 0..1.
+    s.set.background.colour = [0.2, 0.4, 0.6];
+    let scene = dir.join("blue.vmdscene");
+    vmd_studio::scene::file::save(&s, &scene).unwrap();
+    let corner = |args: &[&str], out: &str| {
+        let o = dir.join(out);
+        let mut a = vec!["render"];
+        a.extend_from_slice(args);
+        a.extend([
+            "--frames",
+            "0..0",
+            "--size",
+            "64x36",
+            "-o",
+            o.to_str().unwrap(),
+        ]);
+        ok(&run(&a));
+        let img = image::open(o.join("00000.png")).expect("png").to_rgba8();
+        // The top-left corner: sky, no model there.
+        img.get_pixel(0, 0).0
+    };
+    assert_eq!(
+        corner(&[scene.to_str().unwrap()], "scene"),
+        [51, 102, 153, 255]
+    );
+    let model = asset("demo_model.pmx");
+    assert_eq!(
+        corner(&[&model, "--background", "10,20,30"], "rgb"),
+        [10, 20, 30, 255]
+    );
+    assert_eq!(
+        corner(&[scene.to_str().unwrap(), "--background", "#FF8000"], "hex"),
+        [255, 128, 0, 255],
+        "the flag over the scene's"
+    );
+    // Without either: MMD's white.
+    assert_eq!(corner(&[&model], "white"), [255, 255, 255, 255]);
+    let o = dir.join("bad");
+    let out = run(&[
+        "render",
+        &model,
+        "--background",
+        "blue",
+        "--frames",
+        "0..0",
+        "-o",
+        o.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--background blue"));
+    assert!(!o.join("00000.png").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

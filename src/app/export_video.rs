@@ -207,6 +207,8 @@ struct ExportScene {
     self_shadow: bool,
     physics: bool,
     collide_actors: bool,
+    /// The scene's background colour, as the preview clears.
+    background: [f32; 3],
 }
 
 impl ExportScene {
@@ -228,6 +230,8 @@ impl ExportScene {
         stage.light = self.light.map(IndexedMotion::new);
         stage.ground_shadow = self.ground_shadow;
         stage.self_shadow = self.self_shadow;
+        let [r, g, b] = self.background;
+        stage.background = [r, g, b, 1.0];
         stage.set_physics(self.physics, self.collide_actors);
         Ok(stage)
     }
@@ -292,6 +296,7 @@ impl State {
             self_shadow: self.self_shadow,
             physics: self.physics,
             collide_actors: self.collide_actors,
+            background: set.background.colour,
         })
     }
 

@@ -300,6 +300,7 @@ pub fn scene_view<'a>(
             camera: doc(ws.scene().camera),
             light: doc(ws.scene().light),
             selected: ws.selected_actor(),
+            background: ws.scene().set.background.colour,
         }
     }
 }

@@ -155,6 +155,7 @@ pub fn scene_event(a: &Action) -> Option<SceneEvent> {
                 SetAction::SetAccessoryState(i, s) => SceneEvent::SetAccessoryState(i, s),
                 SetAction::SetAccessoryKey(i, k) => SceneEvent::SetAccessoryKey(i, k),
                 SetAction::RemoveAccessoryKey(i, f) => SceneEvent::RemoveAccessoryKey(i, f),
+                SetAction::BackgroundColour(c) => SceneEvent::SetBackgroundColour(c),
                 SetAction::AddStage | SetAction::AddAccessory => return None,
             }
         }

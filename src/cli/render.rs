@@ -79,6 +79,32 @@ pub struct SetArgs {
     /// `negi.x@右手首`). Repeatable.
     #[arg(long, value_name = "FILE[@BONE]")]
     pub accessory: Vec<String>,
+    /// The background colour: `R,G,B` (0–255) or `#RRGGBB` (default: the
+    /// scene's, else MMD's white).
+    #[arg(long, value_name = "COLOR")]
+    pub background: Option<String>,
+}
+
+/// `R,G,B` (0–255 each) or `#RRGGBB` as RGB 0..1.
+pub fn parse_colour(s: &str) -> Result<[f32; 3], CliError> {
+    let bad = || CliError(format!("--background {s}: give R,G,B (0-255) or #RRGGBB"));
+    let t = s.trim();
+    let bytes: Vec<u8> = if let Some(hex) = t.strip_prefix('#') {
+        if hex.len() != 6 || !hex.is_ascii() {
+            return Err(bad());
+        }
+        (0..3)
+            .map(|i| u8::from_str_radix(&hex[i * 2..i * 2 + 2], 16).map_err(|_| bad()))
+            .collect::<Result<_, _>>()?
+    } else {
+        t.split(',')
+            .map(|c| c.trim().parse::<u8>().map_err(|_| bad()))
+            .collect::<Result<_, _>>()?
+    };
+    match bytes[..] {
+        [r, g, b] => Ok([r, g, b].map(|c| f32::from(c) / 255.0)),
+        _ => Err(bad()),
+    }
 }
 
 /// `render --video`: an MP4 instead of PNGs.
@@ -279,6 +305,8 @@ fn stage_from_scene(path: &Path, stage: &mut Stage) -> CliResult {
         eprintln!("warning: {}: {m}; left out", path.display());
     }
     let s = loaded.scene;
+    let [r, g, b] = s.set.background.colour;
+    stage.background = [r, g, b, 1.0];
     for a in &s.actors {
         let model = match &a.model {
             ModelRef::File(p) => open_model(p)?,
@@ -392,6 +420,10 @@ fn stage_from_project(path: &Path, stage: &mut Stage) -> CliResult {
 /// an accessory's bone is looked up on the models given). Missing textures
 /// are named as warnings, as for models.
 pub fn add_set(set: &SetArgs, stage: &mut Stage) -> CliResult {
+    if let Some(c) = &set.background {
+        let [r, g, b] = parse_colour(c)?;
+        stage.background = [r, g, b, 1.0];
+    }
     use crate::scene::set::{DrawOrder, Parent, open_accessory_file};
     let open = |p: &Path| -> Result<LoadedModel, CliError> {
         let lm = LoadedModel::open_set_piece(p).map_err(CliError)?;

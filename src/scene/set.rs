@@ -368,7 +368,8 @@ pub struct BackgroundVideo {
 /// video (the topmost present one shows; the colour fills what they leave).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Background {
-    /// Linear RGB 0..1; one setting for the preview and every export.
+    /// RGB 0..1 as written to the picture (sRGB-encoded, like MMD's colour
+    /// fields); one setting for the preview and every export.
     pub colour: [f32; 3],
     pub image: Option<BackgroundImage>,
     pub video: Option<BackgroundVideo>,

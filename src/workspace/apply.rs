@@ -267,7 +267,8 @@ impl Workspace {
             | SceneEvent::SetAccessoryState(..)
             | SceneEvent::SetAccessoryFile(..)
             | SceneEvent::SetAccessoryKey(..)
-            | SceneEvent::RemoveAccessoryKey(..)) => self.set_piece_event(e),
+            | SceneEvent::RemoveAccessoryKey(..)
+            | SceneEvent::SetBackgroundColour(_)) => self.set_piece_event(e),
             e @ (SceneEvent::SetCamera(_) | SceneEvent::SetLight(_) | SceneEvent::SetSong(_)) => {
                 self.stage_event(e)
             }
@@ -397,6 +398,17 @@ impl Workspace {
                     a.state = *state;
                 }
             }
+            SceneEvent::SetBackgroundColour(c) => {
+                // A non-finite channel keeps the old value; 0..1.
+                let old = s.set.background.colour;
+                s.set.background.colour = std::array::from_fn(|k| {
+                    if c[k].is_finite() {
+                        c[k].clamp(0.0, 1.0)
+                    } else {
+                        old[k]
+                    }
+                });
+            }
             SceneEvent::SetAccessoryFile(i, path) => {
                 if let Some(a) = s.set.accessories.get_mut(i) {
                     a.path = path;
@@ -475,6 +487,7 @@ fn merge_key(e: &SceneEvent) -> Option<MergeKey> {
         SceneEvent::SetOffset(i, _) => Some(MergeKey::Offset(*i)),
         SceneEvent::SetAccessoryState(i, _) => Some(MergeKey::AccessoryState(*i)),
         SceneEvent::SetAccessoryKey(i, k) => Some(MergeKey::AccessoryKey(*i, k.frame)),
+        SceneEvent::SetBackgroundColour(_) => Some(MergeKey::BackgroundColour),
         _ => None,
     }
 }

@@ -84,6 +84,10 @@ pub enum SceneEvent {
     SetAccessoryKey(usize, Box<AccessoryKey>),
     /// Deletes an accessory's key at a frame.
     RemoveAccessoryKey(usize, u32),
+    /// The background colour (linear RGB 0..1; the preview and every
+    /// export clear with it). Consecutive changes (a drag in the colour
+    /// picker) are one undo step.
+    SetBackgroundColour([f32; 3]),
     /// A new arrangement from loading (a scene file, the demo, a file
     /// taking its role as it opens): not an undo step. `fresh`: a new
     /// scene (its undo steps are forgotten; modified = `modified`); else
@@ -118,6 +122,7 @@ impl SceneEvent {
             SceneEvent::SetAccessoryFile(..) => "Locate accessory",
             SceneEvent::SetAccessoryKey(..) => "Accessory key",
             SceneEvent::RemoveAccessoryKey(..) => "Delete accessory key",
+            SceneEvent::SetBackgroundColour(_) => "Background colour",
             SceneEvent::SelectActor(_) | SceneEvent::Arrange { .. } => "",
         }
     }

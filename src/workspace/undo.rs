@@ -35,6 +35,7 @@ pub(super) enum MergeKey {
     Offset(usize),
     AccessoryState(usize),
     AccessoryKey(usize, u32),
+    BackgroundColour,
 }
 
 #[derive(Debug, Clone)]

@@ -246,3 +246,43 @@ fn accessory_keys_are_registered_interpolated_deleted_and_undone() {
         assert_eq!(keys(&h).len(), want, "after undo");
     }
 }
+
+/// Scene panel ▸ Set ▸ Background: the colour is one scene setting (an
+/// undo step), the picture the viewport draws clears with it, "White"
+/// (a real click) goes back to MMD's white, undo walks back, and the scene
+/// file keeps it.
+#[test]
+fn the_background_colour_is_a_scene_setting_the_viewport_uses() {
+    use vmd_studio::app::scene_ops::scene_view;
+    let tmp = tempfile::tempdir().unwrap();
+    let mut h = harness(StudioApp::with_demo());
+    settle(&mut h);
+    let colour = |h: &Harness<'_, StudioApp>| h.state().ws.scene().set.background.colour;
+    let drawn = |h: &Harness<'_, StudioApp>| scene_view(&h.state().ws, &h.state().scene).background;
+    assert_eq!(colour(&h), [1.0; 3], "MMD's white by default");
+    assert_eq!(drawn(&h), [1.0; 3]);
+    assert!(h.query_by_label("White").is_none(), "no reset while white");
+    h.state_mut()
+        .scene_action(Action::Set(SetAction::BackgroundColour([0.2, 0.4, 0.6])));
+    h.run_steps(2);
+    assert_eq!(colour(&h), [0.2, 0.4, 0.6]);
+    assert_eq!(drawn(&h), [0.2, 0.4, 0.6], "the viewport clears with it");
+    // One undo step, and back.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(colour(&h), [1.0; 3], "undo: white again");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    h.run_steps(2);
+    assert_eq!(colour(&h), [0.2, 0.4, 0.6], "redo: blue");
+    let path = tmp.path().join("blue.vmdscene");
+    h.state_mut().save_scene_to(path.clone());
+    settle(&mut h);
+    let loaded = vmd_studio::scene::file::load(&path).unwrap();
+    assert_eq!(loaded.scene.set.background.colour, [0.2, 0.4, 0.6]);
+    // "White", clicked.
+    h.get_by_label("White").scroll_to_me();
+    h.run_steps(1);
+    h.get_by_label("White").click();
+    h.run_steps(2);
+    assert_eq!(colour(&h), [1.0; 3]);
+}

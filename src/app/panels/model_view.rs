@@ -639,6 +639,7 @@ pub fn draw_scene(
     grid: bool,
     look: &Settings,
     set_bounds: Option<(Vec3, Vec3)>,
+    background: [f32; 3],
 ) -> Outcome {
     let aspect = pic_rect.width() / pic_rect.height().max(1.0);
     let far = set_bounds.map_or(crate::vmd::camera::DEFAULT_FAR, |(lo, hi)| {
@@ -660,8 +661,16 @@ pub fn draw_scene(
             color: l.color,
             direction: l.direction,
         });
-    // The viewport's background, in gamma-space 0..1 (24, 26, 30).
-    let background = [24.0 / 255.0, 26.0 / 255.0, 30.0 / 255.0, 1.0];
+    // The scene's background, as every export clears (one setting, so the
+    // preview and the video look the same).
+    let [r, g, b] = background.map(|c| {
+        if c.is_finite() {
+            c.clamp(0.0, 1.0)
+        } else {
+            1.0
+        }
+    });
+    let background = [r, g, b, 1.0];
     let self_shadow = if look.self_shadow {
         crate::scene::shadow::scene_self_shadow(
             camera_motion.map(|d| (&d.motion, &d.index)),

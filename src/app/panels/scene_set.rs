@@ -22,6 +22,8 @@ pub enum SetAction {
     /// Sets (or replaces) the accessory's key at a scene frame.
     SetAccessoryKey(usize, Box<AccessoryKey>),
     RemoveAccessoryKey(usize, u32),
+    /// The background colour (RGB 0..1 as written to the picture).
+    BackgroundColour([f32; 3]),
 }
 
 /// Draws the set section into `ui`; returns what the user asked for.
@@ -62,6 +64,34 @@ fn section(ui: &mut egui::Ui, ws: &Workspace, sc: &SceneState, out: &mut Vec<Set
     for (i, a) in set.accessories.iter().enumerate() {
         accessory_rows(ui, ws, sc, frame, i, a, out);
     }
+    background_row(ui, set.background.colour, out);
+}
+
+/// The background colour: a colour button (MMD's white by default), and
+/// back to white.
+fn background_row(ui: &mut egui::Ui, colour: [f32; 3], out: &mut Vec<SetAction>) {
+    let white = crate::scene::set::Background::default().colour;
+    ui.horizontal(|ui| {
+        ui.label("Background");
+        let mut srgb = colour.map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8);
+        if ui
+            .color_edit_button_srgb(&mut srgb)
+            .on_hover_text("The colour behind everything, in the preview and every export")
+            .changed()
+        {
+            out.push(SetAction::BackgroundColour(
+                srgb.map(|c| f32::from(c) / 255.0),
+            ));
+        }
+        if colour != white
+            && ui
+                .small_button("White")
+                .on_hover_text("MMD's background")
+                .clicked()
+        {
+            out.push(SetAction::BackgroundColour(white));
+        }
+    });
 }
 
 /// One stage or prop: shown, name, draw order, Remove.

@@ -66,6 +66,7 @@ pub(super) fn picture(ui: &egui::Ui, painter: &egui::Painter, p: Picture, tool: 
         view.show_grid,
         &look,
         set_bounds,
+        scene.background,
     );
     let canvas = Canvas {
         painter: &clip,

@@ -77,7 +77,7 @@ impl<'a> ActorView<'a> {
 /// What the viewport shows: which actors, which camera; the frame comes
 /// from the transport. A renderer hooks in here: everything it needs to
 /// draw a frame is in this value, the [`Posing`](super::posing::Posing) and [`posed_world`].
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct SceneView<'a> {
     pub actors: Vec<ActorView<'a>>,
     /// The set's stages, props and accessories whose files have loaded.
@@ -86,6 +86,22 @@ pub struct SceneView<'a> {
     pub light: Option<&'a Document>,
     /// The actor selected in the scene panel.
     pub selected: Option<usize>,
+    /// The scene's background colour (RGB 0..1 as written to the picture):
+    /// the preview clears with it, as every export does.
+    pub background: [f32; 3],
+}
+
+impl Default for SceneView<'_> {
+    fn default() -> Self {
+        SceneView {
+            actors: Vec::new(),
+            set: Vec::new(),
+            camera: None,
+            light: None,
+            selected: None,
+            background: crate::scene::set::Background::default().colour,
+        }
+    }
 }
 
 /// A stage, prop or accessory of the set, as the viewport draws it.
