@@ -155,6 +155,10 @@ impl Frame<'_> {
         if self.panels.toolbox.open == Some(panels::toolbox::Tool::Sizing) {
             let sizing = &mut self.panels.toolbox.sizing;
             sizing.actors = scene_ops::actor_models(self.ws, self.scene);
+            let target_id = self.ws.docs().get(target).map(|d| d.id);
+            sizing.scene_camera = (self.ws.scene().camera)
+                .filter(|c| Some(*c) != target_id)
+                .and_then(|c| Some((c, self.ws.doc(c)?.title())));
             sizing.wearer = self
                 .ws
                 .docs()

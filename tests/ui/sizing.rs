@@ -320,3 +320,72 @@ fn the_builtin_body_as_source_and_a_source_without_legs() {
     assert_eq!(bytes(&h), original, "nothing applied");
     assert_eq!(h.state().ws.docs()[0].history().len(), 0);
 }
+
+/// With a scene camera open, the dialog offers to keep its framing (on by
+/// default); Apply sizes the motion and the camera in one undo step: each
+/// camera key's distance × the target's 頭 height over the source's (read
+/// here from the two skeletons' rest positions), and Ctrl+Z gives both
+/// files back byte for byte.
+#[test]
+fn sizing_keeps_the_scene_camera_framed_in_the_same_undo_step() {
+    let Some(corpus) = corpus() else { return };
+    let tmp = tempfile::tempdir().expect("tmp");
+    let cam_path = tmp.path().join("demo_camera.vmd");
+    std::fs::write(&cam_path, vmd_studio::app::DEMO_CAMERA).expect("camera");
+    let mut app = StudioApp::default();
+    app.files.native_dialog = false;
+    app.panels.central = CentralView::Preview;
+    app.open_paths(vec![
+        corpus.join("mei/mei.pmd"),
+        corpus.join(SAMPLE).join(MOTION),
+        cam_path.clone(),
+    ]);
+    let mut h = harness_sized(app, 1600.0, 1000.0);
+    settle(&mut h);
+    let ws = &h.state().ws;
+    let camera = ws
+        .scene()
+        .camera
+        .expect("the camera file is the scene camera");
+    let dance = ws.scene().actors[0].motion.expect("Mei wears the motion");
+    let doc_bytes = |h: &Harness<'static, StudioApp>, id: u64| {
+        vmd::write(&h.state().ws.doc(id).expect("open").motion).expect("writes")
+    };
+    let (dance0, camera0) = (doc_bytes(&h, dance), doc_bytes(&h, camera));
+    h.state_mut().activate(dance);
+    h.run_steps(2);
+    open_tool(&mut h);
+    wait_for_sizing(&mut h);
+    h.get_by_label("Camera: keep the framing (size demo_camera.vmd too)");
+    assert!(h.state().panels.toolbox.sizing.size_camera, "on by default");
+    // The dialog holds still: the button is where the click lands.
+    h.run_steps(2);
+    h.get_by_label("Apply the sizing").click();
+    h.run_steps(4);
+    assert!(doc_bytes(&h, dance) != dance0, "the motion is sized");
+    let sized = h.state().ws.doc(camera).expect("open").motion.clone();
+    let before = vmd::read_vec(camera0.clone()).expect("camera");
+    let head = |m: &Model| {
+        let sk = &m.skeleton;
+        sk.bones[sk.find("頭").expect("頭")].rest_position.y
+    };
+    let mei = Model::open(&corpus.join("mei/mei.pmd")).expect("Mei");
+    let ratio = head(&mei) / head(&vmd_studio::model::standard_model());
+    assert!((ratio - 1.0).abs() > 0.01, "the bodies differ: ×{ratio}");
+    assert_eq!(sized.cameras.len(), before.cameras.len());
+    for (a, b) in before.cameras.iter().zip(&sized.cameras) {
+        let want = a.distance() * ratio;
+        assert!(
+            (b.distance() - want).abs() <= 1e-3 * want.abs().max(1.0),
+            "frame {}: distance {} × {ratio} = {want}, got {}",
+            a.frame(),
+            a.distance(),
+            b.distance()
+        );
+    }
+    // One undo step takes both back.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(3);
+    assert_eq!(doc_bytes(&h, dance), dance0);
+    assert_eq!(doc_bytes(&h, camera), camera0);
+}

@@ -48,6 +48,14 @@ impl Done {
         }
     }
 
+    /// Another document changed in the same undo step (the scene camera
+    /// a sizing keeps framed).
+    pub(super) fn also(&mut self, a: super::AlsoChanged) {
+        if let Done::Replace { outcome, .. } = self {
+            outcome.also.push(a);
+        }
+    }
+
     /// Marks a replacement as a physics bake that wrote `scope`.
     pub(super) fn with_baked(mut self, scope: SimplifyScope) -> Done {
         if let Done::Replace { baked, .. } = &mut self {

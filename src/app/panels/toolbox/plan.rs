@@ -10,7 +10,7 @@ use super::scope_ui;
 use super::simplify;
 use super::sizing;
 use super::state::{Job, JobOutput, State};
-use super::{JoinSecond, Request, SceneSpan, Tool};
+use super::{AlsoChanged, JoinSecond, Request, SceneSpan, Tool};
 use crate::app::jobs::{JobCtx, JobKind};
 use crate::app::panels::Shared;
 use crate::vmd;
@@ -242,7 +242,19 @@ fn plan_sizing(state: &State, doc: &Document) -> Result<Planned, String> {
     Ok(Planned::inline(Box::new(move |_: &JobCtx| {
         let report = sizing::report_of(&p);
         let label = format!("Size motion to {}", p.target_name);
-        Ok(Done::replace(p.sized.motion.clone(), &first, label, report))
+        let mut done = Done::replace(p.sized.motion.clone(), &first, label, report);
+        match (&p.camera, p.key.camera()) {
+            (Some((_, Ok(c))), Some((id, revision))) => done.also(AlsoChanged {
+                id,
+                revision,
+                motion: c.motion.clone(),
+            }),
+            (Some((name, Err(e))), _) => {
+                return Err(format!("the camera {name} cannot be sized: {e}"));
+            }
+            _ => {}
+        }
+        Ok(done)
     })))
 }
 

@@ -144,11 +144,22 @@ pub struct SizingKey {
     source: ModelKey,
     target: ModelKey,
     options: SizingOptions,
+    /// The scene camera sized with it (id, revision), when asked.
+    camera: Option<(u64, u64)>,
+}
+
+impl SizingKey {
+    /// The scene camera sized with the motion (id, revision), if any.
+    pub fn camera(&self) -> Option<(u64, u64)> {
+        self.camera
+    }
 }
 
 /// One run's inputs, resolved from the form and the scene.
 struct Inputs {
     key: SizingKey,
+    /// The scene camera's name and motion, when it is sized too.
+    camera: Option<(String, Motion)>,
     source: ModelInput,
     target: ModelInput,
     source_name: String,
@@ -171,6 +182,10 @@ pub struct SizingPreview {
     pub source_name: String,
     /// The actor's name and model.
     pub target_name: String,
+    /// The scene camera sized to keep its framing, when asked: its name
+    /// and the sized motion with its report, or why it could not be sized
+    /// (then nothing can be applied).
+    pub camera: Option<(String, Result<Arc<crate::sizing::CameraOutcome>, String>)>,
 }
 
 /// Size motion dialog state.
@@ -201,6 +216,11 @@ pub struct SizingForm {
     pub actors: Vec<ActorModel>,
     /// The actor wearing the target file, if any (set with `actors`).
     pub wearer: Option<usize>,
+    /// Size the scene camera too, keeping its framing on the target.
+    pub size_camera: bool,
+    /// The scene's camera file (id, name), when it is another file than
+    /// the target (set with `actors`).
+    pub scene_camera: Option<(u64, String)>,
 }
 
 impl Default for SizingForm {
@@ -219,6 +239,8 @@ impl Default for SizingForm {
             browse: false,
             actors: Vec::new(),
             wearer: None,
+            size_camera: true,
+            scene_camera: None,
         }
     }
 }
@@ -274,8 +296,13 @@ impl SizingForm {
 
     /// Why Apply cannot run now, if it cannot.
     pub(super) fn blocked(&self) -> Option<String> {
-        if self.current().is_some() {
-            return None;
+        if let Some(p) = self.current() {
+            return match &p.camera {
+                Some((name, Err(e))) => Some(format!(
+                    "The camera {name} cannot be sized: {e} (untick the camera to size the motion alone)"
+                )),
+                _ => None,
+            };
         }
         Some(match (&self.want, &self.result) {
             (Some(Err(e)), _) => e.clone(),
@@ -301,8 +328,9 @@ impl SizingForm {
     }
 
     /// Resolves the form's inputs for `doc` (the key, and the models to
-    /// read), or says what is missing.
-    fn inputs(&self, doc: &Document) -> Result<Inputs, String> {
+    /// read), or says what is missing. `docs`: the open documents (the
+    /// scene camera's motion).
+    fn inputs(&self, doc: &Document, docs: &[Document]) -> Result<Inputs, String> {
         let actor = self.wearer.ok_or(
             "No actor wears this motion: open it with a model (or pick the actor's motion)",
         )?;
@@ -330,6 +358,11 @@ impl SizingForm {
                 (ModelInput::File(p), name)
             }
         };
+        let camera = self
+            .scene_camera
+            .as_ref()
+            .filter(|_| self.size_camera)
+            .and_then(|(id, name)| docs.iter().find(|d| d.id == *id).map(|d| (d, name)));
         Ok(Inputs {
             key: SizingKey {
                 doc: (doc.id, doc.revision),
@@ -337,7 +370,9 @@ impl SizingForm {
                 source: source.key(),
                 target: target.key(),
                 options: self.options,
+                camera: camera.map(|(d, _)| (d.id, d.revision)),
             },
+            camera: camera.map(|(d, name)| (name.clone(), d.motion.clone())),
             source,
             target,
             source_name,
@@ -347,7 +382,7 @@ impl SizingForm {
 
     /// Collects a finished run, and starts one when the inputs changed
     /// (one at a time: new inputs wait for the run going on).
-    pub(super) fn refresh(&mut self, doc: &Document, jobs: &JobService) {
+    pub(super) fn refresh(&mut self, doc: &Document, docs: &[Document], jobs: &JobService) {
         match self.job.poll(jobs) {
             Some(Polled::Done(f)) => self.result = Some(f.value),
             Some(Polled::Lost(_)) => {
@@ -355,7 +390,7 @@ impl SizingForm {
             }
             None => {}
         }
-        let inputs = self.inputs(doc);
+        let inputs = self.inputs(doc, docs);
         self.want = Some(inputs.as_ref().map(|i| i.key.clone()).map_err(Clone::clone));
         let Ok(inputs) = inputs else { return };
         if self.started_for.as_ref() == Some(&inputs.key) || self.job.is_running() {
@@ -387,6 +422,13 @@ fn compute(motion: &Motion, inputs: Inputs) -> Result<SizingPreview, String> {
     let quality = sizing::quality(motion, &outcome.motion, source, target)
         .map_err(|e| format!("cannot measure: {e}"))?;
     let sized = std::mem::take(&mut outcome.motion);
+    let camera = inputs.camera.map(|(name, m)| {
+        let sized = sizing::camera_fit(source, target, &outcome.ratios)
+            .and_then(|fit| sizing::size_camera(&m, &fit))
+            .map(Arc::new)
+            .map_err(|e| e.to_string());
+        (name, sized)
+    });
     Ok(SizingPreview {
         key: inputs.key,
         sized: Arc::new(Document::preview(sized, "sized preview")),
@@ -394,6 +436,7 @@ fn compute(motion: &Motion, inputs: Inputs) -> Result<SizingPreview, String> {
         quality: Arc::new(quality),
         source_name: inputs.source_name,
         target_name: inputs.target_name,
+        camera,
     })
 }
 
@@ -456,7 +499,25 @@ pub(super) fn report_of(p: &SizingPreview) -> crate::vmd::ops::Report {
     for n in &o.notes {
         report.note(format!("note: {n}"));
     }
+    if let Some((name, Ok(c))) = &p.camera {
+        report.note(camera_line(name, &c.report));
+    }
     report.changed = t.changed;
     report.added = t.added;
     report
+}
+
+/// "camera demo_camera.vmd: look-at X/Z ×…, distance ×…; N of M keys changed".
+pub(super) fn camera_line(name: &str, r: &crate::sizing::CameraReport) -> String {
+    format!(
+        "camera {name}: look-at X/Z ×{:.4}, heights through hips {:.3}→{:.3} and head {:.3}→{:.3}, distance ×{:.4}; {} of {} keys changed (same undo step)",
+        r.fit.horizontal,
+        r.fit.source_hips,
+        r.fit.target_hips,
+        r.fit.source_head,
+        r.fit.target_head,
+        r.distance_ratio,
+        r.changed,
+        r.keys
+    )
 }

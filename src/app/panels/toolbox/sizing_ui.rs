@@ -13,10 +13,11 @@ use crate::workspace::document::Document;
 pub(super) fn sizing_form(
     ui: &mut egui::Ui,
     doc: &Document,
+    docs: &[Document],
     f: &mut SizingForm,
     jobs: &JobService,
 ) {
-    f.refresh(doc, jobs);
+    f.refresh(doc, docs, jobs);
     target_ui(ui, f);
     source_ui(ui, f);
     options_ui(ui, f);
@@ -46,10 +47,14 @@ pub(super) fn sizing_form(
                 );
             }
             // Scrolled, so Apply below stays in the window at 1280×720.
-            let height = (ui.ctx().content_rect().height() - 430.0).clamp(160.0, 520.0);
+            let height = (ui.ctx().content_rect().height() - 470.0).clamp(160.0, 520.0);
+            // A report taller than that takes the whole height at once (the
+            // window grew 32 points a frame towards it, and a click on
+            // Apply meanwhile landed where the button had been).
             egui::ScrollArea::vertical()
                 .id_salt("sizing-report")
                 .max_height(height)
+                .min_scrolled_height(height)
                 .auto_shrink([false, true])
                 .show(ui, |ui| report_ui(ui, p));
         }
@@ -142,6 +147,18 @@ fn options_ui(ui: &mut egui::Ui, f: &mut SizingForm) {
              腕 and ひじ are turned so the target's wrists meet as the source's do; keys \
              are added on those frames where needed (off: the CLI's --no-hands)",
     );
+    if let Some((_, name)) = &f.scene_camera {
+        ui.checkbox(
+            &mut f.size_camera,
+            format!("Camera: keep the framing (size {name} too)"),
+        )
+        .on_hover_text(
+            "The scene camera's look-at points are mapped through the floor, hips and head \
+             heights and the stance ratio, its distance scaled with the head height, so \
+             the target fills the picture as the source did; the same undo step (the \
+             CLI's --camera)",
+        );
+    }
     ui.checkbox(&mut f.preview_on, "Preview on the actor")
         .on_hover_text(
             "The viewport shows the sized motion on the actor while you scrub, through \
@@ -206,6 +223,18 @@ fn report_ui(ui: &mut egui::Ui, p: &SizingPreview) {
     }
     for n in &o.notes {
         ui.weak(format!("Note: {n}"));
+    }
+    match &p.camera {
+        Some((name, Ok(c))) => {
+            ui.label(super::sizing::camera_line(name, &c.report));
+        }
+        Some((name, Err(e))) => {
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                format!("The camera {name} cannot be sized: {e}"),
+            );
+        }
+        None => {}
     }
 }
 

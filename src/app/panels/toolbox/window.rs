@@ -167,7 +167,7 @@ fn dialog(
             bake_physics::bake_physics_form(ui, doc, &shared.transport.loop_range, state);
         }
         Tool::Sizing if applied => sizing_ui::applied_ui(ui),
-        Tool::Sizing => sizing_ui::sizing_form(ui, doc, &mut state.sizing, &shared.jobs),
+        Tool::Sizing => sizing_ui::sizing_form(ui, doc, docs, &mut state.sizing, &shared.jobs),
         Tool::ExportJson => export_form(ui, doc, state),
         Tool::ImportJson => import_form(ui, state),
     }
