@@ -197,3 +197,37 @@ fn tap_tempo() {
     assert!(grid_from_taps(&[1.0]).is_none());
     assert!(grid_from_taps(&[1.0, 0.5]).is_none());
 }
+
+/// The beat lane's marks thin with the zoom (issue 38.1): at 120 BPM a
+/// beat is 15 frames. At the timeline's fitted zoom of 0.12 points a frame
+/// a beat is 1.8 points and a 4-beat bar 7.2: bars alone would be a band,
+/// so every 2nd bar shows (14.4 ≥ 8). At 0.05 points a frame a bar is 3
+/// points: every 4th bar (12). From 1/3 point a frame a beat is 5 points:
+/// every beat.
+#[test]
+fn beat_marks_thin_with_the_zoom() {
+    use vmd_studio::audio::beats::MarkStep;
+    let g = BeatGrid::new(120.0, 0.0).expect("grid");
+    let beat_px = |px_per_frame: f64| 15.0 * px_per_frame;
+    assert_eq!(g.mark_step(beat_px(0.12)), Some(MarkStep::Bars(2)));
+    assert_eq!(g.mark_step(beat_px(0.05)), Some(MarkStep::Bars(4)));
+    assert_eq!(g.mark_step(beat_px(1.0 / 3.0)), Some(MarkStep::Beats));
+    assert_eq!(
+        g.mark_step(beat_px(0.3)),
+        Some(MarkStep::Bars(1)),
+        "18 points a bar"
+    );
+    assert_eq!(g.mark_step(0.001), None, "not one bar in 64 has room");
+    assert_eq!(g.mark_step(f64::NAN), None);
+    // Every 2nd bar: beats 0 and 8 (downbeats of bars 1 and 3), not 4.
+    let shown: Vec<i64> = (0..17).filter(|&k| g.shows(k, MarkStep::Bars(2))).collect();
+    assert_eq!(shown, vec![0, 8, 16]);
+    // With the downbeat moved to beat 1: bars start at 1, 5, 9, …
+    let g = g.with_downbeat(1);
+    let shown: Vec<i64> = (0..17).filter(|&k| g.shows(k, MarkStep::Bars(2))).collect();
+    assert_eq!(shown, vec![1, 9]);
+    // Before the first beat too (an intro): bars start at −3 and −7; the
+    // one two bars before beat 1 (−7) shows, the one just before it not.
+    assert!(g.shows(-7, MarkStep::Bars(2)));
+    assert!(!g.shows(-3, MarkStep::Bars(2)));
+}

@@ -92,6 +92,40 @@ impl BeatGrid {
         (k0..=k1.max(k0 - 1)).map(move |k| (k, self.beat_time(k)))
     }
 
+    /// Which marks a lane drawn at `beat_px` points per beat shows, so they
+    /// never merge into a band (issue 38.1): every beat from 5 points a
+    /// beat; else downbeats only, every `n`-th bar (`n` a power of two)
+    /// so that shown bars are at least [`MIN_MARK_GAP`] points apart.
+    /// `None`: not even one bar in 64 has room.
+    pub fn mark_step(&self, beat_px: f64) -> Option<MarkStep> {
+        if !beat_px.is_finite() || beat_px <= 0.0 {
+            return None;
+        }
+        if beat_px >= 5.0 {
+            return Some(MarkStep::Beats);
+        }
+        let bar_px = beat_px * f64::from(self.beats_per_bar.max(1));
+        (0..=6)
+            .map(|e| 1u32 << e)
+            .find(|&n| bar_px * f64::from(n) >= MIN_MARK_GAP)
+            .map(MarkStep::Bars)
+    }
+
+    /// Whether beat `k` is drawn at `step` (see [`BeatGrid::mark_step`]).
+    pub fn shows(&self, k: i64, step: MarkStep) -> bool {
+        match step {
+            MarkStep::Beats => true,
+            MarkStep::Bars(n) => {
+                let bpb = i64::from(self.beats_per_bar.max(1));
+                self.is_downbeat(k)
+                    && (k - i64::from(self.downbeat_phase))
+                        .div_euclid(bpb)
+                        .rem_euclid(i64::from(n))
+                        == 0
+            }
+        }
+    }
+
     /// Beat times from the first beat up to `until` seconds.
     pub fn beat_times(&self, until: f64) -> Vec<f64> {
         self.beats_between(self.first_beat_seconds, until)
@@ -113,6 +147,18 @@ impl BeatGrid {
         g.downbeat_phase = k.rem_euclid(i64::from(self.beats_per_bar.max(1))) as u32;
         g
     }
+}
+
+/// The smallest gap, points, between two bar marks a lane draws.
+pub const MIN_MARK_GAP: f64 = 8.0;
+
+/// What a beat lane shows at its zoom ([`BeatGrid::mark_step`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MarkStep {
+    /// Every beat.
+    Beats,
+    /// Every `n`-th bar's downbeat.
+    Bars(u32),
 }
 
 /// Tap tempo: the grid through a user's taps (song times, seconds), fitted

@@ -14,6 +14,7 @@ use egui::{Align2, Color32, FontId, Mesh, Pos2, Rect, Sense, Stroke, Vec2};
 use super::Transport;
 use super::dope_sheet::Layout;
 use crate::app::song::SongState;
+use crate::audio::beats::MarkStep;
 use crate::audio::{MinMax, Song, SongTiming};
 
 /// Height of the lane, points.
@@ -193,9 +194,14 @@ fn draw_beat_grid(painter: &egui::Painter, song: &SongState, l: &Layout, rect: R
     if let Some(grid) = song.grid {
         let (lo, hi) = l.visible_frames();
         let beat_px = grid.period_seconds() * 30.0 * f64::from(l.px_per_frame);
+        // Thinned with the zoom: beats, then bars, then every 2nd, 4th…
+        // bar, so the marks never merge into a band.
+        let Some(step) = grid.mark_step(beat_px) else {
+            return;
+        };
         for (k, t) in grid.beats_between(song.seconds_of_frame(lo), song.seconds_of_frame(hi)) {
             let down = grid.is_downbeat(k);
-            if !down && beat_px < 5.0 || beat_px * f64::from(grid.beats_per_bar) < 4.0 {
+            if !grid.shows(k, step) {
                 continue;
             }
             let x = l.x_of(song.frame_of_seconds(t));
@@ -213,8 +219,14 @@ fn draw_beat_grid(painter: &egui::Painter, song: &SongState, l: &Layout, rect: R
                 ];
                 painter.add(egui::Shape::convex_polygon(tri, color, Stroke::NONE));
             }
-            let bar_px = beat_px * f64::from(grid.beats_per_bar);
-            if down && bar_px >= 28.0 {
+            // Numbers on the bars shown, when they are far enough apart.
+            let shown_bar_px = beat_px
+                * f64::from(grid.beats_per_bar)
+                * match step {
+                    MarkStep::Bars(n) => f64::from(n),
+                    MarkStep::Beats => 1.0,
+                };
+            if down && shown_bar_px >= 28.0 {
                 let bar = (k - i64::from(grid.downbeat_phase))
                     .div_euclid(i64::from(grid.beats_per_bar.max(1)))
                     + 1;
