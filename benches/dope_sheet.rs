@@ -57,6 +57,8 @@ impl Setup {
             doc_id: self.id,
             role: "Not in the scene".to_owned(),
             offset: 0,
+            camera_or_light: false,
+            worn: false,
         }];
         let last = self.ws.scene_end();
         let out = self.ctx.run_ui(input, |ui| {

@@ -18,6 +18,8 @@ pub fn timeline_sections(ws: &Workspace) -> Vec<timeline::Section> {
                 doc_id: id,
                 role,
                 offset: ws.offset_of(id),
+                camera_or_light: s.camera == Some(id) || s.light == Some(id),
+                worn: s.actors.iter().any(|a| a.motion == Some(id)),
             });
         }
     };

@@ -63,3 +63,11 @@ pub fn temp_dir(tag: &str) -> PathBuf {
     std::fs::create_dir_all(&d).expect("temp dir");
     d
 }
+
+/// Opens every folded timeline section, as a click on its header's arrow
+/// does: a camera section folds to its header when it first shows beside
+/// a dance (issue 38.1); tests that work on camera keys open it.
+pub fn open_folded_sections(h: &mut Harness<'_, StudioApp>) {
+    h.state_mut().panels.timeline.collapsed.clear();
+    h.run_steps(2);
+}

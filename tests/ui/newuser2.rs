@@ -62,6 +62,7 @@ fn a_zoom_the_user_chose_is_kept_when_the_window_grows() {
 fn a_key_drag_and_undo_redo_say_what_they_did() {
     let mut h = harness_sized(StudioApp::with_demo(), 1400.0, 1000.0);
     settle(&mut h);
+    crate::common::ui::open_folded_sections(&mut h);
     {
         let t = &mut h.state_mut().panels.timeline;
         t.px_per_frame = 8.0;
@@ -237,4 +238,47 @@ fn a_click_that_moves_a_little_lets_the_export_frames_be_typed() {
         };
         assert_eq!(got, want, "{label}");
     }
+}
+
+/// Issue 38.1: at 1280×720 the demo opens with its camera section folded
+/// to its header, so the dance's bone rows start in the timeline's view
+/// (the camera's rows pushed them below the fold); opened by hand it
+/// stays open.
+#[test]
+fn the_camera_folds_beside_a_dance_so_its_rows_show() {
+    let mut h = harness_sized(StudioApp::with_demo(), 1280.0, 720.0);
+    settle(&mut h);
+    h.run_steps(3);
+    let (camera, dance) = {
+        let s = h.state().ws.scene();
+        (
+            s.camera.expect("demo camera"),
+            s.actors[0].motion.expect("demo dance"),
+        )
+    };
+    assert!(h.state().panels.timeline.collapsed.contains(&camera));
+    assert!(!h.state().panels.timeline.collapsed.contains(&dance));
+    // センター, the dance's first bone track, has a key in view (the
+    // camera's header, group and row, 62 points, pushed it below).
+    let in_view = |h: &egui_kittest::Harness<'static, StudioApp>| {
+        let app = h.state();
+        let d = app.ws.doc(dance).expect("open");
+        let k = d
+            .motion
+            .bones
+            .iter()
+            .position(|k| k.name().text == "センター")
+            .expect("the demo keys センター");
+        app.panels
+            .timeline
+            .key_pos(d, vmd_studio::workspace::document::KeyRef::Bone(k as u32))
+            .is_some()
+    };
+    assert!(in_view(&h), "the dance's センター row is in view");
+    h.state_mut().panels.timeline.collapsed.remove(&camera);
+    h.run_steps(3);
+    assert!(
+        !h.state().panels.timeline.collapsed.contains(&camera),
+        "opened by hand, it stays open"
+    );
 }

@@ -112,6 +112,7 @@ fn model_dance_camera_scene_edit_both_undo_save_reopen() {
     app.open_paths(vec![model.clone(), dance.clone(), camera.clone()]);
     let mut h = harness_sized(app, 1400.0, 1000.0);
     settle(&mut h);
+    crate::common::ui::open_folded_sections(&mut h);
     {
         let app = h.state();
         // UiCommand-line order, whatever order the loads finished in.

@@ -121,6 +121,7 @@ fn open_scene(tag: &str) -> Scene {
         .dock
         .set_fraction(vmd_studio::app::dock::Panel::Timeline, 0.7);
     h.run_steps(3);
+    crate::common::ui::open_folded_sections(&mut h);
     Scene {
         h,
         dance: dance_path,

@@ -114,6 +114,20 @@ pub fn ui(
     out
 }
 
+/// A camera (or light) section folds to its header row the first time it
+/// shows beside a dance (an actor's motion), so the dance's rows are what
+/// the timeline shows (issue 38.1); unfolded by hand it stays open.
+fn fold_camera_beside_dance(state: &mut State, sections: &[Section]) {
+    if !sections.iter().any(|s| s.worn) {
+        return;
+    }
+    for s in sections.iter().filter(|s| s.camera_or_light) {
+        if state.folded_once.insert(s.doc_id) {
+            state.collapsed.insert(s.doc_id);
+        }
+    }
+}
+
 /// Follows the scene's sections: a new file fits the whole scene again
 /// (unless the user zoomed) and scrolls to the top; fits once there is
 /// something to fit (files may still be loading), and again when the ruler
@@ -131,6 +145,7 @@ fn follow_sections(state: &mut State, sections: &[Section], ruler_width: f32, la
             state.reset_vscroll = true;
         }
         state.shown = ids;
+        fold_camera_beside_dance(state, sections);
     }
     // Fit once there is something to fit (files may still be loading),
     // and again when the window is resized while the fit still stands.

@@ -26,6 +26,11 @@ pub struct Section {
     pub role: String,
     /// Frames the document is shifted by (an actor's offset).
     pub offset: i32,
+    /// The scene's camera or light file: folded to its header row when it
+    /// first shows beside a dance, so the dance's rows are in view.
+    pub camera_or_light: bool,
+    /// An actor wears it (a dance).
+    pub worn: bool,
 }
 
 /// What the timeline asks the app to do.
@@ -74,6 +79,9 @@ pub struct State {
     pub vscroll: f32,
     /// The song lane's drag in progress.
     pub(super) lane_drag: crate::app::panels::waveform::LaneDrag,
+    /// Camera and light sections folded once beside a dance (never again:
+    /// one the user opens stays open).
+    pub(super) folded_once: BTreeSet<u64>,
 }
 
 impl Default for State {
@@ -96,6 +104,7 @@ impl Default for State {
             reset_vscroll: false,
             vscroll: 0.0,
             lane_drag: Default::default(),
+            folded_once: BTreeSet::new(),
         }
     }
 }
