@@ -11,9 +11,9 @@
 //! until the next buffer is heard (the transport follows what is heard).
 //!
 //! The server vanishing (killed, restarted, the user logging out of it),
-//! or it ending the stream, is reported in the [`LostSlot`] like a lost
-//! cpal device; [`super::SoundOutput::recover`] then reopens or falls
-//! silent. Nothing the server sends can panic this side: every packet is
+//! or it ending the stream, is reported in the output's lost slot
+//! (`lost.rs`) like a lost cpal device; [`super::SoundOutput::recover`]
+//! then reopens or falls silent. Nothing the server sends can panic this side: every packet is
 //! read whole (bounded) before it is parsed, and parse errors skip it.
 
 use std::ffi::CString;
