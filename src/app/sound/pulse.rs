@@ -276,7 +276,7 @@ impl Conn {
             supports_memfd: false,
             cookie,
         }))?;
-        let auth: protocol::AuthReply = self.reply(seq)?;
+        let auth: protocol::AuthReply = self.reply(seq).map_err(|e| format!("{e} (logging in)"))?;
         if auth.version < protocol::MIN_VERSION {
             return Err(format!("it speaks protocol {} (too old)", auth.version));
         }
@@ -287,7 +287,9 @@ impl Conn {
             props.set(protocol::Prop::ApplicationProcessId, pid);
         }
         let seq = self.send(&Command::SetClientName(props))?;
-        let _: protocol::SetClientNameReply = self.reply(seq)?;
+        let _: protocol::SetClientNameReply = self
+            .reply(seq)
+            .map_err(|e| format!("{e} (naming the client)"))?;
         // The sink's description for the status bar ("Built-in Audio
         // Analog Stereo"); the stream works without it.
         let seq = self.send(&Command::GetSinkInfo(protocol::GetSinkInfo {
@@ -296,7 +298,12 @@ impl Conn {
         }))?;
         let sink: Option<protocol::SinkInfo> = self.reply(seq).ok();
         let seq = self.send(&Command::CreatePlaybackStream(stream_params()))?;
-        let stream: protocol::CreatePlaybackStreamReply = self.reply(seq)?;
+        // PipeWire answers once its session manager has linked the stream
+        // to a sink: without one (no WirePlumber) it never does, and this
+        // times out after SETUP_TIMEOUT (paplay hangs there too).
+        let stream: protocol::CreatePlaybackStreamReply = self
+            .reply(seq)
+            .map_err(|e| format!("{e} (creating the playback stream)"))?;
         let spec = stream.sample_spec;
         if spec.format != protocol::SampleFormat::Float32Le || spec.channels != 2 {
             return Err(format!("it changed the stream's format to {spec:?}"));
