@@ -10,6 +10,7 @@
 //! onset     onset strength curve (spectral flux)
 //! beats     tempo + phase → BeatGrid; tap tempo
 //! playback  the mixer a sound device pulls from; the device clock
+//! server_clock  when a byte written to a sound server's stream is heard
 //! ```
 
 pub mod beats;
@@ -19,6 +20,7 @@ pub mod error;
 pub mod onset;
 pub mod pcm;
 pub mod playback;
+pub mod server_clock;
 pub mod timing;
 
 pub use beats::{BeatEstimate, BeatGrid, estimate_beats, grid_from_taps};

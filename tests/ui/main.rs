@@ -34,6 +34,7 @@ mod set;
 mod simplify;
 mod sizing;
 mod song;
+mod sound_server;
 mod timeline_keys;
 mod toolbox;
 mod toolbox_scope;

@@ -1,24 +1,76 @@
-//! Sound output: the song through the system's audio device, on the
-//! device's own callback thread, fed by [`Mixer`]. Built with the cargo
-//! feature `sound` (cpal; on Linux it needs ALSA's headers to build).
+//! Sound output: the song through the system's sound, fed by [`Mixer`]
+//! from the backend's own thread.
 //!
-//! Without the feature, or without a device (a headless machine), the
+//! Backends: on Linux a PulseAudio stream ([`pulse`], a pure-Rust client of
+//! the protocol that PipeWire's pulse server speaks too; in every build with
+//! the GUI, no system package needed to build), and with the cargo feature
+//! `alsa` (alias `sound`; needs ALSA's headers) cpal's ALSA as a fallback
+//! for machines without a sound server. On Windows and macOS, cpal
+//! (WASAPI, CoreAudio), always built.
+//!
+//! Without a backend that opens (a headless machine, no sound server) the
 //! transport runs silently on the system clock and [`SoundOutput::status`]
 //! says why there is no sound.
 //!
-//! A stream can stop while the app runs: the device is unplugged, or (on
-//! Windows) the default device changes — WASAPI never moves a stream to the
-//! new device, cpal reports it invalidated. The device's error callback
-//! records that ([`SoundOutput::report_lost`]); from then on the output is
-//! not live (the transport goes back to the system clock instead of
-//! freezing on the last heard sample) until [`SoundOutput::recover`]
-//! reopens the default device.
+//! A stream can stop while the app runs: the device is unplugged, the sound
+//! server quits, or (on Windows) the default device changes — WASAPI never
+//! moves a stream to the new device, cpal reports it invalidated. The
+//! backend's thread records that ([`SoundOutput::report_lost`]); from then
+//! on the output is not live (the transport goes back to the system clock
+//! instead of freezing on the last heard sample) until
+//! [`SoundOutput::recover`] reopens the default device.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::audio::Pcm;
 use crate::audio::playback::Mixer;
+
+#[cfg(any(feature = "alsa", windows, target_os = "macos"))]
+mod cpal_out;
+mod lost;
+#[cfg(target_os = "linux")]
+pub mod pulse;
+
+use lost::LostSlot;
+
+/// A playing stream of one backend; dropping it stops the sound.
+enum Stream {
+    #[cfg(target_os = "linux")]
+    Pulse { _stream: pulse::PulseStream },
+    #[cfg(any(feature = "alsa", windows, target_os = "macos"))]
+    Cpal { _stream: cpal::Stream },
+}
+
+/// Opens the first backend that works: on Linux the sound server, then
+/// (with the `alsa` feature) ALSA; elsewhere cpal. The stream and the
+/// device's name, or why there is no sound.
+fn open_stream(mixer: &Arc<Mutex<Mixer>>, lost: &LostSlot) -> Result<(Stream, String), String> {
+    #[cfg(target_os = "linux")]
+    let server = match pulse::open(Arc::clone(mixer), Arc::clone(lost)) {
+        Ok((stream, name)) => return Ok((Stream::Pulse { _stream: stream }, name)),
+        Err(why) => why,
+    };
+    #[cfg(any(feature = "alsa", windows, target_os = "macos"))]
+    {
+        match cpal_out::open(Arc::clone(mixer), Arc::clone(lost)) {
+            Ok((stream, name)) => Ok((Stream::Cpal { _stream: stream }, name)),
+            #[cfg(target_os = "linux")]
+            Err(alsa) => Err(format!("{server}; ALSA: {alsa}")),
+            #[cfg(not(target_os = "linux"))]
+            Err(why) => Err(why),
+        }
+    }
+    #[cfg(all(target_os = "linux", not(feature = "alsa")))]
+    {
+        Err(server)
+    }
+    #[cfg(not(any(feature = "alsa", windows, target_os = "macos", target_os = "linux")))]
+    {
+        let _ = (mixer, lost);
+        Err("this build has no sound output on this system".to_owned())
+    }
+}
 
 /// Whether sound can be heard, and if not, why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,13 +85,12 @@ pub enum SoundStatus {
 pub struct SoundOutput {
     mixer: Arc<Mutex<Mixer>>,
     status: SoundStatus,
-    /// Why the stream stopped, set by the device's error callback.
-    lost: Arc<Mutex<Option<String>>>,
+    /// Why the stream stopped, set by the backend's thread.
+    lost: LostSlot,
     /// When the device was last reopened after a loss: one that fails again
     /// within [`REOPEN_GAP`] is given up (no reopening every frame).
     reopened_at: Option<Instant>,
-    #[cfg(any(feature = "sound", windows, target_os = "macos"))]
-    _stream: Option<cpal::Stream>,
+    stream: Option<Stream>,
 }
 
 impl Default for SoundOutput {
@@ -54,10 +105,9 @@ impl SoundOutput {
         SoundOutput {
             mixer: Arc::new(Mutex::new(Mixer::new())),
             status: SoundStatus::Silent(reason.to_owned()),
-            lost: Arc::new(Mutex::new(None)),
+            lost: lost::new_slot(),
             reopened_at: None,
-            #[cfg(any(feature = "sound", windows, target_os = "macos"))]
-            _stream: None,
+            stream: None,
         }
     }
 
@@ -70,33 +120,24 @@ impl SoundOutput {
 
     /// (Re)opens the default device on this output's mixer; sets `status`.
     fn open_device(&mut self) {
-        #[cfg(any(feature = "sound", windows, target_os = "macos"))]
-        {
-            // The old stream is dropped (its thread joined) first; the new
-            // one reports into a fresh slot, so nothing the old one said
-            // late can count against it.
-            self._stream = None;
-            self.lost = Arc::new(Mutex::new(None));
-            match device::open(Arc::clone(&self.mixer), Arc::clone(&self.lost)) {
-                Ok((stream, name)) => {
-                    self.status = SoundStatus::Ready { device: name };
-                    self._stream = Some(stream);
-                }
-                Err(reason) => self.status = SoundStatus::Silent(reason),
+        // The old stream is dropped (its thread joined) first; the new one
+        // reports into a fresh slot, so nothing the old one said late can
+        // count against it.
+        self.stream = None;
+        self.lost = lost::new_slot();
+        match open_stream(&self.mixer, &self.lost) {
+            Ok((stream, name)) => {
+                self.status = SoundStatus::Ready { device: name };
+                self.stream = Some(stream);
             }
-        }
-        #[cfg(not(any(feature = "sound", windows, target_os = "macos")))]
-        {
-            self.status = SoundStatus::Silent(
-                "this build has no sound output (build with `--features sound`; on Linux install libasound2-dev first)".to_owned(),
-            );
+            Err(reason) => self.status = SoundStatus::Silent(reason),
         }
     }
 
     /// Records that the stream stopped (called from the device's error
     /// callback; the first reason is kept).
     pub fn report_lost(&self, reason: &str) {
-        lost_slot(&self.lost, reason);
+        lost::report(&self.lost, reason);
     }
 
     /// After the stream stopped: reopens the default device (the one the
@@ -105,10 +146,7 @@ impl SoundOutput {
     /// reopening. Returns a line for the user when something changed. Call
     /// once a frame; cheap when nothing happened.
     pub fn recover(&mut self, now: Instant) -> Option<String> {
-        let reason = match self.lost.lock() {
-            Ok(mut l) => l.take(),
-            Err(poisoned) => poisoned.into_inner().take(),
-        }?;
+        let reason = lost::take(&self.lost)?;
         if !matches!(self.status, SoundStatus::Ready { .. }) {
             return None;
         }
@@ -116,10 +154,7 @@ impl SoundOutput {
             .reopened_at
             .is_some_and(|t| now.saturating_duration_since(t) < REOPEN_GAP);
         if again {
-            #[cfg(any(feature = "sound", windows, target_os = "macos"))]
-            {
-                self._stream = None;
-            }
+            self.stream = None;
             self.status =
                 SoundStatus::Silent(format!("the sound device keeps stopping ({reason})"));
             return Some(format!(
@@ -148,11 +183,7 @@ impl SoundOutput {
     /// Whether a device is playing the mixer's output (the transport then
     /// follows the device clock).
     pub fn is_live(&self) -> bool {
-        matches!(self.status, SoundStatus::Ready { .. })
-            && match self.lost.lock() {
-                Ok(l) => l.is_none(),
-                Err(poisoned) => poisoned.into_inner().is_none(),
-            }
+        matches!(self.status, SoundStatus::Ready { .. }) && !lost::is_set(&self.lost)
     }
 
     /// Runs `f` on the mixer (held briefly; the device callback waits).
@@ -181,116 +212,10 @@ impl SoundOutput {
 /// A device lost again this soon after being reopened is given up.
 pub const REOPEN_GAP: Duration = Duration::from_secs(2);
 
-/// Keeps the first reason a stream stopped.
-fn lost_slot(lost: &Mutex<Option<String>>, reason: &str) {
-    let mut l = match lost.lock() {
-        Ok(l) => l,
-        Err(poisoned) => poisoned.into_inner(),
-    };
-    l.get_or_insert_with(|| reason.to_owned());
-}
-
-#[cfg(any(feature = "sound", windows, target_os = "macos"))]
-mod device {
-    use std::sync::{Arc, Mutex};
-    use std::time::{Duration, Instant};
-
-    use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
-    use cpal::{FromSample, OutputCallbackInfo, SampleFormat, SizedSample, StreamConfig};
-
-    use crate::audio::playback::Mixer;
-
-    /// Errors after which the stream plays no more (and must be rebuilt):
-    /// the device gone or the stream invalidated (WASAPI, when the default
-    /// device changes), never glitches, a refused real-time priority or a
-    /// route change the backend followed. Anything else ends WASAPI's loop,
-    /// while ALSA's goes on after it.
-    fn stops_the_stream(kind: cpal::ErrorKind) -> bool {
-        use cpal::ErrorKind as K;
-        match kind {
-            K::DeviceNotAvailable | K::StreamInvalidated => true,
-            K::Xrun | K::RealtimeDenied | K::DeviceChanged => false,
-            _ => cfg!(windows),
-        }
-    }
-
-    pub fn open(
-        mixer: Arc<Mutex<Mixer>>,
-        lost: Arc<Mutex<Option<String>>>,
-    ) -> Result<(cpal::Stream, String), String> {
-        let host = cpal::default_host();
-        let device = host
-            .default_output_device()
-            .ok_or_else(|| "no audio output device found".to_owned())?;
-        let name = device
-            .description()
-            .map(|d| d.name().to_owned())
-            .unwrap_or_else(|_| "audio device".to_owned());
-        let supported = device
-            .default_output_config()
-            .map_err(|e| format!("the audio device cannot be used: {e}"))?;
-        let format = supported.sample_format();
-        let config: StreamConfig = supported.into();
-        let stream = match format {
-            SampleFormat::F32 => build::<f32>(&device, config, mixer, lost),
-            SampleFormat::I16 => build::<i16>(&device, config, mixer, lost),
-            SampleFormat::U16 => build::<u16>(&device, config, mixer, lost),
-            SampleFormat::I32 => build::<i32>(&device, config, mixer, lost),
-            other => {
-                return Err(format!(
-                    "the audio device wants {other} samples, which this app does not write"
-                ));
-            }
-        }
-        .map_err(|e| format!("cannot open the audio device: {e}"))?;
-        stream
-            .play()
-            .map_err(|e| format!("the audio device does not start: {e}"))?;
-        Ok((stream, name))
-    }
-
-    fn build<T>(
-        device: &cpal::Device,
-        config: StreamConfig,
-        mixer: Arc<Mutex<Mixer>>,
-        lost: Arc<Mutex<Option<String>>>,
-    ) -> Result<cpal::Stream, cpal::Error>
-    where
-        T: SizedSample + FromSample<f32>,
-    {
-        let channels = usize::from(config.channels);
-        let rate = config.sample_rate;
-        let mut scratch: Vec<f32> = Vec::new();
-        device.build_output_stream(
-            config,
-            move |data: &mut [T], info: &OutputCallbackInfo| {
-                let ts = info.timestamp();
-                let latency = ts.playback.duration_since(ts.callback);
-                scratch.resize(data.len(), 0.0);
-                match mixer.lock() {
-                    Ok(mut m) => m.fill(&mut scratch, channels, rate, Instant::now(), latency),
-                    Err(_) => scratch.iter_mut().for_each(|s| *s = 0.0),
-                }
-                for (d, s) in data.iter_mut().zip(&scratch) {
-                    *d = T::from_sample(*s);
-                }
-            },
-            move |err: cpal::Error| {
-                if stops_the_stream(err.kind()) {
-                    tracing::warn!("sound output stopped: {err}");
-                    super::lost_slot(&lost, &err.to_string());
-                } else {
-                    tracing::debug!("sound output: {err}");
-                }
-            },
-            Some(Duration::from_secs(2)),
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{SoundOutput, SoundStatus};
+    use std::time::{Duration, Instant};
 
     /// An output that says it plays through `device`, with no real stream
     /// (the state a working device leaves; no sound hardware needed).
