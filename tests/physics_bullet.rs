@@ -100,6 +100,9 @@ fn check(model: &Model, file: &str, median: f32, p90: f32, max: f32) {
     assert!(!bones.is_empty(), "{file}: no bones");
     let a = angles(model, &bones);
     assert_eq!(a.len(), bones.len(), "{file}: every golden bone compared");
+    for (angle, name) in &a {
+        eprintln!("  {file} {name}: {angle:.2}°");
+    }
     let (m, p, x, worst) = summary(a);
     eprintln!(
         "{file}: {} bones, vs Bullet median {m:.2}° p90 {p:.2}° max {x:.2}° ({worst})",

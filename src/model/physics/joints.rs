@@ -2,10 +2,10 @@
 //! [`JointSetup`], and the springs and translation locks (joint projection)
 //! the world applies itself around rapier's solver.
 
-use glam::{Quat, Vec3};
+use glam::{EulerRot, Quat, Vec3};
 use rapier3d::prelude::{
-    GenericJoint, GenericJointBuilder, JointAxesMask, JointAxis, RigidBodyHandle,
-    SpringCoefficients,
+    GenericJoint, GenericJointBuilder, ImpulseJointHandle, JointAxesMask, JointAxis,
+    RigidBodyHandle, SpringCoefficients,
 };
 
 use super::pose::{split, to_pose};
@@ -24,7 +24,13 @@ const AXES: [JointAxis; 6] = [
 /// A joint's springs towards its bind pose, as Bullet's 6DOF spring
 /// applies them (a motor whose impulse is capped at `k · x · h`, which with
 /// the default damping of 1 is that impulse): each step both bodies get
-/// `h · k · x` along each sprung axis of body A's joint frame, opposite ways.
+/// `h · k · x` along each sprung axis, opposite ways. Translation: `x` along
+/// A's joint frame axes. Rotation (`btGeneric6DofSpringConstraint::
+/// internalUpdateSprings`): `x` is the Euler angle of [`bullet_angles`],
+/// applied along the axis Bullet drives that angle with
+/// ([`bullet_axes`]), and an axis whose angle is past its limit has no
+/// spring that step (Bullet's motor row gives way to the limit row,
+/// `btGeneric6DofConstraint::get_limit_motor_info2`).
 #[derive(Debug, Clone)]
 pub(super) struct Spring {
     /// World body indices (A, B).
@@ -34,6 +40,41 @@ pub(super) struct Spring {
     /// Stiffness per axis of the joint frame; 0 on axes without a spring.
     pub(super) linear: Vec3,
     pub(super) angular: Vec3,
+    /// Per angular axis: its (lower, upper) limits, `None` when free.
+    pub(super) angular_limits: [Option<(f32, f32)>; 3],
+}
+
+impl Spring {
+    /// The angular spring's impulse on body B for one step of `h`
+    /// seconds (A gets the opposite), world frame; `wa`, `wb`: the joint
+    /// frame's world rotation as each body carries it.
+    pub(super) fn angular_impulse(&self, wa: Quat, wb: Quat, h: f32) -> Vec3 {
+        let e = bullet_angles(wa.conjugate() * wb);
+        let axes = bullet_axes(wa, wb);
+        let mut impulse = Vec3::ZERO;
+        for i in 0..3 {
+            let k = self.angular[i];
+            let at_limit = self.angular_limits[i].is_some_and(|(lo, hi)| e[i] < lo || e[i] > hi);
+            if k > 0.0 && !at_limit {
+                impulse -= axes[i] * (k * e[i] * h);
+            }
+        }
+        impulse
+    }
+}
+
+/// The world axes along which Bullet's 6DOF constraint drives each Euler
+/// angle of [`bullet_angles`] (`btGeneric6DofConstraint::
+/// calculateAngleInfo`): with `a` A's joint frame and `b` B's, `y = a.z ×
+/// b.x`, `x = y × a.z`, `z = b.x × y`, normalised (turning about one of
+/// them changes its angle alone).
+pub(super) fn bullet_axes(wa: Quat, wb: Quat) -> [Vec3; 3] {
+    let bx = wb * Vec3::X;
+    let az = wa * Vec3::Z;
+    let y = az.cross(bx);
+    let x = y.cross(az);
+    let z = bx.cross(y);
+    [x, y, z].map(Vec3::normalize_or_zero)
 }
 
 /// A joint whose three translation axes are locked: after each step its
@@ -53,94 +94,188 @@ pub(super) struct Lock {
     pub(super) angular: [Option<AngleBounds>; 3],
 }
 
-/// One angular limit of a [`Lock`], as bounds on `v_i / w` of the relative
-/// rotation quaternion (`w ≥ 0`): rapier's solver measures the angle about
-/// axis `i` as `2·atan2(v_i, w)`, which grows with `v_i / w`, so an angle
-/// bound `a` is the ratio bound `tan(a / 2)` and the hot path needs no
-/// trigonometry.
+/// One angular limit of a [`Lock`]: the allowed range of the Euler angle
+/// Bullet measures about that axis ([`bullet_angles`]), radians.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct AngleBounds {
-    /// `tan` of half the limits.
     lo: f32,
     hi: f32,
-    /// `tan` of half the limits widened by [`ANGULAR_PROJECTION_TOLERANCE`].
-    lo_out: f32,
-    hi_out: f32,
 }
 
 impl AngleBounds {
     fn new(lo: f32, hi: f32) -> AngleBounds {
-        // Angles at or past ±π have no ratio bound: f32::MAX, not infinity,
-        // so that `w · bound` stays finite at w = 0.
-        let ratio = |a: f32| {
-            let a = a.clamp(-std::f32::consts::PI, std::f32::consts::PI);
-            let r = (a * 0.5).tan();
-            if r.is_finite() && r.abs() < 1.0e6 {
-                r
-            } else {
-                f32::MAX.copysign(a)
-            }
-        };
-        let tol = ANGULAR_PROJECTION_TOLERANCE;
+        let pi = std::f32::consts::PI;
         AngleBounds {
-            lo: ratio(lo),
-            hi: ratio(hi),
-            lo_out: ratio(lo - tol),
-            hi_out: ratio(hi + tol),
+            lo: lo.clamp(-pi, pi),
+            hi: hi.clamp(-pi, pi),
         }
     }
 }
 
-/// `rel` (B's joint frame in A's) brought within `limits` when it is
-/// outside them by more than [`ANGULAR_PROJECTION_TOLERANCE`] on some axis;
-/// `None` when it is within. Angles are measured as rapier's joint solver
-/// measures them (see [`AngleBounds`]); the limited axes are clamped to
-/// their bounds, the free ones keep their measure.
+/// `rel` (B's joint frame in A's) brought within `limits` when one of its
+/// Euler angles (as Bullet measures them, [`bullet_angles`]) is outside
+/// them by more than [`ANGULAR_PROJECTION_TOLERANCE`]; `None` when it is
+/// within. The limited angles are clamped to their bounds, the free ones
+/// kept.
 pub(super) fn clamp_rotation(rel: Quat, limits: &[Option<AngleBounds>; 3]) -> Option<Quat> {
-    let rel = if rel.w < 0.0 { -rel } else { rel };
-    let w = rel.w;
-    let mut v = rel.xyz();
-    let mut out = false;
-    for (i, limit) in limits.iter().enumerate() {
-        let Some(b) = limit else { continue };
-        if v[i] < w * b.lo_out || v[i] > w * b.hi_out {
-            out = true;
-        }
-    }
-    if !out {
+    let e = bullet_angles(rel);
+    let tol = ANGULAR_PROJECTION_TOLERANCE;
+    let out = limits
+        .iter()
+        .enumerate()
+        .any(|(i, l)| l.is_some_and(|b| e[i] < b.lo - tol || e[i] > b.hi + tol));
+    if !out || !e.is_finite() {
         return None;
     }
-    for (i, limit) in limits.iter().enumerate() {
-        if let Some(b) = limit {
-            v[i] = v[i].clamp(w * b.lo, w * b.hi);
+    let c = Vec3::from_array(std::array::from_fn(|i| match limits[i] {
+        Some(b) => e[i].clamp(b.lo, b.hi),
+        None => e[i],
+    }));
+    let q = Quat::from_euler(EulerRot::XYZ, c.x, c.y, c.z);
+    q.is_finite().then_some(q)
+}
+
+/// The rotation of B's joint frame in A's as Bullet's 6DOF constraint
+/// measures it (`btGeneric6DofConstraint::calculateAngleInfo`,
+/// `matrixToEulerXYZ`): Euler angles with `R = Rx(x)·Ry(y)·Rz(z)`, radians.
+pub(super) fn bullet_angles(rel: Quat) -> Vec3 {
+    let (x, y, z) = rel.to_euler(EulerRot::XYZ);
+    Vec3::new(x, y, z)
+}
+
+/// The same rotation as rapier's joint solver measures each angular axis:
+/// `2·atan2(v_i, w)` of the quaternion (`w ≥ 0`), radians.
+pub(super) fn rapier_angles(rel: Quat) -> Vec3 {
+    let rel = if rel.w < 0.0 { -rel } else { rel };
+    let v = rel.xyz();
+    Vec3::new(
+        2.0 * v.x.atan2(rel.w),
+        2.0 * v.y.atan2(rel.w),
+        2.0 * v.z.atan2(rel.w),
+    )
+}
+
+/// A shift of a limit smaller than this (radians, about 0.06°) is not
+/// passed to rapier: at rest the shifts settle and the joints stay as they
+/// are (changing a joint makes rapier rebuild its joint batches).
+const LIMIT_SHIFT_TOLERANCE: f32 = 1.0e-3;
+
+/// A joint's rotation limits held where Bullet's 6DOF constraint holds
+/// them. Bullet bounds the Euler angles of [`bullet_angles`]; rapier
+/// bounds each axis as [`rapier_angles`] measures it. The two agree for a
+/// turn about one axis and part as soon as two axes turn (a twin tail
+/// resting on its limits about X, Y and Z at once was held 7.8° off
+/// Bullet's Y limit). Before each step, each limited axis' rapier limits
+/// are the file's limits shifted by the difference of the two measures at
+/// the joint's rotation now, so that rapier's bound falls where Bullet's
+/// is (to first order about the current rotation).
+#[derive(Debug, Clone)]
+pub(super) struct EulerLimits {
+    pub(super) joint: ImpulseJointHandle,
+    /// World body indices (A, B).
+    pub(super) bodies: [usize; 2],
+    /// The joint frame in each body's frame.
+    pub(super) frames: [(Quat, Vec3); 2],
+    /// Per angular axis: the file's (lower, upper) limits, radians; `None`
+    /// when the axis is free or locked at 0 (left to rapier's lock).
+    limits: [Option<(f32, f32)>; 3],
+    /// The shift last given to rapier, per axis.
+    shift: Vec3,
+}
+
+impl EulerLimits {
+    /// The rapier limits for the joint at relative rotation `rel` (B's
+    /// joint frame in A's), per angular axis (`None`: leave the axis as it
+    /// is), or `None` when no shift moved by more than
+    /// [`LIMIT_SHIFT_TOLERANCE`] since the last call.
+    pub(super) fn shifted(&mut self, rel: Quat) -> Option<[Option<[f32; 2]>; 3]> {
+        let shift = rapier_angles(rel) - bullet_angles(rel);
+        if !shift.is_finite() {
+            return None;
         }
+        let shift = Vec3::from_array(shift.to_array().map(wrap_angle));
+        if (shift - self.shift).abs().max_element() < LIMIT_SHIFT_TOLERANCE {
+            return None;
+        }
+        self.shift = shift;
+        let pi = std::f32::consts::PI;
+        Some(std::array::from_fn(|i| {
+            self.limits[i].map(|(lo, hi)| [(lo + shift[i]).max(-pi), (hi + shift[i]).min(pi)])
+        }))
     }
-    let q = Quat::from_xyzw(v.x, v.y, v.z, w);
-    let len = q.length();
-    (len > 1.0e-6 && len.is_finite()).then(|| q / len)
+}
+
+/// `a` wrapped into (−π, π].
+fn wrap_angle(a: f32) -> f32 {
+    let tau = std::f32::consts::TAU;
+    let w = a - tau * (a / tau).round();
+    if w <= -std::f32::consts::PI {
+        w + tau
+    } else {
+        w
+    }
+}
+
+/// The joints the world keeps beside rapier's: springs, translation locks
+/// (projection) and rotation limits in Bullet's measure.
+#[derive(Debug, Clone, Default)]
+pub(super) struct WorldJoints {
+    pub(super) springs: Vec<Spring>,
+    pub(super) locks: Vec<Lock>,
+    pub(super) euler: Vec<EulerLimits>,
 }
 
 /// Inserts each joint of `setup` between its bodies' `handles`; returns the
-/// springs and the translation locks the world applies itself.
+/// springs, the translation locks and the rotation limits the world
+/// applies itself.
 pub(super) fn insert_joints(
     world: &mut rapier3d::prelude::PhysicsWorld,
     setup: &WorldSetup,
     handles: &[RigidBodyHandle],
-) -> (Vec<Spring>, Vec<Lock>) {
+) -> WorldJoints {
     let softness = SpringCoefficients::new(JOINT_FREQUENCY, 1.0);
-    let mut springs = Vec::new();
-    let mut locks = Vec::new();
+    let mut out = WorldJoints::default();
     for j in &setup.joints {
         let [a, b] = j.bodies;
-        world.insert_impulse_joint(handles[a], handles[b], impulse_joint(setup, j, softness));
+        let handle =
+            world.insert_impulse_joint(handles[a], handles[b], impulse_joint(setup, j, softness));
         if let Some(lock) = lock(setup, j) {
-            locks.push(lock);
+            out.locks.push(lock);
         }
         if let Some(spring) = spring(setup, j) {
-            springs.push(spring);
+            out.springs.push(spring);
+        }
+        if let Some(euler) = euler_limits(setup, j, handle) {
+            out.euler.push(euler);
         }
     }
-    (springs, locks)
+    out
+}
+
+/// The Bullet-measured rotation limits of `j` (rapier joint `handle`) when
+/// it limits some angular axis to a range.
+fn euler_limits(
+    setup: &WorldSetup,
+    j: &JointSetup,
+    handle: ImpulseJointHandle,
+) -> Option<EulerLimits> {
+    let limits = [3, 4, 5].map(|k| match j.limits[k] {
+        AxisLimit::Locked(0.0) | AxisLimit::Free => None,
+        AxisLimit::Locked(v) => Some((v, v)),
+        AxisLimit::Range(lo, hi) => Some((lo, hi)),
+    });
+    if limits.iter().all(Option::is_none) {
+        return None;
+    }
+    let [a, b] = j.bodies;
+    let local = |body: usize| split(&(setup.bodies[body].bind.inverse() * j.frame));
+    Some(EulerLimits {
+        joint: handle,
+        bodies: [a, b],
+        frames: [local(a), local(b)],
+        limits,
+        shift: Vec3::ZERO,
+    })
 }
 
 /// The rapier joint of `j`: its locked axes, limits and frames in its two
@@ -219,10 +354,16 @@ fn spring(setup: &WorldSetup, j: &JointSetup) -> Option<Spring> {
         return None;
     }
     let local = |body: usize| split(&(setup.bodies[body].bind.inverse() * j.frame));
+    let angular_limits = [3, 4, 5].map(|k| match j.limits[k] {
+        AxisLimit::Free => None,
+        AxisLimit::Locked(v) => Some((v, v)),
+        AxisLimit::Range(lo, hi) => Some((lo, hi)),
+    });
     Some(Spring {
         bodies: [a, b],
         frames: [local(a), local(b)],
         linear: Vec3::new(stiffness[0], stiffness[1], stiffness[2]),
         angular: Vec3::new(stiffness[3], stiffness[4], stiffness[5]),
+        angular_limits,
     })
 }

@@ -7,11 +7,11 @@ use std::ops::Range;
 use glam::{Mat4, Quat, Vec3};
 use rapier3d::geometry::SolverFlags;
 use rapier3d::pipeline::{ActiveHooks, PairFilterContext, PhysicsHooks};
-use rapier3d::prelude::{RigidBodyHandle, RigidBodyType, Vector};
+use rapier3d::prelude::{JointAxis, RigidBodyHandle, RigidBodyType, Vector};
 
 use super::actors::{ActorSpan, join};
 use super::bodies::{BuiltBodies, GROUND_ACTOR, insert_bodies, rapier_world};
-use super::joints::{Lock, Spring, clamp_rotation, insert_joints};
+use super::joints::{EulerLimits, Lock, Spring, WorldJoints, clamp_rotation, insert_joints};
 use super::pose::{from_pose, split, to_pose};
 use super::setup::{WorldSetup, in_world, world_setup};
 use super::{
@@ -66,6 +66,8 @@ pub struct PhysicsWorld {
     springs: Vec<Spring>,
     /// Joints with translation locked, in the model's order.
     locks: Vec<Lock>,
+    /// Joints with rotation limits, kept where Bullet measures them.
+    euler: Vec<EulerLimits>,
     /// Projection order: (lock, child is body B), parents first; rebuilt
     /// whenever a body turns kinematic or dynamic.
     projection: Vec<(usize, bool)>,
@@ -183,6 +185,7 @@ impl PhysicsWorld {
     /// One fixed step of the rapier world, actors kept apart as set.
     fn advance(&mut self) {
         self.apply_springs();
+        self.update_limits();
         self.world.step_with_events(&ActorFilter, &());
         self.project();
     }
@@ -288,6 +291,32 @@ impl PhysicsWorld {
         Some([one(0)?, one(1)?])
     }
 
+    /// Shifts rapier's rotation limits to where Bullet's are at the joints'
+    /// rotations now (see [`EulerLimits`]).
+    fn update_limits(&mut self) {
+        for k in 0..self.euler.len() {
+            let e = &self.euler[k];
+            let Some([(_, _, wa, _), (_, _, wb, _)]) = self.joint_frames(e.bodies, &e.frames)
+            else {
+                continue;
+            };
+            let handle = e.joint;
+            let Some(limits) = self.euler[k].shifted(wa.conjugate() * wb) else {
+                continue;
+            };
+            if let Some(joint) = self.world.impulse_joints.get_mut(handle, false) {
+                for (axis, limit) in [JointAxis::AngX, JointAxis::AngY, JointAxis::AngZ]
+                    .into_iter()
+                    .zip(limits)
+                {
+                    if let Some(l) = limit {
+                        joint.data.set_limits(axis, l);
+                    }
+                }
+            }
+        }
+    }
+
     /// One step's spring impulses (see [`Spring`]).
     fn apply_springs(&mut self) {
         for s in &self.springs {
@@ -297,11 +326,7 @@ impl PhysicsWorld {
             else {
                 continue;
             };
-            let mut rel = wa.conjugate() * wb;
-            if rel.w < 0.0 {
-                rel = -rel;
-            }
-            let torque = wa * (-(s.angular * rel.to_scaled_axis()) * STEP);
+            let torque = s.angular_impulse(wa, wb, STEP);
             let force = wa * (-(s.linear * (wa.conjugate() * (anchor_b - anchor_a))) * STEP);
             if !(torque.is_finite() && force.is_finite()) {
                 continue;
@@ -332,7 +357,11 @@ impl PhysicsWorld {
             kinematic,
             last_target,
         } = insert_bodies(&mut world, &setup, &spans, hooks);
-        let (springs, locks) = insert_joints(&mut world, &setup, &handles);
+        let WorldJoints {
+            springs,
+            locks,
+            euler,
+        } = insert_joints(&mut world, &setup, &handles);
 
         let bones = &model.skeleton.bones;
         let driver = bone_drivers(&setup, bones.len());
@@ -355,6 +384,7 @@ impl PhysicsWorld {
             collide_across: false,
             springs,
             locks,
+            euler,
             projection: Vec::new(),
             projected: 0,
             projection_on: true,
