@@ -56,7 +56,8 @@ impl Spring {
             let k = self.angular[i];
             let at_limit = self.angular_limits[i].is_some_and(|(lo, hi)| e[i] < lo || e[i] > hi);
             if k > 0.0 && !at_limit {
-                impulse -= axes[i] * (k * e[i] * h);
+                // `e` is A's turn in B's frame: B is pushed along it.
+                impulse += axes[i] * (k * e[i] * h);
             }
         }
         impulse
@@ -131,16 +132,28 @@ pub(super) fn clamp_rotation(rel: Quat, limits: &[Option<AngleBounds>; 3]) -> Op
         Some(b) => e[i].clamp(b.lo, b.hi),
         None => e[i],
     }));
-    let q = Quat::from_euler(EulerRot::XYZ, c.x, c.y, c.z);
+    let q = from_bullet_angles(c);
     q.is_finite().then_some(q)
 }
 
-/// The rotation of B's joint frame in A's as Bullet's 6DOF constraint
-/// measures it (`btGeneric6DofConstraint::calculateAngleInfo`,
-/// `matrixToEulerXYZ`): Euler angles with `R = Rx(x)·Ry(y)·Rz(z)`, radians.
+/// The joint's rotation as Bullet's 6DOF constraint measures it
+/// (`btGeneric6DofConstraint::calculateAngleInfo`), radians, from `rel`,
+/// B's joint frame in A's. Bullet takes the Euler angles X, Y, Z (`R =
+/// Rx·Ry·Rz`, `matrixToEulerXYZ`) of `A⁻¹·B`, but `matrixToEulerXYZ`
+/// reads the matrix through `btGetMatrixElem`, which indexes it column
+/// first (`mat[index % 3][index / 3]`): it decomposes the transpose, so the
+/// angles are those of A's joint frame in B's (`rel⁻¹`). For a turn about
+/// one axis this is minus the angle B turned, so a file's limits
+/// `[lo, hi]` hold B's turn within `[−hi, −lo]`.
 pub(super) fn bullet_angles(rel: Quat) -> Vec3 {
-    let (x, y, z) = rel.to_euler(EulerRot::XYZ);
+    let (x, y, z) = rel.conjugate().to_euler(EulerRot::XYZ);
     Vec3::new(x, y, z)
+}
+
+/// The rotation `rel` (B's joint frame in A's) whose [`bullet_angles`]
+/// are `angles`.
+fn from_bullet_angles(angles: Vec3) -> Quat {
+    Quat::from_euler(EulerRot::XYZ, angles.x, angles.y, angles.z).conjugate()
 }
 
 /// The same rotation as rapier's joint solver measures each angular axis:
@@ -189,7 +202,9 @@ impl EulerLimits {
     /// is), or `None` when no shift moved by more than
     /// [`LIMIT_SHIFT_TOLERANCE`] since the last call.
     pub(super) fn shifted(&mut self, rel: Quat) -> Option<[Option<[f32; 2]>; 3]> {
-        let shift = rapier_angles(rel) - bullet_angles(rel);
+        // Bullet's angles turned to B's sense (see [`bullet_angles`]), the
+        // sense rapier measures in; the limits turn with them.
+        let shift = rapier_angles(rel) + bullet_angles(rel);
         if !shift.is_finite() {
             return None;
         }
@@ -200,7 +215,7 @@ impl EulerLimits {
         self.shift = shift;
         let pi = std::f32::consts::PI;
         Some(std::array::from_fn(|i| {
-            self.limits[i].map(|(lo, hi)| [(lo + shift[i]).max(-pi), (hi + shift[i]).min(pi)])
+            self.limits[i].map(|(lo, hi)| [(-hi + shift[i]).max(-pi), (-lo + shift[i]).min(pi)])
         }))
     }
 }

@@ -18,7 +18,8 @@
 //! **What MMD's Bullet 2.75 does that this does not do exactly** (the
 //! engine is rapier, see the module `world` notes):
 //! * Bullet's 6DOF limits are Euler angles of the relative rotation (X, Y,
-//!   Z with `R = Rx·Ry·Rz`) with a stop ERP (0.475 in babylon-mmd) and a
+//!   Z with `R = Rx·Ry·Rz`, of A's joint frame in B's: see
+//!   `joints::bullet_angles`) with a stop ERP (0.475 in babylon-mmd) and a
 //!   stop CFM of 0: the velocity constraint is hard, only the position
 //!   error is corrected in part each step. rapier limits each axis as
 //!   `2·atan2(v_i, w)` of the relative quaternion; the two part when two
@@ -30,7 +31,13 @@
 //!   / 8.34 before, 0.15 / 4.22 / 9.54 after; the generated sleeve 1.22 /
 //!   2.30 / 2.30 before, 1.74 / 1.87 / 1.87 after; twin tails 0.86 / 9.30 /
 //!   21.04 before, 0.82 / 9.17 / 20.79 after (there the left tail's first
-//!   joint had rested 7.8° past Bullet's Y limit). Its joint
+//!   joint had rested 7.8° past Bullet's Y limit). Bullet's angles are
+//!   those of A's frame in B's (its `matrixToEulerXYZ` reads the matrix
+//!   column first, so it decomposes the transpose): for a turn about one
+//!   axis, minus B's turn. Until 2026-12-05 a file's limits were applied
+//!   to B's turn as they stand, so asymmetric limits were mirrored;
+//!   applied in Bullet's sense: the sample model 0.15 / 2.92 / 3.81, twin
+//!   tails 0.86 / 2.53 / 9.50, the sleeve 4.11 / 5.16 / 5.16 (open). Its joint
 //!   softness makes the velocity constraint itself soft; at the 34.6 Hz
 //!   once used here (the ERP-matching value) chains stretched past 10 % on
 //!   21 % of the generated model's bone-frames even on a calm motion, so
