@@ -67,8 +67,9 @@ impl Spring {
 /// The world axes along which Bullet's 6DOF constraint drives each Euler
 /// angle of [`bullet_angles`] (`btGeneric6DofConstraint::
 /// calculateAngleInfo`): with `a` A's joint frame and `b` B's, `y = a.z ×
-/// b.x`, `x = y × a.z`, `z = b.x × y`, normalised (turning about one of
-/// them changes its angle alone).
+/// b.x`, `x = y × a.z`, `z = b.x × y`, normalised (the directions of its
+/// limit and motor rows; not exactly those that change one angle alone,
+/// as Bullet's own comment there says).
 pub(super) fn bullet_axes(wa: Quat, wb: Quat) -> [Vec3; 3] {
     let bx = wb * Vec3::X;
     let az = wa * Vec3::Z;
@@ -381,4 +382,53 @@ fn spring(setup: &WorldSetup, j: &JointSetup) -> Option<Spring> {
         angular: Vec3::new(stiffness[3], stiffness[4], stiffness[5]),
         angular_limits,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{EulerRot, Mat3, Quat, Vec3};
+
+    use super::{bullet_angles, from_bullet_angles};
+
+    /// Bullet's `matrixToEulerXYZ` as written in `btGeneric6DofConstraint.cpp`
+    /// (the regular branch), with its `btGetMatrixElem(mat, index) =
+    /// mat[index % 3][index / 3]` (row `index % 3`, column `index / 3`),
+    /// applied to `A⁻¹·B` as `calculateAngleInfo` does.
+    fn bullet_reference(a: Quat, b: Quat) -> Vec3 {
+        let m = Mat3::from_quat(a.conjugate() * b);
+        // glam's Mat3 is column-major: `col(c)[r]` is row r, column c.
+        let elem = |index: usize| m.col(index / 3)[index % 3];
+        Vec3::new(
+            (-elem(5)).atan2(elem(8)),
+            elem(2).clamp(-1.0, 1.0).asin(),
+            (-elem(1)).atan2(elem(0)),
+        )
+    }
+
+    #[test]
+    fn bullet_angles_are_bullets_matrix_to_euler_xyz() {
+        let mut seed = 7u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32 * 1.6 - 0.8
+        };
+        for _ in 0..200 {
+            let a = Quat::from_euler(EulerRot::YXZ, next(), next(), next());
+            let b = a * Quat::from_euler(EulerRot::XYZ, next(), next(), next());
+            let ours = bullet_angles(a.conjugate() * b);
+            let bullet = bullet_reference(a, b);
+            assert!(
+                (ours - bullet).abs().max_element() < 1.0e-4,
+                "{ours} {bullet}"
+            );
+            let back = from_bullet_angles(ours);
+            assert!(back.dot(a.conjugate() * b).abs() > 1.0 - 1.0e-5);
+        }
+        // B turned +0.3 rad about X: Bullet reads −0.3.
+        let turned = bullet_angles(Quat::from_rotation_x(0.3));
+        assert!(
+            (turned - Vec3::new(-0.3, 0.0, 0.0)).length() < 1.0e-5,
+            "{turned}"
+        );
+    }
 }
