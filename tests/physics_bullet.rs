@@ -189,18 +189,13 @@ fn twin_tails_with_limits_and_springs_rest_as_in_bullet() {
 // 0.00 / 0.02 (20 bones); the sample model 0.15 / 4.49 / 8.34 (26 bones,
 // 髪_03-02); babylon-mmd's constraint tests 0.00 (1 bone each); the sleeve
 // 1.22 / 2.30 / 2.30; the twin tails 0.86 / 9.30 / 21.04 (右髪1).
-// 2026-12-05, rotation limits and springs in Bullet's Euler measure: the
-// sample model 0.17 / 4.75 / 4.85 (髪_02-02); the sleeve 1.43 / 3.11 /
-// 3.11; the twin tails 0.83 / 9.26 / 20.57. Then with Bullet's sense of
-// those angles (A's frame in B's: `matrixToEulerXYZ` reads the transpose,
-// so a file's asymmetric limits had been applied mirrored): the sample
-// model 0.15 / 2.92 / 3.81 (髪_04-02); the twin tails 0.86 / 2.53 / 9.50
-// (右髪1; 0.91 / 2.87 / 3.86 when bodies joined by a joint do not collide,
-// as in the reference tool); the sleeve 4.11 / 5.16 / 5.16 (2.98 / 4.70 /
-// 4.70 without those collisions: still open); Mei and the constraint
-// tests unchanged.
+// 2026-12-05, rotation limits in Bullet's sense (a file's asymmetric
+// limits had been applied mirrored: `matrixToEulerXYZ` reads the
+// transpose) and springs on Bullet's Euler angles: the sample model 0.20
+// / 1.63 / 5.77 (髪_02-02); the twin tails 1.22 / 3.30 / 9.54 (右髪1);
+// the sleeve 1.74 / 2.50 / 2.50; Mei and the constraint tests unchanged.
 const LIMITS_MEI: (f32, f32, f32) = (0.5, 0.5, 1.0);
-const LIMITS_SAMPLE: (f32, f32, f32) = (0.5, 3.5, 4.5);
+const LIMITS_SAMPLE: (f32, f32, f32) = (0.5, 2.5, 6.5);
 const LIMITS_CONSTRAINT: (f32, f32, f32) = (0.5, 0.5, 0.5);
-const LIMITS_SLEEVE: (f32, f32, f32) = (4.5, 5.5, 5.5);
-const LIMITS_TWIN: (f32, f32, f32) = (1.5, 3.5, 11.0);
+const LIMITS_SLEEVE: (f32, f32, f32) = (2.5, 3.5, 3.5);
+const LIMITS_TWIN: (f32, f32, f32) = (1.5, 4.0, 11.0);

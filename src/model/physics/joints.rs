@@ -4,8 +4,8 @@
 
 use glam::{EulerRot, Quat, Vec3};
 use rapier3d::prelude::{
-    GenericJoint, GenericJointBuilder, ImpulseJointHandle, JointAxesMask, JointAxis,
-    RigidBodyHandle, SpringCoefficients,
+    GenericJoint, GenericJointBuilder, JointAxesMask, JointAxis, RigidBodyHandle,
+    SpringCoefficients,
 };
 
 use super::pose::{split, to_pose};
@@ -96,45 +96,71 @@ pub(super) struct Lock {
     pub(super) angular: [Option<AngleBounds>; 3],
 }
 
-/// One angular limit of a [`Lock`]: the allowed range of the Euler angle
-/// Bullet measures about that axis ([`bullet_angles`]), radians.
+/// One angular limit of a [`Lock`], as bounds on `v_i / w` of the relative
+/// rotation quaternion (`w ≥ 0`): rapier's solver measures the angle about
+/// axis `i` as `2·atan2(v_i, w)`, which grows with `v_i / w`, so an angle
+/// bound `a` is the ratio bound `tan(a / 2)` and the hot path needs no
+/// trigonometry.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct AngleBounds {
+    /// `tan` of half the limits.
     lo: f32,
     hi: f32,
+    /// `tan` of half the limits widened by [`ANGULAR_PROJECTION_TOLERANCE`].
+    lo_out: f32,
+    hi_out: f32,
 }
 
 impl AngleBounds {
     fn new(lo: f32, hi: f32) -> AngleBounds {
-        let pi = std::f32::consts::PI;
+        // Angles at or past ±π have no ratio bound: f32::MAX, not infinity,
+        // so that `w · bound` stays finite at w = 0.
+        let ratio = |a: f32| {
+            let a = a.clamp(-std::f32::consts::PI, std::f32::consts::PI);
+            let r = (a * 0.5).tan();
+            if r.is_finite() && r.abs() < 1.0e6 {
+                r
+            } else {
+                f32::MAX.copysign(a)
+            }
+        };
+        let tol = ANGULAR_PROJECTION_TOLERANCE;
         AngleBounds {
-            lo: lo.clamp(-pi, pi),
-            hi: hi.clamp(-pi, pi),
+            lo: ratio(lo),
+            hi: ratio(hi),
+            lo_out: ratio(lo - tol),
+            hi_out: ratio(hi + tol),
         }
     }
 }
 
-/// `rel` (B's joint frame in A's) brought within `limits` when one of its
-/// Euler angles (as Bullet measures them, [`bullet_angles`]) is outside
-/// them by more than [`ANGULAR_PROJECTION_TOLERANCE`]; `None` when it is
-/// within. The limited angles are clamped to their bounds, the free ones
-/// kept.
+/// `rel` (B's joint frame in A's) brought within `limits` when it is
+/// outside them by more than [`ANGULAR_PROJECTION_TOLERANCE`] on some axis;
+/// `None` when it is within. Angles are measured as rapier's joint solver
+/// measures them (see [`AngleBounds`]); the limited axes are clamped to
+/// their bounds, the free ones keep their measure.
 pub(super) fn clamp_rotation(rel: Quat, limits: &[Option<AngleBounds>; 3]) -> Option<Quat> {
-    let e = bullet_angles(rel);
-    let tol = ANGULAR_PROJECTION_TOLERANCE;
-    let out = limits
-        .iter()
-        .enumerate()
-        .any(|(i, l)| l.is_some_and(|b| e[i] < b.lo - tol || e[i] > b.hi + tol));
-    if !out || !e.is_finite() {
+    let rel = if rel.w < 0.0 { -rel } else { rel };
+    let w = rel.w;
+    let mut v = rel.xyz();
+    let mut out = false;
+    for (i, limit) in limits.iter().enumerate() {
+        let Some(b) = limit else { continue };
+        if v[i] < w * b.lo_out || v[i] > w * b.hi_out {
+            out = true;
+        }
+    }
+    if !out {
         return None;
     }
-    let c = Vec3::from_array(std::array::from_fn(|i| match limits[i] {
-        Some(b) => e[i].clamp(b.lo, b.hi),
-        None => e[i],
-    }));
-    let q = from_bullet_angles(c);
-    q.is_finite().then_some(q)
+    for (i, limit) in limits.iter().enumerate() {
+        if let Some(b) = limit {
+            v[i] = v[i].clamp(w * b.lo, w * b.hi);
+        }
+    }
+    let q = Quat::from_xyzw(v.x, v.y, v.z, w);
+    let len = q.length();
+    (len > 1.0e-6 && len.is_finite()).then(|| q / len)
 }
 
 /// The joint's rotation as Bullet's 6DOF constraint measures it
@@ -151,99 +177,16 @@ pub(super) fn bullet_angles(rel: Quat) -> Vec3 {
     Vec3::new(x, y, z)
 }
 
-/// The rotation `rel` (B's joint frame in A's) whose [`bullet_angles`]
-/// are `angles`.
-fn from_bullet_angles(angles: Vec3) -> Quat {
-    Quat::from_euler(EulerRot::XYZ, angles.x, angles.y, angles.z).conjugate()
-}
-
-/// The same rotation as rapier's joint solver measures each angular axis:
-/// `2·atan2(v_i, w)` of the quaternion (`w ≥ 0`), radians.
-pub(super) fn rapier_angles(rel: Quat) -> Vec3 {
-    let rel = if rel.w < 0.0 { -rel } else { rel };
-    let v = rel.xyz();
-    Vec3::new(
-        2.0 * v.x.atan2(rel.w),
-        2.0 * v.y.atan2(rel.w),
-        2.0 * v.z.atan2(rel.w),
-    )
-}
-
-/// A shift of a limit smaller than this (radians, about 0.06°) is not
-/// passed to rapier: at rest the shifts settle and the joints stay as they
-/// are (changing a joint makes rapier rebuild its joint batches).
-const LIMIT_SHIFT_TOLERANCE: f32 = 1.0e-3;
-
-/// A joint's rotation limits held where Bullet's 6DOF constraint holds
-/// them. Bullet bounds the Euler angles of [`bullet_angles`]; rapier
-/// bounds each axis as [`rapier_angles`] measures it. The two agree for a
-/// turn about one axis and part as soon as two axes turn (a twin tail
-/// resting on its limits about X, Y and Z at once was held 7.8° off
-/// Bullet's Y limit). Before each step, each limited axis' rapier limits
-/// are the file's limits shifted by the difference of the two measures at
-/// the joint's rotation now, so that rapier's bound falls where Bullet's
-/// is (to first order about the current rotation).
-#[derive(Debug, Clone)]
-pub(super) struct EulerLimits {
-    pub(super) joint: ImpulseJointHandle,
-    /// World body indices (A, B).
-    pub(super) bodies: [usize; 2],
-    /// The joint frame in each body's frame.
-    pub(super) frames: [(Quat, Vec3); 2],
-    /// Per angular axis: the file's (lower, upper) limits, radians; `None`
-    /// when the axis is free or locked at 0 (left to rapier's lock).
-    limits: [Option<(f32, f32)>; 3],
-    /// The shift last given to rapier, per axis.
-    shift: Vec3,
-}
-
-impl EulerLimits {
-    /// The rapier limits for the joint at relative rotation `rel` (B's
-    /// joint frame in A's), per angular axis (`None`: leave the axis as it
-    /// is), or `None` when no shift moved by more than
-    /// [`LIMIT_SHIFT_TOLERANCE`] since the last call.
-    pub(super) fn shifted(&mut self, rel: Quat) -> Option<[Option<[f32; 2]>; 3]> {
-        // Bullet's angles turned to B's sense (see [`bullet_angles`]), the
-        // sense rapier measures in; the limits turn with them.
-        let shift = rapier_angles(rel) + bullet_angles(rel);
-        if !shift.is_finite() {
-            return None;
-        }
-        let shift = Vec3::from_array(shift.to_array().map(wrap_angle));
-        if (shift - self.shift).abs().max_element() < LIMIT_SHIFT_TOLERANCE {
-            return None;
-        }
-        self.shift = shift;
-        let pi = std::f32::consts::PI;
-        Some(std::array::from_fn(|i| {
-            self.limits[i].map(|(lo, hi)| [(-hi + shift[i]).max(-pi), (-lo + shift[i]).min(pi)])
-        }))
-    }
-}
-
-/// `a` wrapped into (−π, π].
-fn wrap_angle(a: f32) -> f32 {
-    let tau = std::f32::consts::TAU;
-    let w = a - tau * (a / tau).round();
-    if w <= -std::f32::consts::PI {
-        w + tau
-    } else {
-        w
-    }
-}
-
-/// The joints the world keeps beside rapier's: springs, translation locks
-/// (projection) and rotation limits in Bullet's measure.
+/// The joints the world keeps beside rapier's: springs and translation
+/// locks (projection).
 #[derive(Debug, Clone, Default)]
 pub(super) struct WorldJoints {
     pub(super) springs: Vec<Spring>,
     pub(super) locks: Vec<Lock>,
-    pub(super) euler: Vec<EulerLimits>,
 }
 
 /// Inserts each joint of `setup` between its bodies' `handles`; returns the
-/// springs, the translation locks and the rotation limits the world
-/// applies itself.
+/// springs and the translation locks the world applies itself.
 pub(super) fn insert_joints(
     world: &mut rapier3d::prelude::PhysicsWorld,
     setup: &WorldSetup,
@@ -253,45 +196,28 @@ pub(super) fn insert_joints(
     let mut out = WorldJoints::default();
     for j in &setup.joints {
         let [a, b] = j.bodies;
-        let handle =
-            world.insert_impulse_joint(handles[a], handles[b], impulse_joint(setup, j, softness));
+        world.insert_impulse_joint(handles[a], handles[b], impulse_joint(setup, j, softness));
         if let Some(lock) = lock(setup, j) {
             out.locks.push(lock);
         }
         if let Some(spring) = spring(setup, j) {
             out.springs.push(spring);
         }
-        if let Some(euler) = euler_limits(setup, j, handle) {
-            out.euler.push(euler);
-        }
     }
     out
 }
 
-/// The Bullet-measured rotation limits of `j` (rapier joint `handle`) when
-/// it limits some angular axis to a range.
-fn euler_limits(
-    setup: &WorldSetup,
-    j: &JointSetup,
-    handle: ImpulseJointHandle,
-) -> Option<EulerLimits> {
-    let limits = [3, 4, 5].map(|k| match j.limits[k] {
-        AxisLimit::Locked(0.0) | AxisLimit::Free => None,
-        AxisLimit::Locked(v) => Some((v, v)),
-        AxisLimit::Range(lo, hi) => Some((lo, hi)),
-    });
-    if limits.iter().all(Option::is_none) {
-        return None;
+/// Axis `k`'s limit (0–2 translation, 3–5 rotation) as rapier's joint
+/// takes it: translations as the file gives them; rotations in B's sense,
+/// the file's `[lo, hi]` becoming `[−hi, −lo]`, because Bullet bounds the
+/// angles of A's frame in B's ([`bullet_angles`]: for a turn about one
+/// axis, minus B's turn), while rapier measures B's turn in A's frame.
+fn rapier_limit(k: usize, limit: AxisLimit) -> AxisLimit {
+    match limit {
+        AxisLimit::Locked(v) if k >= 3 => AxisLimit::Locked(-v),
+        AxisLimit::Range(lo, hi) if k >= 3 => AxisLimit::Range(-hi, -lo),
+        other => other,
     }
-    let [a, b] = j.bodies;
-    let local = |body: usize| split(&(setup.bodies[body].bind.inverse() * j.frame));
-    Some(EulerLimits {
-        joint: handle,
-        bodies: [a, b],
-        frames: [local(a), local(b)],
-        limits,
-        shift: Vec3::ZERO,
-    })
 }
 
 /// The rapier joint of `j`: its locked axes, limits and frames in its two
@@ -319,7 +245,7 @@ fn impulse_joint(
         .contacts_enabled(true);
     for (k, limit) in j.limits.iter().enumerate() {
         let axis = AXES[k];
-        match *limit {
+        match rapier_limit(k, *limit) {
             AxisLimit::Locked(0.0) => continue,
             AxisLimit::Locked(v) => builder = builder.limits(axis, [v, v]),
             AxisLimit::Range(lo, hi) => builder = builder.limits(axis, [lo, hi]),
@@ -342,7 +268,7 @@ fn lock(setup: &WorldSetup, j: &JointSetup) -> Option<Lock> {
         return None;
     };
     let local = |body: usize| split(&(setup.bodies[body].bind.inverse() * j.frame));
-    let angular = [3, 4, 5].map(|k| match j.limits[k] {
+    let angular = [3, 4, 5].map(|k| match rapier_limit(k, j.limits[k]) {
         AxisLimit::Locked(v) => Some(AngleBounds::new(v, v)),
         AxisLimit::Range(lo, hi) if hi - lo < std::f32::consts::TAU => {
             Some(AngleBounds::new(lo, hi))
@@ -388,7 +314,13 @@ fn spring(setup: &WorldSetup, j: &JointSetup) -> Option<Spring> {
 mod tests {
     use glam::{EulerRot, Mat3, Quat, Vec3};
 
-    use super::{bullet_angles, from_bullet_angles};
+    use super::bullet_angles;
+
+    /// The rotation `rel` (B's joint frame in A's) whose [`bullet_angles`]
+    /// are `angles`.
+    fn from_bullet_angles(angles: Vec3) -> Quat {
+        Quat::from_euler(EulerRot::XYZ, angles.x, angles.y, angles.z).conjugate()
+    }
 
     /// Bullet's `matrixToEulerXYZ` as written in `btGeneric6DofConstraint.cpp`
     /// (the regular branch), with its `btGetMatrixElem(mat, index) =

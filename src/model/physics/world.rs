@@ -7,11 +7,11 @@ use std::ops::Range;
 use glam::{Mat4, Quat, Vec3};
 use rapier3d::geometry::SolverFlags;
 use rapier3d::pipeline::{ActiveHooks, PairFilterContext, PhysicsHooks};
-use rapier3d::prelude::{JointAxis, RigidBodyHandle, RigidBodyType, Vector};
+use rapier3d::prelude::{RigidBodyHandle, RigidBodyType, Vector};
 
 use super::actors::{ActorSpan, join};
 use super::bodies::{BuiltBodies, GROUND_ACTOR, insert_bodies, rapier_world};
-use super::joints::{EulerLimits, Lock, Spring, WorldJoints, clamp_rotation, insert_joints};
+use super::joints::{Lock, Spring, WorldJoints, clamp_rotation, insert_joints};
 use super::pose::{from_pose, split, to_pose};
 use super::setup::{WorldSetup, in_world, world_setup};
 use super::{
@@ -66,8 +66,6 @@ pub struct PhysicsWorld {
     springs: Vec<Spring>,
     /// Joints with translation locked, in the model's order.
     locks: Vec<Lock>,
-    /// Joints with rotation limits, kept where Bullet measures them.
-    euler: Vec<EulerLimits>,
     /// Projection order: (lock, child is body B), parents first; rebuilt
     /// whenever a body turns kinematic or dynamic.
     projection: Vec<(usize, bool)>,
@@ -185,7 +183,6 @@ impl PhysicsWorld {
     /// One fixed step of the rapier world, actors kept apart as set.
     fn advance(&mut self) {
         self.apply_springs();
-        self.update_limits();
         self.world.step_with_events(&ActorFilter, &());
         self.project();
     }
@@ -291,32 +288,6 @@ impl PhysicsWorld {
         Some([one(0)?, one(1)?])
     }
 
-    /// Shifts rapier's rotation limits to where Bullet's are at the joints'
-    /// rotations now (see [`EulerLimits`]).
-    fn update_limits(&mut self) {
-        for k in 0..self.euler.len() {
-            let e = &self.euler[k];
-            let Some([(_, _, wa, _), (_, _, wb, _)]) = self.joint_frames(e.bodies, &e.frames)
-            else {
-                continue;
-            };
-            let handle = e.joint;
-            let Some(limits) = self.euler[k].shifted(wa.conjugate() * wb) else {
-                continue;
-            };
-            if let Some(joint) = self.world.impulse_joints.get_mut(handle, false) {
-                for (axis, limit) in [JointAxis::AngX, JointAxis::AngY, JointAxis::AngZ]
-                    .into_iter()
-                    .zip(limits)
-                {
-                    if let Some(l) = limit {
-                        joint.data.set_limits(axis, l);
-                    }
-                }
-            }
-        }
-    }
-
     /// One step's spring impulses (see [`Spring`]).
     fn apply_springs(&mut self) {
         for s in &self.springs {
@@ -357,11 +328,7 @@ impl PhysicsWorld {
             kinematic,
             last_target,
         } = insert_bodies(&mut world, &setup, &spans, hooks);
-        let WorldJoints {
-            springs,
-            locks,
-            euler,
-        } = insert_joints(&mut world, &setup, &handles);
+        let WorldJoints { springs, locks } = insert_joints(&mut world, &setup, &handles);
 
         let bones = &model.skeleton.bones;
         let driver = bone_drivers(&setup, bones.len());
@@ -384,7 +351,6 @@ impl PhysicsWorld {
             collide_across: false,
             springs,
             locks,
-            euler,
             projection: Vec::new(),
             projected: 0,
             projection_on: true,
