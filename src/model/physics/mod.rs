@@ -17,11 +17,28 @@
 //!
 //! **What MMD's Bullet 2.75 does that this does not do exactly** (the
 //! engine is rapier, see the module `world` notes):
-//! * Bullet's 6DOF limits are Euler angles of the relative rotation with a
-//!   stop ERP (0.475 in babylon-mmd) and a stop CFM of 0: the velocity
+//! * Bullet's 6DOF limits are Euler angles (X, Y, Z with `R = Rx·Ry·Rz`) of
+//!   A's joint frame in B's (its `matrixToEulerXYZ` reads `A⁻¹·B` column
+//!   first, so it decomposes the transpose: `joints::bullet_angles`), with
+//!   a stop ERP (0.475 in babylon-mmd) and a stop CFM of 0: the velocity
 //!   constraint is hard, only the position error is corrected in part each
-//!   step. rapier limits each axis of the relative rotation. Its joint
-//!   softness makes the velocity constraint itself soft; at the 34.6 Hz
+//!   step. rapier limits each axis of B's turn in A's frame (`2·atan2(v_i,
+//!   w)` of the quaternion), so a file's `[lo, hi]` is given to rapier as
+//!   `[−hi, −lo]`: for a turn about one axis the two agree. Until
+//!   2026-12-05 the limits went in as they stand, mirroring every
+//!   asymmetric limit. Measured against Bullet's goldens
+//!   (`tests/physics_bullet.rs`, median / p90 / max degrees), with the
+//!   springs below: twin tails 0.86 / 9.30 / 21.04 before, 1.22 / 3.30 /
+//!   9.54 after; the sample model 0.15 / 4.49 / 8.34 before, 0.20 / 1.63 /
+//!   5.77 after; the sleeve 1.22 / 2.30 / 2.30 before, 1.74 / 2.50 / 2.50
+//!   after; Mei 0.00 / 0.00 / 0.02 both. The two measures still part when
+//!   two axes turn at once (a twin tail's first joint on three limits sat
+//!   7.8° off Bullet's Y limit). Shifting rapier's limits each step by the
+//!   difference of the two measures was tried (twin tails 0.86 / 2.53 /
+//!   9.50, sample 0.15 / 2.92 / 3.81) and dropped: rapier's limit rows then
+//!   push along A's axes, not across Bullet's surface, and the sleeve never
+//!   came to rest (still swinging ±12° after 10 s; it settles without).
+//!   rapier's joint softness makes the velocity constraint itself soft; at the 34.6 Hz
 //!   once used here (the ERP-matching value) chains stretched past 10 % on
 //!   21 % of the generated model's bone-frames even on a calm motion, so
 //!   joints use rapier's rigid default ([`JOINT_FREQUENCY`]), the closer
@@ -35,9 +52,15 @@
 //!   "additional damping" is not reproduced.
 //! * Joint springs are applied as Bullet 2.75's 6DOF spring does with its
 //!   default damping of 1: an impulse `h·k·x` per step along each sprung
-//!   axis (a rotation vector for the angular axes), towards the bind pose,
-//!   rather than as rapier's implicit motors (stiffer than Bullet's spring;
-//!   same stretch measures, same cost).
+//!   axis, towards the bind pose, rather than as rapier's implicit motors
+//!   (stiffer than Bullet's spring; same stretch measures, same cost). For
+//!   the angular axes `x` is Bullet's Euler angle, pushed along the axis
+//!   Bullet drives that angle with, and an axis past its limit has no
+//!   spring (Bullet's limit row replaces the motor row); until 2026-12-05
+//!   it was the rotation vector in A's frame, always on. With the limits
+//!   in Bullet's sense, the rotation-vector spring measured: sample model
+//!   0.15 / 4.21 / 7.94, twin tails 0.81 / 2.87 / 9.40, sleeve 3.22 / 4.70
+//!   / 4.70 (each with per-step limit shifts; see above).
 //! * Bodies joined by a joint may collide (saba, babylon-mmd), when their
 //!   groups and masks let them.
 //! * **Joint projection** (not in Bullet; PhysX's `ePROJECTION`): Bullet's

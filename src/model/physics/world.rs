@@ -11,7 +11,7 @@ use rapier3d::prelude::{RigidBodyHandle, RigidBodyType, Vector};
 
 use super::actors::{ActorSpan, join};
 use super::bodies::{BuiltBodies, GROUND_ACTOR, insert_bodies, rapier_world};
-use super::joints::{Lock, Spring, clamp_rotation, insert_joints};
+use super::joints::{Lock, Spring, WorldJoints, clamp_rotation, insert_joints};
 use super::pose::{from_pose, split, to_pose};
 use super::setup::{WorldSetup, in_world, world_setup};
 use super::{
@@ -297,11 +297,7 @@ impl PhysicsWorld {
             else {
                 continue;
             };
-            let mut rel = wa.conjugate() * wb;
-            if rel.w < 0.0 {
-                rel = -rel;
-            }
-            let torque = wa * (-(s.angular * rel.to_scaled_axis()) * STEP);
+            let torque = s.angular_impulse(wa, wb, STEP);
             let force = wa * (-(s.linear * (wa.conjugate() * (anchor_b - anchor_a))) * STEP);
             if !(torque.is_finite() && force.is_finite()) {
                 continue;
@@ -332,7 +328,7 @@ impl PhysicsWorld {
             kinematic,
             last_target,
         } = insert_bodies(&mut world, &setup, &spans, hooks);
-        let (springs, locks) = insert_joints(&mut world, &setup, &handles);
+        let WorldJoints { springs, locks } = insert_joints(&mut world, &setup, &handles);
 
         let bones = &model.skeleton.bones;
         let driver = bone_drivers(&setup, bones.len());

@@ -16,15 +16,18 @@
 //! (`m_useOffsetForConstraintFrame = true`), no collisions between bodies
 //! linked by a joint, no ground plane.
 //!
-//! Usage: `physics-reference [--steps N] [--substeps K] MODEL | generated:NAME`
-//! (defaults: 600 frames of 1/60 s, one Bullet step each).
+//! Usage: `physics-reference [--steps N] [--substeps K] [--joints] MODEL |
+//! generated:NAME` (defaults: 600 frames of 1/60 s, one Bullet step each;
+//! `--joints` adds each joint's Euler angles as Bullet measures them, A's
+//! joint frame in B's, and the gap between its two anchors).
 
 use std::path::Path;
 
 use glam::{EulerRot, Mat4, Quat, Vec3};
 use mmd_anim_physics_bullet::{
     PhysicsJointDescriptor, PhysicsJointKind, PhysicsRigidBodyDescriptor, PmxRigidBodyBinding,
-    PmxRigidBodyMode, RigidBodyDesc, RigidBodyShape, Transform, build_bullet_world_from_descriptors,
+    PmxRigidBodyMode, RigidBodyDesc, RigidBodyShape, Transform,
+    build_bullet_world_from_descriptors,
 };
 use vmd_studio::model::{Model, PhysicsMode, Shape};
 
@@ -68,6 +71,13 @@ fn main() {
     };
     let frames = take("--steps", 600);
     let substeps = take("--substeps", 1).max(1);
+    let with_joints = match args.iter().position(|a| a == "--joints") {
+        Some(i) => {
+            args.remove(i);
+            true
+        }
+        None => false,
+    };
     let Some(source) = args.first().cloned() else {
         eprintln!("usage: physics-reference [--steps N] [--substeps K] MODEL | generated:NAME");
         std::process::exit(2);
@@ -82,7 +92,7 @@ fn main() {
             std::process::exit(1)
         }),
     };
-    let settled = settle(&model, frames, substeps);
+    let (settled, joints) = settle(&model, frames, substeps);
     let label = Path::new(&source)
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -95,13 +105,29 @@ fn main() {
         "bullet_steps_per_frame": substeps,
         "bones": settled,
     });
-    println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
+    let json = if with_joints {
+        let mut json = json;
+        json["joints"] = serde_json::Value::Array(joints);
+        json
+    } else {
+        json
+    };
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&json).unwrap_or_default()
+    );
 }
 
 /// Steps `model`'s world `frames` times (1/60 s each, `substeps` fixed
 /// Bullet steps per frame) with every bone at rest; returns one JSON entry
-/// per bone driven by a dynamic body.
-fn settle(model: &Model, frames: u32, substeps: u32) -> Vec<serde_json::Value> {
+/// per bone driven by a dynamic body, and per joint the Euler angles (XYZ,
+/// degrees, as Bullet's 6DOF constraint measures them) of B's joint frame
+/// in A's.
+fn settle(
+    model: &Model,
+    frames: u32,
+    substeps: u32,
+) -> (Vec<serde_json::Value>, Vec<serde_json::Value>) {
     let bones = &model.skeleton.bones;
     let bone_bind = |b: usize| Mat4::from_translation(bones[b].rest_position);
     let mut descriptors = Vec::new();
@@ -175,7 +201,9 @@ fn settle(model: &Model, frames: u32, substeps: u32) -> Vec<serde_json::Value> {
     let mut world = build_bullet_world_from_descriptors(&descriptors, &joints)
         .unwrap_or_else(|e| panic!("building the Bullet world: {e}"));
     world.settle_to_current().expect("settle");
-    let rest: Vec<Transform> = (0..bones.len()).map(|b| to_transform(bone_bind(b))).collect();
+    let rest: Vec<Transform> = (0..bones.len())
+        .map(|b| to_transform(bone_bind(b)))
+        .collect();
     let step = 1.0 / 60.0;
     for _ in 0..frames {
         world
@@ -198,7 +226,10 @@ fn settle(model: &Model, frames: u32, substeps: u32) -> Vec<serde_json::Value> {
     let mut order: Vec<usize> = (0..bones.len()).collect();
     let depth = |mut b: usize| {
         let mut d = 0;
-        while let Some(p) = bones[b].parent.filter(|&p| p < bones.len() && d < bones.len()) {
+        while let Some(p) = bones[b]
+            .parent
+            .filter(|&p| p < bones.len() && d < bones.len())
+        {
             b = p;
             d += 1;
         }
@@ -248,5 +279,48 @@ fn settle(model: &Model, frames: u32, substeps: u32) -> Vec<serde_json::Value> {
             "direction": round(direction),
         }));
     }
-    out
+    let body_world = |i: usize| {
+        world
+            .world
+            .rigidbody_transform(world.rigidbody_handles[i])
+            .map(to_mat4)
+            .ok()
+    };
+    let body_bind = |i: usize| {
+        let rb = &model.rigid_bodies[i];
+        Mat4::from_rotation_translation(
+            Quat::from_euler(EulerRot::YXZ, rb.rotation.y, rb.rotation.x, rb.rotation.z),
+            rb.position,
+        )
+    };
+    let mut joint_out = Vec::new();
+    for j in &model.joints {
+        let (Some(a), Some(b)) = (j.rigid_bodies[0], j.rigid_bodies[1]) else {
+            continue;
+        };
+        if a >= model.rigid_bodies.len() || b >= model.rigid_bodies.len() {
+            continue;
+        }
+        let frame = Mat4::from_rotation_translation(
+            Quat::from_euler(EulerRot::YXZ, j.rotation.y, j.rotation.x, j.rotation.z),
+            j.position,
+        );
+        let (Some(wa), Some(wb)) = (body_world(a), body_world(b)) else {
+            continue;
+        };
+        let fa = wa * body_bind(a).inverse() * frame;
+        let fb = wb * body_bind(b).inverse() * frame;
+        let (_, qa, _) = fa.to_scale_rotation_translation();
+        let (_, qb, _) = fb.to_scale_rotation_translation();
+        // Bullet's own measure: `matrixToEulerXYZ` of A⁻¹·B read column
+        // first, i.e. the XYZ angles of A's joint frame in B's.
+        let (x, y, z) = (qb.conjugate() * qa).to_euler(EulerRot::XYZ);
+        let gap = (fb.w_axis - fa.w_axis).truncate().length();
+        joint_out.push(serde_json::json!({
+            "name": j.name,
+            "euler_xyz_degrees": [x.to_degrees(), y.to_degrees(), z.to_degrees()],
+            "anchor_gap": gap,
+        }));
+    }
+    (out, joint_out)
 }
