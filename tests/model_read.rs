@@ -870,6 +870,66 @@ fn textures_decode_from_png_bmp_and_tga_and_broken_ones_warn() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A 32-bit uncompressed (BI_RGB) BMP, written field by field: the
+/// 14-byte file header, the 40-byte BITMAPINFOHEADER (`height` negative:
+/// rows top-down), then B, G, R, A per pixel, rows bottom-up unless
+/// top-down (a row of 32-bit pixels needs no padding).
+fn bmp32(w: i32, height: i32, rows: &[&[[u8; 4]]]) -> Vec<u8> {
+    let data: Vec<u8> = rows
+        .iter()
+        .flat_map(|r| r.iter().flatten().copied())
+        .collect();
+    let mut b = Vec::new();
+    b.extend_from_slice(b"BM");
+    b.extend_from_slice(&(54 + data.len() as u32).to_le_bytes()); // file size
+    b.extend_from_slice(&[0; 4]); // reserved
+    b.extend_from_slice(&54u32.to_le_bytes()); // pixel data offset
+    b.extend_from_slice(&40u32.to_le_bytes()); // BITMAPINFOHEADER size
+    b.extend_from_slice(&w.to_le_bytes());
+    b.extend_from_slice(&height.to_le_bytes());
+    b.extend_from_slice(&1u16.to_le_bytes()); // planes
+    b.extend_from_slice(&32u16.to_le_bytes()); // bits per pixel
+    b.extend_from_slice(&0u32.to_le_bytes()); // BI_RGB
+    b.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    b.extend_from_slice(&[0; 16]); // resolution, palette counts
+    b.extend_from_slice(&data);
+    b
+}
+
+/// Issue 34: a 32-bit BMP's fourth byte is its alpha (as the open MMD
+/// runtimes read it: saba through stb_image), unless every one is 0, which
+/// is an opaque image; bottom-up and top-down rows alike. The `image`
+/// crate alone reads it as opaque.
+#[test]
+fn a_32_bit_bmp_keeps_its_alpha() {
+    let path = Path::new("a.bmp");
+    // Bottom-up, 2 × 2: the file's first row is the picture's bottom row.
+    let bottom: &[[u8; 4]] = &[[10, 20, 30, 0], [40, 50, 60, 255]];
+    let top: &[[u8; 4]] = &[[70, 80, 90, 128], [1, 2, 3, 64]];
+    let t = decode_texture(&bmp32(2, 2, &[bottom, top]), path).expect("bmp");
+    assert_eq!(
+        t.pixel(0, 0),
+        Some([90, 80, 70, 128]),
+        "top-left, BGR → RGB"
+    );
+    assert_eq!(t.pixel(1, 0), Some([3, 2, 1, 64]));
+    assert_eq!(t.pixel(0, 1), Some([30, 20, 10, 0]), "fully transparent");
+    assert_eq!(t.pixel(1, 1), Some([60, 50, 40, 255]));
+    assert!(t.has_alpha);
+    // Top-down (negative height): the file's first row is the top.
+    let t = decode_texture(&bmp32(2, -2, &[top, bottom]), path).expect("top-down");
+    assert_eq!(t.pixel(0, 0), Some([90, 80, 70, 128]));
+    assert_eq!(t.pixel(0, 1), Some([30, 20, 10, 0]));
+    // Every alpha byte 0: an opaque image (the byte is unused).
+    let t = decode_texture(&bmp32(1, 1, &[&[[5, 6, 7, 0]]]), path).expect("opaque");
+    assert_eq!(t.pixel(0, 0), Some([7, 6, 5, 255]));
+    assert!(!t.has_alpha);
+    // Cut short: an error, never a panic.
+    let mut cut = bmp32(2, 2, &[bottom, top]);
+    cut.truncate(60);
+    assert!(decode_texture(&cut, path).is_err());
+}
+
 #[test]
 fn builtin_toon_ramps_are_white_on_top_and_shaded_below() {
     let mut bottoms = Vec::new();

@@ -165,10 +165,53 @@ pub fn decode_texture(bytes: &[u8], path: &Path) -> Result<Texture, String> {
     limits.max_image_height = Some(16384);
     reader.limits(limits);
     let img = reader.decode().map_err(|e| e.to_string())?;
-    let rgba = img.into_rgba8();
+    let mut rgba = img.into_rgba8();
     let (w, h) = rgba.dimensions();
+    if format == image::ImageFormat::Bmp
+        && let Some(alpha) = bmp32_alpha(bytes, w, h)
+    {
+        for (px, a) in rgba.chunks_exact_mut(4).zip(alpha) {
+            px[3] = a;
+        }
+    }
     Texture::from_rgba(w, h, rgba.into_raw(), path.to_owned())
         .ok_or_else(|| "decoder returned a wrong buffer size".to_owned())
+}
+
+/// The alpha of a 32-bit uncompressed (`BI_RGB`) BMP, top row first, as
+/// the open MMD runtimes read it (saba loads textures with stb_image,
+/// whose BMP reader takes the fourth byte of each pixel as alpha, and an
+/// image whose alpha bytes are all 0 as opaque): the `image` crate treats
+/// that byte as unused, so a 32-bit texture's transparency was lost.
+/// `None`: not such a BMP, its size is not `w`×`h`, its pixels do not fit
+/// the file, or every alpha byte is 0 (opaque, as decoded).
+fn bmp32_alpha(bytes: &[u8], w: u32, h: u32) -> Option<Vec<u8>> {
+    let u16_at = |at: usize| Some(u16::from_le_bytes(bytes.get(at..at + 2)?.try_into().ok()?));
+    let u32_at = |at: usize| Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?));
+    if bytes.get(..2)? != b"BM" || u32_at(14)? < 40 || u16_at(28)? != 32 || u32_at(30)? != 0 {
+        return None;
+    }
+    let offset = usize::try_from(u32_at(10)?).ok()?;
+    let width = u32_at(18)? as i32;
+    let height = u32_at(22)? as i32;
+    if width.unsigned_abs() != w || height.unsigned_abs() != h {
+        return None;
+    }
+    let (w, h) = (w as usize, h as usize);
+    let row = w.checked_mul(4)?;
+    let end = offset.checked_add(row.checked_mul(h)?)?;
+    let pixels = bytes.get(offset..end)?;
+    let top_down = height < 0;
+    let mut alpha = Vec::with_capacity(w * h);
+    for y in 0..h {
+        let src = if top_down { y } else { h - 1 - y };
+        alpha.extend(
+            pixels[src * row..(src + 1) * row]
+                .chunks_exact(4)
+                .map(|p| p[3]),
+        );
+    }
+    alpha.iter().any(|&a| a != 0).then_some(alpha)
 }
 
 /// Finds the file `name` (as a model names it) under `dir`: `\` and `/`
