@@ -201,13 +201,14 @@ fn key_scope(frames: Option<&str>, bones: &[String]) -> Result<ops::KeyScope, Cl
         let mut set = std::collections::BTreeSet::new();
         for b in bones {
             // As a VMD stores it: Shift_JIS, cut to the 15-byte field.
-            let (bytes, _, unmappable) = encoding_rs::SHIFT_JIS.encode(b.trim());
-            if unmappable || b.trim().is_empty() {
-                return Err(CliError(format!(
-                    "--bone {b}: not a name a VMD file can hold (Shift_JIS)"
-                )));
-            }
-            set.insert(bytes[..bytes.len().min(15)].to_vec());
+            let key = crate::vmd::name::bone_name_key(b.trim())
+                .filter(|k| !k.is_empty())
+                .ok_or_else(|| {
+                    CliError(format!(
+                        "--bone {b}: not a name a VMD file can hold (Shift_JIS)"
+                    ))
+                })?;
+            set.insert(key);
         }
         Some(set)
     };

@@ -65,6 +65,18 @@ pub fn name_bytes(field: &[u8]) -> &[u8] {
     }
 }
 
+/// The name key a VMD stores for a bone named `name`: Shift_JIS, cut to
+/// the 15-byte field as MMD matches names; `None` when Shift_JIS cannot
+/// hold the name.
+pub fn bone_name_key(name: &str) -> Option<Vec<u8>> {
+    let (bytes, _, unmappable) = encoding_rs::SHIFT_JIS.encode(name);
+    if unmappable {
+        return None;
+    }
+    let field = &bytes[..bytes.len().min(15)];
+    Some(name_bytes(field).to_vec())
+}
+
 fn is_sjis_lead(b: u8) -> bool {
     (0x81..=0x9F).contains(&b) || (0xE0..=0xFC).contains(&b)
 }

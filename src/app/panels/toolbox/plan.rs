@@ -161,7 +161,11 @@ fn plan_bake_physics(state: &State, doc: &Document) -> Result<Planned, String> {
             })
             .map_err(|e| e.to_string())?;
         let scope = SimplifyScope {
-            bones: baked.bones.iter().map(|b| bone_name_key(b)).collect(),
+            // The bake names only bones Shift_JIS can hold (the rest are
+            // left out and named).
+            bones: (baked.bones.iter())
+                .filter_map(|b| crate::vmd::name::bone_name_key(b))
+                .collect(),
             frames: Some((from, to)),
         };
         let mut report = Report::default();
@@ -193,14 +197,6 @@ fn plan_bake_physics(state: &State, doc: &Document) -> Result<Planned, String> {
                 .with_baked(scope),
         )
     })))
-}
-
-/// The name key (bytes up to the first NUL) a bake writes for a model bone
-/// name: Shift_JIS, cut to the 15-byte field as MMD matches names.
-fn bone_name_key(name: &str) -> Vec<u8> {
-    let bytes = encoding_rs::SHIFT_JIS.encode(name).0;
-    let field = &bytes[..bytes.len().min(15)];
-    crate::vmd::name::name_bytes(field).to_vec()
 }
 
 /// Simplify: the previewed result when it is current; else runs it now.
