@@ -57,6 +57,10 @@ pub(crate) struct LinkPlan {
     pub limits: Option<(Vec3, Vec3)>,
     pub order: EulerOrder,
     pub axis: SolveAxis,
+    /// Per axis, whether its limits are both zero (a knee's Y and Z): its
+    /// limited Euler angle then follows from the sign of the angle alone
+    /// (see [`zero_locked_angle`]), with no trigonometry.
+    pub zero_locked: [bool; 3],
 }
 
 /// The middle Euler angle is held within ±88°.
@@ -71,6 +75,7 @@ impl LinkPlan {
                 limits: None,
                 order: EulerOrder::Xzy,
                 axis: SolveAxis::Free,
+                zero_locked: [false; 3],
             };
         };
         let fin = |v: Vec3, d: f32| {
@@ -102,6 +107,7 @@ impl LinkPlan {
             limits: Some((min, max)),
             order,
             axis,
+            zero_locked: [zero(0), zero(1), zero(2)],
         }
     }
 }
@@ -190,10 +196,20 @@ pub(crate) fn from_euler(e: Vec3, order: EulerOrder) -> Quat {
 
 /// A limited link's whole rotation `ik · animated` (`total`) with its Euler
 /// angles limited; `first_half` allows reflection.
+///
+/// An axis whose limits are both zero ([`LinkPlan::zero_locked`]) skips its
+/// `atan2`/`asin` and its `sin_cos`: [`zero_locked_angle`] gives the same
+/// limited angle from the sign of the function's argument, and the
+/// rotation about it is built as `sin_cos` of ±0 gives it. The result is
+/// bit for bit that of [`to_euler`], [`limit_angle`] and [`from_euler`]
+/// (`tests/model_pose_hash.rs`); a non-finite `total` takes that path.
 pub(crate) fn limit_rotation(plan: &LinkPlan, total: Quat, first_half: bool) -> Quat {
     let Some((min, max)) = plan.limits else {
         return total;
     };
+    if plan.zero_locked.contains(&true) && total.is_finite() {
+        return limit_rotation_locked(plan, (min, max), total, first_half);
+    }
     let e = to_euler(total, plan.order);
     let limited = Vec3::new(
         limit_angle(e.x, min.x, max.x, first_half),
@@ -201,4 +217,78 @@ pub(crate) fn limit_rotation(plan: &LinkPlan, total: Quat, first_half: bool) -> 
         limit_angle(e.z, min.z, max.z, first_half),
     );
     from_euler(limited, plan.order)
+}
+
+/// The limited angle of an axis whose limits `min` and `max` are both
+/// zero, where the angle itself would be `atan2(a, b)` (`b` given) or, for
+/// the middle axis, `asin(a)` held within ±88° (`b` `None`); `a` and `b`
+/// finite. [`limit_angle`] gives `min` below zero, `max` above and the
+/// angle itself at ±0; `atan2(±0, b)` is ±0 for `b` > 0 or +0 and ±π for
+/// `b` < 0 or −0; `asin` keeps the sign of zero.
+fn zero_locked_angle(a: f32, b: Option<f32>, min: f32, max: f32) -> f32 {
+    if a > 0.0 {
+        max
+    } else if a < 0.0 {
+        min
+    } else if b.is_none_or(|b| b > 0.0 || (b == 0.0 && b.is_sign_positive())) {
+        a
+    } else if a.is_sign_positive() {
+        max
+    } else {
+        min
+    }
+}
+
+/// [`limit_rotation`] for a finite `total` on a link with zero-locked axes.
+fn limit_rotation_locked(
+    plan: &LinkPlan,
+    (min, max): (Vec3, Vec3),
+    total: Quat,
+    first_half: bool,
+) -> Quat {
+    let m = Mat3::from_quat(total);
+    let at = |c: usize, r: usize| m.col(c)[r];
+    let hold = |s: f32| s.clamp(-1.0, 1.0).asin().clamp(-MIDDLE_HOLD, MIDDLE_HOLD);
+    // Per axis (x, y, z): the arguments of its angle (`atan2(a, b)`, or
+    // `hold(a)` for the middle one), as `to_euler` reads them.
+    let args: [(f32, Option<f32>); 3] = match plan.order {
+        EulerOrder::Yxz => [
+            (-at(2, 1), None),
+            (at(2, 0), Some(at(2, 2))),
+            (at(0, 1), Some(at(1, 1))),
+        ],
+        EulerOrder::Zyx => [
+            (at(1, 2), Some(at(2, 2))),
+            (-at(0, 2), None),
+            (at(0, 1), Some(at(0, 0))),
+        ],
+        EulerOrder::Xzy => [
+            (at(1, 2), Some(at(1, 1))),
+            (at(2, 0), Some(at(0, 0))),
+            (-at(1, 0), None),
+        ],
+    };
+    let mut half_turns = [Quat::IDENTITY; 3];
+    for k in 0..3 {
+        let (a, b) = args[k];
+        let (s, c) = if plan.zero_locked[k] {
+            // sin_cos(±0 · 0.5) is (±0, 1).
+            (zero_locked_angle(a, b, min[k], max[k]) * 0.5, 1.0)
+        } else {
+            let e = match b {
+                Some(b) => a.atan2(b),
+                None => hold(a),
+            };
+            (limit_angle(e, min[k], max[k], first_half) * 0.5).sin_cos()
+        };
+        let mut v = [0.0, 0.0, 0.0, c];
+        v[k] = s;
+        half_turns[k] = Quat::from_array(v);
+    }
+    let [x, y, z] = half_turns;
+    match plan.order {
+        EulerOrder::Yxz => y * x * z,
+        EulerOrder::Zyx => z * y * x,
+        EulerOrder::Xzy => x * z * y,
+    }
 }
