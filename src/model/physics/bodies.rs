@@ -61,6 +61,25 @@ pub(super) fn rapier_world() -> rapier3d::prelude::PhysicsWorld {
         // stabilization iteration 0.190 ms, fast 85.1 %, sway 99.96 %.
         // Kept at 2 and 1: the fast dance must not lose ground.
         p.num_solver_iterations = 2;
+        // No stabilization pass (rapier's default runs one per substep):
+        // joint projection already takes the position error out of the
+        // locked chains. Measured (issue 37, callgrind, pose_step, Ir of
+        // the world step per 60 fps call): Mei 911k -> 839k, the sample
+        // model 1.89M -> 1.75M, generated 7.75M -> 7.47M (-3.7 to -8 %);
+        // stretch measures unchanged (fast dance 100 %, Mei GimmeGimme
+        // 100 %); Bullet goldens (median / p90 / max degrees) sleeve 1.74 /
+        // 2.50 / 2.50 -> 1.39 / 2.22 / 2.22, sample 0.20 / 1.63 / 5.77 ->
+        // 0.19 / 1.71 / 3.24, twin tails 1.22 / 3.30 / 9.54 -> 0.97 /
+        // 2.32 / 8.83. Tried and left (they miss the Bullet goldens of
+        // tests/physics_bullet.rs): 1 substep (world step -30 %; twin tails
+        // 2.14 / 5.25 / 7.22), 1 substep with 2 PGS iterations (-27 %;
+        // twin tails p90 4.02, its joint angles off), 1 substep without
+        // stabilization (-34 %; sample p90 3.74). rapier's `parallel`
+        // feature: no faster on these worlds (Mei 0.147-0.224 ms vs
+        // 0.131-0.140 ms a call, generated 0.88-1.12 vs 0.89-0.91 ms, load
+        // 2.2-2.7), and sleeping bodies: no change (a dancing model's
+        // bodies never rest).
+        p.num_internal_stabilization_iterations = 0;
         // Impulses carried over between steps: stiffer locked joints for
         // the same work (rapier's advice for joint assemblies).
         p.warmstart_joints = true;
