@@ -57,6 +57,8 @@ const MAX_LOOPS: u32 = 256;
 /// Upper bound on link turns (loops × links × path length) per chain and
 /// frame, so a hostile chain of thousands of links cannot stall a frame.
 const MAX_IK_WORK: usize = 200_000;
+/// "No parent" in [`Poser`]'s parent links.
+const NO_PARENT: u32 = u32::MAX;
 /// Group morphs nested deeper than this are ignored (a cycle guard).
 const MAX_MORPH_DEPTH: usize = 16;
 
@@ -171,6 +173,9 @@ pub struct Poser {
     /// for "no rotation".
     fixed_axes: Vec<(usize, Vec3)>,
     skin: SkinPlan,
+    /// Per bone: its parent ([`NO_PARENT`] for none) and rest offset, as
+    /// [`parent_link`] gives them (what each world matrix reads).
+    parent_links: Vec<(u32, Vec3)>,
     // Per-frame scratch.
     anim_t: Vec<Vec3>,
     anim_r: Vec<Quat>,
@@ -226,6 +231,15 @@ impl Poser {
             link_plans,
             fixed_axes,
             skin: SkinPlan::new(model),
+            parent_links: (0..skel.bones.len())
+                .map(|b| {
+                    let (p, d) = parent_link(model, b);
+                    (
+                        p.and_then(|p| u32::try_from(p).ok()).unwrap_or(NO_PARENT),
+                        d,
+                    )
+                })
+                .collect(),
             anim_t: Vec::new(),
             anim_r: Vec::new(),
             append_t: Vec::new(),
@@ -434,16 +448,14 @@ impl Poser {
 
     /// World matrix of `b` from its parent's and its local values.
     fn update_world(&self, model: &Model, b: usize, out: &mut Posed) {
-        let bones = &model.skeleton.bones;
-        let bone = &bones[b];
-        // A parent posed later (a cycle, or a lower layer) counts as posed
-        // at rest for this bone, so every frame is computed the same way.
-        let parent = bone.parent.filter(|&p| p < bones.len() && p != b);
-        let (pw, prest) = match parent {
-            Some(p) => (out.bone_world[p], bones[p].rest_position),
-            None => (Mat4::IDENTITY, Vec3::ZERO),
+        // The parent and rest offset planned in `Poser::new` (a model with
+        // more bones than planned reads them from the model).
+        let (parent, rest_offset) = match self.parent_links.get(b) {
+            Some(&(p, d)) => ((p != NO_PARENT).then_some(p as usize), d),
+            None => parent_link(model, b),
         };
-        let offset = bone.rest_position - prest + self.local_t[b];
+        let pw = parent.map_or(Mat4::IDENTITY, |p| out.bone_world[p]);
+        let offset = rest_offset + self.local_t[b];
         out.bone_world[b] = pw * Mat4::from_rotation_translation(out.local_rotations[b], offset);
     }
 
@@ -707,6 +719,18 @@ pub(crate) fn onto_fixed_axis(q: Quat, axis: Vec3) -> Quat {
     let angle = 2.0 * len.atan2(q.w);
     let angle = if v.dot(axis) < 0.0 { -angle } else { angle };
     Quat::from_axis_angle(axis, angle)
+}
+
+/// Bone `b`'s parent as posing reads it and its rest offset from that
+/// parent (`rest − parent rest`; from the origin without one). A parent
+/// posed later (a cycle, or a lower layer) counts as posed at rest for
+/// this bone, so every frame is computed the same way.
+fn parent_link(model: &Model, b: usize) -> (Option<usize>, Vec3) {
+    let bones = &model.skeleton.bones;
+    let bone = &bones[b];
+    let parent = bone.parent.filter(|&p| p < bones.len() && p != b);
+    let prest = parent.map_or(Vec3::ZERO, |p| bones[p].rest_position);
+    (parent, bone.rest_position - prest)
 }
 
 fn safe_normalize(q: Quat) -> Quat {
