@@ -144,6 +144,7 @@ pub fn scene_event(a: &Action) -> Option<SceneEvent> {
         Action::RenameActor(i, name) => SceneEvent::RenameActor(i, name),
         Action::SetMotion(i, m) => SceneEvent::SetMotion(i, m),
         Action::SetOffset(i, off) => SceneEvent::SetOffset(i, off),
+        Action::SetPlacement(i, p) => SceneEvent::SetPlacement(i, p),
         Action::BuiltinModel(i) => SceneEvent::SetModel(i, ModelRef::Builtin),
         Action::SetCamera(c) => SceneEvent::SetCamera(c),
         Action::SetLight(l) => SceneEvent::SetLight(l),

@@ -18,6 +18,8 @@ pub enum Action {
     RenameActor(usize, String),
     SetMotion(usize, Option<u64>),
     SetOffset(usize, i32),
+    /// Where the actor stands (X/Y/Z, turn about Y).
+    SetPlacement(usize, scene::ActorPlacement),
     /// Pick a PMX/PMD file for this actor.
     LoadModel(usize),
     /// Back to the built-in skeleton.
@@ -353,7 +355,66 @@ fn actor_grid(
                 out.push(Action::SetOffset(i, off));
             }
             ui.end_row();
+            if let Some(p) = placement_row(ui, i, &a.placement) {
+                out.push(Action::SetPlacement(i, p));
+            }
         });
+}
+
+/// The actor's place in the scene: X, Y, Z (MMD units) and its turn about
+/// Y, as MMD's accessory panel edits a placement; "At origin" puts it
+/// back. Returns the new placement when the user changed it.
+fn placement_row(
+    ui: &mut egui::Ui,
+    i: usize,
+    now: &scene::ActorPlacement,
+) -> Option<scene::ActorPlacement> {
+    let mut p = *now;
+    ui.label("Place");
+    ui.horizontal(|ui| {
+        for (label, v) in [
+            ("X", &mut p.position.x),
+            ("Y", &mut p.position.y),
+            ("Z", &mut p.position.z),
+        ] {
+            let axis = ui.label(label);
+            ui.add(
+                egui::DragValue::new(v)
+                    .speed(0.1)
+                    .max_decimals(2)
+                    .range(-100_000.0..=100_000.0),
+            )
+            .labelled_by(axis.id)
+            .on_hover_text(format!(
+                "Actor {} {label}: where it stands in the scene (MMD units), \
+                 above everything its motion does",
+                i + 1
+            ));
+        }
+    });
+    ui.end_row();
+    let l = ui.label("Turn");
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::DragValue::new(&mut p.turn_degrees)
+                .speed(1.0)
+                .suffix("°")
+                .max_decimals(1)
+                .range(-360.0..=360.0),
+        )
+        .labelled_by(l.id)
+        .on_hover_text("The actor's turn about the vertical axis (MMD's Ry)");
+        if !now.is_origin()
+            && ui
+                .small_button("At origin")
+                .on_hover_text("Back to the origin, unturned (where MMD loads a model)")
+                .clicked()
+        {
+            p = scene::ActorPlacement::ORIGIN;
+        }
+    });
+    ui.end_row();
+    (p != *now).then_some(p)
 }
 
 /// Names the motion uses that the model lacks (bones, and morphs once the

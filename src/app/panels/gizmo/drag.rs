@@ -8,7 +8,7 @@ use glam::{Quat, Vec2, Vec3};
 use super::pick::{handle_at, joints, shape};
 use super::{
     Frame, GizmoShape, Handle, PICK_PX, Pending, PoseTool, Selected, Target, bone_key_at,
-    rotation_of, v2,
+    root_rotation, rotation_of, v2,
 };
 use crate::app::panels::Shared;
 use crate::model::gizmo::{self as gm, Screen};
@@ -207,7 +207,7 @@ fn start_drag(
         .get(s.bone)
         .and_then(|b| b.parent)
         .and_then(|p| world.get(p))
-        .map_or(Quat::IDENTITY, rotation_of);
+        .map_or_else(|| root_rotation(a), rotation_of);
     let (start_t, start_q, key) = current_local(tool, doc, s.actor, &s.name, frame);
     let (axis, ring) = match h {
         Handle::Ring(i) => {

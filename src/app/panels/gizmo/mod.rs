@@ -210,6 +210,12 @@ pub(super) fn rotation_of(m: &Mat4) -> Quat {
     r.normalize()
 }
 
+/// What a bone without a parent hangs from: the actor's placement (its
+/// turn), so a root bone's key is turned and moved in the actor's frame.
+pub(super) fn root_rotation(a: &super::viewport::scene_view::ActorView) -> Quat {
+    a.placement.as_ref().map_or(Quat::IDENTITY, rotation_of)
+}
+
 impl PoseTool {
     fn merge_id(&mut self) -> u64 {
         crate::workspace::merge_id()

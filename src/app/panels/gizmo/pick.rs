@@ -1,11 +1,11 @@
 //! Where the gizmo is and what the pointer is over: the gizmo's shape for
 //! the selected bone, the handle under the pointer, the pickable joints.
 
-use glam::{Quat, Vec2};
+use glam::Vec2;
 
 use super::{
     ARROW_PX, Frame, GizmoShape, Handle, PICK_PX, PoseTool, RING_PX, is_ik, movable, p2,
-    rotation_of,
+    root_rotation, rotation_of,
 };
 use crate::model::gizmo::{self as gm, Screen};
 
@@ -22,7 +22,7 @@ pub(super) fn shape(tool: &PoseTool, f: &Frame) -> Option<GizmoShape> {
     let parent = bone
         .parent
         .and_then(|p| world.get(p))
-        .map_or(Quat::IDENTITY, rotation_of);
+        .map_or_else(|| root_rotation(a), rotation_of);
     let frame = gm::axis_frame(tool.space, rotation_of(w), bone.local_axes);
     let turns = bone.flags.rotatable && !is_ik(a.skeleton(), s.bone);
     let (ring_axes, ring_count) = match bone.fixed_axis {
