@@ -164,6 +164,7 @@ pub fn scene_event(a: &Action) -> Option<SceneEvent> {
         }
         Action::Activate(_)
         | Action::LoadModel(_)
+        | Action::PlaceInView(_)
         | Action::Locate(_)
         | Action::OpenScene
         | Action::SaveScene

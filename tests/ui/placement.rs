@@ -115,3 +115,70 @@ fn an_actor_is_placed_from_the_scene_panel_drawn_there_saved_and_undone() {
     let back = joints_off(&h, Mat4::IDENTITY, 40.0);
     assert!(back < 1.0, "after undo the joints are {back} px off");
 }
+
+/// "Move in view": the viewport's gizmo stands at the actor's feet; its X
+/// arrow moves the actor (the new place is drawn under the pointer's
+/// 40-pixel move along the arrow), its ring turns it, each drag one undo
+/// step; Esc ends placing.
+#[test]
+fn move_in_view_moves_and_turns_the_actor_with_the_gizmo() {
+    let mut app = StudioApp::with_demo();
+    app.panels.central = CentralView::Preview;
+    app.panels.viewport.view.mode = ViewMode::Free;
+    let mut h = harness_sized(app, 1920.0, 1080.0);
+    settle(&mut h);
+    h.get_by_label("Move in view").scroll_to_me();
+    h.run_steps(12);
+    h.get_by_label("Move in view").click();
+    h.run_steps(3);
+    assert_eq!(h.state().panels.viewport.posing.pose.placing, Some(0));
+    let tool = &h.state().panels.viewport.posing.pose;
+    let g = tool
+        .drawn_in(0)
+        .and_then(|d| d.gizmo)
+        .expect("the gizmo is drawn");
+    assert_eq!(g.centre, Vec3::ZERO, "at the actor's feet");
+    let (p, dir) = tool.arrow_grab_point(0).expect("the X arrow is on screen");
+    let screen = tool.drawn_in(0).expect("drawn").screen;
+    let centre_px = screen.project(Vec3::ZERO).expect("centre on screen");
+    crate::common::ui::drag(&mut h, p, p + dir * 40.0);
+    let pl = h.state().ws.scene().actors[0].placement;
+    assert!(pl.position.x > 0.1, "{pl:?}");
+    assert_eq!(
+        (pl.position.y, pl.position.z, pl.turn_degrees),
+        (0.0, 0.0, 0.0)
+    );
+    // Where the actor now stands is drawn 40 px from where it stood, along
+    // the arrow (the view did not move).
+    let moved_px = screen.project(pl.position).expect("on screen");
+    let along = (moved_px - centre_px).dot(glam::Vec2::new(dir.x, dir.y));
+    assert!(
+        (along - 40.0).abs() < 3.0,
+        "moved {along} px along the arrow"
+    );
+
+    let (p, tangent) = h
+        .state()
+        .panels
+        .viewport
+        .posing
+        .pose
+        .ring_grab_point(0)
+        .expect("the turn ring is on screen");
+    crate::common::ui::drag(&mut h, p, p + tangent * 30.0);
+    let turned = h.state().ws.scene().actors[0].placement;
+    assert!(turned.turn_degrees > 1.0, "{turned:?}");
+    assert_eq!(turned.position, pl.position, "a turn does not move it");
+
+    // Two drags, two undo steps.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().ws.scene().actors[0].placement, pl);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert!(h.state().ws.scene().actors[0].placement.is_origin());
+
+    h.key_press(Key::Escape);
+    h.run_steps(2);
+    assert_eq!(h.state().panels.viewport.posing.pose.placing, None);
+}

@@ -20,6 +20,8 @@ pub enum Action {
     SetOffset(usize, i32),
     /// Where the actor stands (X/Y/Z, turn about Y).
     SetPlacement(usize, scene::ActorPlacement),
+    /// Place this actor with the viewport's gizmo.
+    PlaceInView(usize),
     /// Pick a PMX/PMD file for this actor.
     LoadModel(usize),
     /// Back to the built-in skeleton.
@@ -355,21 +357,27 @@ fn actor_grid(
                 out.push(Action::SetOffset(i, off));
             }
             ui.end_row();
-            if let Some(p) = placement_row(ui, i, &a.placement) {
-                out.push(Action::SetPlacement(i, p));
+            match placement_row(ui, i, &a.placement) {
+                Some(Placed::To(p)) => out.push(Action::SetPlacement(i, p)),
+                Some(Placed::InView) => out.push(Action::PlaceInView(i)),
+                None => {}
             }
         });
 }
 
+/// What the placement rows asked for.
+enum Placed {
+    To(scene::ActorPlacement),
+    /// "Move in view": the viewport's gizmo places the actor.
+    InView,
+}
+
 /// The actor's place in the scene: X, Y, Z (MMD units) and its turn about
 /// Y, as MMD's accessory panel edits a placement; "At origin" puts it
-/// back. Returns the new placement when the user changed it.
-fn placement_row(
-    ui: &mut egui::Ui,
-    i: usize,
-    now: &scene::ActorPlacement,
-) -> Option<scene::ActorPlacement> {
+/// back, "Move in view" hands it to the viewport's gizmo.
+fn placement_row(ui: &mut egui::Ui, i: usize, now: &scene::ActorPlacement) -> Option<Placed> {
     let mut p = *now;
+    let mut in_view = false;
     ui.label("Place");
     ui.horizontal(|ui| {
         for (label, v) in [
@@ -412,9 +420,16 @@ fn placement_row(
         {
             p = scene::ActorPlacement::ORIGIN;
         }
+        in_view = ui
+            .small_button("Move in view")
+            .on_hover_text("Move and turn this actor with the gizmo in the preview (Esc: done)")
+            .clicked();
     });
     ui.end_row();
-    (p != *now).then_some(p)
+    if in_view {
+        return Some(Placed::InView);
+    }
+    (p != *now).then_some(Placed::To(p))
 }
 
 /// Names the motion uses that the model lacks (bones, and morphs once the

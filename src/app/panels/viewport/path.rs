@@ -180,7 +180,7 @@ pub(super) fn overlay(w: &WorldOverlays) {
         && (s.path || s.ghosts)
     {
         let rig = actor.rig;
-        data.placement = actor.placement.unwrap_or(Mat4::IDENTITY);
+        data.placement = actor.placement.matrix().unwrap_or(Mat4::IDENTITY);
         let rig_gen = actor.model.map_or(0, |a| a.generation());
         let frame = (playhead - f64::from(actor.offset)).round().max(0.0) as u32;
         let range = (

@@ -709,9 +709,10 @@ fn refresh_actor<'s>(
             });
         }
     }
-    p.rig.place(actor.placement);
+    let placement = actor.placement.matrix();
+    p.rig.place(placement);
     if let Some(f) = p.mesh.as_mut().and_then(|m| m.figure.as_mut()) {
-        f.place(actor.placement);
+        f.place(placement);
     }
     p
 }
