@@ -125,6 +125,7 @@ fn bench(c: &mut Criterion) {
             rig: &mei.loaded.model,
             motion: Some(doc),
             offset: 0,
+            placement: Default::default(),
         }]
     };
     let alone = SceneView {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use vmd_studio::model::physics::SimulationMode;
 use vmd_studio::scene::file::{self, Missing};
-use vmd_studio::scene::{Actor, ModelRef, PreviewSettings, Scene};
+use vmd_studio::scene::{Actor, ActorPlacement, ModelRef, PreviewSettings, Scene};
 
 /// A fresh folder under the system temp dir.
 fn temp_dir(tag: &str) -> PathBuf {
@@ -37,12 +37,17 @@ fn a_scene_round_trips_with_relative_paths() {
                 model: ModelRef::File(model.clone()),
                 motion: Some(dance.clone()),
                 offset: 12,
+                placement: ActorPlacement::ORIGIN,
             },
             Actor {
                 name: "Back dancer".into(),
                 model: ModelRef::Builtin,
                 motion: Some(dance.clone()),
                 offset: -30,
+                placement: ActorPlacement {
+                    position: glam::Vec3::new(12.5, 0.0, -4.0),
+                    turn_degrees: -30.0,
+                },
             },
         ],
         camera: Some(cam.clone()),
@@ -70,6 +75,18 @@ fn a_scene_round_trips_with_relative_paths() {
     assert_eq!(json["actors"][0]["model"], "../models/mei.pmd");
     assert_eq!(json["actors"][1]["model"], serde_json::Value::Null);
     assert_eq!(json["actors"][1]["offset"], -30);
+    // A placed actor says where it stands; one at the origin writes
+    // nothing (scenes from before placements read and write as they did).
+    assert_eq!(
+        json["actors"][1]["position"],
+        serde_json::json!([12.5, 0.0, -4.0])
+    );
+    assert_eq!(json["actors"][1]["turn"], -30.0);
+    let first = json["actors"][0].as_object().expect("actor");
+    assert!(
+        !first.contains_key("position") && !first.contains_key("turn"),
+        "{first:?}"
+    );
     assert_eq!(json["camera"], "../camera.vmd");
     assert_eq!(json["preview"]["physics"], "trace");
     assert_eq!(json["preview"]["collide_actors"], true);
@@ -83,6 +100,12 @@ fn a_scene_round_trips_with_relative_paths() {
     assert_eq!(s.actors[0].name, "Mei");
     assert_eq!(s.actors[0].offset, 12);
     assert_eq!(s.actors[1].offset, -30);
+    assert_eq!(
+        s.actors[1].placement.position,
+        glam::Vec3::new(12.5, 0.0, -4.0)
+    );
+    assert_eq!(s.actors[1].placement.turn_degrees, -30.0);
+    assert!(s.actors[0].placement.is_origin());
     assert_eq!(norm(s.actors[0].motion.as_ref().unwrap()), norm(&dance));
     match &s.actors[0].model {
         ModelRef::File(p) => assert_eq!(norm(p), norm(&model)),

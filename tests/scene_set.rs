@@ -196,6 +196,7 @@ fn the_set_round_trips_through_the_scene_file_with_relative_paths() {
         model: ModelRef::File(dir.join("models/mei.pmd")),
         motion: Some(dir.join("dance.vmd")),
         offset: 0,
+        placement: Default::default(),
     });
     let mut stage = Prop::new(dir.join("stage/stage.pmx"));
     stage.motion = Some(dir.join("stage/gears.vmd"));

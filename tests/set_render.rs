@@ -420,3 +420,74 @@ fn an_accessory_is_lit_by_lambert_as_mmd_lights_accessories() {
         );
     }
 }
+
+/// Issue 38.3: a second dancer placed 5 units along X and turned half
+/// round stands there in the picture, and an accessory on its wrist goes
+/// with it. The wrist is posed here without a placement and moved by the
+/// placement's matrix built in the test.
+#[test]
+fn a_placed_dancer_and_the_accessory_on_its_wrist_stand_where_placed() {
+    let Some(mut stage) = new_stage() else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cube = write(dir.path(), "cube.x", &cube_x(0.08, [0.9, 0.0, 0.0]));
+    let demo = demo_model().expect("demo");
+    let dance =
+        vmd_studio::vmd::read(include_bytes!("../assets/demo_dance.vmd")).expect("demo dance");
+    let reference = IndexedMotion::new(dance.clone());
+    stage.ground_shadow = false;
+    stage.self_shadow = false;
+    let placed = glam::Mat4::from_rotation_translation(
+        glam::Quat::from_rotation_y(std::f32::consts::PI),
+        Vec3::new(5.0, 0.0, 0.0),
+    );
+    for placement in [None, Some(placed)] {
+        stage
+            .add_actor(demo.clone(), Some(IndexedMotion::new(dance.clone())), 0.0)
+            .expect("actor");
+        stage.place_last_actor(placement);
+    }
+    let mut acc = SetAccessory::new(cube.clone());
+    acc.state.parent = Parent::Bone {
+        actor: 1,
+        bone: "右手首".into(),
+    };
+    stage
+        .add_accessory(LoadedModel::open_set_piece(&cube).expect("cube"), acc)
+        .expect("accessory");
+    let (w, h) = (320, 180);
+    let target = stage.target(w, h).expect("target");
+    let wrist = demo
+        .model
+        .skeleton
+        .bones
+        .iter()
+        .position(|b| b.name == "右手首")
+        .expect("right wrist");
+    let frame = 30.0;
+    let img = stage.picture(&target, frame).expect("picture");
+    let mut engine = PoseEngine::new(&demo.model);
+    engine.bind(&demo.model, Some(&reference.index));
+    engine.pose(&demo.model, Some(reference.as_ref()), frame);
+    let here = engine.posed.bone_position(wrist).expect("wrist");
+    let there = placed.transform_point3(here);
+    let view = stage.view_at(frame, w as f32 / h as f32);
+    let (x, y, _) = view
+        .project(there, w, h)
+        .expect("the placed hand is in view");
+    assert!(
+        reddish(pixel(&img, x, y)),
+        "the cube at the placed wrist ({x:.0},{y:.0}) is {:?}",
+        pixel(&img, x, y)
+    );
+    // Where that wrist would be unplaced, actor 0's own hand: no cube.
+    let (ux, uy, _) = view.project(here, w, h).expect("the hand is in view");
+    assert!(
+        ((ux - x).powi(2) + (uy - y).powi(2)).sqrt() > 10.0,
+        "the check tells the two places apart"
+    );
+    assert!(
+        !reddish(pixel(&img, ux, uy)),
+        "no cube at the unplaced wrist: {:?}",
+        pixel(&img, ux, uy)
+    );
+}

@@ -271,6 +271,15 @@ pub fn scene_action(app: &mut StudioApp, a: panels::scene::Action) {
         Action::OpenScene => {
             ask(app, Pick::OpenScene);
         }
+        Action::PlaceInView(i) => {
+            let Some(name) = app.ws.scene().actors.get(i).map(|a| a.name.clone()) else {
+                return;
+            };
+            app.panels.viewport.posing.pose.placing = Some(i);
+            app.shared.info(format!(
+                "Placing {name}: drag an arrow to move it, the ring to turn it; Esc when done"
+            ));
+        }
         Action::CollectScene => {
             ask(app, Pick::CollectScene);
         }

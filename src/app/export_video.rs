@@ -192,6 +192,7 @@ struct ExportActor {
     model: LoadedModel,
     motion: Option<Motion>,
     offset: f64,
+    placement: Option<glam::Mat4>,
 }
 
 /// What the export job takes: copies, so editing may go on meanwhile.
@@ -219,6 +220,7 @@ impl ExportScene {
             stage
                 .add_actor(a.model, a.motion.map(IndexedMotion::new), a.offset)
                 .map_err(|e| e.to_string())?;
+            stage.place_last_actor(a.placement);
         }
         for (model, order) in self.props {
             stage.add_prop(model, order).map_err(|e| e.to_string())?;
@@ -263,6 +265,7 @@ impl State {
                 model,
                 motion: motion(a.motion),
                 offset: f64::from(a.offset),
+                placement: a.placement.matrix(),
             });
         }
         if actors.is_empty() {

@@ -210,6 +210,8 @@ fn scene_record(ws: &Workspace, scene_file: Option<&Path>, doc_id: u64) -> Optio
                 },
                 motion: a.motion.as_ref().and_then(path_of),
                 offset: a.offset,
+                position: a.placement.position.to_array(),
+                turn: a.placement.turn_degrees,
             }
         })
         .collect();
@@ -571,6 +573,7 @@ fn rebuild_scene(
             model: a.model.clone().map_or(ModelRef::Builtin, ModelRef::File),
             motion: None,
             offset: a.offset,
+            placement: a.placement(),
         });
     }
     let mut worn = vec![false; s.actors.len()];
@@ -614,6 +617,7 @@ fn rebuild_scene(
                 model: a.model.clone().map_or(ModelRef::Builtin, ModelRef::File),
                 motion: a.motion.clone().filter(|_| !worn),
                 offset: a.offset,
+                placement: a.placement(),
             })
             .collect(),
         camera: record.camera.clone().filter(|_| !has_camera),

@@ -274,6 +274,7 @@ pub fn scene_view<'a>(
                     rig: sc.rig_for(&a.model),
                     motion: doc(a.motion),
                     offset: a.offset,
+                    placement: a.placement,
                 })
                 .collect(),
             set: {

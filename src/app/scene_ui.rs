@@ -144,6 +144,7 @@ pub fn scene_event(a: &Action) -> Option<SceneEvent> {
         Action::RenameActor(i, name) => SceneEvent::RenameActor(i, name),
         Action::SetMotion(i, m) => SceneEvent::SetMotion(i, m),
         Action::SetOffset(i, off) => SceneEvent::SetOffset(i, off),
+        Action::SetPlacement(i, p) => SceneEvent::SetPlacement(i, p),
         Action::BuiltinModel(i) => SceneEvent::SetModel(i, ModelRef::Builtin),
         Action::SetCamera(c) => SceneEvent::SetCamera(c),
         Action::SetLight(l) => SceneEvent::SetLight(l),
@@ -163,6 +164,7 @@ pub fn scene_event(a: &Action) -> Option<SceneEvent> {
         }
         Action::Activate(_)
         | Action::LoadModel(_)
+        | Action::PlaceInView(_)
         | Action::Locate(_)
         | Action::OpenScene
         | Action::SaveScene

@@ -319,6 +319,7 @@ fn stage_from_scene(path: &Path, stage: &mut Stage) -> CliResult {
         stage
             .add_actor(model, motion, f64::from(a.offset))
             .map_err(|e| CliError(e.to_string()))?;
+        stage.place_last_actor(a.placement.matrix());
     }
     if let Some(c) = &s.camera {
         stage.camera = Some(IndexedMotion::new(super::load(c)?));

@@ -108,6 +108,25 @@ impl PoseEngine {
         }
     }
 
+    /// Places the model in the scene (see [`Poser::set_placement`]): every
+    /// pose from now on is in scene space. A new placement resets this
+    /// engine's physics (the bodies snap to the bones where they now
+    /// stand instead of flying there).
+    pub fn set_placement(&mut self, placement: Option<Mat4>) {
+        let before = self.poser.placement();
+        self.poser.set_placement(placement);
+        if self.poser.placement() != before
+            && let Some(p) = &mut self.physics
+        {
+            p.clock.request_reset();
+        }
+    }
+
+    /// The placement in use (`None`: the origin).
+    pub fn placement(&self) -> Option<Mat4> {
+        self.poser.placement()
+    }
+
     /// The input of the last pose (the motion's values, adjusted).
     pub fn input(&self) -> &PoseInput {
         self.poser.input()

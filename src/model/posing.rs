@@ -176,6 +176,9 @@ pub struct Poser {
     /// Per bone: its parent ([`NO_PARENT`] for none) and rest offset, as
     /// [`parent_link`] gives them (what each world matrix reads).
     parent_links: Vec<(u32, Vec3)>,
+    /// Where the model stands in the scene (see [`Poser::set_placement`])
+    /// and its inverse; `None`: at the origin, unturned.
+    placement: Option<(Mat4, Mat4)>,
     // Per-frame scratch.
     anim_t: Vec<Vec3>,
     anim_r: Vec<Quat>,
@@ -240,6 +243,7 @@ impl Poser {
                     )
                 })
                 .collect(),
+            placement: None,
             anim_t: Vec::new(),
             anim_r: Vec::new(),
             append_t: Vec::new(),
@@ -249,6 +253,28 @@ impl Poser {
             morphed_positions: Vec::new(),
             materials: MaterialMorphs::default(),
         }
+    }
+
+    /// Places the whole model in the scene: every bone without a parent
+    /// hangs from `placement` (as from MMD's outside parent of the model's
+    /// root), so bone matrices, skinned vertices, IK goals and the physics
+    /// world's bodies are all in scene space. A local append reads its
+    /// source relative to the placement, so it gives the same local values
+    /// wherever the model stands. `None` (or a matrix that is not finite
+    /// and invertible): at the origin.
+    pub fn set_placement(&mut self, placement: Option<Mat4>) {
+        self.placement = placement
+            .filter(|m| *m != Mat4::IDENTITY && m.is_finite())
+            .and_then(|m| {
+                let inv = m.inverse();
+                (inv.is_finite() && m.determinant().abs() > 1e-12).then_some((m, inv))
+            });
+    }
+
+    /// The placement [`set_placement`](Self::set_placement) set (`None`: the
+    /// origin).
+    pub fn placement(&self) -> Option<Mat4> {
+        self.placement.map(|(m, _)| m)
     }
 
     /// The input the next evaluation uses.
@@ -350,11 +376,18 @@ impl Poser {
         reset(&mut self.local_t, n, Vec3::ZERO);
         reset(&mut out.local_rotations, n, Quat::IDENTITY);
         out.bone_world.clear();
-        out.bone_world.extend(
-            skel.bones
-                .iter()
-                .map(|b| Mat4::from_translation(b.rest_position)),
-        );
+        match self.placement {
+            None => out.bone_world.extend(
+                skel.bones
+                    .iter()
+                    .map(|b| Mat4::from_translation(b.rest_position)),
+            ),
+            Some((p, _)) => out.bone_world.extend(
+                skel.bones
+                    .iter()
+                    .map(|b| p * Mat4::from_translation(b.rest_position)),
+            ),
+        }
         out.ik_enabled.clear();
         out.ik_enabled.extend_from_slice(&self.input.ik);
 
@@ -412,7 +445,7 @@ impl Poser {
             let src = inh.source;
             if inh.rotation {
                 let base = if inh.local {
-                    Quat::from_mat4(&out.bone_world[src]).normalize()
+                    Quat::from_mat4(&self.unplaced(out.bone_world[src])).normalize()
                 } else {
                     let own = if bones[src].inherit.is_some_and(|h| h.rotation) {
                         self.append_r[src]
@@ -429,7 +462,8 @@ impl Poser {
             }
             if inh.translation {
                 let base = if inh.local {
-                    out.bone_world[src].transform_point3(-bones[src].rest_position)
+                    self.unplaced(out.bone_world[src])
+                        .transform_point3(-bones[src].rest_position)
                 } else if bones[src].inherit.is_some_and(|h| h.translation) {
                     self.append_t[src]
                 } else {
@@ -446,6 +480,14 @@ impl Poser {
         self.update_world(model, b, out);
     }
 
+    /// `world` relative to the model's placement (itself when unplaced).
+    fn unplaced(&self, world: Mat4) -> Mat4 {
+        match self.placement {
+            None => world,
+            Some((_, inv)) => inv * world,
+        }
+    }
+
     /// World matrix of `b` from its parent's and its local values.
     fn update_world(&self, model: &Model, b: usize, out: &mut Posed) {
         // The parent and rest offset planned in `Poser::new` (a model with
@@ -454,7 +496,12 @@ impl Poser {
             Some(&(p, d)) => ((p != NO_PARENT).then_some(p as usize), d),
             None => parent_link(model, b),
         };
-        let pw = parent.map_or(Mat4::IDENTITY, |p| out.bone_world[p]);
+        // A root hangs from the placement (the identity at the origin).
+        let pw = match (parent, self.placement) {
+            (Some(p), _) => out.bone_world[p],
+            (None, None) => Mat4::IDENTITY,
+            (None, Some((m, _))) => m,
+        };
         let offset = rest_offset + self.local_t[b];
         out.bone_world[b] = pw * Mat4::from_rotation_translation(out.local_rotations[b], offset);
     }
@@ -521,7 +568,13 @@ impl Poser {
                 let parent = model.skeleton.bones[lb]
                     .parent
                     .filter(|&p| p < out.bone_world.len() && p != lb)
-                    .map_or(Mat3::IDENTITY, |p| Mat3::from_mat4(out.bone_world[p]));
+                    .map_or_else(
+                        || {
+                            self.placement
+                                .map_or(Mat3::IDENTITY, |(m, _)| Mat3::from_mat4(m))
+                        },
+                        |p| Mat3::from_mat4(out.bone_world[p]),
+                    );
                 let Some(axis) = step_axis(&plan, to_effector, to_goal, parent, first_half) else {
                     continue;
                 };

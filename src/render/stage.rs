@@ -306,6 +306,15 @@ impl Stage {
         Ok(())
     }
 
+    /// Places the last actor added in the scene (its
+    /// [`ActorPlacement`](crate::scene::ActorPlacement) matrix; `None`:
+    /// the origin): its bones, vertices and bodies are posed there.
+    pub fn place_last_actor(&mut self, placement: Option<glam::Mat4>) {
+        if let Some(a) = self.actors.last_mut() {
+            a.posing.set_placement(placement);
+        }
+    }
+
     /// Adds a stage or prop (a PMX/PMD, or a `.x` converted to a model) at
     /// its rest pose.
     pub fn add_prop(&mut self, model: LoadedModel, order: DrawOrder) -> Result<(), RenderError> {

@@ -5,7 +5,9 @@
 //!   "format": "vmd-studio-scene",
 //!   "version": 1,
 //!   "actors": [
-//!     { "name": "Actor 1", "model": "models/mei.pmd", "motion": "dance.vmd", "offset": 0 }
+//!     { "name": "Actor 1", "model": "models/mei.pmd", "motion": "dance.vmd", "offset": 0 },
+//!     { "name": "Actor 2", "model": null, "motion": "dance.vmd", "offset": 0,
+//!       "position": [12, 0, -5], "turn": 30 }
 //!   ],
 //!   "camera": "camera.vmd",
 //!   "light": "camera.vmd",
@@ -17,7 +19,9 @@
 //! Paths are relative to the folder of the scene file (written with `/`),
 //! so a folder holding a scene and its files can be moved or shared; a
 //! path that cannot be made relative (another drive) is written absolute.
-//! `"model": null` is the built-in skeleton. Reading never fails on a
+//! `"model": null` is the built-in skeleton. An actor's `"position"` (MMD
+//! units) and `"turn"` (degrees about Y) place it in the scene, written
+//! only when not at the origin. Reading never fails on a
 //! missing motion or model: the slot is left empty and the file named in
 //! [`Loaded::missing`].
 //!
@@ -48,7 +52,9 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::file_set::{FileAccessory, FileBackground, FileStage, read_set, write_set, yes};
-use super::{Actor, ModelRef, PreviewSettings, Scene, Song};
+use glam::Vec3;
+
+use super::{Actor, ActorPlacement, ModelRef, PreviewSettings, Scene, Song};
 use crate::model::physics::SimulationMode;
 
 /// The `format` field: tells a scene from any other JSON.
@@ -68,6 +74,24 @@ struct FileActor {
     motion: Option<String>,
     #[serde(default)]
     offset: i32,
+    /// Where the actor stands (absent: the origin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    position: Option<[f32; 3]>,
+    /// Degrees about Y (absent: 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    turn: Option<f32>,
+}
+
+impl FileActor {
+    /// The placement the file gives; a non-finite value reads as 0 (JSON
+    /// has no NaN, but a huge number overflows to infinity).
+    fn placement(&self) -> ActorPlacement {
+        let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
+        ActorPlacement {
+            position: Vec3::from_array(self.position.unwrap_or_default().map(finite)),
+            turn_degrees: finite(self.turn.unwrap_or(0.0)),
+        }
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -293,6 +317,7 @@ pub fn parse(text: &str, scene_path: &Path) -> Result<Loaded, SceneError> {
             model,
             motion,
             offset: a.offset,
+            placement: a.placement(),
         });
     }
     scene.camera = file
@@ -362,6 +387,9 @@ pub fn to_json(scene: &Scene<PathBuf>, scene_path: &Path) -> String {
                 },
                 motion: a.motion.as_ref().map(rel),
                 offset: a.offset,
+                position: (a.placement.position != Vec3::ZERO)
+                    .then(|| a.placement.position.to_array()),
+                turn: (a.placement.turn_degrees != 0.0).then_some(a.placement.turn_degrees),
             })
             .collect(),
         camera: scene.camera.as_ref().map(rel),

@@ -49,6 +49,50 @@ impl ModelRef {
     }
 }
 
+/// Where an actor stands in the scene: a position (MMD units) and a turn
+/// about the vertical axis, above everything its motion does — as MMD
+/// users place a model with an outside parent of its 全ての親. The turn
+/// follows the accessory panel's Ry (degrees, `Quat::from_rotation_y`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ActorPlacement {
+    pub position: glam::Vec3,
+    /// Degrees about Y.
+    pub turn_degrees: f32,
+}
+
+impl ActorPlacement {
+    /// At the origin, unturned (where MMD loads every model).
+    pub const ORIGIN: ActorPlacement = ActorPlacement {
+        position: glam::Vec3::ZERO,
+        turn_degrees: 0.0,
+    };
+
+    /// Whether this is the origin, unturned.
+    pub fn is_origin(&self) -> bool {
+        *self == ActorPlacement::ORIGIN
+    }
+
+    /// The placement as a matrix (`T(position) · Ry(turn)`); `None` at the
+    /// origin or when a value is not finite (such an actor stands at the
+    /// origin).
+    pub fn matrix(&self) -> Option<glam::Mat4> {
+        if self.is_origin() || !self.position.is_finite() || !self.turn_degrees.is_finite() {
+            return None;
+        }
+        Some(glam::Mat4::from_rotation_translation(
+            glam::Quat::from_rotation_y(self.turn_degrees.to_radians()),
+            self.position,
+        ))
+    }
+
+    /// The turn as a rotation (identity when not finite).
+    pub fn rotation(&self) -> glam::Quat {
+        self.matrix().map_or(glam::Quat::IDENTITY, |m| {
+            glam::Quat::from_mat4(&m).normalize()
+        })
+    }
+}
+
 /// A model wearing a motion.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Actor<H> {
@@ -59,6 +103,8 @@ pub struct Actor<H> {
     pub motion: Option<H>,
     /// Frames the motion is shifted by on the scene timeline (may be negative).
     pub offset: i32,
+    /// Where it stands in the scene.
+    pub placement: ActorPlacement,
 }
 
 impl<H> Actor<H> {
@@ -68,6 +114,7 @@ impl<H> Actor<H> {
             model: ModelRef::Builtin,
             motion: None,
             offset: 0,
+            placement: ActorPlacement::ORIGIN,
         }
     }
 
@@ -322,6 +369,7 @@ impl<H: Clone + PartialEq> Scene<H> {
                     model: a.model.clone(),
                     motion: a.motion.as_ref().and_then(&mut f),
                     offset: a.offset,
+                    placement: a.placement,
                 })
                 .collect(),
             camera: self.camera.as_ref().and_then(&mut f),

@@ -234,7 +234,12 @@ impl Workspace {
     fn scene_event(&mut self, e: SceneEvent, ch: &mut Changes) {
         let before = self.arrangement();
         let label = e.label();
-        let offset_of = merge_key(&e);
+        let offset_of = match &e {
+            SceneEvent::SetPlacement(i, p) => {
+                Some(MergeKey::Placement(*i, self.placement_change(*i, p)))
+            }
+            _ => merge_key(&e),
+        };
         match e {
             SceneEvent::SelectActor(i) => {
                 self.select_actor(i, ch);
@@ -257,6 +262,7 @@ impl Workspace {
             | SceneEvent::RenameActor(..)
             | SceneEvent::SetMotion(..)
             | SceneEvent::SetOffset(..)
+            | SceneEvent::SetPlacement(..)
             | SceneEvent::SetModel(..)) => self.actor_event(e),
             e @ (SceneEvent::AddProp(_)
             | SceneEvent::AddAccessory(_)
@@ -274,6 +280,24 @@ impl Workspace {
             }
         }
         self.record_scene_step(before, label, offset_of, ch);
+    }
+
+    /// Which values of actor `i`'s placement `p` changes, as bits (X, Y, Z,
+    /// turn).
+    fn placement_change(&self, i: usize, p: &crate::scene::ActorPlacement) -> u8 {
+        let Some(a) = self.scene.actors.get(i) else {
+            return 0;
+        };
+        let (old, new) = (&a.placement, p);
+        [
+            old.position.x != new.position.x,
+            old.position.y != new.position.y,
+            old.position.z != new.position.z,
+            old.turn_degrees != new.turn_degrees,
+        ]
+        .iter()
+        .enumerate()
+        .fold(0, |bits, (k, &c)| bits | (u8::from(c) << k))
     }
 
     /// Selects actor `i` (none when out of range); its motion becomes the
@@ -359,6 +383,15 @@ impl Workspace {
             SceneEvent::SetOffset(i, off) => {
                 if let Some(a) = s.actors.get_mut(i) {
                     a.offset = off;
+                }
+            }
+            SceneEvent::SetPlacement(i, p) => {
+                // A value that is not finite would place nothing: refused.
+                if let Some(a) = s.actors.get_mut(i)
+                    && p.position.is_finite()
+                    && p.turn_degrees.is_finite()
+                {
+                    a.placement = p;
                 }
             }
             SceneEvent::SetModel(i, model) => {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::placing::Intent;
 use super::{DocId, DocView, EditRequest, TransportEvent};
 use crate::scene::set::{AccessoryKey, AccessoryState, DrawOrder, SetAccessory};
-use crate::scene::{ModelRef, Scene, Song};
+use crate::scene::{ActorPlacement, ModelRef, Scene, Song};
 use crate::vmd::Motion;
 use crate::vmd::save::DiskStamp;
 
@@ -56,6 +56,9 @@ pub enum SceneEvent {
     /// Frames actor `.0`'s motion is shifted by. Consecutive offsets of one
     /// actor (a drag on the field) are one undo step.
     SetOffset(usize, i32),
+    /// Where actor `.0` stands in the scene. Consecutive placements of one
+    /// actor (a drag on a field or with the gizmo) are one undo step.
+    SetPlacement(usize, ActorPlacement),
     SetModel(usize, ModelRef),
     SetCamera(Option<DocId>),
     SetLight(Option<DocId>),
@@ -108,6 +111,7 @@ impl SceneEvent {
             SceneEvent::RenameActor(..) => "Rename actor",
             SceneEvent::SetMotion(..) => "Actor motion",
             SceneEvent::SetOffset(..) => "Actor offset",
+            SceneEvent::SetPlacement(..) => "Actor placement",
             SceneEvent::SetModel(..) => "Actor model",
             SceneEvent::SetCamera(_) => "Scene camera",
             SceneEvent::SetLight(_) => "Scene light",

@@ -279,6 +279,7 @@ pub fn scene_file_events(
             model: a.model.clone(),
             motion: None,
             offset: a.offset,
+            placement: a.placement,
         });
     }
     events.push(Event::Scene(SceneEvent::Arrange {

@@ -33,6 +33,9 @@ pub(super) struct Arrangement {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum MergeKey {
     Offset(usize),
+    /// An actor and which of its placement's values changed (bits: X, Y,
+    /// Z, turn): a drag on one field merges, the next field is a new step.
+    Placement(usize, u8),
     AccessoryState(usize),
     AccessoryKey(usize, u32),
     BackgroundColour,

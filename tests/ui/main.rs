@@ -25,6 +25,7 @@ mod newuser;
 mod newuser2;
 mod physics;
 mod physics_actors;
+mod placement;
 mod project;
 mod recovery;
 mod save;

@@ -214,7 +214,8 @@ fn accessory_keys_are_registered_interpolated_deleted_and_undone() {
     h.state_mut().transport(TransportEvent::Seek(0.0));
     h.run_steps(2);
     h.get_by_label("Key accessory").scroll_to_me();
-    h.run_steps(1);
+    // The scroll animates: let it come to rest before the click.
+    h.run_steps(12);
     h.get_by_label("Key accessory").click();
     h.run_steps(2);
     let keys = |h: &Harness<'_, StudioApp>| h.state().ws.scene().set.accessories[0].keys.clone();
@@ -281,7 +282,8 @@ fn the_background_colour_is_a_scene_setting_the_viewport_uses() {
     assert_eq!(loaded.scene.set.background.colour, [0.2, 0.4, 0.6]);
     // "White", clicked.
     h.get_by_label("White").scroll_to_me();
-    h.run_steps(1);
+    // The scroll animates: let it come to rest before the click.
+    h.run_steps(12);
     h.get_by_label("White").click();
     h.run_steps(2);
     assert_eq!(colour(&h), [1.0; 3]);

@@ -18,6 +18,10 @@ pub enum Action {
     RenameActor(usize, String),
     SetMotion(usize, Option<u64>),
     SetOffset(usize, i32),
+    /// Where the actor stands (X/Y/Z, turn about Y).
+    SetPlacement(usize, scene::ActorPlacement),
+    /// Place this actor with the viewport's gizmo.
+    PlaceInView(usize),
     /// Pick a PMX/PMD file for this actor.
     LoadModel(usize),
     /// Back to the built-in skeleton.
@@ -353,7 +357,79 @@ fn actor_grid(
                 out.push(Action::SetOffset(i, off));
             }
             ui.end_row();
+            match placement_row(ui, i, &a.placement) {
+                Some(Placed::To(p)) => out.push(Action::SetPlacement(i, p)),
+                Some(Placed::InView) => out.push(Action::PlaceInView(i)),
+                None => {}
+            }
         });
+}
+
+/// What the placement rows asked for.
+enum Placed {
+    To(scene::ActorPlacement),
+    /// "Move in view": the viewport's gizmo places the actor.
+    InView,
+}
+
+/// The actor's place in the scene: X, Y, Z (MMD units) and its turn about
+/// Y, as MMD's accessory panel edits a placement; "At origin" puts it
+/// back, "Move in view" hands it to the viewport's gizmo.
+fn placement_row(ui: &mut egui::Ui, i: usize, now: &scene::ActorPlacement) -> Option<Placed> {
+    let mut p = *now;
+    let mut in_view = false;
+    ui.label("Place");
+    ui.horizontal(|ui| {
+        for (label, v) in [
+            ("X", &mut p.position.x),
+            ("Y", &mut p.position.y),
+            ("Z", &mut p.position.z),
+        ] {
+            let axis = ui.label(label);
+            ui.add(
+                egui::DragValue::new(v)
+                    .speed(0.1)
+                    .max_decimals(2)
+                    .range(-100_000.0..=100_000.0),
+            )
+            .labelled_by(axis.id)
+            .on_hover_text(format!(
+                "Actor {} {label}: where it stands in the scene (MMD units), \
+                 above everything its motion does",
+                i + 1
+            ));
+        }
+    });
+    ui.end_row();
+    let l = ui.label("Turn");
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::DragValue::new(&mut p.turn_degrees)
+                .speed(1.0)
+                .suffix("°")
+                .max_decimals(1)
+                .range(-360.0..=360.0),
+        )
+        .labelled_by(l.id)
+        .on_hover_text("The actor's turn about the vertical axis (MMD's Ry)");
+        if !now.is_origin()
+            && ui
+                .small_button("At origin")
+                .on_hover_text("Back to the origin, unturned (where MMD loads a model)")
+                .clicked()
+        {
+            p = scene::ActorPlacement::ORIGIN;
+        }
+        in_view = ui
+            .small_button("Move in view")
+            .on_hover_text("Move and turn this actor with the gizmo in the preview (Esc: done)")
+            .clicked();
+    });
+    ui.end_row();
+    if in_view {
+        return Some(Placed::InView);
+    }
+    (p != *now).then_some(Placed::To(p))
 }
 
 /// Names the motion uses that the model lacks (bones, and morphs once the

@@ -253,12 +253,20 @@ pub fn ui(
     shared: &mut Shared,
 ) -> Output {
     let mut edits = Vec::new();
-    let picked = draw(ui, posing, view, scene, &mut edits, shared);
-    let events = edits
+    let pointer = draw(ui, posing, view, scene, &mut edits, shared);
+    let mut events: Vec<_> = edits
         .into_iter()
         .map(|(id, e)| crate::workspace::Event::edit(id, e))
         .collect();
-    Output { events, picked }
+    if let Some((actor, p)) = pointer.placed {
+        events.push(crate::workspace::Event::Scene(
+            crate::workspace::SceneEvent::SetPlacement(actor, p),
+        ));
+    }
+    Output {
+        events,
+        picked: pointer.picked,
+    }
 }
 
 /// The narrowest view (points) that still shows the Posing/Shots side
@@ -273,7 +281,7 @@ fn draw(
     scene: &SceneView,
     edits: &mut Vec<(u64, EditRequest)>,
     shared: &mut Shared,
-) -> Option<gizmo::Selected> {
+) -> gizmo::Pointer {
     posing.prepare(ui, scene, shared);
     let has_cam = posing.now.camera.is_some();
     bar::toolbar(ui, scene, has_cam, edits, shared, posing, view);
@@ -348,7 +356,7 @@ fn draw(
         },
         parts.tool,
     );
-    pointer.picked
+    pointer
 }
 
 /// How a view takes its picture this frame: through which camera, into

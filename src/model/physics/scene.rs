@@ -55,6 +55,8 @@ struct Member {
     /// The engine's bind generation the tracks were read for.
     binds: u64,
     tracks: Vec<(usize, usize)>,
+    /// The engine's placement when last posed: a new one resets the world.
+    placement: Option<Mat4>,
 }
 
 /// The scene's physics: one world and one clock for every actor.
@@ -225,6 +227,7 @@ impl ScenePhysics {
                     actor,
                     binds: actors[actor].engine.bind_generation(),
                     tracks: physics_tracks(actors[actor].model, actors[actor].engine.binding()),
+                    placement: actors[actor].engine.placement(),
                 })
                 .collect();
             self.world = if self.members.is_empty() {
@@ -256,6 +259,13 @@ impl ScenePhysics {
             if binds != m.binds {
                 m.binds = binds;
                 m.tracks = physics_tracks(a.model, a.engine.binding());
+                self.clock.request_reset();
+            }
+            // An actor moved in the scene: its bodies snap to where its
+            // bones now are (a reset), as after a new motion.
+            let placement = a.engine.placement();
+            if placement != m.placement {
+                m.placement = placement;
                 self.clock.request_reset();
             }
         }

@@ -92,7 +92,7 @@ pub enum Role {
 }
 
 /// An actor of the scene, with paths (a motion without a file has none).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ActorRecord {
     pub name: String,
     /// `None`: the built-in skeleton.
@@ -101,6 +101,24 @@ pub struct ActorRecord {
     #[serde(default, with = "os_path::opt")]
     pub motion: Option<PathBuf>,
     pub offset: i32,
+    /// Where the actor stood (MMD units; absent in older records: the
+    /// origin).
+    #[serde(default)]
+    pub position: [f32; 3],
+    /// Its turn about Y, degrees.
+    #[serde(default)]
+    pub turn: f32,
+}
+
+impl ActorRecord {
+    /// The placement recorded (a non-finite value reads as 0).
+    pub fn placement(&self) -> crate::scene::ActorPlacement {
+        let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
+        crate::scene::ActorPlacement {
+            position: glam::Vec3::from_array(self.position.map(finite)),
+            turn_degrees: finite(self.turn),
+        }
+    }
 }
 
 /// The scene's song when the copy was written.

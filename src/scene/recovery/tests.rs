@@ -55,6 +55,8 @@ fn info(doc_id: u64, edits: u64) -> DocInfo {
                 model: Some(PathBuf::from("/models/mei.pmd")),
                 motion: Some(PathBuf::from("/music/dance.vmd")),
                 offset: -12,
+                position: [12.5, 0.0, -4.0],
+                turn: 30.0,
             }],
             camera: None,
             light: None,

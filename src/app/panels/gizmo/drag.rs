@@ -8,10 +8,11 @@ use glam::{Quat, Vec2, Vec3};
 use super::pick::{handle_at, joints, shape};
 use super::{
     Frame, GizmoShape, Handle, PICK_PX, Pending, PoseTool, Selected, Target, bone_key_at,
-    rotation_of, v2,
+    root_rotation, rotation_of, v2,
 };
 use crate::app::panels::Shared;
 use crate::model::gizmo::{self as gm, Screen};
+use crate::scene::ActorPlacement;
 use crate::workspace::document::{Document, Edit, EditRequest, KeyChanges};
 
 #[derive(Debug, Clone)]
@@ -77,12 +78,15 @@ pub(super) fn current_local(
 }
 
 /// What the posing tool did with the pointer this frame.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Pointer {
     /// The tool took the pointer (the view must not orbit).
     pub took: bool,
     /// A joint the user clicked this frame (now the selected bone).
     pub picked: Option<Selected>,
+    /// Where a placing drag put an actor this frame (a scene change for
+    /// the caller to apply).
+    pub placed: Option<(usize, ActorPlacement)>,
 }
 
 /// Pointer handling: hover, joint clicks, gizmo drags.
@@ -96,7 +100,15 @@ pub fn interact(
     let took = Pointer {
         took: true,
         picked: None,
+        placed: None,
     };
+    if tool.placing.is_some()
+        && tool.drag.is_none()
+        && response.ctx.input(|i| i.key_pressed(egui::Key::Escape))
+    {
+        tool.placing = None;
+        shared.info("Placing done");
+    }
     // A drag started in another view belongs to that view.
     if tool.drag.as_ref().is_some_and(|d| d.view != f.view_number) {
         return took;
@@ -137,7 +149,10 @@ pub fn interact(
             }
             tool.drag = None;
         }
-        return took;
+        return Pointer {
+            placed: tool.placed.take(),
+            ..took
+        };
     }
     if response.clicked_by(primary)
         && let Some(p) = response.interact_pointer_pos().map(v2)
@@ -148,6 +163,7 @@ pub fn interact(
             return took;
         }
         let pts: Vec<Option<Vec2>> = joints.iter().map(|j| Some(j.2)).collect();
+        let before = tool.selected.clone();
         tool.selected = gm::nearest_joint(&pts, p, PICK_PX).and_then(|i| {
             let (actor, bone, _) = joints[i];
             let name = f
@@ -161,9 +177,14 @@ pub fn interact(
                 .clone();
             Some(Selected { actor, bone, name })
         });
+        if tool.selected.is_some() && tool.selected != before {
+            // Picking a bone goes back to posing.
+            tool.placing = None;
+        }
         return Pointer {
             took: tool.selected.is_some(),
             picked: tool.selected.clone(),
+            placed: None,
         };
     }
     Pointer::default()
@@ -177,6 +198,10 @@ fn start_drag(
     shared: &mut Shared,
     tool: &mut PoseTool,
 ) {
+    if let Some(i) = tool.placing {
+        start_place_drag(h, g, origin, f, shared, tool, i);
+        return;
+    }
     let Some(s) = tool.selected.clone() else {
         return;
     };
@@ -207,26 +232,10 @@ fn start_drag(
         .get(s.bone)
         .and_then(|b| b.parent)
         .and_then(|p| world.get(p))
-        .map_or(Quat::IDENTITY, rotation_of);
+        .map_or_else(|| root_rotation(a), rotation_of);
     let (start_t, start_q, key) = current_local(tool, doc, s.actor, &s.name, frame);
-    let (axis, ring) = match h {
-        Handle::Ring(i) => {
-            let axis = g.ring_axes[i];
-            // The ring point nearest the pointer is what the user grabbed.
-            let pts = gm::ring_points(g.centre, axis, g.ring_radius, gm::RING_SEGMENTS);
-            let grab = pts
-                .iter()
-                .filter_map(|&p| f.screen.project(p).map(|s| (p, (s - origin).length())))
-                .min_by(|a, b| a.1.total_cmp(&b.1))
-                .map(|(p, _)| p);
-            let ring = grab.and_then(|p| gm::ring_grab(&f.screen, g.centre, axis, p));
-            if ring.is_none() {
-                shared.info("That ring is seen edge-on here: grab it where it curves");
-                return;
-            }
-            (axis, ring)
-        }
-        Handle::Arrow(i) => (g.arrow_axes[i], None),
+    let Some((axis, ring)) = grab(h, g, origin, f, shared) else {
+        return;
     };
     let target = match key {
         Some(k) => Target::Key(k),
@@ -270,6 +279,91 @@ fn start_drag(
     });
 }
 
+/// The axis of handle `h` and, for a ring, where on it the user grabbed
+/// (`None` with a note when the ring is seen edge-on).
+fn grab(
+    h: Handle,
+    g: &GizmoShape,
+    origin: Vec2,
+    f: &Frame,
+    shared: &mut Shared,
+) -> Option<(Vec3, Option<gm::RingGrab>)> {
+    match h {
+        Handle::Ring(i) => {
+            let axis = g.ring_axes[i];
+            // The ring point nearest the pointer is what the user grabbed.
+            let pts = gm::ring_points(g.centre, axis, g.ring_radius, gm::RING_SEGMENTS);
+            let grab = pts
+                .iter()
+                .filter_map(|&p| f.screen.project(p).map(|s| (p, (s - origin).length())))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(p, _)| p);
+            let ring = grab.and_then(|p| gm::ring_grab(&f.screen, g.centre, axis, p));
+            if ring.is_none() {
+                shared.info("That ring is seen edge-on here: grab it where it curves");
+                return None;
+            }
+            Some((axis, ring))
+        }
+        Handle::Arrow(i) => Some((g.arrow_axes[i], None)),
+    }
+}
+
+/// Starts a drag of the placing gizmo on actor `actor`.
+fn start_place_drag(
+    h: Handle,
+    g: &GizmoShape,
+    origin: Vec2,
+    f: &Frame,
+    shared: &mut Shared,
+    tool: &mut PoseTool,
+    actor: usize,
+) {
+    let Some(a) = f.scene.actors.get(actor) else {
+        tool.placing = None;
+        return;
+    };
+    let Some((axis, ring)) = grab(h, g, origin, f, shared) else {
+        return;
+    };
+    let merge = tool.merge_id();
+    tool.drag = Some(Drag {
+        handle: h,
+        origin,
+        axis,
+        centre: g.centre,
+        parent: Quat::IDENTITY,
+        start_t: a.placement.position,
+        start_q: a.placement.rotation(),
+        ring,
+        screen: f.screen,
+        target: Target::Place(actor, a.placement),
+        doc: 0,
+        frame: 0,
+        merge,
+        view: f.view_number,
+    });
+}
+
+/// The placement a placing drag by `delta` makes of `start`: an arrow
+/// moves it along its axis, the ring (about Y) adds its angle to the turn
+/// (kept within ±180°).
+fn dragged_placement(d: &Drag, delta: Vec2, start: ActorPlacement) -> Option<ActorPlacement> {
+    let mut p = start;
+    match d.handle {
+        Handle::Ring(_) => {
+            let angle = gm::ring_drag_angle(d.ring.as_ref()?, delta).to_degrees();
+            let turn = (start.turn_degrees + angle * d.axis.y.signum() + 180.0).rem_euclid(360.0);
+            p.turn_degrees = turn - 180.0;
+        }
+        Handle::Arrow(_) => {
+            let dist = gm::axis_drag_distance(&d.screen, d.centre, d.axis, delta)?;
+            p.position = start.position + d.axis * dist;
+        }
+    }
+    (p.position.is_finite() && p.turn_degrees.is_finite()).then_some(p)
+}
+
 fn continue_drag(
     d: &Drag,
     delta: Vec2,
@@ -277,6 +371,12 @@ fn continue_drag(
     edits: &mut Vec<(u64, EditRequest)>,
     tool: &mut PoseTool,
 ) {
+    if let Target::Place(actor, start) = d.target {
+        if let Some(p) = dragged_placement(d, delta, start) {
+            tool.placed = Some((actor, p));
+        }
+        return;
+    }
     let (t, q) = match d.handle {
         Handle::Ring(_) => {
             let Some(ring) = &d.ring else { return };
@@ -346,5 +446,6 @@ fn continue_drag(
                 p.rotation = q;
             }
         }
+        Target::Place(..) => {}
     }
 }

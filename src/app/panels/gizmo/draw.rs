@@ -27,19 +27,10 @@ pub fn draw(painter: &egui::Painter, f: &Frame, tool: &mut PoseTool) {
             label(painter, p2(p) + egui::vec2(8.0, -8.0), &bone.name);
         }
     }
-    if let (Some(s), Some(g)) = (&tool.selected, &g) {
+    if let (Some(text), Some(g)) = (gizmo_title(f, tool), &g) {
         let (_, _, fwd) = f.view.basis();
         if let Some(c) = f.screen.project(g.centre) {
             painter.circle_filled(p2(c), 4.0, SELECTED);
-            let pending = tool
-                .pending
-                .as_ref()
-                .is_some_and(|p| p.actor == s.actor && p.bone == s.name);
-            let text = if pending {
-                format!("{}  (not keyed: Enter registers)", s.name)
-            } else {
-                s.name.clone()
-            };
             label(painter, p2(c) + egui::vec2(10.0, 10.0), &text);
         }
         let active = tool.hover;
@@ -49,7 +40,13 @@ pub fn draw(painter: &egui::Painter, f: &Frame, tool: &mut PoseTool) {
                 let colour = if active == Some(Handle::Ring(i)) {
                     ACTIVE
                 } else {
-                    AXIS_COLOURS[if g.ring_count == 1 { 0 } else { i }]
+                    // A lone ring is the twist axis (X's colour) or, when
+                    // placing, the turn about Y.
+                    AXIS_COLOURS[match (g.ring_count, tool.placing) {
+                        (1, Some(_)) => 1,
+                        (1, None) => 0,
+                        _ => i,
+                    }]
                 };
                 let n = pts.len();
                 for k in 0..n {
@@ -109,6 +106,28 @@ pub fn draw(painter: &egui::Painter, f: &Frame, tool: &mut PoseTool) {
         gizmo: g,
     };
     tool.drawn.insert(f.view_number, drawn);
+}
+
+/// What the gizmo is on: the actor being placed, or the selected bone
+/// (with a note when its pose is not keyed); `None`: no gizmo.
+fn gizmo_title(f: &Frame, tool: &PoseTool) -> Option<String> {
+    if let Some(i) = tool.placing {
+        let a = f.scene.actors.get(i)?;
+        return Some(format!(
+            "{}  (placing: arrows move, the ring turns; Esc: done)",
+            a.name
+        ));
+    }
+    let s = tool.selected.as_ref()?;
+    let pending = tool
+        .pending
+        .as_ref()
+        .is_some_and(|p| p.actor == s.actor && p.bone == s.name);
+    Some(if pending {
+        format!("{}  (not keyed: Enter registers)", s.name)
+    } else {
+        s.name.clone()
+    })
 }
 
 fn label(painter: &egui::Painter, at: Pos2, text: &str) {

@@ -90,6 +90,8 @@ pub(super) enum Target {
     Key(u32),
     /// The unregistered pose.
     Pending,
+    /// An actor's place in the scene, as it was when the drag started.
+    Place(usize, crate::scene::ActorPlacement),
 }
 
 /// The gizmo as drawn last: where its handles are.
@@ -139,6 +141,12 @@ pub struct PoseTool {
     /// What each view drew last, by view number (the view a drag started
     /// in keeps it; tests find handles and joints here).
     drawn: std::collections::BTreeMap<u32, Drawn>,
+    /// The actor the gizmo places (scene panel ▸ "Move in view"): its
+    /// arrows move the actor, its ring turns it; picking a joint or Esc
+    /// ends it.
+    pub placing: Option<usize>,
+    /// A placement a drag made this frame, for [`drag::interact`]'s caller.
+    placed: Option<(usize, crate::scene::ActorPlacement)>,
 }
 
 impl Default for PoseTool {
@@ -152,6 +160,8 @@ impl Default for PoseTool {
             hover_joint: None,
             seen_active: None,
             drawn: Default::default(),
+            placing: None,
+            placed: None,
         }
     }
 }
@@ -208,6 +218,12 @@ pub(super) fn is_ik(skel: &Skeleton, bone: usize) -> bool {
 pub(super) fn rotation_of(m: &Mat4) -> Quat {
     let (_, r, _) = m.to_scale_rotation_translation();
     r.normalize()
+}
+
+/// What a bone without a parent hangs from: the actor's placement (its
+/// turn), so a root bone's key is turned and moved in the actor's frame.
+pub(super) fn root_rotation(a: &super::viewport::scene_view::ActorView) -> Quat {
+    a.placement.rotation()
 }
 
 impl PoseTool {

@@ -1,16 +1,20 @@
 //! Where the gizmo is and what the pointer is over: the gizmo's shape for
 //! the selected bone, the handle under the pointer, the pickable joints.
 
-use glam::{Quat, Vec2};
+use glam::{Vec2, Vec3};
 
 use super::{
     ARROW_PX, Frame, GizmoShape, Handle, PICK_PX, PoseTool, RING_PX, is_ik, movable, p2,
-    rotation_of,
+    root_rotation, rotation_of,
 };
 use crate::model::gizmo::{self as gm, Screen};
 
-/// The gizmo's shape for the selected bone.
+/// The gizmo's shape for the selected bone, or for the actor being
+/// placed.
 pub(super) fn shape(tool: &PoseTool, f: &Frame) -> Option<GizmoShape> {
+    if let Some(i) = tool.placing {
+        return place_shape(f, i);
+    }
     let s = tool.selected.as_ref()?;
     let a = f.scene.actors.get(s.actor)?;
     let world = f.worlds.get(s.actor)?;
@@ -22,7 +26,7 @@ pub(super) fn shape(tool: &PoseTool, f: &Frame) -> Option<GizmoShape> {
     let parent = bone
         .parent
         .and_then(|p| world.get(p))
-        .map_or(Quat::IDENTITY, rotation_of);
+        .map_or_else(|| root_rotation(a), rotation_of);
     let frame = gm::axis_frame(tool.space, rotation_of(w), bone.local_axes);
     let turns = bone.flags.rotatable && !is_ik(a.skeleton(), s.bone);
     let (ring_axes, ring_count) = match bone.fixed_axis {
@@ -40,6 +44,27 @@ pub(super) fn shape(tool: &PoseTool, f: &Frame) -> Option<GizmoShape> {
         ring_count,
         arrow_axes: frame,
         arrows: movable(a.skeleton(), s.bone),
+        ring_radius: RING_PX * upp,
+        arrow_length: ARROW_PX * upp,
+    })
+}
+
+/// The placing gizmo: at the actor's place on the ground, arrows along the
+/// scene's X, Y and Z, one ring about Y (an actor turns about Y only).
+fn place_shape(f: &Frame, actor: usize) -> Option<GizmoShape> {
+    let a = f.scene.actors.get(actor)?;
+    let centre = a.placement.position;
+    if !centre.is_finite() {
+        return None;
+    }
+    let (right, _, _) = f.view.basis();
+    let upp = f.screen.units_per_pixel(centre, right)?;
+    Some(GizmoShape {
+        centre,
+        ring_axes: [Vec3::Y, Vec3::X, Vec3::Z],
+        ring_count: 1,
+        arrow_axes: [Vec3::X, Vec3::Y, Vec3::Z],
+        arrows: true,
         ring_radius: RING_PX * upp,
         arrow_length: ARROW_PX * upp,
     })

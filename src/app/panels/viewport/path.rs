@@ -99,6 +99,9 @@ pub struct PathData {
     /// The camera's eye path (free view only).
     pub camera: Option<CameraPath>,
     pub ghosts: Vec<Ghost>,
+    /// Where the selected bone's actor stands: the bone path and ghosts
+    /// are posed unplaced and drawn through it.
+    pub placement: Mat4,
 }
 
 /// Settings, caches and the last data drawn, kept in egui's memory.
@@ -177,6 +180,7 @@ pub(super) fn overlay(w: &WorldOverlays) {
         && (s.path || s.ghosts)
     {
         let rig = actor.rig;
+        data.placement = actor.placement.matrix().unwrap_or(Mat4::IDENTITY);
         let rig_gen = actor.model.map_or(0, |a| a.generation());
         let frame = (playhead - f64::from(actor.offset)).round().max(0.0) as u32;
         let range = (
@@ -422,16 +426,23 @@ fn controls(ctx: &egui::Context, rect: Rect, view: u32, s: &mut Settings) {
 
 /// Draws `data` with `painter` through `view_proj` into `rect`.
 pub fn draw(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, data: &PathData) {
+    let placed = *view_proj * data.placement;
     let at = |p: Vec3| project_point(view_proj, p, rect);
     let line = |a: Vec3, b: Vec3, st: Stroke| {
         if let Some(s) = project_segment(view_proj, a, b, rect) {
             painter.line_segment(s, st);
         }
     };
+    let at_actor = |p: Vec3| project_point(&placed, p, rect);
+    let actor_line = |a: Vec3, b: Vec3, st: Stroke| {
+        if let Some(s) = project_segment(&placed, a, b, rect) {
+            painter.line_segment(s, st);
+        }
+    };
     for g in &data.ghosts {
         let c = if g.before { GHOST_BEFORE } else { GHOST_AFTER };
         for [a, b] in &g.lines {
-            line(*a, *b, Stroke::new(1.5, c));
+            actor_line(*a, *b, Stroke::new(1.5, c));
         }
     }
     if let Some(paths) = &data.bone {
@@ -445,7 +456,7 @@ pub fn draw(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, data: &PathDa
                 } else {
                     PATH.gamma_multiply(0.7)
                 };
-                line(
+                actor_line(
                     Vec3::from(w[0]),
                     Vec3::from(w[1]),
                     Stroke::new(if edited(f) { 2.0 } else { 1.0 }, c),
@@ -453,7 +464,7 @@ pub fn draw(painter: &egui::Painter, view_proj: &Mat4, rect: Rect, data: &PathDa
             }
             for (i, q) in p.points.iter().enumerate() {
                 let f = frame_of(i);
-                if let Some(s) = at(Vec3::from(*q)) {
+                if let Some(s) = at_actor(Vec3::from(*q)) {
                     if p.key_frames.binary_search(&f).is_ok() {
                         key_mark(painter, s, if edited(f) { PATH_EDITED } else { PATH });
                     } else {

@@ -63,6 +63,15 @@ impl Engine {
         }
     }
 
+    /// Places the model in the scene (the actor's placement); a new
+    /// placement poses again.
+    fn place(&mut self, placement: Option<glam::Mat4>) {
+        if self.engine.placement() != placement {
+            self.engine.set_placement(placement);
+            self.last = None;
+        }
+    }
+
     /// Poses `model` at motion frame `key.frame` (skinned if `key.skinned`)
     /// unless the last pose was made from the same input and nothing is
     /// simulated (with physics every pass poses: the clock decides what
@@ -699,6 +708,11 @@ fn refresh_actor<'s>(
                 generation: 0,
             });
         }
+    }
+    let placement = actor.placement.matrix();
+    p.rig.place(placement);
+    if let Some(f) = p.mesh.as_mut().and_then(|m| m.figure.as_mut()) {
+        f.place(placement);
     }
     p
 }

@@ -65,6 +65,9 @@ pub struct ActorView<'a> {
     pub motion: Option<&'a Document>,
     /// Scene frame − offset = the motion's frame.
     pub offset: i32,
+    /// Where the actor stands in the scene; every bone, vertex and body of
+    /// its pose is placed by it.
+    pub placement: crate::scene::ActorPlacement,
 }
 
 impl<'a> ActorView<'a> {

@@ -152,6 +152,7 @@ fn one_pose_feeds_the_skeleton_and_the_mesh_and_the_buffers_are_reused() {
             rig: model,
             motion: None,
             offset: 0,
+            placement: Default::default(),
         }],
         ..Default::default()
     };
@@ -234,6 +235,7 @@ fn without_physics_an_unchanged_frame_is_not_posed_again() {
             rig: &rig,
             motion: None,
             offset: 0,
+            placement: Default::default(),
         }],
         ..Default::default()
     };
