@@ -176,6 +176,11 @@ pub struct Poser {
     /// Per bone: its parent ([`NO_PARENT`] for none) and rest offset, as
     /// [`parent_link`] gives them (what each world matrix reads).
     parent_links: Vec<(u32, Vec3)>,
+    /// Per IK chain: whether its effector is the last bone of its path and
+    /// no path bone hangs from it, so that the CCD loops need only its
+    /// translation (the rest of its matrix is computed once the chain is
+    /// solved).
+    lazy_effector: Vec<bool>,
     /// Where the model stands in the scene (see [`Poser::set_placement`])
     /// and its inverse; `None`: at the origin, unturned.
     placement: Option<(Mat4, Mat4)>,
@@ -223,6 +228,17 @@ impl Poser {
                 Some((i, axis.try_normalize().unwrap_or(Vec3::ZERO)))
             })
             .collect();
+        let lazy_effector = skel
+            .iks
+            .iter()
+            .zip(&chain_paths)
+            .map(|(chain, path)| {
+                path.last() == Some(&chain.target)
+                    && path
+                        .iter()
+                        .all(|&x| parent_link(model, x).0 != Some(chain.target))
+            })
+            .collect();
         Poser {
             input: PoseInput::rest(model),
             schedule,
@@ -244,6 +260,7 @@ impl Poser {
                 })
                 .collect(),
             placement: None,
+            lazy_effector,
             anim_t: Vec::new(),
             anim_r: Vec::new(),
             append_t: Vec::new(),
@@ -616,6 +633,10 @@ impl Poser {
                 loops
             };
         }
+        if self.lazy_effector[c] {
+            // The loops moved only the effector's translation.
+            self.update_world(model, target, out);
+        }
     }
 
     /// World matrices again for the bones of chain `c`'s path (top link
@@ -624,12 +645,37 @@ impl Poser {
     /// other path bone's was set when the chain started (`pose_bone`) or
     /// when its own IK rotation last changed.
     fn repose_path(&mut self, model: &Model, c: usize, from: usize, out: &mut Posed) {
-        for k in 0..self.chain_paths[c].len() {
-            let x = self.chain_paths[c][k];
+        let path = &self.chain_paths[c];
+        let lazy = self.lazy_effector[c];
+        for (k, &x) in path.iter().enumerate() {
             if self.rank[x] >= from {
-                self.update_world(model, x, out);
+                if lazy && k + 1 == path.len() {
+                    self.update_position(model, x, out);
+                } else {
+                    self.update_world(model, x, out);
+                }
             }
         }
+    }
+
+    /// Only the translation of `b`'s world matrix (what the loops read of
+    /// an effector, see [`Poser::lazy_effector`]): `parent world ·
+    /// (offset, 1)`, the very column [`update_world`](Self::update_world)'s
+    /// product computes, bit for bit (glam's `Mat4 · Mat4` multiplies each
+    /// column by `mul_vec4`). The other columns are left for
+    /// [`update_world`](Self::update_world) at the end of the solve.
+    fn update_position(&self, model: &Model, b: usize, out: &mut Posed) {
+        let (parent, rest_offset) = match self.parent_links.get(b) {
+            Some(&(p, d)) => ((p != NO_PARENT).then_some(p as usize), d),
+            None => parent_link(model, b),
+        };
+        let pw = match (parent, self.placement) {
+            (Some(p), _) => out.bone_world[p],
+            (None, None) => Mat4::IDENTITY,
+            (None, Some((m, _))) => m,
+        };
+        let offset = rest_offset + self.local_t[b];
+        out.bone_world[b].w_axis = pw.mul_vec4(offset.extend(1.0));
     }
 
     /// Material morphs alone, with `out`'s applied weights: what a
