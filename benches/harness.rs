@@ -9,6 +9,19 @@
 //! its sample motion, the generated 180-body model with its dance.
 //! `examples/pose_step.rs` runs the same protocol once and prints medians.
 //!
+//! Measured (issue 37; 2-core machine shared with two other builds, so
+//! wall times move by ±30 % from run to run: the instruction counts are the
+//! figures to compare). callgrind, `examples/pose_step` (the same calls),
+//! instructions per call, before → after the issue-37 commits: Mei bones
+//! 286.6k → 245.7k (−14 %), MMT bones 340.6k → 289.1k (−15 %); with
+//! physics (one reset amortised over 300 calls, 120 for the generated
+//! model) Mei 1.32M → 1.20M (−9 %), sample model 2.36M → 2.18M (−8 %),
+//! generated 9.67M → 9.23M (−5 %). Criterion medians, before / after run
+//! back to back twice at load average 3.0–4.3: Mei 54.1 / 49.3 and 72.7 /
+//! 72.3 µs, MMT 50.0 / 50.4 and 75.3 / 75.9 µs, Mei + physics 222 / 139
+//! and 237 / 310 µs, sample 300 / 379 and 434 / 528 µs, generated 1.63 /
+//! 1.53 and 2.56 / 2.28 ms (the load, not the code, decides those pairs).
+//!
 //! Run: `cargo bench --no-default-features --bench harness`.
 
 #[path = "support/harness.rs"]
