@@ -177,9 +177,9 @@ pub struct Poser {
     /// [`parent_link`] gives them (what each world matrix reads).
     parent_links: Vec<(u32, Vec3)>,
     /// Per IK chain: whether its effector is the last bone of its path and
-    /// no path bone hangs from it, so that the CCD loops need only its
-    /// translation (the rest of its matrix is computed once the chain is
-    /// solved).
+    /// no path bone or link hangs from it (a link's parent frame is read
+    /// whole), so that the CCD loops need only its translation (the rest of
+    /// its matrix is computed once the chain is solved).
     lazy_effector: Vec<bool>,
     /// Where the model stands in the scene (see [`Poser::set_placement`])
     /// and its inverse; `None`: at the origin, unturned.
@@ -233,10 +233,12 @@ impl Poser {
             .iter()
             .zip(&chain_paths)
             .map(|(chain, path)| {
+                let hangs_from_target = |x: usize| {
+                    x >= skel.bones.len() || parent_link(model, x).0 == Some(chain.target)
+                };
                 path.last() == Some(&chain.target)
-                    && path
-                        .iter()
-                        .all(|&x| parent_link(model, x).0 != Some(chain.target))
+                    && !path.iter().any(|&x| hangs_from_target(x))
+                    && !chain.links.iter().any(|l| hangs_from_target(l.bone))
             })
             .collect();
         Poser {
