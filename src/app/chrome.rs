@@ -60,6 +60,8 @@ pub struct MenuInput<'a> {
     pub has_song: bool,
     /// The docked layout (View ▸ Panels).
     pub dock: &'a Dock,
+    /// A background job runs (a spinner after the file tabs).
+    pub busy: bool,
 }
 
 /// The menu bar.
@@ -84,6 +86,9 @@ pub fn menu_bar(
                 panels::toolbox::menu(ui, toolbox);
             });
         });
+        // The file tabs after the menus, in the same row.
+        ui.separator();
+        out.extend(tabs(ui, input.ws, input.busy));
     });
     out
 }
@@ -474,7 +479,7 @@ fn playback_menu(
 /// The document tabs: a click activates, a middle click closes.
 pub fn tabs(ui: &mut egui::Ui, ws: &Workspace, busy: bool) -> Vec<Request> {
     let mut out = Vec::new();
-    ui.horizontal_wrapped(|ui| {
+    {
         let active = ws.active_index();
         for (i, d) in ws.docs().iter().enumerate() {
             let r = ui.selectable_label(i == active, d.title());
@@ -494,7 +499,7 @@ pub fn tabs(ui: &mut egui::Ui, ws: &Workspace, busy: bool) -> Vec<Request> {
             ui.separator();
             ui.spinner();
         }
-    });
+    }
     out
 }
 
