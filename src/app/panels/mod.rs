@@ -45,6 +45,9 @@ pub struct Shared {
     /// The job service every background task runs on (the app's
     /// [`crate::app::jobs::Jobs`] shares it).
     pub jobs: crate::app::jobs::JobService,
+    /// The viewport's pictures per second while playing (the viewport
+    /// counts, the status bar shows).
+    pub pictures: crate::app::picture_rate::PictureRate,
 }
 
 impl Shared {

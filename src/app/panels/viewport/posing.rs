@@ -227,6 +227,9 @@ impl Posing {
     /// Brings the poses up to date for this pass (the first view to draw
     /// does it; the others find it done).
     pub fn prepare(&mut self, ui: &egui::Ui, scene: &SceneView, shared: &mut Shared) {
+        // This frame draws a picture (counted once, whatever the views).
+        let (frame, time) = (ui.ctx().cumulative_frame_nr(), ui.input(|i| i.time));
+        shared.pictures.drawn(frame, time, shared.transport.playing);
         let pass = ui.ctx().cumulative_pass_nr();
         if self.pass == Some(pass) {
             return;
