@@ -525,8 +525,8 @@ pub fn status_bar(
             if t.playing { "playing" } else { "paused" }
         ));
         // Pictures the viewport drew in the last second, while playing.
-        let now = ui.input(|i| i.time);
-        if let Some(rate) = shared.pictures.figure(now).filter(|_| t.playing) {
+        let (frame, now) = (ui.ctx().cumulative_frame_nr(), ui.input(|i| i.time));
+        if let Some(rate) = shared.pictures.figure(frame, now).filter(|_| t.playing) {
             ui.monospace(format!("viewport {rate:.1} fps"))
                 .on_hover_text(
                     "Pictures the viewport drew per second over the last second (not the playback \

@@ -6,8 +6,13 @@
 
 use std::collections::VecDeque;
 
-/// Seconds of pictures the figure averages over.
+/// Seconds of pictures the figure averages over, back from the last one.
 pub const WINDOW: f64 = 1.0;
+/// At a slow rate, the last this-many pictures however far apart (up to
+/// [`HISTORY`]): a figure needs two intervals at least.
+const MIN_PICTURES: usize = 3;
+/// Seconds of pictures kept.
+pub const HISTORY: f64 = 5.0;
 /// Seconds between two changes of the figure shown (a number that changes
 /// every picture cannot be read).
 pub const REFRESH: f64 = 0.5;
@@ -15,7 +20,7 @@ pub const REFRESH: f64 = 0.5;
 /// Pictures drawn during playback, and the figure last shown.
 #[derive(Debug, Clone, Default)]
 pub struct PictureRate {
-    /// When each picture of the last [`WINDOW`] seconds was drawn (the
+    /// When each picture of the last [`HISTORY`] seconds was drawn (the
     /// frame clock, seconds), oldest first.
     times: VecDeque<f64>,
     /// The frame last counted: a frame counts once.
@@ -45,39 +50,42 @@ impl PictureRate {
         }
         self.last_frame = Some(frame);
         self.times.push_back(time);
-        while self.times.front().is_some_and(|&t| t <= time - WINDOW) {
+        while self.times.front().is_some_and(|&t| t <= time - HISTORY) {
             self.times.pop_front();
         }
     }
 
-    /// Pictures per second at `now`: over the pictures of the last
-    /// [`WINDOW`] seconds, their count less one over the time from the
-    /// first to the last. `None` when fewer than two were drawn in it
-    /// (stopped, or the viewport not shown).
-    pub fn rate(&self, now: f64) -> Option<f64> {
-        if !self.playing || !now.is_finite() {
+    /// Pictures per second as of frame `frame`: over the pictures of the
+    /// [`WINDOW`] seconds up to the last one (at least its last
+    /// [`MIN_PICTURES`]), their count less one over the time from the
+    /// first to the last. `None` when stopped, before two pictures, or when
+    /// the frame before `frame` drew none (the viewport not shown).
+    pub fn rate(&self, frame: u64) -> Option<f64> {
+        let last_frame = self.last_frame?;
+        if !self.playing || frame > last_frame.saturating_add(2) {
             return None;
         }
-        let mut recent = self.times.iter().filter(|&&t| t > now - WINDOW);
-        let first = *recent.next()?;
-        let (count, last) = recent.fold((1u32, first), |(n, _), &t| (n + 1, t));
+        let &last = self.times.back()?;
+        let in_window = self.times.iter().filter(|&&t| t > last - WINDOW).count();
+        let count = in_window.max(MIN_PICTURES).min(self.times.len());
+        let first = self.times[self.times.len() - count];
         let span = last - first;
-        (count >= 2 && span > 0.0).then(|| f64::from(count - 1) / span)
+        (count >= 2 && span > 0.0).then(|| (count - 1) as f64 / span)
     }
 
-    /// The figure for the status bar at `now`: [`rate`](Self::rate),
-    /// worked out again at most every [`REFRESH`] seconds.
-    pub fn figure(&mut self, now: f64) -> Option<f64> {
-        if !self.playing {
+    /// The figure for the status bar at frame `frame`, `now` seconds on the
+    /// frame clock: [`rate`](Self::rate), worked out again at most every
+    /// [`REFRESH`] seconds.
+    pub fn figure(&mut self, frame: u64, now: f64) -> Option<f64> {
+        let Some(fresh) = self.rate(frame) else {
             self.shown = None;
             return None;
-        }
+        };
         match self.shown {
             Some((at, value)) if now >= at && now - at < REFRESH => Some(value),
             _ => {
-                let value = self.rate(now)?;
-                self.shown = Some((now, value));
-                Some(value)
+                self.shown = Some((now, fresh));
+                Some(fresh)
             }
         }
     }
@@ -87,7 +95,7 @@ impl PictureRate {
 mod tests {
     use super::PictureRate;
 
-    /// Pictures every `dt` seconds from 0 for `count` frames.
+    /// Pictures every `dt` seconds from 0, frames 0 to `count` − 1.
     fn played(dt: f64, count: u64) -> PictureRate {
         let mut r = PictureRate::default();
         for k in 0..count {
@@ -98,15 +106,27 @@ mod tests {
 
     #[test]
     fn counts_pictures_per_second_of_the_frame_clock() {
-        // 90 pictures 1/60 s apart: 60 a second.
+        // 90 pictures 1/60 s apart: 60 a second (asked at the next frame,
+        // as the status bar, drawn before the viewport, asks).
         let r = played(1.0 / 60.0, 90);
-        let now = 89.0 / 60.0;
-        let rate = r.rate(now).expect("a rate");
+        let rate = r.rate(90).expect("a rate");
         assert!((rate - 60.0).abs() < 1e-6, "{rate}");
         // 1/24 s apart: 24 a second.
         let r = played(1.0 / 24.0, 48);
-        let rate = r.rate(47.0 / 24.0).expect("a rate");
+        let rate = r.rate(48).expect("a rate");
         assert!((rate - 24.0).abs() < 1e-6, "{rate}");
+    }
+
+    #[test]
+    fn a_slow_rate_still_reads() {
+        // Half a picture a second (a software renderer on a big window):
+        // the last three pictures, 2 s apart.
+        let r = played(2.0, 4);
+        let rate = r.rate(4).expect("a rate");
+        assert!((rate - 0.5).abs() < 1e-9, "{rate}");
+        // Slower than the history keeps: no figure from one picture.
+        let r = played(6.0, 3);
+        assert_eq!(r.rate(3), None);
     }
 
     #[test]
@@ -118,40 +138,44 @@ mod tests {
             r.drawn(k, t, true);
             r.drawn(k, t + 0.001, true);
         }
-        let rate = r.rate(29.0 / 30.0).expect("a rate");
+        let rate = r.rate(30).expect("a rate");
         assert!((rate - 30.0).abs() < 1e-6, "{rate}");
         // Stopped: no figure.
         r.drawn(30, 1.0, false);
-        assert_eq!(r.rate(1.0), None);
-        assert_eq!(r.figure(1.0), None);
+        assert_eq!(r.rate(31), None);
+        assert_eq!(r.figure(31, 1.0), None);
         // Playing again: the old pictures are forgotten (one picture is
         // not yet a rate).
         r.drawn(31, 5.0, true);
-        assert_eq!(r.rate(5.0), None);
+        assert_eq!(r.rate(32), None);
         r.drawn(32, 5.1, true);
-        let rate = r.rate(5.1).expect("a rate");
+        let rate = r.rate(33).expect("a rate");
         assert!((rate - 10.0).abs() < 1e-6, "{rate}");
     }
 
     #[test]
-    fn no_figure_once_the_pictures_stop_coming() {
-        // The viewport hidden while playing: after a window without
-        // pictures there is no figure.
+    fn no_figure_once_the_viewport_stops_drawing() {
+        // Frames go on while playing with the viewport hidden: after a
+        // frame without a picture there is no figure.
         let r = played(0.1, 10);
-        assert!(r.rate(0.95).is_some());
-        assert_eq!(r.rate(0.9 + super::WINDOW + 0.01), None);
+        assert!(
+            r.rate(10).is_some(),
+            "the last picture was the last frame's"
+        );
+        assert!(r.rate(11).is_some(), "one frame between");
+        assert_eq!(r.rate(12), None);
     }
 
     #[test]
     fn the_figure_holds_for_the_refresh_time() {
         let mut r = played(1.0 / 60.0, 61);
-        let first = r.figure(1.0).expect("figure");
+        let first = r.figure(61, 1.0).expect("figure");
         // Slower pictures for a while: the figure holds until the refresh.
         for k in 0..4u64 {
             r.drawn(61 + k, 1.0 + 0.1 * (k + 1) as f64, true);
         }
-        assert_eq!(r.figure(1.4), Some(first));
-        let later = r.figure(1.0 + super::REFRESH + 0.01).expect("figure");
+        assert_eq!(r.figure(65, 1.4), Some(first));
+        let later = r.figure(65, 1.0 + super::REFRESH + 0.01).expect("figure");
         assert!(later < first, "{later} vs {first}");
     }
 
@@ -160,12 +184,11 @@ mod tests {
         let mut r = PictureRate::default();
         r.drawn(0, f64::NAN, true);
         r.drawn(1, f64::INFINITY, true);
-        assert_eq!(r.rate(1.0), None);
+        assert_eq!(r.rate(2), None);
         r.drawn(2, 1.0, true);
         r.drawn(3, 0.5, true); // backwards: starts over
         r.drawn(4, 0.6, true);
-        let rate = r.rate(0.6).expect("a rate");
+        let rate = r.rate(5).expect("a rate");
         assert!((rate - 10.0).abs() < 1e-6, "{rate}");
-        assert_eq!(r.rate(f64::NAN), None);
     }
 }
