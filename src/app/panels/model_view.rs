@@ -77,6 +77,13 @@ pub fn install_render_state(ctx: &egui::Context, render_state: Option<&egui_wgpu
             };
             rs.renderer.write().callback_resources.insert(resources);
             let info = rs.adapter.get_info();
+            tracing::info!(
+                "model renderer on {} ({:?}), {}x MSAA, skinning on the {}",
+                info.name,
+                info.backend,
+                samples,
+                if skinning.is_gpu() { "GPU" } else { "CPU" }
+            );
             let status = Status::Ready(format!("{} ({:?})", info.name, info.backend));
             (status, skinning)
         }
