@@ -81,7 +81,10 @@ fn viewport_options_survive_a_restart() {
     assert!(!from_old.view.show_grid, "the old options were read");
     assert_eq!(from_old.posing.physics, SimulationMode::Play);
     assert!(!from_old.posing.collide_actors, "off unless switched on");
-    assert!(!from_old.posing.fast_preview, "full quality unless switched");
+    assert!(
+        !from_old.posing.fast_preview,
+        "full quality unless switched"
+    );
     assert_eq!(from_old.view.mouse, MouseMap::Mmd);
 }
 
