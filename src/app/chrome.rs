@@ -529,6 +529,15 @@ pub fn status_bar(
             t.frame / 30.0,
             if t.playing { "playing" } else { "paused" }
         ));
+        // Pictures the viewport drew in the last second, while playing.
+        let (frame, now) = (ui.ctx().cumulative_frame_nr(), ui.input(|i| i.time));
+        if let Some(rate) = shared.pictures.figure(frame, now).filter(|_| t.playing) {
+            ui.monospace(format!("viewport {rate:.1} fps"))
+                .on_hover_text(
+                    "Pictures the viewport drew per second over the last second (not the playback \
+                 clock). Below the preview rate? Options ▸ Fast preview draws fewer pixels.",
+                );
+        }
         ui.separator();
         ui.menu_button(format!("Physics: {}", physics.label()), |ui| {
             for m in SimulationMode::ALL {

@@ -49,6 +49,9 @@ pub struct Shared {
     /// Enter that ends its edit is not also a command for a panel drawn
     /// after it (the field has let go of the focus by then).
     pub typing: bool,
+    /// The viewport's pictures per second while playing (the viewport
+    /// counts, the status bar shows).
+    pub pictures: crate::app::picture_rate::PictureRate,
 }
 
 impl Shared {

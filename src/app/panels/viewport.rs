@@ -30,6 +30,7 @@ use super::model_view;
 use crate::scene::view::ViewCamera;
 use crate::workspace::document::EditRequest;
 
+mod actor_pose;
 mod bar;
 mod canvas;
 mod draw;
@@ -320,6 +321,7 @@ fn draw(
     // posing tool borrows the posing.
     let meshes = posing.frames();
     let set_bounds = posing.set_bounds();
+    let fast = posing.fast_preview;
     let parts = posing.parts();
     let frame = gizmo::Frame {
         view_number: view.number,
@@ -364,6 +366,7 @@ fn draw(
             frame: &frame,
             meshes,
             set_bounds,
+            fast,
             now: &parts.now,
             picture_only,
             picture_aspect: parts.picture_aspect,
