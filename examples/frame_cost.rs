@@ -125,6 +125,7 @@ fn main() {
             rig: model,
             motion: Some(doc),
             offset: 0,
+            placement: Default::default(),
         }],
         ..Default::default()
     };

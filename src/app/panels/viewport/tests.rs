@@ -298,6 +298,7 @@ fn gpu_skinned_mesh_gets_the_skeletons_matrices_and_no_vertices() {
             rig: model,
             motion: None,
             offset: 0,
+            placement: Default::default(),
         }],
         ..Default::default()
     };
