@@ -4,11 +4,11 @@
 //! frame — ≤ 2 ms. The GPU's own time (lavapipe runs it on the CPU too) is
 //! measured apart, as the wall time of a frame read back.
 //!
-//! Issue 37: the same CPU path as `examples/frame_cost.rs` (the viewport's
-//! frame with GPU skinning: bones, physics when on, material morphs, the
-//! packed pose) against the bones-only step and the old CPU-skinned
-//! frame, on Mei and the MMT test model, stepping 60 fps (half a motion
-//! frame) from frame 0.
+//! Issue 37: one model's GPU-skinned frame (`prepare_gpu_frame`: bones,
+//! physics when on, material morphs, the packed pose — the per-actor core
+//! of the viewport's posing, which `examples/frame_cost.rs` times whole)
+//! against the bones-only step and the old CPU-skinned frame, on Mei and
+//! the MMT test model, stepping 60 fps (half a motion frame) from frame 0.
 //!
 //! Run: `cargo bench --no-default-features --features render --bench render`.
 

@@ -1,6 +1,7 @@
 //! Issue 34's speed target: a static stage costs the viewport's frame only
 //! its drawing. The viewport's CPU work per frame (the app's one posing
-//! pass: Mei posed, CPU-skinned and converted for the renderer, plus the
+//! pass: Mei posed for GPU skinning — bones, material morphs and the
+//! packed pose, as the viewport does where the device can — plus the
 //! set's placement, and the frames handed to the renderer) with a
 //! generated 1,000,000-vertex, 100-material stage beside Mei, against the
 //! same without the stage: target ≤ 1.1×. Stepping 60 fps (half a motion

@@ -60,6 +60,8 @@ pub struct MenuInput<'a> {
     pub has_song: bool,
     /// The docked layout (View ▸ Panels).
     pub dock: &'a Dock,
+    /// A background job runs (a spinner after the file tabs).
+    pub busy: bool,
 }
 
 /// The menu bar.
@@ -84,6 +86,9 @@ pub fn menu_bar(
                 panels::toolbox::menu(ui, toolbox);
             });
         });
+        // The file tabs after the menus, in the same row.
+        ui.separator();
+        out.extend(tabs(ui, input.ws, input.busy));
     });
     out
 }
@@ -474,7 +479,7 @@ fn playback_menu(
 /// The document tabs: a click activates, a middle click closes.
 pub fn tabs(ui: &mut egui::Ui, ws: &Workspace, busy: bool) -> Vec<Request> {
     let mut out = Vec::new();
-    ui.horizontal_wrapped(|ui| {
+    {
         let active = ws.active_index();
         for (i, d) in ws.docs().iter().enumerate() {
             let r = ui.selectable_label(i == active, d.title());
@@ -494,7 +499,7 @@ pub fn tabs(ui: &mut egui::Ui, ws: &Workspace, busy: bool) -> Vec<Request> {
             ui.separator();
             ui.spinner();
         }
-    });
+    }
     out
 }
 
@@ -524,6 +529,15 @@ pub fn status_bar(
             t.frame / 30.0,
             if t.playing { "playing" } else { "paused" }
         ));
+        // Pictures the viewport drew in the last second, while playing.
+        let (frame, now) = (ui.ctx().cumulative_frame_nr(), ui.input(|i| i.time));
+        if let Some(rate) = shared.pictures.figure(frame, now).filter(|_| t.playing) {
+            ui.monospace(format!("viewport {rate:.1} fps"))
+                .on_hover_text(
+                    "Pictures the viewport drew per second over the last second (not the playback \
+                 clock). Below the preview rate? Options ▸ Fast preview draws fewer pixels.",
+                );
+        }
         ui.separator();
         ui.menu_button(format!("Physics: {}", physics.label()), |ui| {
             for m in SimulationMode::ALL {

@@ -35,11 +35,15 @@ pub enum Panel {
     Toolbox,
     /// The raw interpolation bytes.
     Forensics,
+    /// The posing tool's controls and the camera's shot list (with each
+    /// actor's bone binding): a tile of its own, never a column inside the
+    /// picture.
+    Shots,
 }
 
 impl Panel {
     /// Every panel, in the order the View menu lists them.
-    pub const ALL: [Panel; 10] = [
+    pub const ALL: [Panel; 11] = [
         Panel::Viewport,
         Panel::SecondView,
         Panel::Timeline,
@@ -50,6 +54,7 @@ impl Panel {
         Panel::ValueGraph,
         Panel::Toolbox,
         Panel::Forensics,
+        Panel::Shots,
     ];
 
     /// The tab's title.
@@ -65,6 +70,7 @@ impl Panel {
             Panel::ValueGraph => "Value graph",
             Panel::Toolbox => "Toolbox",
             Panel::Forensics => "Forensics",
+            Panel::Shots => "Shots & posing",
         }
     }
 
@@ -81,6 +87,7 @@ impl Panel {
             Panel::Timeline | Panel::SecondView => &[],
             Panel::Scene | Panel::Inspector => &[Panel::Scene, Panel::Inspector],
             Panel::KeyFields | Panel::Toolbox => &[Panel::KeyFields, Panel::Toolbox],
+            Panel::Shots => &[Panel::Shots],
         }
     }
 }
@@ -137,6 +144,43 @@ fn default_sizes(size: egui::Vec2) -> (f32, f32) {
     (right, timeline)
 }
 
+/// Points a tile spends around a 16:9 picture through the camera: its tab
+/// bar, the view's toolbar and margins.
+const PICTURE_CHROME: f32 = 56.0;
+
+/// The share of the window the picture through the camera is given in
+/// the default layouts (issue 38: at least 40 %).
+const PICTURE_SHARE: f32 = 0.43;
+
+/// The left column's width and the picture tile's height of the
+/// picture-first layouts (Animate, Camera) for a dock area of `size`: the
+/// 16:9 picture gets [`PICTURE_SHARE`] of the window (the dock area and
+/// about 70 points of menus and status bar), the left column what is
+/// left but at least 30 % of the width, the tabs under the picture at
+/// least 124 points (a 100-point panel under its tab bar) and 22 % of the
+/// height where the picture leaves that much.
+fn picture_first_sizes(size: egui::Vec2) -> (f32, f32) {
+    let window = size.x * (size.y + 70.0);
+    let mut w = (PICTURE_SHARE * window * 16.0 / 9.0).sqrt();
+    // Room for the left column and for the tabs under the picture.
+    w = w
+        .min(size.x * 0.7 - 8.0)
+        .min((size.y - 124.0 - PICTURE_CHROME) * 16.0 / 9.0)
+        .max(1.0);
+    let tile_w = w + 8.0;
+    let left_w = (size.x - tile_w).max(1.0);
+    // A tall window gives the picture's tile the height the picture does
+    // not need (the free view fills it), keeping a quarter for the tabs.
+    let roomy = size.y - (size.y * 0.22).max(124.0);
+    (left_w, (w * 9.0 / 16.0 + PICTURE_CHROME).max(roomy))
+}
+
+/// The scene panel's height above the timeline in the Animate layout: a
+/// third of the column, 160–320 points.
+fn scene_height(size: egui::Vec2) -> f32 {
+    (size.y / 3.0).clamp(160.0, 320.0).min(size.y * 0.45)
+}
+
 /// A linear split of `children` with the given sizes (points or any
 /// proportional numbers).
 fn linear(tiles: &mut Tiles<Panel>, dir: LinearDir, children: &[(TileId, f32)]) -> TileId {
@@ -156,13 +200,24 @@ fn tabs(tiles: &mut Tiles<Panel>, panels: &[Panel]) -> TileId {
 /// The layout of `preset` for a dock area of `size` points.
 pub fn preset_tree(preset: Preset, size: egui::Vec2) -> Tree<Panel> {
     let (right_w, timeline_h) = default_sizes(size);
-    let left_w = (size.x - right_w).max(1.0);
+    let side_w = (size.x - right_w).max(1.0);
     let mut tiles = Tiles::default();
     let root = match preset {
         Preset::Animate => {
-            // Picture (with the curve editor and forensics as tabs behind
-            // it) over the timeline; scene and inspector over the key
-            // fields and the toolbox on the right.
+            // MMD's arrangement: the timeline a tall column on the left
+            // (under the scene panel), the picture beside it as large as
+            // 16:9 allows, the key fields, shots and tools under it.
+            let (left_w, picture_h) = picture_first_sizes(size);
+            let scene = tabs(&mut tiles, &[Panel::Scene, Panel::Inspector]);
+            let timeline = tabs(&mut tiles, &[Panel::Timeline]);
+            let left = linear(
+                &mut tiles,
+                LinearDir::Vertical,
+                &[
+                    (scene, scene_height(size)),
+                    (timeline, (size.y - scene_height(size)).max(1.0)),
+                ],
+            );
             let centre = tabs(
                 &mut tiles,
                 &[
@@ -172,28 +227,28 @@ pub fn preset_tree(preset: Preset, size: egui::Vec2) -> Tree<Panel> {
                     Panel::Forensics,
                 ],
             );
-            let timeline = tabs(&mut tiles, &[Panel::Timeline]);
-            let left = linear(
-                &mut tiles,
-                LinearDir::Vertical,
-                &[(centre, size.y - timeline_h), (timeline, timeline_h)],
-            );
-            let scene = tabs(&mut tiles, &[Panel::Scene, Panel::Inspector]);
+            // Side by side, as MMD's bone and key panels: both in view.
+            let shots = tabs(&mut tiles, &[Panel::Shots]);
             let keys = tabs(&mut tiles, &[Panel::KeyFields, Panel::Toolbox]);
+            let under = linear(
+                &mut tiles,
+                LinearDir::Horizontal,
+                &[(shots, 0.4), (keys, 0.6)],
+            );
             let right = linear(
                 &mut tiles,
                 LinearDir::Vertical,
-                &[(scene, 0.45), (keys, 0.55)],
+                &[(centre, picture_h), (under, (size.y - picture_h).max(1.0))],
             );
             linear(
                 &mut tiles,
                 LinearDir::Horizontal,
-                &[(left, left_w), (right, right_w)],
+                &[(left, left_w), (right, (size.x - left_w).max(1.0))],
             )
         }
         Preset::Camera => {
             // The camera's picture and the free view side by side over the
-            // timeline; the scene (camera, shots) and key fields beside them.
+            // timeline; the shots, the scene and key fields beside them.
             let view = tabs(&mut tiles, &[Panel::Viewport, Panel::Forensics]);
             let free = tabs(&mut tiles, &[Panel::SecondView]);
             let views = linear(
@@ -213,6 +268,7 @@ pub fn preset_tree(preset: Preset, size: egui::Vec2) -> Tree<Panel> {
             let scene = tabs(
                 &mut tiles,
                 &[
+                    Panel::Shots,
                     Panel::Scene,
                     Panel::KeyFields,
                     Panel::Inspector,
@@ -222,7 +278,7 @@ pub fn preset_tree(preset: Preset, size: egui::Vec2) -> Tree<Panel> {
             linear(
                 &mut tiles,
                 LinearDir::Horizontal,
-                &[(left, left_w), (scene, right_w)],
+                &[(left, side_w), (scene, right_w)],
             )
         }
         Preset::Curves => {
@@ -235,7 +291,7 @@ pub fn preset_tree(preset: Preset, size: egui::Vec2) -> Tree<Panel> {
             let top = linear(
                 &mut tiles,
                 LinearDir::Horizontal,
-                &[(view, left_w * 0.55), (curves, left_w * 0.45)],
+                &[(view, side_w * 0.55), (curves, side_w * 0.45)],
             );
             let timeline = tabs(&mut tiles, &[Panel::Timeline]);
             let left = linear(
@@ -248,6 +304,7 @@ pub fn preset_tree(preset: Preset, size: egui::Vec2) -> Tree<Panel> {
                 &[
                     Panel::KeyFields,
                     Panel::Scene,
+                    Panel::Shots,
                     Panel::Inspector,
                     Panel::Toolbox,
                 ],
@@ -255,7 +312,7 @@ pub fn preset_tree(preset: Preset, size: egui::Vec2) -> Tree<Panel> {
             linear(
                 &mut tiles,
                 LinearDir::Horizontal,
-                &[(left, left_w), (right, right_w)],
+                &[(left, side_w), (right, right_w)],
             )
         }
     };

@@ -73,7 +73,8 @@ impl Frame<'_> {
         edits::with_active(ed, self.panels, f)
     }
 
-    /// The menu bar with the tabs, and the status bar.
+    /// The menu bar with the file tabs on its right (one row: the height
+    /// goes to the picture and the timeline), and the status bar.
     pub fn menu_and_status(&mut self, ui: &mut egui::Ui) {
         egui::Panel::top("menu").show(ui, |ui| {
             let input = chrome::MenuInput {
@@ -81,8 +82,9 @@ impl Frame<'_> {
                 recent: self.recent,
                 has_song: self.shared.song.song.is_some(),
                 dock: &self.panels.dock,
+                busy: self.busy,
             };
-            let mut asked = chrome::menu_bar(
+            let asked = chrome::menu_bar(
                 ui,
                 &input,
                 &mut self.panels.chrome,
@@ -90,7 +92,6 @@ impl Frame<'_> {
                 &mut self.panels.viewport.posing.physics,
                 &mut self.panels.viewport.posing.collide_actors,
             );
-            asked.extend(chrome::tabs(ui, self.ws, self.busy));
             self.asked.extend(asked);
         });
         egui::Panel::bottom("status").show(ui, |ui| {
@@ -192,6 +193,9 @@ impl Frame<'_> {
         if let Some(m) = self.panels.dock.message.take() {
             self.shared.error(m);
         }
+        // The posing and shots column sits inside the main view only when
+        // the layout has no tile for it (a layout stored before it had).
+        self.panels.viewport.view.side_panel = tree.tiles.find_pane(&Panel::Shots).is_none();
         let mut behavior = DockBehavior {
             frame: self,
             close: None,
@@ -209,6 +213,12 @@ impl Frame<'_> {
         match panel {
             Panel::Viewport => self.viewport_ui(ui, false),
             Panel::SecondView => self.viewport_ui(ui, true),
+            Panel::Shots => {
+                let view = scene_ops::scene_view(self.ws, self.scene);
+                let vp = &mut self.panels.viewport;
+                let events = panels::viewport::side_ui(ui, &mut vp.posing, &view, self.shared);
+                self.edits().apply_all(events);
+            }
             Panel::Timeline => {
                 let events =
                     scene_ui::timeline_ui(ui, self.ws, self.shared, &mut self.panels.timeline);
@@ -294,6 +304,7 @@ pub fn show(app: &mut StudioApp, ui: &mut egui::Ui) {
     // What the panels drawn early (status bar, tabs, key panel) show:
     // if a later panel changes it this frame, draw once more.
     let before = redraw_key(app);
+    app.shared.typing = ctx.egui_wants_keyboard_input();
     begin_frame(app, &ctx);
     stage(app, |f| f.menu_and_status(ui));
     stage(app, |f| f.central_ui(ui));
@@ -357,8 +368,11 @@ fn begin_frame(app: &mut StudioApp, ctx: &egui::Context) {
             then: AfterClose::Quit,
         });
     }
-    let cmds = UiCommand::from_input(ctx);
-    app.window.commands.extend(cmds);
+    // A key that ended a field's edit this frame is not a shortcut.
+    if !app.shared.typing {
+        let cmds = UiCommand::from_input(ctx);
+        app.window.commands.extend(cmds);
+    }
     tick_playback(
         Edits {
             ws: &mut app.ws,

@@ -32,6 +32,7 @@ pub mod jobs;
 mod layout;
 mod opening;
 pub mod panels;
+pub mod picture_rate;
 pub mod recovery;
 pub mod save_flow;
 pub mod saving;

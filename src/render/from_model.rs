@@ -182,10 +182,12 @@ pub struct GpuFrameData {
     pub pose: Vec<f32>,
 }
 
-/// The whole per-frame CPU path of a GPU-skinned model (the viewport's,
-/// `render`'s and `frame_cost`'s): the bones at motion frame `frame` (with
-/// physics when the engine has it on), material morphs, and the data the
-/// GPU gets. No vertex is touched on the CPU.
+/// The whole per-frame CPU path of one GPU-skinned model (`render`'s and
+/// `storyboard`'s; the viewport's posing does the same per actor, with its
+/// scene's shared physics world and the posing tool, then calls
+/// [`fill_gpu_frame`]): the bones at motion frame `frame` (with physics
+/// when the engine has it on), material morphs, and the data the GPU gets.
+/// No vertex is touched on the CPU.
 pub fn prepare_gpu_frame(
     engine: &mut ModelPosing,
     model: &Model,
@@ -196,7 +198,14 @@ pub fn prepare_gpu_frame(
 ) {
     engine.pose_bones(model, motion, frame, |_| {});
     engine.morph_materials(model);
-    let posed = &engine.posed;
+    fill_gpu_frame(&engine.posed, template, out);
+}
+
+/// The GPU's data for one frame of a model posed as `posed` (bones and
+/// material morphs: [`ModelPosing::pose_bones`] then
+/// [`ModelPosing::morph_materials`]): the materials after material morphs
+/// and the packed pose. Reuses `out`'s buffers.
+pub fn fill_gpu_frame(posed: &Posed, template: &MeshTemplate, out: &mut GpuFrameData) {
     posed_materials(&template.mesh.materials, posed, &mut out.materials);
     super::skinning::pack_pose(
         &posed.skinning,
@@ -205,6 +214,48 @@ pub fn prepare_gpu_frame(
         template.skin.morph_count as usize,
         &mut out.pose,
     );
+}
+
+/// Where vertex `i` of `template` lands, roughly, under `pose` (packed as
+/// [`GpuFrameData::pose`]): its rest position moved by the linear blend
+/// of its bones' skinning matrices, for every deform kind (SDEF and QDEF
+/// approximated by it; vertex morphs left out). `None` past the last
+/// vertex. For cheap CPU questions about a mesh the GPU skins (is any of
+/// it in the picture?); the picture itself comes from the GPU. Bones past
+/// the pose, and non-finite results, count as the rest position.
+pub fn approx_skinned_position(
+    template: &MeshTemplate,
+    pose: &[f32],
+    i: usize,
+) -> Option<glam::Vec3> {
+    let rest = glam::Vec3::from(template.mesh.vertices.get(i)?.position);
+    let Some(e) = template.skin.vertices.get(i) else {
+        return Some(rest);
+    };
+    let bones = match e.code {
+        model::DeformCode::Rest => 0,
+        model::DeformCode::Bdef1 => 1,
+        model::DeformCode::Bdef2 | model::DeformCode::Sdef => 2,
+        model::DeformCode::Bdef4 | model::DeformCode::Qdef => 4,
+    };
+    let matrix = |b: u32| {
+        let at = (b as usize).checked_mul(16)?;
+        pose.get(at..at + 16).map(glam::Mat4::from_cols_slice)
+    };
+    let mut sum = glam::Vec3::ZERO;
+    let mut weight = 0.0f32;
+    for k in 0..bones {
+        let w = if bones == 1 { 1.0 } else { e.weights[k] };
+        if !(w.is_finite() && w > 0.0) {
+            continue;
+        }
+        if let Some(m) = matrix(e.bones[k]) {
+            sum += m.transform_point3(rest) * w;
+            weight += w;
+        }
+    }
+    let p = if weight > 0.0 { sum / weight } else { rest };
+    Some(if p.is_finite() { p } else { rest })
 }
 
 /// A set piece's vertices placed by `world` (a stage at its rest pose and
@@ -256,5 +307,43 @@ pub fn placed_materials(
     for m in out.iter_mut() {
         m.diffuse[3] *= opacity;
         m.ground_shadow &= ground_shadow;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{Mat4, Vec3};
+
+    use super::{MeshTemplate, approx_skinned_position};
+    use crate::model::{Bone, Deform, Format, Model, TextureSet};
+
+    /// Three vertices at (1, 0, 0): on bone 1 alone, half on bones 0 and
+    /// 1, and with no deform record; bone 1 moved up by 2, bone 0 still.
+    #[test]
+    fn approximate_positions_blend_the_bones_matrices() {
+        let mut m = Model::empty(Format::Pmx { version: 2.0 });
+        m.skeleton.bones.push(Bone::new("root", None, Vec3::ZERO));
+        m.skeleton.bones.push(Bone::new("up", Some(0), Vec3::ZERO));
+        m.positions = vec![Vec3::X; 3];
+        m.deforms = vec![
+            Deform::Bdef1 { bone: 1 },
+            Deform::Bdef2 {
+                bones: [0, 1],
+                weight: 0.5,
+            },
+        ];
+        let template = MeshTemplate::new(&m, &TextureSet::default());
+        let mut pose = Vec::new();
+        let up = Mat4::from_translation(Vec3::new(0.0, 2.0, 0.0));
+        crate::render::pack_pose(&[Mat4::IDENTITY, up], &[], 2, 0, &mut pose);
+        let at = |i| approx_skinned_position(&template, &pose, i).expect("a vertex");
+        assert!(at(0).distance(Vec3::new(1.0, 2.0, 0.0)) < 1e-6, "{}", at(0));
+        assert!(at(1).distance(Vec3::new(1.0, 1.0, 0.0)) < 1e-6, "{}", at(1));
+        assert!(at(2).distance(Vec3::X) < 1e-6, "{}", at(2));
+        assert_eq!(approx_skinned_position(&template, &pose, 3), None);
+        // A pose too short for the bones: the rest position, never NaN.
+        assert!(approx_skinned_position(&template, &[], 0).is_some_and(|p| p == Vec3::X));
+        let nan = vec![f32::NAN; pose.len()];
+        assert_eq!(approx_skinned_position(&template, &nan, 0), Some(Vec3::X));
     }
 }

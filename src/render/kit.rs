@@ -10,7 +10,9 @@ use super::skinning::SkinPipeline;
 /// Floats in one material uniform (see `Material` in shader.wgsl).
 pub(crate) const MATERIAL_FLOATS: usize = 48;
 
-/// Shared GPU objects a model's upload needs (see the module docs).
+/// Shared GPU objects a model's upload needs (see the module docs). A
+/// clone shares the same objects (wgpu handles are reference counted).
+#[derive(Clone)]
 pub struct ModelKit {
     pub(crate) material_layout: wgpu::BindGroupLayout,
     pub(crate) sampler_wrap: wgpu::Sampler,

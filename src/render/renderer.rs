@@ -487,6 +487,30 @@ impl Renderer {
         samples: u32,
     ) -> Renderer {
         let layouts = BindLayouts::new(device);
+        let models = ModelKit::new(device, queue, layouts.material.clone());
+        Renderer::build(device, layouts, models, format, samples)
+    }
+
+    /// The same renderer with `samples` (1 or 4) samples per pixel: new
+    /// pipelines over the same bind group layouts and model kit, so a
+    /// model uploaded for `self` draws with either (the viewport's Fast
+    /// preview draws without MSAA this way).
+    pub fn with_samples(&self, device: &wgpu::Device, samples: u32) -> Renderer {
+        let layouts = BindLayouts {
+            frame: self.frame_layout.clone(),
+            material: self.kit.material_layout.clone(),
+            shadow: self.shadow_layout.clone(),
+        };
+        Renderer::build(device, layouts, self.kit.clone(), self.format, samples)
+    }
+
+    fn build(
+        device: &wgpu::Device,
+        layouts: BindLayouts,
+        models: ModelKit,
+        format: wgpu::TextureFormat,
+        samples: u32,
+    ) -> Renderer {
         let kit = PipelineKit::new(device, &layouts, format, samples);
         let model_culled = kit.mesh(
             "model (culled)",
@@ -514,7 +538,7 @@ impl Renderer {
             edge,
             line_depth,
             line_overlay,
-            kit: ModelKit::new(device, queue, layouts.material),
+            kit: models,
         }
     }
 

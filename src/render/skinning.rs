@@ -22,6 +22,7 @@ const WORKGROUP: u32 = 64;
 const VERTEX_VEC4S: usize = 5;
 
 /// The skinning compute pipeline and its bind group layout.
+#[derive(Clone)]
 pub(crate) struct SkinPipeline {
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,

@@ -35,11 +35,26 @@ pub fn padded_bytes_per_row(width: u32) -> u32 {
 }
 
 impl OffscreenTarget {
+    /// A target with MMD's self-shadow map ([`SHADOW_MAP_SIZE`] square,
+    /// or the device's largest texture if smaller).
     pub fn new(
         renderer: &Renderer,
         device: &wgpu::Device,
         width: u32,
         height: u32,
+    ) -> Result<OffscreenTarget, RenderError> {
+        Self::with_shadow_map(renderer, device, width, height, SHADOW_MAP_SIZE)
+    }
+
+    /// Like [`new`](Self::new) with a self-shadow map `shadow_side` pixels
+    /// square (at least 1, at most the device's largest texture): a
+    /// smaller map is cheaper and blurrier (the viewport's Fast preview).
+    pub fn with_shadow_map(
+        renderer: &Renderer,
+        device: &wgpu::Device,
+        width: u32,
+        height: u32,
+        shadow_side: u32,
     ) -> Result<OffscreenTarget, RenderError> {
         let max = device.limits().max_texture_dimension_2d;
         if width == 0 || height == 0 || width > max || height > max {
@@ -109,7 +124,7 @@ impl OffscreenTarget {
                 resource: frame_buffer.as_entire_binding(),
             }],
         });
-        let side = SHADOW_MAP_SIZE.min(max).max(1);
+        let side = shadow_side.min(max).max(1);
         let shadow_view = device
             .create_texture(&wgpu::TextureDescriptor {
                 label: Some("self-shadow map"),
@@ -155,6 +170,11 @@ impl OffscreenTarget {
 
     pub fn height(&self) -> u32 {
         self.height
+    }
+
+    /// The self-shadow map's side in pixels.
+    pub fn shadow_map_side(&self) -> u32 {
+        self.shadow_view.texture().width()
     }
 
     /// The resolved picture (single-sampled, the renderer's format).

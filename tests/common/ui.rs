@@ -71,3 +71,48 @@ pub fn open_folded_sections(h: &mut Harness<'_, StudioApp>) {
     h.state_mut().panels.timeline.collapsed.clear();
     h.run_steps(2);
 }
+
+/// Turns the mouse wheel over `panel` until a widget labelled `label` is
+/// drawn there (the default layout gives the side panels less height than
+/// their content), then lets the scroll settle.
+pub fn scroll_to_label(
+    h: &mut Harness<'_, StudioApp>,
+    panel: vmd_studio::app::dock::Panel,
+    label: &str,
+) {
+    use egui_kittest::kittest::Queryable;
+    for _ in 0..40 {
+        let Some(r) = h.state().panels.dock.rect_of(panel) else {
+            panic!("{panel:?} is not drawn");
+        };
+        // Drawn whole inside the panel (a widget cut at its edge takes no
+        // click at its centre).
+        if h.query_by_label(label)
+            .is_some_and(|n| r.contains_rect(n.rect()))
+        {
+            break;
+        }
+        h.hover_at(r.center());
+        h.step();
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -60.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Wheel,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run_steps(2);
+    }
+    h.run_steps(12);
+}
+
+/// The old arrangement, the timeline under the picture (View ▸ Curves
+/// preset), for tests about the timeline's rows and scrolling that need it
+/// short and wide.
+pub fn timeline_under_the_picture(h: &mut Harness<'_, StudioApp>) {
+    h.state_mut()
+        .panels
+        .dock
+        .use_preset(vmd_studio::app::dock::Preset::Curves);
+    h.run_steps(3);
+}

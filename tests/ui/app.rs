@@ -273,6 +273,8 @@ fn a_rename_that_does_not_fit_15_bytes_is_refused() {
     h.get_by_label("Track name").type_text(long);
     h.run_steps(2);
     assert_eq!(h.state().panels.key_panel.rename, long);
+    h.get_by_label("Rename track").scroll_to_me();
+    h.run_steps(12);
     h.get_by_label("Rename track").click();
     h.run_steps(3);
     let app = h.state();

@@ -27,6 +27,8 @@ fn demo_at(frame: f64) -> Harness<'static, StudioApp> {
     app.transport(vmd_studio::workspace::TransportEvent::Seek(frame));
     let mut h = harness(app);
     h.run_steps(4);
+    // The timeline short, so a row can start below its first screenful.
+    crate::common::ui::timeline_under_the_picture(&mut h);
     h
 }
 

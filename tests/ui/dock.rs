@@ -57,13 +57,17 @@ fn drawn(h: &Harness<'_, StudioApp>) -> Vec<(Panel, Rect)> {
 
 #[test]
 fn the_picture_is_the_largest_panel_at_three_window_sizes() {
-    // The issue's bounds: ≥ 45 % of the window at 1280×720 (and at the
-    // tests' 1400×900), ≥ 50 % at 1920×1080. The window's area is the
-    // whole window, menu and status bar included.
+    // ≥ 45 % of the window at every size. (The docking issue asked 50 %
+    // at 1920×1080 with the timeline under the picture; issue 38.1 moved
+    // the timeline into a column beside it, MMD's arrangement, so that a
+    // 16:9 picture of ≥ 40 % and 8 rows of a dance both show at 1280×720:
+    // the picture through the camera is the same size, the tile is
+    // narrower.) The window's area is the whole window, menu and status
+    // bar included.
     for (w, ht, least) in [
         (1280.0, 720.0, 0.45),
         (1400.0, 900.0, 0.45),
-        (1920.0, 1080.0, 0.50),
+        (1920.0, 1080.0, 0.45),
     ] {
         let h = first_start(w, ht, None);
         let panels = drawn(&h);
@@ -86,15 +90,20 @@ fn the_picture_is_the_largest_panel_at_three_window_sizes() {
                 "{w}x{ht}: {p:?} ({r:?}) is larger than the picture"
             );
         }
-        // The timeline lies under the picture.
+        // The timeline is a tall column beside the picture, as in MMD
+        // (issue 38.1: under a 16:9 picture of 40 % of a 1280×720 window
+        // there is no room left for 8 rows of a dance).
         let tl = h
             .state()
             .panels
             .dock
             .rect_of(Panel::Timeline)
             .expect("timeline");
-        assert!(tl.top() >= view.bottom(), "{w}x{ht}: {tl:?} vs {view:?}");
-        assert!(tl.left() < view.right() && tl.right() > view.left());
+        assert!(
+            tl.right() <= view.left() + 1.0,
+            "{w}x{ht}: {tl:?} vs {view:?}"
+        );
+        assert!(tl.height() >= 0.55 * ht, "{w}x{ht}: {tl:?}");
     }
 }
 
@@ -103,9 +112,9 @@ fn no_two_panels_overlap_and_all_lie_inside_the_window() {
     for (w, ht) in [(1280.0, 720.0), (1400.0, 900.0), (1920.0, 1080.0)] {
         let h = first_start(w, ht, None);
         let panels = drawn(&h);
-        // Preview, Timeline, Scene (tabbed with Inspector) and Key fields
-        // (tabbed with Toolbox) are the front tabs.
-        assert_eq!(panels.len(), 4, "{w}x{ht}: {panels:?}");
+        // Preview, Timeline, Scene (tabbed with Inspector), Shots & posing
+        // and Key fields (tabbed with Toolbox) are the front tabs.
+        assert_eq!(panels.len(), 5, "{w}x{ht}: {panels:?}");
         let window = Rect::from_min_size(Pos2::ZERO, egui::vec2(w, ht));
         for (i, (a, ra)) in panels.iter().enumerate() {
             assert!(window.contains_rect(*ra), "{w}x{ht}: {a:?} {ra:?}");

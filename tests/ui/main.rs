@@ -42,5 +42,6 @@ mod toolbox_scope;
 mod ux;
 mod value_graph;
 mod viewport;
+mod viewport_gpu;
 mod views;
 mod vpd_gui;

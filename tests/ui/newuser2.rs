@@ -23,7 +23,8 @@ fn the_timeline_is_fitted_again_when_the_window_grows() {
     h.set_size(egui::vec2(1920.0, 1080.0));
     h.run_steps(4);
     let big = h.state().panels.timeline.layout().expect("ruler");
-    assert!(big.ruler.width() > small.ruler.width() + 300.0);
+    // The timeline's column grows with the window (a third of its width).
+    assert!(big.ruler.width() > small.ruler.width() + 150.0);
     let (_, hi) = big.visible_frames();
     assert!(
         hi > end && hi < end * 1.1,
@@ -281,4 +282,101 @@ fn the_camera_folds_beside_a_dance_so_its_rows_show() {
         !h.state().panels.timeline.collapsed.contains(&camera),
         "opened by hand, it stays open"
     );
+}
+
+/// Issue 38.1: a model, a dance, a camera and a song opened at 1280×720
+/// and at 1920×1080. The default layout shows the picture through the
+/// camera on at least 40 % of the window (the 16:9 picture drawn, not its
+/// tile) and at least 8 of the dance's bone rows in the timeline, with the
+/// shots list and posing controls in a tile of their own (the picture has
+/// no column taken out of it).
+#[test]
+fn the_default_layout_shows_a_big_picture_and_the_dance_rows() {
+    use std::collections::BTreeSet;
+    use vmd_studio::app::dock::Panel;
+    use vmd_studio::workspace::document::KeyRef;
+    let Some(c) = crate::common::corpus() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let song = tmp.path().join("song.wav");
+    let samples: Vec<f32> = (0..44_100 * 4)
+        .map(|i| (i as f32 * 0.01).sin() * 0.3)
+        .collect();
+    std::fs::write(
+        &song,
+        crate::audio_support::wav_bytes(44_100, 1, 16, &samples),
+    )
+    .unwrap();
+    for (w, ht) in [(1280.0, 720.0), (1920.0, 1080.0)] {
+        // As `vmd-studio MODEL DANCE CAMERA SONG` opens them.
+        let mut app = StudioApp::default();
+        vmd_studio::app::open_command_line(
+            &mut app,
+            &[
+                c.join("mei/mei.pmd"),
+                c.join("webmmd__GimmeGimme_with_emotion.vmd"),
+                c.join("webmmd__GimmexGimme.vmd"),
+                song.clone(),
+            ],
+            &[],
+        );
+        let mut h = harness_sized(app, w, ht);
+        settle(&mut h);
+        h.run_steps(4);
+        let app = h.state();
+        let scene = app.ws.scene();
+        assert!(
+            scene.song.is_some() && scene.camera.is_some(),
+            "{:?}",
+            app.shared.messages
+        );
+        let dance = app
+            .ws
+            .doc(scene.actors[0].motion.expect("worn"))
+            .expect("open");
+        // The picture: what the view drew through the camera.
+        let drawn = app
+            .panels
+            .viewport
+            .posing
+            .pose
+            .drawn_in(0)
+            .expect("the view drew");
+        let size = drawn.screen.size;
+        assert!(
+            (size.x / size.y - 16.0 / 9.0).abs() < 0.02,
+            "the camera's 16:9 picture: {size:?}"
+        );
+        let share = size.x * size.y / (w * ht);
+        assert!(
+            share >= 0.40,
+            "{w}×{ht}: the picture is {:.1} %",
+            share * 100.0
+        );
+        // The dance's rows: bone tracks with a key drawn in view.
+        let shown: BTreeSet<String> = dance
+            .motion
+            .bones
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| {
+                app.panels
+                    .timeline
+                    .key_pos(dance, KeyRef::Bone(*k as u32))
+                    .is_some()
+            })
+            .map(|(_, key)| key.name().text.clone())
+            .collect();
+        assert!(
+            shown.len() >= 8,
+            "{w}×{ht}: {} bone rows in view: {shown:?}",
+            shown.len()
+        );
+        assert!(app.panels.dock.is_open(Panel::Shots));
+        assert!(
+            !app.panels.viewport.view.side_panel,
+            "no column in the picture"
+        );
+    }
 }

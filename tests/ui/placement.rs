@@ -76,6 +76,10 @@ fn an_actor_is_placed_from_the_scene_panel_drawn_there_saved_and_undone() {
     type_number(&mut h, "Turn", "90");
     let p = h.state().ws.scene().actors[0].placement;
     assert_eq!(p.position, Vec3::new(15.0, 0.0, 0.0));
+    // The Enter that ended each edit did nothing else (it also registered
+    // a camera key in the free view, drawn after the scene panel).
+    let cam = h.state().ws.scene().camera.expect("the demo camera");
+    assert!(!h.state().ws.doc(cam).expect("open").is_modified());
     assert_eq!(p.turn_degrees, 90.0);
 
     // Drawn where the placement puts it: turned 90° about Y, then moved

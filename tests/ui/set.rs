@@ -25,6 +25,7 @@ fn pick_in_browser(
     dir: &std::path::Path,
     file: &str,
 ) {
+    crate::common::ui::scroll_to_label(h, vmd_studio::app::dock::Panel::Scene, button);
     h.get_by_label(button).click();
     h.run_steps(3);
     h.get_by_label("Folder").click();

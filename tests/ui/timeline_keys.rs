@@ -114,8 +114,9 @@ fn open_scene(tag: &str) -> Scene {
     let t = &mut h.state_mut().panels.timeline;
     t.px_per_frame = 8.0;
     t.left_frame = -5.0;
-    // Every row of both sections in view: the timeline taller than in the
-    // default layout, where the picture takes most of the window.
+    // Every row of both sections in view: the timeline under the picture
+    // and taller than there by default.
+    crate::common::ui::timeline_under_the_picture(&mut h);
     h.state_mut()
         .panels
         .dock
@@ -452,6 +453,18 @@ fn curve_edits_from_either_section_go_to_that_file() {
         camera_bytes,
         ..
     } = open_scene("ui-timeline-curves");
+    // The curve editor as wide as the picture's tile (the Curves preset
+    // gives it half): back to the default layout, the timeline tall.
+    h.state_mut()
+        .panels
+        .dock
+        .use_preset(vmd_studio::app::dock::Preset::Animate);
+    h.run_steps(3);
+    h.state_mut()
+        .panels
+        .dock
+        .set_fraction(vmd_studio::app::dock::Panel::Timeline, 0.8);
+    h.run_steps(3);
     h.get_by_label("Curves").click();
     h.run_steps(3);
 

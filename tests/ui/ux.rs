@@ -455,6 +455,8 @@ fn home_end_and_a_seek_bring_the_playhead_into_view() {
 fn opening_a_file_keeps_the_zoom_and_scrolls_the_sections_to_the_top() {
     let mut h = harness_sized(StudioApp::with_demo(), 1280.0, 720.0);
     h.run_steps(3);
+    // A short timeline, so its rows scroll.
+    crate::common::ui::timeline_under_the_picture(&mut h);
     for _ in 0..3 {
         h.get_by_label("Zoom in").click();
         h.run_steps(1);

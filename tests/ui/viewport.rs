@@ -71,9 +71,12 @@ fn demo_preview_runs_and_shot_click_moves_the_playhead() {
     h.run_steps(2);
     // Four shots: 0–29, 30–59, 60–119, 120–120 (make_demo.rs cuts).
     h.get_by_label("Shots (4)");
+    let shots = vmd_studio::app::dock::Panel::Shots;
+    crate::common::ui::scroll_to_label(&mut h, shots, "#2  30-59  1.00 s");
     h.get_by_label("#2  30-59  1.00 s").click();
     h.run_steps(2);
     assert_eq!(h.state().ws.transport().frame, 30.0);
+    crate::common::ui::scroll_to_label(&mut h, shots, "#3  60-119  2.00 s");
     h.get_by_label("#3  60-119  2.00 s").click();
     h.run_steps(2);
     assert_eq!(h.state().ws.transport().frame, 60.0);
@@ -100,9 +103,11 @@ fn bones_missing_from_the_skeleton_are_listed() {
     app.panels.central = CentralView::Preview;
     let mut h = harness(app);
     h.run_steps(3);
+    let shots = vmd_studio::app::dock::Panel::Shots;
+    crate::common::ui::scroll_to_label(&mut h, shots, "Not in skeleton (1)");
     h.get_by_label("Not in skeleton (1)").click();
     h.run_steps(3);
-    h.get_by_label("NoSuchBone");
+    crate::common::ui::scroll_to_label(&mut h, shots, "NoSuchBone");
     // No camera anywhere: the view falls back to the free view.
     h.get_by_label("No open file has camera keys.");
 }

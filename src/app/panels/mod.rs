@@ -45,6 +45,13 @@ pub struct Shared {
     /// The job service every background task runs on (the app's
     /// [`crate::app::jobs::Jobs`] shares it).
     pub jobs: crate::app::jobs::JobService,
+    /// A text or number field had the keyboard when this frame began: the
+    /// Enter that ends its edit is not also a command for a panel drawn
+    /// after it (the field has let go of the focus by then).
+    pub typing: bool,
+    /// The viewport's pictures per second while playing (the viewport
+    /// counts, the status bar shows).
+    pub pictures: crate::app::picture_rate::PictureRate,
 }
 
 impl Shared {

@@ -5,6 +5,11 @@
 //! GPU resources (pipelines, one model per actor shared by the views, one
 //! target per view) live in the egui_wgpu renderer's `callback_resources`.
 //!
+//! Meshes are skinned on the GPU where the device can ([`Skinning`]): the
+//! posing's CPU work per picture is then the pose and a packed-pose upload
+//! (`model_view/gpu.rs` records the compute pass); elsewhere, and as the
+//! reference, on the CPU.
+//!
 //! With the glow renderer (or no wgpu adapter) [`status`] says why, and the
 //! viewport keeps its skeleton view.
 
@@ -13,20 +18,23 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use eframe::egui;
-use eframe::egui_wgpu::{self, wgpu};
-use glam::{Mat4, Vec3, Vec4};
+use eframe::egui_wgpu;
+use glam::Vec3;
 
 use crate::model::physics::{SimulationMode, Transport};
 use crate::model::{Model, PoseEngine};
 use crate::render::asset::ModelAsset;
 use crate::render::stage::demo_model;
-use crate::render::{
-    COLOR_FORMAT, FrameParams, GpuModel, Light, LineVertex, MeshTemplate, OffscreenTarget,
-    RenderMaterial, RenderVertex, Renderer, Shadows, ViewParams, msaa_samples,
-};
+use crate::render::{COLOR_FORMAT, Light, LineVertex, Shadows, ViewParams, msaa_samples};
 use crate::scene::view::ViewCamera;
 
+mod frame;
+mod gpu;
+
 pub use super::framing::{ASPECTS, Settings, frame_rect, guides, mask_outside, notice};
+pub use frame::{ActorFrame, FrameMesh, PictureSetup, Skinning};
+pub use gpu::{FAST_SCALE, FAST_SHADOW_MAP, target_size};
+use gpu::{GpuResources, ModelPaint};
 
 /// Whether the model renderer can draw, and if not, why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,21 +60,85 @@ pub fn status(ctx: &egui::Context) -> Status {
 /// Sets up the GPU side at app creation: pipelines in the egui_wgpu
 /// renderer's callback resources, or the reason there is none.
 pub fn install(cc: &eframe::CreationContext<'_>) {
-    let status = match &cc.wgpu_render_state {
+    install_render_state(&cc.egui_ctx, cc.wgpu_render_state.as_ref());
+}
+
+/// [`install`] with `ctx` and egui_wgpu's render state (`None`: the glow
+/// renderer or no adapter); tests give kittest's.
+pub fn install_render_state(ctx: &egui::Context, render_state: Option<&egui_wgpu::RenderState>) {
+    let (status, skinning) = match render_state {
         Some(rs) => {
             let samples = msaa_samples(&rs.adapter, COLOR_FORMAT);
             let resources = GpuResources::new(&rs.device, &rs.queue, rs.target_format, samples);
+            let skinning = if resources.gpu_skinning() {
+                Skinning::gpu()
+            } else {
+                Skinning::cpu()
+            };
             rs.renderer.write().callback_resources.insert(resources);
             let info = rs.adapter.get_info();
-            Status::Ready(format!("{} ({:?})", info.name, info.backend))
+            tracing::info!(
+                "model renderer on {} ({:?}), {}x MSAA, skinning on the {}",
+                info.name,
+                info.backend,
+                samples,
+                if skinning.is_gpu() { "GPU" } else { "CPU" }
+            );
+            let status = Status::Ready(format!("{} ({:?})", info.name, info.backend));
+            (status, skinning)
         }
-        None => Status::Unavailable(
-            "model preview off: the app runs on the glow renderer (--renderer glow or no wgpu \
-             adapter); showing skeletons"
-                .into(),
+        None => (
+            Status::Unavailable(
+                "model preview off: the app runs on the glow renderer (--renderer glow or no \
+                 wgpu adapter); showing skeletons"
+                    .into(),
+            ),
+            Skinning::cpu(),
         ),
     };
-    cc.egui_ctx.data_mut(|d| d.insert_temp(status_id(), status));
+    ctx.data_mut(|d| {
+        d.insert_temp(status_id(), status);
+        d.insert_temp(
+            skinning_id(),
+            SkinningSlot {
+                device: skinning,
+                cpu_only: false,
+            },
+        );
+    });
+}
+
+/// Where meshes are skinned: what the device allows, unless the CPU was
+/// asked for ([`skin_on_cpu`]).
+#[derive(Clone, Debug, Default)]
+struct SkinningSlot {
+    device: Skinning,
+    cpu_only: bool,
+}
+
+fn skinning_id() -> egui::Id {
+    egui::Id::unique("vmd-studio model renderer skinning")
+}
+
+/// Where the viewport skins meshes now (the CPU before [`install`]).
+pub fn skinning(ctx: &egui::Context) -> Skinning {
+    let slot = ctx
+        .data(|d| d.get_temp::<SkinningSlot>(skinning_id()))
+        .unwrap_or_default();
+    if slot.cpu_only {
+        Skinning::cpu()
+    } else {
+        slot.device
+    }
+}
+
+/// Skins every mesh on the CPU (`true`: the reference path, for checks
+/// against the GPU's picture) or where the device allows (`false`).
+pub fn skin_on_cpu(ctx: &egui::Context, cpu_only: bool) {
+    ctx.data_mut(|d| {
+        d.get_temp_mut_or_default::<SkinningSlot>(skinning_id())
+            .cpu_only = cpu_only;
+    });
 }
 
 // ------------------------------------------------------------- CPU side
@@ -183,34 +255,6 @@ pub struct Outcome {
     pub anything_in_frame: bool,
 }
 
-/// One actor's posed mesh for the GPU: the posing's buffers, shared by
-/// every view that draws them (reference counts, no copies).
-#[derive(Clone)]
-pub struct ActorFrame {
-    /// (actor index, model generation): keys the GPU model.
-    pub key: (usize, u64),
-    /// Bumped by the posing when the buffers change: a generation is
-    /// uploaded once, whatever the number of views.
-    pub generation: u64,
-    pub template: Arc<MeshTemplate>,
-    pub vertices: Arc<Vec<RenderVertex>>,
-    pub materials: Arc<Vec<RenderMaterial>>,
-}
-
-/// How the picture is taken: camera, light, ground grid, background.
-#[derive(Clone, Copy, Debug)]
-pub struct PictureSetup {
-    /// View and projection; the projection's aspect must match the rect's.
-    pub view: ViewParams,
-    pub light: Light,
-    /// Draw the ground grid and axes (depth-tested, so the model hides them).
-    pub grid: bool,
-    /// RGBA 0..1.
-    pub background: [f32; 4],
-    /// MMD's ground shadow and self-shadow.
-    pub shadows: Shadows,
-}
-
 /// Queues the picture of the posed `actors` into `rect` of `painter`, as
 /// view number `view` (each view renders into its own target).
 pub fn draw(
@@ -221,43 +265,26 @@ pub fn draw(
     actors: Vec<ActorFrame>,
     setup: PictureSetup,
 ) -> Outcome {
-    let PictureSetup {
-        view,
-        light,
-        grid,
-        background,
-        shadows,
-    } = setup;
     let mut out = Outcome::default();
     if !matches!(status(ui.ctx()), Status::Ready(_)) {
         return out;
     }
-    let view_proj = view.projection * view.view;
-    out.anything_in_frame = actors.iter().any(|a| any_in_frame(&a.vertices, &view_proj));
-    let lines = if grid { grid_lines() } else { Vec::new() };
+    let view_proj = setup.view.projection * setup.view.view;
+    out.anything_in_frame = actors.iter().any(|a| a.in_frame(&view_proj));
+    let lines = if setup.grid { grid_lines() } else { Vec::new() };
     painter.add(egui_wgpu::Callback::new_paint_callback(
         rect,
         ModelPaint {
             rect,
             view_number,
-            view,
-            light,
-            shadows,
-            background,
+            setup,
             actors,
             lines,
+            skinning: skinning(ui.ctx()),
         },
     ));
     out.drawn = true;
     out
-}
-
-/// Whether any vertex (every 7th, for speed) lands inside the picture.
-fn any_in_frame(vertices: &[RenderVertex], view_proj: &Mat4) -> bool {
-    vertices.iter().step_by(7).any(|v| {
-        let c: Vec4 = *view_proj * Vec3::from(v.position).extend(1.0);
-        c.w > 1e-4 && c.x.abs() <= c.w && c.y.abs() <= c.w && c.z >= 0.0 && c.z <= c.w
-    })
 }
 
 /// The ground grid (2-unit squares, a brighter line every 10) as
@@ -293,281 +320,6 @@ pub fn grid_lines() -> Vec<LineVertex> {
         seg([0.0, 0.001, 0.0], dir, c);
     }
     out
-}
-
-// ------------------------------------------------------------- GPU side
-
-/// One view's offscreen picture and the bind group that blits it.
-struct ViewTarget {
-    target: OffscreenTarget,
-    blit_bind: wgpu::BindGroup,
-}
-
-/// Pipelines, the actors' GPU models (shared by the views) and each
-/// view's target, in egui_wgpu's callback resources.
-struct GpuResources {
-    renderer: Renderer,
-    /// By view number.
-    targets: HashMap<u32, ViewTarget>,
-    /// By (actor, model generation), with the pose generation uploaded.
-    models: HashMap<(usize, u64), (GpuModel, Option<u64>)>,
-    /// Models whose upload or update failed, logged once each (the paint
-    /// callback has no status bar; a mesh that does not fit is a bug).
-    warned: std::collections::HashSet<(usize, u64)>,
-    blit_pipeline: wgpu::RenderPipeline,
-    blit_layout: wgpu::BindGroupLayout,
-    blit_sampler: wgpu::Sampler,
-}
-
-const BLIT_WGSL: &str = r#"
-@group(0) @binding(0) var t: texture_2d<f32>;
-@group(0) @binding(1) var s: sampler;
-struct Out { @builtin(position) pos: vec4<f32>, @location(0) uv: vec2<f32> };
-@vertex fn vs(@builtin(vertex_index) i: u32) -> Out {
-    let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
-    var o: Out;
-    o.pos = vec4<f32>(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0, 0.0, 1.0);
-    o.uv = uv;
-    return o;
-}
-// The picture holds gamma-space colours, as egui's usual (non-sRGB) framebuffer.
-@fragment fn fs_gamma(i: Out) -> @location(0) vec4<f32> {
-    return textureSample(t, s, i.uv);
-}
-// An sRGB framebuffer re-encodes what we write: hand it linear values.
-@fragment fn fs_linear(i: Out) -> @location(0) vec4<f32> {
-    let c = textureSample(t, s, i.uv);
-    let lo = c.rgb / 12.92;
-    let hi = pow((c.rgb + 0.055) / 1.055, vec3<f32>(2.4));
-    return vec4<f32>(select(hi, lo, c.rgb <= vec3<f32>(0.04045)), c.a);
-}
-"#;
-
-impl GpuResources {
-    fn new(
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        egui_format: wgpu::TextureFormat,
-        samples: u32,
-    ) -> GpuResources {
-        let renderer = Renderer::new(device, queue, COLOR_FORMAT, samples);
-        let shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("model view blit"),
-            source: wgpu::ShaderSource::Wgsl(BLIT_WGSL.into()),
-        });
-        let blit_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("model view blit"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
-        });
-        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("model view blit"),
-            bind_group_layouts: &[Some(&blit_layout)],
-            immediate_size: 0,
-        });
-        let blit_pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("model view blit"),
-            layout: Some(&layout),
-            vertex: wgpu::VertexState {
-                module: &shader,
-                entry_point: Some("vs"),
-                buffers: &[],
-                compilation_options: Default::default(),
-            },
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
-            // eframe's egui pass is single-sampled unless `multisampling` is set (it is not).
-            multisample: wgpu::MultisampleState::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &shader,
-                entry_point: Some(if egui_format.is_srgb() {
-                    "fs_linear"
-                } else {
-                    "fs_gamma"
-                }),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: egui_format,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-                compilation_options: Default::default(),
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
-        let blit_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("model view blit"),
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            ..Default::default()
-        });
-        GpuResources {
-            renderer,
-            targets: HashMap::new(),
-            models: HashMap::new(),
-            warned: Default::default(),
-            blit_pipeline,
-            blit_layout,
-            blit_sampler,
-        }
-    }
-
-    /// View `view`'s target at `w`×`h` pixels (made again on a resize).
-    fn ensure_target(&mut self, device: &wgpu::Device, view: u32, w: u32, h: u32) -> bool {
-        if self
-            .targets
-            .get(&view)
-            .is_some_and(|t| t.target.width() == w && t.target.height() == h)
-        {
-            return true;
-        }
-        let Ok(target) = OffscreenTarget::new(&self.renderer, device, w, h) else {
-            self.targets.remove(&view);
-            return false;
-        };
-        let tv = target.color_texture().create_view(&Default::default());
-        let blit_bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("model view blit"),
-            layout: &self.blit_layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&tv),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Sampler(&self.blit_sampler),
-                },
-            ],
-        });
-        self.targets.insert(view, ViewTarget { target, blit_bind });
-        true
-    }
-}
-
-/// The paint callback: uploads the posed actors and renders them in
-/// `prepare`, then copies the picture into the viewport in `paint`.
-struct ModelPaint {
-    rect: egui::Rect,
-    view_number: u32,
-    view: ViewParams,
-    light: Light,
-    shadows: Shadows,
-    background: [f32; 4],
-    actors: Vec<ActorFrame>,
-    lines: Vec<LineVertex>,
-}
-
-impl egui_wgpu::CallbackTrait for ModelPaint {
-    fn prepare(
-        &self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        screen: &egui_wgpu::ScreenDescriptor,
-        encoder: &mut wgpu::CommandEncoder,
-        resources: &mut egui_wgpu::CallbackResources,
-    ) -> Vec<wgpu::CommandBuffer> {
-        let Some(res) = resources.get_mut::<GpuResources>() else {
-            return Vec::new();
-        };
-        let ppp = screen.pixels_per_point;
-        let w = (self.rect.width() * ppp).round().max(1.0) as u32;
-        let h = (self.rect.height() * ppp).round().max(1.0) as u32;
-        if !res.ensure_target(device, self.view_number, w, h) {
-            return Vec::new();
-        }
-        // Drop GPU models of actors that are gone or changed model.
-        res.models
-            .retain(|k, _| self.actors.iter().any(|a| a.key == *k));
-        for a in &self.actors {
-            if !res.models.contains_key(&a.key) {
-                match GpuModel::upload(&res.renderer, device, queue, &a.template.mesh) {
-                    Ok(m) => {
-                        res.models.insert(a.key, (m, None));
-                    }
-                    Err(e) => {
-                        if res.warned.insert(a.key) {
-                            tracing::warn!("actor {}'s model not uploaded: {e}", a.key.0 + 1);
-                        }
-                        continue;
-                    }
-                }
-            }
-            // A pose generation is uploaded once, by the first view to draw it.
-            if let Some((m, uploaded)) = res.models.get_mut(&a.key)
-                && *uploaded != Some(a.generation)
-            {
-                let up = m
-                    .update_vertices(queue, &a.vertices)
-                    .and_then(|()| m.update_materials(queue, &a.materials));
-                match up {
-                    Ok(()) => *uploaded = Some(a.generation),
-                    Err(e) => {
-                        if res.warned.insert(a.key) {
-                            tracing::warn!("actor {}'s model not updated: {e}", a.key.0 + 1);
-                        }
-                    }
-                }
-            }
-        }
-        let models: Vec<&GpuModel> = self
-            .actors
-            .iter()
-            .filter_map(|a| res.models.get(&a.key).map(|(m, _)| m))
-            .collect();
-        let frame = FrameParams {
-            view: self.view,
-            light: self.light,
-            lines: &self.lines,
-            overlay_lines: &[],
-            shadows: self.shadows,
-        };
-        if let Some(t) = res.targets.get(&self.view_number) {
-            t.target.encode(
-                &res.renderer,
-                device,
-                queue,
-                encoder,
-                &frame,
-                &models,
-                self.background,
-            );
-        }
-        Vec::new()
-    }
-
-    fn paint(
-        &self,
-        _info: egui::PaintCallbackInfo,
-        pass: &mut wgpu::RenderPass<'static>,
-        resources: &egui_wgpu::CallbackResources,
-    ) {
-        let Some(res) = resources.get::<GpuResources>() else {
-            return;
-        };
-        let Some(t) = res.targets.get(&self.view_number) else {
-            return;
-        };
-        pass.set_pipeline(&res.blit_pipeline);
-        pass.set_bind_group(0, &t.blit_bind, &[]);
-        pass.draw(0..3, 0..1);
-    }
 }
 
 // ------------------------------------------------------------- the viewport hook
@@ -622,9 +374,9 @@ pub fn settings_ui(ui: &mut egui::Ui, s: &mut Settings) {
 }
 
 /// Draws the posed meshes `actors` into `pic_rect` through `camera` at
-/// scene frame `eval` with the options `look`, as view number
-/// `view_number`; returns what was drawn. `light` is the scene's light
-/// document.
+/// scene frame `eval` with the options `look` (Fast preview when `fast`),
+/// as view number `view_number`; returns what was drawn. `light` is the
+/// scene's light document.
 #[allow(clippy::too_many_arguments)]
 pub fn draw_scene(
     ui: &egui::Ui,
@@ -637,6 +389,7 @@ pub fn draw_scene(
     camera_motion: Option<&crate::workspace::document::Document>,
     eval: f64,
     grid: bool,
+    fast: bool,
     look: &Settings,
     set_bounds: Option<(Vec3, Vec3)>,
     background: [f32; 3],
@@ -697,6 +450,7 @@ pub fn draw_scene(
             grid,
             background,
             shadows,
+            fast,
         },
     )
 }
@@ -729,19 +483,4 @@ pub fn frame_overlays(
         egui::FontId::monospace(11.0),
         egui::Color32::from_white_alpha(120),
     );
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn in_frame_test_sees_a_vertex_ahead_and_not_one_behind() {
-        let v = ViewParams::mmd_default(1.0);
-        let vp = v.projection * v.view;
-        let at = |p: [f32; 3]| RenderVertex::new(p, [0.0, 1.0, 0.0], [0.0; 2]);
-        assert!(any_in_frame(&[at([0.0, 10.0, 0.0])], &vp));
-        assert!(!any_in_frame(&[at([0.0, 10.0, -60.0])], &vp)); // behind the eye
-        assert!(!any_in_frame(&[at([200.0, 10.0, 0.0])], &vp)); // far off to the side
-    }
 }

@@ -30,6 +30,7 @@ use super::model_view;
 use crate::scene::view::ViewCamera;
 use crate::workspace::document::EditRequest;
 
+mod actor_pose;
 mod bar;
 mod canvas;
 mod draw;
@@ -269,6 +270,22 @@ pub fn ui(
     }
 }
 
+/// The posing tool's controls, the shot list and each actor's binding, in
+/// a tile of their own (`ui` any size); returns the edits they ask for.
+pub fn side_ui(
+    ui: &mut egui::Ui,
+    posing: &mut Posing,
+    scene: &SceneView,
+    shared: &mut Shared,
+) -> Vec<crate::workspace::Event> {
+    let mut edits = Vec::new();
+    bar::side_panel(ui, scene, &mut edits, shared, posing);
+    edits
+        .into_iter()
+        .map(|(id, e)| crate::workspace::Event::edit(id, e))
+        .collect()
+}
+
 /// The narrowest view (points) that still shows the Posing/Shots side
 /// panel beside its picture.
 const SIDE_PANEL_MIN_VIEW_WIDTH: f32 = 720.0;
@@ -304,6 +321,7 @@ fn draw(
     // posing tool borrows the posing.
     let meshes = posing.frames();
     let set_bounds = posing.set_bounds();
+    let fast = posing.fast_preview;
     let parts = posing.parts();
     let frame = gizmo::Frame {
         view_number: view.number,
@@ -348,6 +366,7 @@ fn draw(
             frame: &frame,
             meshes,
             set_bounds,
+            fast,
             now: &parts.now,
             picture_only,
             picture_aspect: parts.picture_aspect,
@@ -426,7 +445,7 @@ fn enter_registers(
     let bone = tool.selected.is_some();
     // Nothing to register: a camera view with no bone selected.
     let nothing = !bone && shot.through_vmd;
-    if ui.ctx().egui_wants_keyboard_input() || nothing {
+    if ui.ctx().egui_wants_keyboard_input() || shared.typing || nothing {
         return;
     }
     if !ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter)) {

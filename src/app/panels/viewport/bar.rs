@@ -62,13 +62,15 @@ pub(super) fn toolbar(
         ui.menu_button("Options", |ui| options(ui, shared, posing, state))
             .response
             .on_hover_text(
-                "Preview rate, physics, grid, frame, guides, skeleton, shadows and the mouse",
+                "Preview rate, physics, Fast preview, grid, frame, guides, skeleton, shadows and \
+                 the mouse",
             );
     });
 }
 
-/// The Options menu: the preview rate and physics (shared by the views),
-/// then this view's grid, frame, guides, skeleton, shadows and mouse.
+/// The Options menu: the preview rate, physics and Fast preview (shared by
+/// the views), then this view's grid, frame, guides, skeleton, shadows and
+/// mouse.
 fn options(ui: &mut egui::Ui, shared: &mut Shared, posing: &mut Posing, state: &mut ViewState) {
     let rate_text = |r: u32| {
         if r == 30 {
@@ -102,6 +104,8 @@ fn options(ui: &mut egui::Ui, shared: &mut Shared, posing: &mut Posing, state: &
     );
     ui.checkbox(&mut posing.collide_actors, Posing::COLLIDE_ACTORS)
         .on_hover_text(Posing::COLLIDE_ACTORS_TIP);
+    ui.checkbox(&mut posing.fast_preview, Posing::FAST_PREVIEW)
+        .on_hover_text(Posing::FAST_PREVIEW_TIP);
     ui.menu_button(format!("Mouse: {}", state.mouse.short()), |ui| {
         for m in MouseMap::ALL {
             ui.radio_value(&mut state.mouse, m, m.label());

@@ -24,6 +24,8 @@ pub(super) struct Picture<'a> {
     pub meshes: Vec<ActorFrame>,
     /// The set's bounds: the far plane reaches them.
     pub set_bounds: Option<(glam::Vec3, glam::Vec3)>,
+    /// Fast preview (no MSAA, a smaller shadow map, fewer pixels).
+    pub fast: bool,
     pub now: &'a Moment,
     /// The VMD camera during playback: the picture only (no gizmo, joints
     /// or axes), as in MMD.
@@ -45,6 +47,7 @@ pub(super) fn picture(ui: &egui::Ui, painter: &egui::Painter, p: Picture, tool: 
         frame,
         meshes,
         set_bounds,
+        fast,
         now,
         picture_only,
         picture_aspect,
@@ -64,6 +67,7 @@ pub(super) fn picture(ui: &egui::Ui, painter: &egui::Painter, p: Picture, tool: 
         scene.camera,
         now.eval,
         view.show_grid,
+        fast,
         &look,
         set_bounds,
         scene.background,
@@ -112,6 +116,7 @@ pub(super) fn picture(ui: &egui::Ui, painter: &egui::Painter, p: Picture, tool: 
         &shot.camera,
         now.eval,
         scene.actors.iter().any(|a| a.motion.is_some()),
+        fast && rendered.drawn,
     );
     let mut notes: Vec<String> = problems.to_vec();
     if let model_view::Status::Unavailable(why) = model_view::status(ui.ctx()) {
@@ -278,6 +283,7 @@ fn draw_frustum(c: &Canvas, cam: &ViewCamera, aspect: f32) {
 /// backing (the model's head is at the top; the floor reads fine under
 /// it). Compact in a small canvas (≤ 3 short lines; the mouse hints are on
 /// the toolbar's tooltips), wrapped to the canvas so it is never clipped.
+/// Says when the picture is Fast preview's (`fast`).
 #[allow(clippy::too_many_arguments)]
 fn overlay(
     painter: &egui::Painter,
@@ -288,6 +294,7 @@ fn overlay(
     view: &ViewCamera,
     eval: f64,
     has_motion: bool,
+    fast: bool,
 ) {
     let compact = rect.width() < 760.0 || rect.height() < 360.0;
     let font = FontId::monospace(if compact { 11.0 } else { 12.0 });
@@ -304,6 +311,9 @@ fn overlay(
             "  shot {}/{count} ({}-{})",
             s.number, s.first, s.last
         ));
+    }
+    if fast {
+        head.push_str("  (fast preview)");
     }
     let mut lines = vec![head];
     if !compact {

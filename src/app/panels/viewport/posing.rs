@@ -1,9 +1,16 @@
 //! The viewport's shared posing: one [`PoseEngine`] per actor, posed once
 //! per egui pass whatever the number of views, with the physics clock
 //! ticked once. The skeleton, the joints, the gizmo and the rendered mesh
-//! all come from that one posed result; the mesh's vertex and material
-//! buffers are kept between frames (refilled in place) and handed to every
-//! view's paint callback by reference count.
+//! all come from that one posed result; the mesh's buffers are kept
+//! between frames (refilled in place) and handed to every view's paint
+//! callback by reference count.
+//!
+//! A mesh skinned on the GPU (where the device can: [`Skinning`]) costs
+//! the CPU the pose (bones, physics, material morphs) and the packed pose
+//! ([`fill_gpu_frame`](crate::render::from_model::fill_gpu_frame):
+//! skinning matrices and morph weights); the compute
+//! pass moves the vertices. Skinned on the CPU (the fallback and the
+//! reference), the pose also morphs and skins every vertex here.
 
 use std::sync::Arc;
 
@@ -11,120 +18,17 @@ use glam::{Mat4, Quat, Vec3};
 
 use super::super::Shared;
 use super::super::gizmo::{self, PoseTool};
-use super::super::model_view::{self, ActorFrame, ModelCache, ModelEntry, PhysicsRun};
+use super::super::model_view::{
+    self, ActorFrame, FrameMesh, ModelCache, ModelEntry, PhysicsRun, Skinning,
+};
 use super::super::shots::ShotList;
+use super::actor_pose::{ActorPose, Engine, Feed, Mesh, PoseKey};
 use super::{ActorView, SceneView};
 use crate::model::physics::{SceneActor, ScenePhysics, SimulationMode, Transport};
-use crate::model::{Model, PoseEngine, replace_bone};
-use crate::render::from_model::{posed_materials, posed_vertices};
-use crate::render::{RenderMaterial, RenderVertex};
+use crate::render::RenderVertex;
+use crate::render::from_model::GpuFrameData;
 use crate::vmd::evaluate::{self, CameraState};
 use crate::workspace::document::Document;
-
-/// A bone's local values replaced by the posing tool: (bone, translation, rotation).
-type Override = Option<(usize, Vec3, Quat)>;
-
-/// What a pose was made from: motion frame, the posing tool's override,
-/// and whether it was skinned (a bones-only pose cannot feed the mesh).
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct PoseKey {
-    frame: f64,
-    replace: Override,
-    skinned: bool,
-}
-
-/// One engine posing one model, rebound when its document changes.
-#[derive(Debug)]
-struct Engine {
-    engine: PoseEngine,
-    /// The document (id, revision) the engine is bound to.
-    bound: Option<(u64, u64)>,
-    /// What the last pose was made from (its matrices are
-    /// `engine.posed.bone_world`).
-    last: Option<PoseKey>,
-}
-
-impl Engine {
-    fn new(model: &Model) -> Engine {
-        Engine {
-            engine: PoseEngine::new(model),
-            bound: None,
-            last: None,
-        }
-    }
-
-    /// Rebinds after the actor's document changed.
-    fn rebind(&mut self, model: &Model, motion: Option<&Document>) {
-        let want = motion.map(|d| (d.id, d.revision));
-        if self.bound != want || (want.is_none() && self.engine.binding().is_some()) {
-            self.engine.bind(model, motion.map(|d| &d.index));
-            self.bound = want;
-            self.last = None;
-        }
-    }
-
-    /// Places the model in the scene (the actor's placement); a new
-    /// placement poses again.
-    fn place(&mut self, placement: Option<glam::Mat4>) {
-        if self.engine.placement() != placement {
-            self.engine.set_placement(placement);
-            self.last = None;
-        }
-    }
-
-    /// Poses `model` at motion frame `key.frame` (skinned if `key.skinned`)
-    /// unless the last pose was made from the same input and nothing is
-    /// simulated (with physics every pass poses: the clock decides what
-    /// time does). Returns whether it posed.
-    fn pose(
-        &mut self,
-        model: &Model,
-        motion: Option<&Document>,
-        key: PoseKey,
-        run: PhysicsRun,
-    ) -> bool {
-        model_view::apply_physics(&mut self.engine, model, run);
-        let simulated = self.engine.physics().is_some();
-        if !simulated && self.last == Some(key) && !self.engine.posed.bone_world.is_empty() {
-            return false;
-        }
-        let motion = motion.map(Document::source);
-        if key.skinned {
-            self.engine
-                .pose_adjusted(model, motion, key.frame, replace_bone(key.replace));
-        } else {
-            self.engine
-                .pose_bones(model, motion, key.frame, replace_bone(key.replace));
-        }
-        self.last = Some(key);
-        true
-    }
-}
-
-/// The mesh drawn for an actor: its model's buffers, refilled in place
-/// when the pose changes.
-#[derive(Debug)]
-struct Mesh {
-    entry: Arc<ModelEntry>,
-    /// The drawn figure when it is not the rig (the demo mannequin standing
-    /// in for the built-in skeleton): its own engine.
-    figure: Option<Engine>,
-    vertices: Arc<Vec<RenderVertex>>,
-    materials: Arc<Vec<RenderMaterial>>,
-    /// Bumped whenever the buffers are refilled (the GPU side uploads a
-    /// generation once, whatever the number of views).
-    generation: u64,
-}
-
-/// One actor's posing state.
-#[derive(Debug)]
-struct ActorPose {
-    /// The rig's [`ModelAsset::generation`](crate::render::asset::ModelAsset::generation)
-    /// (0: the built-in skeleton): a new model is a new engine.
-    rig_id: u64,
-    rig: Engine,
-    mesh: Option<Mesh>,
-}
 
 /// The posing split for one view's drawing.
 pub(super) struct Parts<'a> {
@@ -184,6 +88,13 @@ pub struct Posing {
     updates: u64,
     /// The set's stages and accessories, placed.
     set: super::set_pieces::SetMeshes,
+    /// Where the meshes are skinned (the renderer's device decides; set
+    /// each pass from the model view's).
+    skinning: Skinning,
+    /// Fast preview: the views draw without MSAA, with a smaller shadow
+    /// map and fewer pixels (upscaled). Shared by the views, kept between
+    /// runs; exports never use it.
+    pub fast_preview: bool,
 }
 
 impl Default for Posing {
@@ -203,6 +114,8 @@ impl Default for Posing {
             poses: 0,
             updates: 0,
             set: Default::default(),
+            skinning: Skinning::gpu(),
+            fast_preview: false,
         }
     }
 }
@@ -273,6 +186,19 @@ impl Posing {
         self.updates
     }
 
+    /// The switch for fast drawing (each view's Options menu).
+    pub const FAST_PREVIEW: &str = "Fast preview";
+    /// Its tooltip.
+    pub const FAST_PREVIEW_TIP: &str = "For a weak GPU: no anti-aliasing, a smaller self-shadow \
+         map and 3/4 of the pixels each way, upscaled. Video, render and storyboard exports are \
+         always drawn at full quality.";
+
+    /// Where the meshes are skinned from the next pass on (the viewport
+    /// takes the model view's at each pass; tests and benches choose).
+    pub fn set_skinning(&mut self, skinning: Skinning) {
+        self.skinning = skinning;
+    }
+
     /// What one view needs while it draws: the poses (read), the posing
     /// tool (written), the moment, the shots and the problems.
     pub(super) fn parts(&mut self) -> Parts<'_> {
@@ -301,6 +227,9 @@ impl Posing {
     /// Brings the poses up to date for this pass (the first view to draw
     /// does it; the others find it done).
     pub fn prepare(&mut self, ui: &egui::Ui, scene: &SceneView, shared: &mut Shared) {
+        // This frame draws a picture (counted once, whatever the views).
+        let (frame, time) = (ui.ctx().cumulative_frame_nr(), ui.input(|i| i.time));
+        shared.pictures.drawn(frame, time, shared.transport.playing);
         let pass = ui.ctx().cumulative_pass_nr();
         if self.pass == Some(pass) {
             return;
@@ -314,6 +243,7 @@ impl Posing {
         }
         let elapsed = ui.input(|i| i.unstable_dt);
         let mesh = matches!(model_view::status(ui.ctx()), model_view::Status::Ready(_));
+        self.skinning = model_view::skinning(ui.ctx());
         self.update(pass, scene, shared, elapsed, mesh);
         // Always runs on while stopped: keep painting while a world exists.
         if self.physics == SimulationMode::Always
@@ -331,7 +261,9 @@ impl Posing {
 
     /// Poses every actor of `scene` for pass `pass` (nothing if already
     /// done for it): `elapsed` seconds of wall clock since the last picture
-    /// (the physics clock), skinned meshes filled when `mesh`.
+    /// (the physics clock), meshes filled when `mesh` (their packed poses
+    /// where they skin on the GPU, see [`Posing::set_skinning`], else
+    /// their vertices).
     pub fn update(
         &mut self,
         pass: u64,
@@ -391,7 +323,7 @@ impl Posing {
             &mut self.problems,
             scene,
             (eval, playhead),
-            mesh,
+            mesh.then_some(&self.skinning),
         );
 
         // The rigs with rigid bodies: one world, stepped once for all.
@@ -473,18 +405,32 @@ impl Posing {
                     key: (i, m.entry.id),
                     generation: m.generation,
                     template: m.entry.asset.template.clone(),
-                    vertices: Arc::clone(&m.vertices),
-                    materials: Arc::clone(&m.materials),
+                    mesh: if m.gpu {
+                        FrameMesh::Gpu(Arc::clone(&m.gpu_frame))
+                    } else {
+                        FrameMesh::Vertices {
+                            vertices: Arc::clone(&m.vertices),
+                            materials: Arc::clone(&m.materials),
+                        }
+                    },
                 })
             })
             .collect::<Vec<_>>();
         before.into_iter().chain(actors).chain(after).collect()
     }
 
-    /// Actor `actor`'s mesh vertices as last filled (tests: the buffer is
-    /// reused, and agrees with the skeleton).
+    /// Actor `actor`'s mesh vertices as last filled when it is skinned on
+    /// the CPU (tests: the buffer is reused, and agrees with the skeleton).
     pub fn mesh_vertices(&self, actor: usize) -> Option<&Arc<Vec<RenderVertex>>> {
-        Some(&self.actors.get(actor)?.as_ref()?.mesh.as_ref()?.vertices)
+        let m = self.actors.get(actor)?.as_ref()?.mesh.as_ref()?;
+        (!m.gpu).then_some(&m.vertices)
+    }
+
+    /// Actor `actor`'s packed pose and materials as last filled when it is
+    /// skinned on the GPU.
+    pub fn mesh_gpu_frame(&self, actor: usize) -> Option<&Arc<GpuFrameData>> {
+        let m = self.actors.get(actor)?.as_ref()?.mesh.as_ref()?;
+        m.gpu.then_some(&m.gpu_frame)
     }
 }
 
@@ -541,7 +487,7 @@ fn step_shared_world(
             offset: f64::from(a.offset),
             replace: key.replace,
             follow: dragged == Some(i),
-            skin: key.skinned,
+            skin: key.feed == Feed::Cpu,
         });
     }
     let messages = sp.pose(&mut members, eval);
@@ -553,6 +499,10 @@ fn step_shared_world(
     }
     for &i in &places {
         if let Some(p) = actors[i].as_mut() {
+            // A GPU-skinned mesh still needs its material morphs.
+            if keys[i].feed == Feed::Gpu {
+                p.rig.engine.morph_materials(scene.actors[i].rig);
+            }
             p.rig.last = Some(keys[i]);
             changed[i] = true;
             poses += 1;
@@ -570,8 +520,9 @@ struct Plan<'a> {
     key: PoseKey,
 }
 
-/// Each actor's model (loaded when `mesh`; problems noted) and pose input
-/// for this pass at scene frame `eval` (`at` = (eval, playhead)).
+/// Each actor's model (loaded when meshes are drawn, skinned as `mesh`
+/// says; problems noted) and pose input for this pass at scene frame
+/// `eval` (`at` = (eval, playhead)).
 #[allow(clippy::too_many_arguments)]
 fn plan_actors<'a>(
     pose: &'a PoseTool,
@@ -580,7 +531,7 @@ fn plan_actors<'a>(
     problems: &mut Vec<String>,
     scene: &SceneView,
     (eval, playhead): (f64, f64),
-    mesh: bool,
+    mesh: Option<&Skinning>,
 ) -> Vec<Plan<'a>> {
     let mut plans = Vec::with_capacity(scene.actors.len());
     for (i, a) in scene.actors.iter().enumerate() {
@@ -588,7 +539,7 @@ fn plan_actors<'a>(
         let over = a
             .motion
             .and_then(|d| pose.override_for(i, d, gizmo::motion_frame(playhead, a.offset)));
-        let entry = if mesh {
+        let entry = if mesh.is_some() {
             match models.model(a.model_path, a.model) {
                 Ok(e) => Some(e),
                 Err(e) => {
@@ -600,12 +551,18 @@ fn plan_actors<'a>(
             None
         };
         let p = refresh_actor(&mut actors[i], a, entry);
-        // The rig: skinned too when it is the drawn mesh's model.
-        let rig_is_mesh = p.mesh.as_ref().is_some_and(|m| m.figure.is_none());
+        if let (Some(m), Some(s)) = (p.mesh.as_mut(), mesh) {
+            m.skin_on(s.on_gpu(m.entry.id));
+        }
+        // The rig feeds the mesh too when it is the drawn mesh's model.
+        let feed = match &p.mesh {
+            Some(m) if m.figure.is_none() => m.feed(),
+            _ => Feed::Bones,
+        };
         let key = PoseKey {
             frame,
             replace: over.and_then(|(n, t, q)| Some((a.skeleton().find(n)?, t, q))),
-            skinned: rig_is_mesh,
+            feed,
         };
         plans.push(Plan { frame, over, key });
     }
@@ -638,15 +595,16 @@ fn pose_actor(
     let Some(mesh) = p.mesh.as_mut() else {
         return poses;
     };
-    let model = &mesh.entry.asset.loaded.model;
+    let feed = mesh.feed();
     if let Some(fig) = mesh.figure.as_mut() {
+        let model = &mesh.entry.asset.loaded.model;
         fig.rebind(model, a.motion);
         let key = PoseKey {
             frame: plan.frame,
             replace: plan
                 .over
                 .and_then(|(n, t, q)| Some((model.skeleton.find(n)?, t, q))),
-            skinned: true,
+            feed,
         };
         if fig.pose(model, a.motion, key, physics) {
             poses += 1;
@@ -654,19 +612,14 @@ fn pose_actor(
         }
         fig.engine.take_physics_message();
     }
-    if changed || mesh.vertices.is_empty() {
-        let posed = match &mesh.figure {
-            Some(f) => &f.engine.posed,
-            None => &p.rig.engine.posed,
-        };
-        // In place when no paint callback still holds last frame's.
-        posed_vertices(model, posed, Arc::make_mut(&mut mesh.vertices));
-        posed_materials(
-            &mesh.entry.asset.template.mesh.materials,
-            posed,
-            Arc::make_mut(&mut mesh.materials),
-        );
-        mesh.generation += 1;
+    if changed || !mesh.filled() {
+        // The figure's engine is lent out while its mesh refills.
+        let figure = mesh.figure.take();
+        let posed = figure
+            .as_ref()
+            .map_or(&p.rig.engine.posed, |f| &f.engine.posed);
+        mesh.fill(posed);
+        mesh.figure = figure;
     }
     poses
 }
@@ -700,13 +653,7 @@ fn refresh_actor<'s>(
                 // The rig must be skinned before its first picture.
                 p.rig.last = None;
             }
-            p.mesh = Some(Mesh {
-                entry: e,
-                figure,
-                vertices: Arc::default(),
-                materials: Arc::default(),
-                generation: 0,
-            });
+            p.mesh = Some(Mesh::new(e, figure));
         }
     }
     let placement = actor.placement.matrix();

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use glam::Mat4;
 
-use super::super::model_view::ActorFrame;
+use super::super::model_view::{ActorFrame, FrameMesh};
 use super::SetPieceView;
 use crate::render::from_model::{placed_materials, placed_vertices};
 use crate::render::{MeshTemplate, RenderMaterial, RenderVertex};
@@ -130,8 +130,10 @@ impl SetMeshes {
                 key: (usize::MAX - k, m.id),
                 generation: m.generation,
                 template: Arc::clone(&m.template),
-                vertices: Arc::clone(&m.vertices),
-                materials: Arc::clone(&m.materials),
+                mesh: FrameMesh::Vertices {
+                    vertices: Arc::clone(&m.vertices),
+                    materials: Arc::clone(&m.materials),
+                },
             })
     }
 

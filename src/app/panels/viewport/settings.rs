@@ -1,6 +1,6 @@
 //! The viewport options kept between runs: each view's grid, model-view
-//! options and mouse mapping, the physics mode and whether actors' bodies
-//! collide with each other.
+//! options and mouse mapping, the physics mode, whether actors' bodies
+//! collide with each other, and Fast preview.
 
 use super::{MouseMap, State, ViewState};
 use crate::app::panels::model_view;
@@ -29,6 +29,9 @@ struct Persisted {
     /// The second view's options (missing: its defaults).
     #[serde(default)]
     second: Option<PersistedView>,
+    /// Fast preview (missing in options stored before the switch: off).
+    #[serde(default)]
+    fast_preview: bool,
 }
 
 /// One view's options.
@@ -89,7 +92,7 @@ impl From<PhysicsSetting> for SimulationMode {
 
 impl State {
     /// Takes the stored viewport options (each view's grid, frame, guides,
-    /// skeleton overlay, shadows and mouse; physics), if any.
+    /// skeleton overlay, shadows and mouse; physics; Fast preview), if any.
     pub fn restore(&mut self, storage: &dyn eframe::Storage) {
         if let Some(p) = eframe::get_value::<Persisted>(storage, SETTINGS_KEY) {
             PersistedView {
@@ -103,6 +106,7 @@ impl State {
             }
             self.posing.physics = p.physics.into();
             self.posing.collide_actors = p.collide_actors;
+            self.posing.fast_preview = p.fast_preview;
         }
     }
 
@@ -115,6 +119,7 @@ impl State {
             collide_actors: self.posing.collide_actors,
             mouse: self.view.mouse,
             second: Some(PersistedView::of(&self.second)),
+            fast_preview: self.posing.fast_preview,
         };
         eframe::set_value(storage, SETTINGS_KEY, &p);
     }

@@ -39,6 +39,7 @@ fn viewport_options_survive_a_restart() {
     s.second.look.guides = true;
     s.posing.physics = SimulationMode::Trace;
     s.posing.collide_actors = true;
+    s.posing.fast_preview = true;
     let mut storage = Memory::default();
     s.persist(&mut storage);
     let mut next = State::default();
@@ -55,6 +56,7 @@ fn viewport_options_survive_a_restart() {
     assert_eq!(next.second.mouse, MouseMap::Mmd);
     assert_eq!(next.posing.physics, SimulationMode::Trace);
     assert!(next.posing.collide_actors, "the switch is kept");
+    assert!(next.posing.fast_preview, "Fast preview is kept");
     // Nothing stored: the defaults stay.
     let mut fresh = State::default();
     fresh.restore(&Memory::default());
@@ -79,6 +81,10 @@ fn viewport_options_survive_a_restart() {
     assert!(!from_old.view.show_grid, "the old options were read");
     assert_eq!(from_old.posing.physics, SimulationMode::Play);
     assert!(!from_old.posing.collide_actors, "off unless switched on");
+    assert!(
+        !from_old.posing.fast_preview,
+        "full quality unless switched"
+    );
     assert_eq!(from_old.view.mouse, MouseMap::Mmd);
 }
 
@@ -160,6 +166,8 @@ fn one_pose_feeds_the_skeleton_and_the_mesh_and_the_buffers_are_reused() {
     shared.transport.playing = true;
     let mut posing = Posing::default();
     posing.physics = SimulationMode::Always;
+    // Skinned on the CPU (the fallback and the reference): vertices here.
+    posing.set_skinning(model_view::Skinning::cpu());
     // Pass 1, asked twice (two views): one pose, skinned.
     for _ in 0..2 {
         posing.update(1, &scene, &mut shared, 1.0 / 30.0, true);
@@ -242,10 +250,12 @@ fn without_physics_an_unchanged_frame_is_not_posed_again() {
     let mut shared = Shared::default();
     let mut posing = Posing::default();
     // With meshes: the built-in skeleton and its stand-in figure (the demo
-    // mannequin), one pose each.
+    // mannequin), one pose each; the figure skinned on the GPU (a packed
+    // pose, no vertices).
     posing.update(1, &scene, &mut shared, 0.0, true);
     assert_eq!(posing.poses(), 2);
-    assert!(posing.mesh_vertices(0).is_some_and(|v| !v.is_empty()));
+    assert!(posing.mesh_gpu_frame(0).is_some_and(|g| !g.pose.is_empty()));
+    assert!(posing.mesh_vertices(0).is_none());
     posing.update(2, &scene, &mut shared, 0.0, true);
     assert_eq!(posing.poses(), 2, "same frame, nothing simulated");
     shared.transport.frame = 5.0;
@@ -256,4 +266,88 @@ fn without_physics_an_unchanged_frame_is_not_posed_again() {
     bones_only.update(1, &scene, &mut shared, 0.0, false);
     assert_eq!(bones_only.poses(), 1);
     assert!(bones_only.mesh_vertices(0).is_none());
+}
+
+/// Mei playing with physics, skinned on the GPU: the CPU fills no vertex;
+/// the packed pose carries each bone's skinning matrix, which takes the
+/// bone's rest position to where the skeleton (physics included) puts the
+/// bone; a switch to the CPU fills vertices from the next pass on.
+#[test]
+fn gpu_skinned_mesh_gets_the_skeletons_matrices_and_no_vertices() {
+    use std::sync::Arc;
+
+    use super::{ActorView, Posing, SceneView};
+    use crate::app::panels::Shared;
+    use crate::render::asset::ModelAsset;
+
+    let Some(corpus) = corpus() else { return };
+    let path = corpus.join("mei/mei.pmd");
+    let Ok(bytes) = std::fs::read(&path) else {
+        panic!("{} unreadable", path.display());
+    };
+    let asset = Arc::new(
+        ModelAsset::load(&path, &bytes, &crate::progress::Progress::new()).expect("Mei loads"),
+    );
+    let model = &asset.loaded.model;
+    let scene = SceneView {
+        set: Vec::new(),
+        actors: vec![ActorView {
+            name: "Mei",
+            model_path: Some(&path),
+            model: Some(&asset),
+            rig: model,
+            motion: None,
+            offset: 0,
+            placement: Default::default(),
+        }],
+        ..Default::default()
+    };
+    let mut shared = Shared::default();
+    shared.transport.playing = true;
+    let mut posing = Posing::default();
+    posing.physics = SimulationMode::Always;
+    posing.set_skinning(model_view::Skinning::gpu());
+    for pass in 1..31 {
+        shared.transport.frame = pass as f64;
+        posing.update(pass, &scene, &mut shared, 1.0 / 30.0, true);
+    }
+    assert!(posing.physics_steps(0) > 0, "simulated");
+    assert!(posing.mesh_vertices(0).is_none(), "no vertex on the CPU");
+    let gpu = posing.mesh_gpu_frame(0).expect("a packed pose").clone();
+    let bones = model.skeleton.bones.len();
+    // 16 floats a bone, then the morph weights padded to whole vec4s.
+    assert_eq!(
+        gpu.pose.len(),
+        bones * 16 + model.morphs.len().div_ceil(4).max(1) * 4
+    );
+    assert_eq!(gpu.materials.len(), model.materials.len());
+    let (_, world) = posing.posed_bones(0).expect("posed");
+    let bodies: std::collections::HashSet<usize> =
+        model.rigid_bodies.iter().filter_map(|b| b.bone).collect();
+    let mut moved_by_physics = 0;
+    for (b, bone) in model.skeleton.bones.iter().enumerate() {
+        let m = glam::Mat4::from_cols_slice(&gpu.pose[b * 16..b * 16 + 16]);
+        let got = m.transform_point3(bone.rest_position);
+        let want = world[b].w_axis.truncate();
+        assert!((got - want).length() < 1e-3, "bone {b}: {got} vs {want}");
+        if bodies.contains(&b) && (want - bone.rest_position).length() > 1e-2 {
+            moved_by_physics += 1;
+        }
+    }
+    assert!(moved_by_physics > 0, "some simulated bone moved");
+    // The frame handed to the renderer is the GPU's kind.
+    let frames = posing.frames();
+    assert!(matches!(frames[0].mesh, model_view::FrameMesh::Gpu(_)));
+    let generation = frames[0].generation;
+    drop(frames);
+    // Switched to the CPU: vertices from the next pass, a new generation.
+    posing.set_skinning(model_view::Skinning::cpu());
+    shared.transport.frame = 31.0;
+    posing.update(31, &scene, &mut shared, 1.0 / 30.0, true);
+    assert!(posing.mesh_gpu_frame(0).is_none());
+    assert_eq!(
+        posing.mesh_vertices(0).map(|v| v.len()),
+        Some(model.positions.len())
+    );
+    assert!(posing.frames()[0].generation > generation);
 }
