@@ -509,20 +509,26 @@ impl Poser {
 
     /// World matrix of `b` from its parent's and its local values.
     fn update_world(&self, model: &Model, b: usize, out: &mut Posed) {
-        // The parent and rest offset planned in `Poser::new` (a model with
-        // more bones than planned reads them from the model).
+        let (pw, offset) = self.parent_world(model, b, out);
+        out.bone_world[b] = pw * Mat4::from_rotation_translation(out.local_rotations[b], offset);
+    }
+
+    /// What `b`'s world matrix is built from: its parent's world matrix (a
+    /// root hangs from the placement, the identity at the origin) and its
+    /// offset in the parent's frame (rest offset + local translation). The
+    /// parent and rest offset are planned in `Poser::new` (a model with
+    /// more bones than planned reads them from the model).
+    fn parent_world(&self, model: &Model, b: usize, out: &Posed) -> (Mat4, Vec3) {
         let (parent, rest_offset) = match self.parent_links.get(b) {
             Some(&(p, d)) => ((p != NO_PARENT).then_some(p as usize), d),
             None => parent_link(model, b),
         };
-        // A root hangs from the placement (the identity at the origin).
         let pw = match (parent, self.placement) {
             (Some(p), _) => out.bone_world[p],
             (None, None) => Mat4::IDENTITY,
             (None, Some((m, _))) => m,
         };
-        let offset = rest_offset + self.local_t[b];
-        out.bone_world[b] = pw * Mat4::from_rotation_translation(out.local_rotations[b], offset);
+        (pw, rest_offset + self.local_t[b])
     }
 
     /// CCD for chain `c` by MMD's rule (see [`super::ik`]): the links'
@@ -667,16 +673,7 @@ impl Poser {
     /// column by `mul_vec4`). The other columns are left for
     /// [`update_world`](Self::update_world) at the end of the solve.
     fn update_position(&self, model: &Model, b: usize, out: &mut Posed) {
-        let (parent, rest_offset) = match self.parent_links.get(b) {
-            Some(&(p, d)) => ((p != NO_PARENT).then_some(p as usize), d),
-            None => parent_link(model, b),
-        };
-        let pw = match (parent, self.placement) {
-            (Some(p), _) => out.bone_world[p],
-            (None, None) => Mat4::IDENTITY,
-            (None, Some((m, _))) => m,
-        };
-        let offset = rest_offset + self.local_t[b];
+        let (pw, offset) = self.parent_world(model, b, out);
         out.bone_world[b].w_axis = pw.mul_vec4(offset.extend(1.0));
     }
 
