@@ -131,37 +131,53 @@ fn skinned_by(model: &crate::model::Model, world: &[glam::Mat4], v: usize, b: us
     world[b].transform_point3(model.positions[v] - rest)
 }
 
-#[test]
-fn one_pose_feeds_the_skeleton_and_the_mesh_and_the_buffers_are_reused() {
-    use std::sync::Arc;
-
-    use super::{ActorView, Posing, SceneView};
-    use crate::app::panels::Shared;
-    use crate::model::Deform;
-    use crate::render::asset::ModelAsset;
-
-    let Some(corpus) = corpus() else { return };
-    let path = corpus.join("mei/mei.pmd");
+/// Mei from the corpus, loaded as the viewport loads a model (`None`
+/// without the corpus).
+fn mei_asset() -> Option<(
+    std::path::PathBuf,
+    std::sync::Arc<crate::render::asset::ModelAsset>,
+)> {
+    let path = corpus()?.join("mei/mei.pmd");
     let Ok(bytes) = std::fs::read(&path) else {
         panic!("{} unreadable", path.display());
     };
-    let asset = Arc::new(
-        ModelAsset::load(&path, &bytes, &crate::progress::Progress::new()).expect("Mei loads"),
-    );
-    let model = &asset.loaded.model;
-    let scene = SceneView {
+    let asset =
+        crate::render::asset::ModelAsset::load(&path, &bytes, &crate::progress::Progress::new())
+            .expect("Mei loads");
+    Some((path, std::sync::Arc::new(asset)))
+}
+
+/// A scene of Mei alone, at rest, at the origin.
+fn mei_alone<'a>(
+    path: &'a std::path::Path,
+    asset: &'a std::sync::Arc<crate::render::asset::ModelAsset>,
+) -> super::SceneView<'a> {
+    super::SceneView {
         set: Vec::new(),
-        actors: vec![ActorView {
+        actors: vec![super::ActorView {
             name: "Mei",
-            model_path: Some(&path),
-            model: Some(&asset),
-            rig: model,
+            model_path: Some(path),
+            model: Some(asset),
+            rig: &asset.loaded.model,
             motion: None,
             offset: 0,
             placement: Default::default(),
         }],
         ..Default::default()
+    }
+}
+
+#[test]
+fn one_pose_feeds_the_skeleton_and_the_mesh_and_the_buffers_are_reused() {
+    use super::Posing;
+    use crate::app::panels::Shared;
+    use crate::model::Deform;
+
+    let Some((path, asset)) = mei_asset() else {
+        return;
     };
+    let model = &asset.loaded.model;
+    let scene = mei_alone(&path, &asset);
     let mut shared = Shared::default();
     shared.transport.playing = true;
     let mut posing = Posing::default();
@@ -274,34 +290,14 @@ fn without_physics_an_unchanged_frame_is_not_posed_again() {
 /// bone; a switch to the CPU fills vertices from the next pass on.
 #[test]
 fn gpu_skinned_mesh_gets_the_skeletons_matrices_and_no_vertices() {
-    use std::sync::Arc;
-
-    use super::{ActorView, Posing, SceneView};
+    use super::Posing;
     use crate::app::panels::Shared;
-    use crate::render::asset::ModelAsset;
 
-    let Some(corpus) = corpus() else { return };
-    let path = corpus.join("mei/mei.pmd");
-    let Ok(bytes) = std::fs::read(&path) else {
-        panic!("{} unreadable", path.display());
+    let Some((path, asset)) = mei_asset() else {
+        return;
     };
-    let asset = Arc::new(
-        ModelAsset::load(&path, &bytes, &crate::progress::Progress::new()).expect("Mei loads"),
-    );
     let model = &asset.loaded.model;
-    let scene = SceneView {
-        set: Vec::new(),
-        actors: vec![ActorView {
-            name: "Mei",
-            model_path: Some(&path),
-            model: Some(&asset),
-            rig: model,
-            motion: None,
-            offset: 0,
-            placement: Default::default(),
-        }],
-        ..Default::default()
-    };
+    let scene = mei_alone(&path, &asset);
     let mut shared = Shared::default();
     shared.transport.playing = true;
     let mut posing = Posing::default();
