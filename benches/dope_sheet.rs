@@ -69,6 +69,7 @@ impl Setup {
                     self.ws.docs(),
                     &mut views,
                     &sections,
+                    &[],
                     Some(self.id),
                     last,
                     &mut self.shared,

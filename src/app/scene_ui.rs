@@ -111,6 +111,7 @@ pub fn timeline_ui(
     state: &mut timeline::State,
 ) -> Vec<Event> {
     let sections = timeline_sections(ws);
+    let lanes = accessory_lanes(ws);
     let active = ws.active().map(|d| d.id);
     let (out, mut events) = with_views(ws, |views| {
         timeline::ui(
@@ -118,6 +119,7 @@ pub fn timeline_ui(
             ws.docs(),
             views,
             &sections,
+            &lanes,
             active,
             ws.scene_end(),
             shared,
@@ -130,7 +132,45 @@ pub fn timeline_ui(
     if !out.edits.is_empty() {
         events.push(Event::Edit(out.edits));
     }
+    events.extend(out.set_edits.into_iter().filter_map(|e| lane_event(ws, e)));
     events
+}
+
+/// The set's accessories as the timeline's lanes.
+fn accessory_lanes(ws: &Workspace) -> Vec<timeline::AccessoryLane> {
+    ws.scene()
+        .set
+        .accessories
+        .iter()
+        .map(|a| timeline::AccessoryLane {
+            name: a.name.clone(),
+            keys: a.keys.iter().map(|k| k.frame).collect(),
+        })
+        .collect()
+}
+
+/// An accessory lane's edit as a scene event (one undo step).
+fn lane_event(ws: &Workspace, e: timeline::LaneEdit) -> Option<Event> {
+    use crate::scene::set::AccessoryKey;
+    use timeline::LaneEdit;
+    Some(Event::Scene(match e {
+        LaneEdit::Move {
+            accessory,
+            from,
+            to,
+        } => SceneEvent::MoveAccessoryKey(accessory, from, to),
+        LaneEdit::Delete { accessory, frame } => SceneEvent::RemoveAccessoryKey(accessory, frame),
+        LaneEdit::KeyHere { accessory, frame } => {
+            let a = ws.scene().set.accessories.get(accessory)?;
+            SceneEvent::SetAccessoryKey(
+                accessory,
+                Box::new(AccessoryKey {
+                    frame,
+                    state: a.state_at(frame),
+                }),
+            )
+        }
+    }))
 }
 
 /// The scene panel's arrangement actions as workspace events (each one

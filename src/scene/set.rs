@@ -275,6 +275,49 @@ impl SetAccessory {
         Some(self.keys.remove(i))
     }
 
+    /// Moves the key at `from` to frame `to`, replacing a key there (as
+    /// MMD's timeline does); returns whether a key moved.
+    pub fn move_key(&mut self, from: u32, to: u32) -> bool {
+        if from == to || self.keys.binary_search_by_key(&from, |k| k.frame).is_err() {
+            return false;
+        }
+        if let Some(mut k) = self.remove_key(from) {
+            k.frame = to;
+            self.set_key(k);
+        }
+        true
+    }
+
+    /// The panel values the accessory plays at scene frame `frame`: with no
+    /// keys its own, on a key (or before the first, after the last) that
+    /// key's exactly; between two keys the blended pose with its rotation
+    /// read back as Rx, Ry, Rz (what MMD registers for an in-between frame).
+    pub fn state_at(&self, frame: u32) -> AccessoryState {
+        let (Some(first), Some(last)) = (self.keys.first(), self.keys.last()) else {
+            return self.state.clone();
+        };
+        if let Ok(i) = self.keys.binary_search_by_key(&frame, |k| k.frame) {
+            return self.keys[i].state.clone();
+        }
+        if frame < first.frame {
+            return first.state.clone();
+        }
+        if frame > last.frame {
+            return last.state.clone();
+        }
+        let p = self.pose_at(f64::from(frame));
+        let (z, y, x) = p.rotation.to_euler(EulerRot::ZYX);
+        AccessoryState {
+            parent: p.parent,
+            position: p.position,
+            rotation_degrees: Vec3::new(x, y, z) * (180.0 / std::f32::consts::PI),
+            scale: p.scale,
+            opacity: p.opacity,
+            shown: p.shown,
+            ground_shadow: p.ground_shadow,
+        }
+    }
+
     /// The accessory's values at scene frame `frame` (fractions allowed),
     /// as MMD plays accessory keys (see the module documentation).
     pub fn pose_at(&self, frame: f64) -> AccessoryPose {

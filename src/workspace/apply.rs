@@ -274,6 +274,7 @@ impl Workspace {
             | SceneEvent::SetAccessoryFile(..)
             | SceneEvent::SetAccessoryKey(..)
             | SceneEvent::RemoveAccessoryKey(..)
+            | SceneEvent::MoveAccessoryKey(..)
             | SceneEvent::SetBackgroundColour(_)) => self.set_piece_event(e),
             e @ (SceneEvent::SetCamera(_) | SceneEvent::SetLight(_) | SceneEvent::SetSong(_)) => {
                 self.stage_event(e)
@@ -455,6 +456,11 @@ impl Workspace {
             SceneEvent::RemoveAccessoryKey(i, frame) => {
                 if let Some(a) = s.set.accessories.get_mut(i) {
                     a.remove_key(frame);
+                }
+            }
+            SceneEvent::MoveAccessoryKey(i, from, to) => {
+                if let Some(a) = s.set.accessories.get_mut(i) {
+                    a.move_key(from, to);
                 }
             }
             _ => {}

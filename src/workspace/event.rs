@@ -87,6 +87,9 @@ pub enum SceneEvent {
     SetAccessoryKey(usize, Box<AccessoryKey>),
     /// Deletes an accessory's key at a frame.
     RemoveAccessoryKey(usize, u32),
+    /// Moves accessory `.0`'s key at frame `.1` to frame `.2` (a key there
+    /// is replaced), one undo step.
+    MoveAccessoryKey(usize, u32, u32),
     /// The background colour (linear RGB 0..1; the preview and every
     /// export clear with it). Consecutive changes (a drag in the colour
     /// picker) are one undo step.
@@ -126,6 +129,7 @@ impl SceneEvent {
             SceneEvent::SetAccessoryFile(..) => "Locate accessory",
             SceneEvent::SetAccessoryKey(..) => "Accessory key",
             SceneEvent::RemoveAccessoryKey(..) => "Delete accessory key",
+            SceneEvent::MoveAccessoryKey(..) => "Move accessory key",
             SceneEvent::SetBackgroundColour(_) => "Background colour",
             SceneEvent::SelectActor(_) | SceneEvent::Arrange { .. } => "",
         }

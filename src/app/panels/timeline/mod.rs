@@ -18,9 +18,11 @@
 mod commands;
 mod draw;
 mod edits;
+mod set_lane;
 mod state;
 
 pub use commands::{reveal_bone, scene_command};
+pub use set_lane::{AccessoryLane, LaneEdit};
 pub use state::{ClipPart, Output, SceneClipboard, Section, State};
 
 use egui::{Pos2, Rect, Sense};
@@ -51,7 +53,7 @@ pub fn command(cx: &mut PanelCtx, state: &mut State, offset: i32, c: UiCommand) 
     state.put_sheet(id, st);
 }
 
-/// Draws the timeline. `last_frame` is the scene's last frame
+/// Draws the timeline. `lanes` are the set's accessories (their keys); `last_frame` is the scene's last frame
 /// ([`crate::workspace::Workspace::scene_end`]). Selections change on
 /// `views` (the shell hands the changed ones back to the workspace).
 #[allow(clippy::too_many_arguments)]
@@ -60,6 +62,7 @@ pub fn ui(
     docs: &[Document],
     views: &mut Views,
     sections: &[Section],
+    lanes: &[AccessoryLane],
     active: Option<u64>,
     last_frame: u32,
     shared: &mut Shared,
@@ -106,7 +109,7 @@ pub fn ui(
         Pos2::new(full.right(), full.bottom() - SCROLLBAR),
     );
     sections_ui(
-        ui, docs, views, sections, active, shared, state, body, &mut out,
+        ui, docs, views, sections, lanes, active, shared, state, body, &mut out,
     );
     rubber_band(ui, state, body);
     state.clamp_left();
@@ -207,6 +210,7 @@ fn sections_ui(
     docs: &[Document],
     views: &mut Views,
     sections: &[Section],
+    lanes: &[AccessoryLane],
     active: Option<u64>,
     shared: &mut Shared,
     state: &mut State,
@@ -222,9 +226,19 @@ fn sections_ui(
         area = area.vertical_scroll_offset(0.0);
     }
     let shown = area.show(&mut child, |ui| {
-        if sections.is_empty() {
+        if sections.is_empty() && lanes.is_empty() {
             ui.weak("No motion in the scene: open a VMD file (Ctrl+O) or drop one here.");
         }
+        // The set's keys first: a row per accessory, above the dances'
+        // long bone lists.
+        set_lane::lanes_ui(
+            ui,
+            lanes,
+            state.ruler,
+            shared,
+            &mut state.set_lane,
+            &mut out.set_edits,
+        );
         for s in sections {
             let Some(k) = docs.iter().position(|d| d.id == s.doc_id) else {
                 continue;

@@ -5,6 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use egui::Pos2;
 
+use super::set_lane::{LaneEdit, LaneState};
 use super::{LEFT_MARGIN_PX, ZOOM_MAX, ZOOM_MIN};
 use crate::app::panels::dope_sheet::{self, Clipboard, Layout};
 use crate::vmd::key_edit::KeyMove;
@@ -40,6 +41,8 @@ pub struct Output {
     pub edits: Vec<(u64, Vec<EditRequest>)>,
     /// The document the user pressed on: it becomes the active one.
     pub activate: Option<u64>,
+    /// What the set's lane asks of the scene's accessories.
+    pub set_edits: Vec<LaneEdit>,
 }
 
 /// The timeline's state: shared zoom and scroll, per-section dope sheets.
@@ -82,6 +85,8 @@ pub struct State {
     /// Camera and light sections folded once beside a dance (never again:
     /// one the user opens stays open).
     pub(super) folded_once: BTreeSet<u64>,
+    /// The set's accessory lane.
+    pub set_lane: LaneState,
 }
 
 impl Default for State {
@@ -105,6 +110,7 @@ impl Default for State {
             vscroll: 0.0,
             lane_drag: Default::default(),
             folded_once: BTreeSet::new(),
+            set_lane: Default::default(),
         }
     }
 }
