@@ -271,11 +271,29 @@ pub fn scene_action(app: &mut StudioApp, a: panels::scene::Action) {
         Action::OpenScene => {
             ask(app, Pick::OpenScene);
         }
+        Action::Set(panels::scene_set::SetAction::MoveInView(i)) => {
+            let Some(name) = app
+                .ws
+                .scene()
+                .set
+                .accessories
+                .get(i)
+                .map(|a| a.name.clone())
+            else {
+                return;
+            };
+            let tool = &mut app.panels.viewport.posing.pose;
+            tool.placing = None;
+            tool.deselect();
+            tool.moving_accessory = Some(i);
+            panels::gizmo::accessory_move_started(&mut app.shared, &name);
+        }
         Action::PlaceInView(i) => {
             let Some(name) = app.ws.scene().actors.get(i).map(|a| a.name.clone()) else {
                 return;
             };
             app.panels.viewport.posing.pose.placing = Some(i);
+            app.panels.viewport.posing.pose.moving_accessory = None;
             app.shared.info(format!(
                 "Placing {name}: drag an arrow to move it, the ring to turn it; Esc when done"
             ));

@@ -199,7 +199,9 @@ pub fn scene_event(a: &Action) -> Option<SceneEvent> {
                 SetAction::SetAccessoryKey(i, k) => SceneEvent::SetAccessoryKey(i, k),
                 SetAction::RemoveAccessoryKey(i, f) => SceneEvent::RemoveAccessoryKey(i, f),
                 SetAction::BackgroundColour(c) => SceneEvent::SetBackgroundColour(c),
-                SetAction::AddStage | SetAction::AddAccessory => return None,
+                SetAction::AddStage | SetAction::AddAccessory | SetAction::MoveInView(_) => {
+                    return None;
+                }
             }
         }
         Action::Activate(_)

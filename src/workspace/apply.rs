@@ -245,6 +245,12 @@ impl Workspace {
                 self.select_actor(i, ch);
                 return;
             }
+            SceneEvent::EndMerge => {
+                if let Some(step) = self.scene_undo.last_mut() {
+                    step.offset_of = None;
+                }
+                return;
+            }
             SceneEvent::Arrange {
                 scene,
                 selected_actor,

@@ -49,6 +49,9 @@ impl NewDocument {
 pub enum SceneEvent {
     /// The actor menus and drops act on (not an undo step).
     SelectActor(Option<usize>),
+    /// A drag ended: the next change starts a new undo step even if it
+    /// would merge into the last (two drags of one field are two steps).
+    EndMerge,
     AddActor,
     RemoveActor(usize),
     RenameActor(usize, String),
@@ -131,7 +134,7 @@ impl SceneEvent {
             SceneEvent::RemoveAccessoryKey(..) => "Delete accessory key",
             SceneEvent::MoveAccessoryKey(..) => "Move accessory key",
             SceneEvent::SetBackgroundColour(_) => "Background colour",
-            SceneEvent::SelectActor(_) | SceneEvent::Arrange { .. } => "",
+            SceneEvent::SelectActor(_) | SceneEvent::EndMerge | SceneEvent::Arrange { .. } => "",
         }
     }
 }

@@ -22,6 +22,8 @@ pub enum SetAction {
     /// Sets (or replaces) the accessory's key at a scene frame.
     SetAccessoryKey(usize, Box<AccessoryKey>),
     RemoveAccessoryKey(usize, u32),
+    /// Hand the accessory to the viewport's gizmo.
+    MoveInView(usize),
     /// The background colour (RGB 0..1 as written to the picture).
     BackgroundColour([f32; 3]),
 }
@@ -136,8 +138,9 @@ fn prop_row(ui: &mut egui::Ui, sc: &SceneState, i: usize, p: &Prop<u64>, out: &m
 }
 
 /// One accessory: shown, name, parent, Remove; its keys; its placement.
-/// Keyed, the rows show (and edit) the key at or before the playhead
-/// `frame`, and a change writes a key there.
+/// Keyed, the rows show (and edit) the values played at the playhead
+/// `frame` (MMD's panel: a key's own, or the blend between two), and a
+/// change writes a key there.
 fn accessory_rows(
     ui: &mut egui::Ui,
     ws: &Workspace,
@@ -149,7 +152,7 @@ fn accessory_rows(
 ) {
     use SetAction as Action;
     let keyed = !a.keys.is_empty();
-    let st = &shown_state(a, frame);
+    let st = &a.state_at(frame);
     let change = |s: AccessoryState| {
         if keyed {
             Action::SetAccessoryKey(i, Box::new(AccessoryKey { frame, state: s }))
@@ -186,6 +189,13 @@ fn accessory_rows(
             }
         };
         ui.weak(parent);
+        if ui
+            .small_button("Move in view")
+            .on_hover_text("Move and turn it with the gizmo in the viewport (Esc: done)")
+            .clicked()
+        {
+            out.push(Action::MoveInView(i));
+        }
         if ui.small_button("Remove").clicked() {
             out.push(Action::RemoveAccessory(i));
         }
@@ -296,15 +306,5 @@ fn playhead_frame(ws: &Workspace) -> u32 {
         f.round().min(f64::from(u32::MAX)) as u32
     } else {
         0
-    }
-}
-
-/// The panel values to show at `frame`: the accessory's own without keys,
-/// else those of the key at or before `frame` (the first key before it).
-pub fn shown_state(a: &SetAccessory, frame: u32) -> AccessoryState {
-    let at_or_before = a.keys.iter().rev().find(|k| k.frame <= frame);
-    match at_or_before.or(a.keys.first()) {
-        Some(k) => k.state.clone(),
-        None => a.state.clone(),
     }
 }

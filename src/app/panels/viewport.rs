@@ -264,6 +264,22 @@ pub fn ui(
             crate::workspace::SceneEvent::SetPlacement(actor, p),
         ));
     }
+    if let Some((i, frame, state)) = pointer.accessory {
+        use crate::scene::set::AccessoryKey;
+        use crate::workspace::SceneEvent;
+        // Keyed: the key at the playhead (MMD edits the frame shown).
+        let keyed = scene.accessories.get(i).is_some_and(|a| !a.keys.is_empty());
+        events.push(crate::workspace::Event::Scene(if keyed {
+            SceneEvent::SetAccessoryKey(i, Box::new(AccessoryKey { frame, state }))
+        } else {
+            SceneEvent::SetAccessoryState(i, Box::new(state))
+        }));
+    }
+    if pointer.scene_drag_ended {
+        events.push(crate::workspace::Event::Scene(
+            crate::workspace::SceneEvent::EndMerge,
+        ));
+    }
     Output {
         events,
         picked: pointer.picked,

@@ -7,33 +7,13 @@ use glam::{Quat, Vec2, Vec3};
 
 use super::pick::{handle_at, joints, shape};
 use super::{
-    Frame, GizmoShape, Handle, PICK_PX, Pending, PoseTool, Selected, Target, bone_key_at,
+    Drag, Frame, GizmoShape, Handle, PICK_PX, Pending, PoseTool, Selected, Target, bone_key_at,
     root_rotation, rotation_of, v2,
 };
 use crate::app::panels::Shared;
-use crate::model::gizmo::{self as gm, Screen};
+use crate::model::gizmo as gm;
 use crate::scene::ActorPlacement;
 use crate::workspace::document::{Document, Edit, EditRequest, KeyChanges};
-
-#[derive(Debug, Clone)]
-pub(super) struct Drag {
-    pub(super) handle: Handle,
-    /// Pointer position when the drag started.
-    pub(super) origin: Vec2,
-    pub(super) axis: Vec3,
-    pub(super) centre: Vec3,
-    pub(super) parent: Quat,
-    pub(super) start_t: Vec3,
-    pub(super) start_q: Quat,
-    pub(super) ring: Option<gm::RingGrab>,
-    pub(super) screen: Screen,
-    pub(super) target: Target,
-    pub(super) doc: u64,
-    pub(super) frame: u32,
-    pub(super) merge: u64,
-    /// The view the drag started in (the others leave it alone).
-    pub(super) view: u32,
-}
 
 /// The bone's current local values at motion frame `frame`: the key there,
 /// else the unregistered pose, else the motion's interpolated pose.
@@ -87,6 +67,12 @@ pub struct Pointer {
     /// Where a placing drag put an actor this frame (a scene change for
     /// the caller to apply).
     pub placed: Option<(usize, ActorPlacement)>,
+    /// The values a drag gave an accessory this frame: (accessory, scene
+    /// frame at the playhead, values), for the caller to apply.
+    pub accessory: Option<(usize, u32, crate::scene::set::AccessoryState)>,
+    /// A drag of an actor's place or an accessory ended this frame (its
+    /// changes were one undo step; the next drag is another).
+    pub scene_drag_ended: bool,
 }
 
 /// Pointer handling: hover, joint clicks, gizmo drags.
@@ -99,14 +85,14 @@ pub fn interact(
 ) -> Pointer {
     let took = Pointer {
         took: true,
-        picked: None,
-        placed: None,
+        ..Pointer::default()
     };
-    if tool.placing.is_some()
+    if (tool.placing.is_some() || tool.moving_accessory.is_some())
         && tool.drag.is_none()
         && response.ctx.input(|i| i.key_pressed(egui::Key::Escape))
     {
         tool.placing = None;
+        tool.moving_accessory = None;
         shared.info("Placing done");
     }
     // A drag started in another view belongs to that view.
@@ -143,14 +129,18 @@ pub fn interact(
         {
             continue_drag(&d, p - d.origin, f, edits, tool);
         }
+        let mut ended = false;
         if response.drag_stopped() || !response.dragged() {
             if matches!(d.target, Target::Key(_)) {
                 edits.push((d.doc, EditRequest::EndMerge));
             }
+            ended = matches!(d.target, Target::Place(..) | Target::Accessory(_));
             tool.drag = None;
         }
         return Pointer {
             placed: tool.placed.take(),
+            accessory: tool.moved_accessory.take(),
+            scene_drag_ended: ended,
             ..took
         };
     }
@@ -180,11 +170,12 @@ pub fn interact(
         if tool.selected.is_some() && tool.selected != before {
             // Picking a bone goes back to posing.
             tool.placing = None;
+            tool.moving_accessory = None;
         }
         return Pointer {
             took: tool.selected.is_some(),
             picked: tool.selected.clone(),
-            placed: None,
+            ..Pointer::default()
         };
     }
     Pointer::default()
@@ -200,6 +191,12 @@ fn start_drag(
 ) {
     if let Some(i) = tool.placing {
         start_place_drag(h, g, origin, f, shared, tool, i);
+        return;
+    }
+    if let Some(i) = tool.moving_accessory {
+        if let Some(grabbed) = grab(h, g, origin, f, shared) {
+            super::accessory::start_drag(h, g, origin, f, grabbed, tool, i);
+        }
         return;
     }
     let Some(s) = tool.selected.clone() else {
@@ -281,7 +278,7 @@ fn start_drag(
 
 /// The axis of handle `h` and, for a ring, where on it the user grabbed
 /// (`None` with a note when the ring is seen edge-on).
-fn grab(
+pub(super) fn grab(
     h: Handle,
     g: &GizmoShape,
     origin: Vec2,
@@ -377,6 +374,12 @@ fn continue_drag(
         }
         return;
     }
+    if let Target::Accessory(_) = d.target {
+        if let Some(moved) = super::accessory::dragged(d, delta, f) {
+            tool.moved_accessory = Some(moved);
+        }
+        return;
+    }
     let (t, q) = match d.handle {
         Handle::Ring(_) => {
             let Some(ring) = &d.ring else { return };
@@ -446,6 +449,6 @@ fn continue_drag(
                 p.rotation = q;
             }
         }
-        Target::Place(..) => {}
+        Target::Place(..) | Target::Accessory(_) => {}
     }
 }

@@ -111,6 +111,9 @@ pub fn draw(painter: &egui::Painter, f: &Frame, tool: &mut PoseTool) {
 /// What the gizmo is on: the actor being placed, or the selected bone
 /// (with a note when its pose is not keyed); `None`: no gizmo.
 fn gizmo_title(f: &Frame, tool: &PoseTool) -> Option<String> {
+    if let Some(i) = tool.moving_accessory {
+        return super::accessory::title(f, i);
+    }
     if let Some(i) = tool.placing {
         let a = f.scene.actors.get(i)?;
         return Some(format!(

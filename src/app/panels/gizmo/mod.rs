@@ -27,11 +27,13 @@ use crate::model::gizmo::{self as gm, Screen, Space};
 use crate::scene::view::ViewCamera;
 use crate::workspace::document::{Document, EditRequest, KeyRef};
 
+mod accessory;
 mod drag;
 mod draw;
 mod keys;
 mod pick;
 
+pub use accessory::started as accessory_move_started;
 pub use drag::{Pointer, interact};
 pub use draw::draw;
 pub use keys::{register_bone_key, register_camera_key};
@@ -92,6 +94,30 @@ pub(super) enum Target {
     Pending,
     /// An actor's place in the scene, as it was when the drag started.
     Place(usize, crate::scene::ActorPlacement),
+    /// An accessory's panel values (by index in the set).
+    Accessory(usize),
+}
+
+/// A gizmo drag in progress: what it grabbed, where it started and what
+/// it edits.
+#[derive(Debug, Clone)]
+pub(super) struct Drag {
+    pub(super) handle: Handle,
+    /// Pointer position when the drag started.
+    pub(super) origin: Vec2,
+    pub(super) axis: Vec3,
+    pub(super) centre: Vec3,
+    pub(super) parent: Quat,
+    pub(super) start_t: Vec3,
+    pub(super) start_q: Quat,
+    pub(super) ring: Option<gm::RingGrab>,
+    pub(super) screen: Screen,
+    pub(super) target: Target,
+    pub(super) doc: u64,
+    pub(super) frame: u32,
+    pub(super) merge: u64,
+    /// The view the drag started in (the others leave it alone).
+    pub(super) view: u32,
 }
 
 /// The gizmo as drawn last: where its handles are.
@@ -133,7 +159,7 @@ pub struct PoseTool {
     /// Gizmo axes: the bone's own, or the model's.
     pub space: Space,
     pub pending: Option<Pending>,
-    drag: Option<drag::Drag>,
+    drag: Option<Drag>,
     hover: Option<Handle>,
     hover_joint: Option<(usize, usize)>,
     /// The dope-sheet key last adopted as the selection: (document, key).
@@ -147,6 +173,13 @@ pub struct PoseTool {
     pub placing: Option<usize>,
     /// A placement a drag made this frame, for [`drag::interact`]'s caller.
     placed: Option<(usize, crate::scene::ActorPlacement)>,
+    /// The accessory the gizmo moves (scene panel ▸ "Move in view"), by
+    /// index in the set: arrows move it, rings turn it; picking a joint or
+    /// Esc ends it.
+    pub moving_accessory: Option<usize>,
+    /// Values a drag gave an accessory this frame: (accessory, scene
+    /// frame, values), for [`drag::interact`]'s caller.
+    moved_accessory: Option<(usize, u32, crate::scene::set::AccessoryState)>,
 }
 
 impl Default for PoseTool {
@@ -162,6 +195,8 @@ impl Default for PoseTool {
             drawn: Default::default(),
             placing: None,
             placed: None,
+            moving_accessory: None,
+            moved_accessory: None,
         }
     }
 }

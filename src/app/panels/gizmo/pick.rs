@@ -15,6 +15,9 @@ pub(super) fn shape(tool: &PoseTool, f: &Frame) -> Option<GizmoShape> {
     if let Some(i) = tool.placing {
         return place_shape(f, i);
     }
+    if let Some(i) = tool.moving_accessory {
+        return super::accessory::shape(f, i);
+    }
     let s = tool.selected.as_ref()?;
     let a = f.scene.actors.get(s.actor)?;
     let world = f.worlds.get(s.actor)?;

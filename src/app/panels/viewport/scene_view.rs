@@ -85,6 +85,9 @@ pub struct SceneView<'a> {
     pub actors: Vec<ActorView<'a>>,
     /// The set's stages, props and accessories whose files have loaded.
     pub set: Vec<SetPieceView<'a>>,
+    /// Every accessory of the set, loaded or not (by index, as the scene
+    /// panel and the gizmo name them).
+    pub accessories: &'a [crate::scene::set::SetAccessory],
     pub camera: Option<&'a Document>,
     pub light: Option<&'a Document>,
     /// The actor selected in the scene panel.
@@ -99,6 +102,7 @@ impl Default for SceneView<'_> {
         SceneView {
             actors: Vec::new(),
             set: Vec::new(),
+            accessories: &[],
             camera: None,
             light: None,
             selected: None,
