@@ -81,6 +81,10 @@ pub struct Recovery {
     tx: Sender<Finished<Vec<String>>>,
     rx: Receiver<Finished<Vec<String>>>,
     tracks: HashMap<u64, Track>,
+    /// The scene as the last copy holding it saw it: a scene changed since
+    /// ([`scene_to_keep`]) with no motion edited is written with the
+    /// scene's first motion ([`scene_anchor`]).
+    scene_written: Option<Scene<u64>>,
     /// Refresh interval.
     pub interval: Duration,
     /// Copies left by a crash, while the window offering them is open.
@@ -98,6 +102,7 @@ impl Default for Recovery {
             tx,
             rx,
             tracks: HashMap::new(),
+            scene_written: None,
             interval: recovery::interval(),
             offer: None,
         }
@@ -184,6 +189,27 @@ impl Recovery {
         ));
         errors
     }
+}
+
+/// Whether the scene holds unsaved work that opening its files again would
+/// not bring back: a set (stages, accessories and their keys, a
+/// background) or an actor placed off the origin.
+fn scene_to_keep(ws: &Workspace) -> bool {
+    let s = ws.scene();
+    ws.scene_modified() && (!s.set.is_empty() || s.actors.iter().any(|a| !a.placement.is_origin()))
+}
+
+/// The document whose copy carries an edited scene when no motion is
+/// edited: the first actor's motion, else the camera, else the light
+/// (`None`: the scene has no document, and no copy can carry it).
+fn scene_anchor(ws: &Workspace) -> Option<u64> {
+    let s = ws.scene();
+    s.actors
+        .iter()
+        .find_map(|a| a.motion)
+        .or(s.camera)
+        .or(s.light)
+        .filter(|id| ws.doc(*id).is_some())
 }
 
 /// The scene as paths, with this document's roles.
@@ -285,7 +311,12 @@ impl Recovery {
         let interval = self.interval;
         let mut ops = Vec::new();
         let mut wake: Option<Duration> = None;
+        // Set edits and placements alone are kept too: the anchor's copy
+        // carries the scene while the scene has changes no file holds.
+        let anchor = scene_to_keep(ws).then(|| scene_anchor(ws)).flatten();
+        let scene_changed = anchor.is_some() && self.scene_written.as_ref() != Some(ws.scene());
         for d in ws.docs() {
+            let carries_scene = anchor == Some(d.id);
             let t = self.tracks.entry(d.id).or_insert(Track {
                 saved_revision: d.revision,
                 base_edits: 0,
@@ -293,7 +324,7 @@ impl Recovery {
                 written_edits: 0,
                 dirty_since: None,
             });
-            if !d.is_modified() {
+            if !d.is_modified() && !carries_scene {
                 // Saved, reverted to the saved state, or discarded.
                 if t.written.take().is_some() {
                     ops.push(Op::Delete(d.id));
@@ -304,7 +335,7 @@ impl Recovery {
                 t.dirty_since = None;
                 continue;
             }
-            if t.written == Some(d.revision) {
+            if t.written == Some(d.revision) && !(carries_scene && scene_changed) {
                 continue;
             }
             let edits = t.base_edits + d.revision.saturating_sub(t.saved_revision);
@@ -329,6 +360,9 @@ impl Recovery {
                     t.written = Some(d.revision);
                     t.written_edits = edits;
                     t.dirty_since = None;
+                    if carries_scene {
+                        self.scene_written = Some(ws.scene().clone());
+                    }
                 }
                 Err(e) => tracing::warn!("recovery copy of {}: {e}", d.title()),
             }

@@ -536,11 +536,13 @@ fn a_restored_scene_brings_back_its_stage_and_accessory_keys() {
             .apply(Event::Scene(SceneEvent::SetAccessoryKey(0, Box::new(key))));
     }
     move_key0(&mut h, 7);
+    // (The set alone is kept from the accessory on; the copy to take is
+    // the one written after the key move, with both keys.)
     wait_for(&mut h, "a copy recording the set", |h| {
         h.state().recovery.is_idle()
             && sidecars(&rdir)
                 .iter()
-                .any(|m| m.scene.as_ref().is_some_and(|s| s.set.is_some()))
+                .any(|m| m.edits >= 1 && m.scene.as_ref().is_some_and(|s| s.set.is_some()))
     });
     let set_before = h.state().ws.scene().set.clone();
     // The crash: the copy and its sidecar are what is left, in a folder no
@@ -583,5 +585,97 @@ fn a_restored_scene_brings_back_its_stage_and_accessory_keys() {
         app.scene.models.contains_key(&stage),
         "the stage loads for drawing: {:?}",
         app.shared.messages
+    );
+}
+
+/// Set edits alone (no motion edited) are kept too: adding an accessory
+/// and keying it writes a copy of the scene's dance (its bytes unchanged)
+/// whose sidecar records the set; a restore from it brings the accessory
+/// back; saving the scene deletes the copy.
+#[test]
+fn set_edits_alone_write_a_copy_and_saving_the_scene_deletes_it() {
+    use vmd_studio::scene::set::AccessoryKey;
+    use vmd_studio::workspace::{Event, SceneEvent};
+    let (dir, original) = work("set-alone");
+    scene_files(dir.path());
+    let negi = dir.path().join("negi.x");
+    std::fs::write(&negi, FLOOR_X).expect("accessory");
+    let rdir = recovery_dir(dir.path());
+    let mut app = StudioApp::default();
+    app.open_paths(vec![original.clone(), dir.path().join("model.pmx")]);
+    app.start_recovery_in(&rdir);
+    app.recovery.interval = Duration::from_millis(100);
+    let mut h = harness(app);
+    settle(&mut h);
+    assert!(sidecars(&rdir).is_empty(), "nothing edited, no copy");
+    h.state_mut().add_accessory(negi.clone());
+    settle(&mut h);
+    let mut state = h.state().ws.scene().set.accessories[0].state.clone();
+    state.position.y = 3.0;
+    h.state_mut()
+        .apply(Event::Scene(SceneEvent::SetAccessoryKey(
+            0,
+            Box::new(AccessoryKey { frame: 12, state }),
+        )));
+    assert!(!h.state().ws.docs()[0].is_modified(), "no motion edited");
+    wait_for(&mut h, "a copy recording the keyed accessory", |h| {
+        h.state().recovery.is_idle()
+            && sidecars(&rdir).iter().any(|m| {
+                m.scene.as_ref().is_some_and(|s| {
+                    s.set
+                        .as_ref()
+                        .is_some_and(|set| format!("{set:?}").contains("frame: 12"))
+                })
+            })
+    });
+    assert_eq!(vmd_files(&rdir), 1);
+    let left = dir.path().join("left");
+    std::fs::create_dir_all(&left).expect("dir");
+    for e in std::fs::read_dir(&rdir).expect("copies").flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "json" || x == "vmd") {
+            std::fs::copy(&p, left.join(p.file_name().expect("name"))).expect("copy");
+        }
+    }
+
+    // Saving the scene: nothing is left unsaved, the copy goes.
+    h.state_mut()
+        .save_scene_to(dir.path().join("saved.vmdscene"));
+    settle(&mut h);
+    wait_for(&mut h, "the copy deleted", |h| {
+        h.state().recovery.is_idle() && sidecars(&rdir).is_empty()
+    });
+    assert_eq!(vmd_files(&rdir), 0);
+    drop(h);
+
+    let mut app = StudioApp::default();
+    app.start_recovery_in(&left);
+    let mut h = harness(app);
+    h.run_steps(2);
+    h.get_by_label("Restore").click();
+    h.run_steps(2);
+    settle(&mut h);
+    let app = h.state();
+    let accs = &app.ws.scene().set.accessories;
+    assert_eq!(accs.len(), 1, "{:?}", app.shared.messages);
+    assert_eq!(accs[0].path, negi);
+    assert_eq!(
+        accs[0]
+            .keys
+            .iter()
+            .map(|k| (k.frame, k.state.position.y))
+            .collect::<Vec<_>>(),
+        vec![(12, 3.0)]
+    );
+    let dance = app
+        .ws
+        .docs()
+        .iter()
+        .find(|d| d.path.as_deref() == Some(original.as_path()));
+    let dance = dance.expect("the dance is back");
+    assert_eq!(
+        vmd_studio::vmd::write(&dance.motion).expect("bytes"),
+        std::fs::read(&original).expect("original"),
+        "the dance's bytes are the file's"
     );
 }
