@@ -491,3 +491,89 @@ fn a_placed_dancer_and_the_accessory_on_its_wrist_stand_where_placed() {
         pixel(&img, ux, uy)
     );
 }
+
+/// A stage 500 units wide under the dancer with MMD's self-shadow on: the
+/// floor is lit everywhere but where the dancer's shadow falls, up to the
+/// horizon (no band where the shadow map's depth range ends darkens the
+/// floor), and the dancer's shadow is still on it.
+#[test]
+fn a_floor_500_units_wide_is_lit_to_the_horizon_with_the_dancers_shadow() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let small = write(dir.path(), "small.x", &floor_x([0.5, 0.5, 0.5]));
+    let big = write(
+        dir.path(),
+        "big.x",
+        &quad_x(
+            [
+                [-25.0, 0.0, -25.0],
+                [-25.0, 0.0, 25.0],
+                [25.0, 0.0, 25.0],
+                [25.0, 0.0, -25.0],
+            ],
+            [0.5, 0.5, 0.5],
+            1.0,
+        ),
+    );
+    let (w, h) = (320, 180);
+    let shoot = |floor: &Path| {
+        let mut stage = new_stage()?;
+        stage.ground_shadow = false;
+        stage.self_shadow = true;
+        stage
+            .add_actor(demo_model().expect("demo"), None, 0.0)
+            .expect("actor");
+        stage
+            .add_prop(
+                LoadedModel::open_set_piece(floor).expect("floor"),
+                DrawOrder::BeforeModels,
+            )
+            .expect("prop");
+        let target = stage.target(w, h).expect("target");
+        let img = stage.picture(&target, 0.0).expect("picture");
+        Some((img, stage.view_at(0.0, w as f32 / h as f32)))
+    };
+    let Some((img, view)) = shoot(&big) else {
+        return;
+    };
+    if let Ok(p) = std::env::var("SET_RENDER_SAVE") {
+        img.save_png(std::path::Path::new(&p)).expect("save");
+    }
+    let luma = |p: Vec3| {
+        let (x, y, _) = view.project(p, w, h).expect("in view");
+        let c = pixel(&img, x, y);
+        u32::from(c[0]) + u32::from(c[1]) + u32::from(c[2])
+    };
+    let lit = luma(Vec3::new(8.0, 0.0, 6.0));
+    assert!(
+        luma(Vec3::new(-6.0, 0.0, 6.0)) + 60 < lit,
+        "the dancer's shadow is on the floor"
+    );
+    // Along the floor away from the camera, beside the dancer (x = 0 is
+    // behind her legs) and off the shadow's line, to 2° under the horizon.
+    for z in [20.0, 40.0, 80.0, 120.0, 160.0, 200.0] {
+        for x in [-15.0f32, 15.0] {
+            let l = luma(Vec3::new(x, 0.0, z));
+            assert!(
+                l.abs_diff(lit) <= 24,
+                "the floor at ({x}, 0, {z}): {l} vs lit {lit}"
+            );
+        }
+    }
+    // The shadow is as sharp as on a 60-unit floor: MMD's shadow map
+    // follows the camera and the self-shadow distance, not the set's size,
+    // so the pixels around the shadow are the same.
+    let (small_img, _) = shoot(&small).expect("adapter");
+    let (cx, cy, _) = view
+        .project(Vec3::new(-6.0, 0.0, 6.0), w, h)
+        .expect("in view");
+    let mut differ = 0;
+    for y in (cy as u32 - 12)..(cy as u32 + 12) {
+        for x in (cx as u32 - 30)..(cx as u32 + 30) {
+            let (a, b) = (img.pixel(x, y).unwrap(), small_img.pixel(x, y).unwrap());
+            if a.iter().zip(b).any(|(p, q)| p.abs_diff(q) > 2) {
+                differ += 1;
+            }
+        }
+    }
+    assert_eq!(differ, 0, "pixels around the shadow that differ");
+}
