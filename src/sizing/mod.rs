@@ -49,5 +49,7 @@ pub use measure::{
     ArmMeasure, BodyMeasure, GROUP_HORIZONTAL_CAP, LegMeasure, LegRatios, Side, SizingError,
     leg_ratios, measure, shared_horizontal,
 };
-pub use motion::{BoneChange, SizingOptions, SizingOutcome, size_group, size_motion, size_motions};
+pub use motion::{
+    BoneChange, SizingOptions, SizingOutcome, size_group, size_in_group, size_motion, size_motions,
+};
 pub use quality::{QualityReport, QualityStats, quality};

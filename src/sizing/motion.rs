@@ -128,6 +128,33 @@ pub fn size_group(
     source: &Model,
     options: &SizingOptions,
 ) -> Result<Vec<SizingOutcome>, SizingError> {
+    size_members(members, &[], source, options)
+}
+
+/// Sizes one actor's `motion` onto `target` as a member of a group whose
+/// other members wear `others` (their motions are not sized here): the
+/// horizontal ratio is the one [`size_group`] gives the whole group, so
+/// the actors sized one at a time (the GUI's dialog) keep the formation's
+/// spacing as the group sized at once would.
+pub fn size_in_group(
+    motion: &Motion,
+    target: &Model,
+    others: &[&Model],
+    source: &Model,
+    options: &SizingOptions,
+) -> Result<SizingOutcome, SizingError> {
+    let mut out = size_members(&[(motion, target)], others, source, options)?;
+    out.pop().ok_or(SizingError::NoTarget)
+}
+
+/// [`size_group`] whose shared horizontal ratio also counts the bodies of
+/// `others` (members whose motions are not sized in this call).
+fn size_members(
+    members: &[(&Motion, &Model)],
+    others: &[&Model],
+    source: &Model,
+    options: &SizingOptions,
+) -> Result<Vec<SizingOutcome>, SizingError> {
     let src = measure(source, "source")?;
     let mut indexes = Vec::with_capacity(members.len());
     for (motion, _) in members {
@@ -148,7 +175,11 @@ pub fn size_group(
         bodies.push(body);
     }
     let ratios: Vec<LegRatios> = bodies.iter().map(|b| leg_ratios(&src, b)).collect();
-    let shared = super::shared_horizontal(&ratios).ok_or(SizingError::NoTarget)?;
+    let mut group = ratios.clone();
+    for o in others {
+        group.push(leg_ratios(&src, &measure(o, "group member")?));
+    }
+    let shared = super::shared_horizontal(&group).ok_or(SizingError::NoTarget)?;
     let mut outcomes = Vec::with_capacity(members.len());
     for (((motion, target), (body, index)), mut r) in
         members.iter().zip(bodies.iter().zip(&indexes)).zip(ratios)

@@ -389,3 +389,84 @@ fn sizing_keeps_the_scene_camera_framed_in_the_same_undo_step() {
     assert_eq!(doc_bytes(&h, dance), dance0);
     assert_eq!(doc_bytes(&h, camera), camera0);
 }
+
+/// Group sizing in the dialog: with a second actor in the scene (the
+/// built-in standard body, whose horizontal ratio to the built-in source is
+/// 1), "Group" sizes Mei's motion with the group's one horizontal ratio:
+/// the mean of Mei's own (her straight hip→ankle length over the standard
+/// body's, read from the two skeletons here) and 1, capped at 1.2 (v5);
+/// センター's X and Z in the applied file are the original's × that ratio.
+#[test]
+fn group_sizing_shares_one_horizontal_ratio_with_the_other_actor() {
+    use vmd_studio::app::panels::scene::Action;
+    let Some(corpus) = corpus() else { return };
+    let original = std::fs::read(corpus.join(SAMPLE).join(MOTION)).expect("corpus motion");
+    let motion = vmd::read_vec(original).expect("vmd");
+    let mei = Model::open(&corpus.join("mei/mei.pmd")).expect("Mei");
+    let own = hip_to_ankle(&mei) / hip_to_ankle(&vmd_studio::model::standard_model());
+    let shared = ((own + 1.0) / 2.0).min(1.2);
+    assert!((own - shared).abs() > 0.01, "the test tells them apart");
+
+    let mut h = mei_in_pose(&corpus);
+    h.state_mut().scene_action(Action::AddActor);
+    settle(&mut h);
+    assert_eq!(h.state().ws.scene().actors.len(), 2);
+    // The motion stays Mei's (the new actor wears none).
+    h.state_mut().scene_action(Action::SelectActor(0));
+    h.run_steps(2);
+    open_tool(&mut h);
+    wait_for_sizing(&mut h);
+    let alone = h
+        .state()
+        .panels
+        .toolbox
+        .sizing
+        .current()
+        .expect("report")
+        .outcome
+        .ratios;
+    assert!(
+        (alone.horizontal - own).abs() < 1e-4,
+        "{} vs {own}",
+        alone.horizontal
+    );
+
+    h.get_by_label("Group: one horizontal scale with the other 1 actor(s)")
+        .click();
+    h.run_steps(2);
+    assert!(h.state().panels.toolbox.sizing.group);
+    wait_for_sizing(&mut h);
+    let p = h
+        .state()
+        .panels
+        .toolbox
+        .sizing
+        .current()
+        .expect("report")
+        .clone();
+    assert_eq!(p.group, 1);
+    let r = p.outcome.ratios;
+    assert!(
+        (r.horizontal - shared).abs() < 1e-4,
+        "{} vs {shared}",
+        r.horizontal
+    );
+    assert!(
+        (r.vertical - alone.vertical).abs() < 1e-6,
+        "her own vertical ratio"
+    );
+    h.get_by_label("Horizontal ratio shared with 1 other actor(s) (the group's)");
+
+    h.get_by_label("Apply the sizing").click();
+    h.run_steps(4);
+    let sized = vmd::read_vec(bytes(&h)).expect("vmd");
+    let (before, after) = (centre_key(&motion), centre_key(&sized));
+    for k in [0, 2] {
+        assert!(
+            (after[k] - before[k] * shared).abs() < 1e-3,
+            "センター[{k}]: {} vs {} × {shared}",
+            after[k],
+            before[k]
+        );
+    }
+}

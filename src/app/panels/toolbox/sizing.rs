@@ -146,6 +146,9 @@ pub struct SizingKey {
     options: SizingOptions,
     /// The scene camera sized with it (id, revision), when asked.
     camera: Option<(u64, u64)>,
+    /// The other actors' models when sized as a group (their bodies share
+    /// the horizontal ratio).
+    group: Vec<ModelKey>,
 }
 
 impl SizingKey {
@@ -162,6 +165,8 @@ struct Inputs {
     camera: Option<(String, Motion)>,
     source: ModelInput,
     target: ModelInput,
+    /// The other actors' models, when sized as a group.
+    others: Vec<ModelInput>,
     source_name: String,
     target_name: String,
 }
@@ -186,6 +191,8 @@ pub struct SizingPreview {
     /// and the sized motion with its report, or why it could not be sized
     /// (then nothing can be applied).
     pub camera: Option<(String, Result<Arc<crate::sizing::CameraOutcome>, String>)>,
+    /// How many other actors it was sized with as a group (0: alone).
+    pub group: usize,
 }
 
 /// Size motion dialog state.
@@ -218,6 +225,10 @@ pub struct SizingForm {
     pub wearer: Option<usize>,
     /// Size the scene camera too, keeping its framing on the target.
     pub size_camera: bool,
+    /// Size as a group with the scene's other actors: one horizontal
+    /// ratio for all (the CLI's `--group`), so a formation keeps its
+    /// spacing when each actor's motion is sized in turn.
+    pub group: bool,
     /// The scene's camera file (id, name), when it is another file than
     /// the target (set with `actors`).
     pub scene_camera: Option<(u64, String)>,
@@ -240,6 +251,7 @@ impl Default for SizingForm {
             actors: Vec::new(),
             wearer: None,
             size_camera: true,
+            group: false,
             scene_camera: None,
         }
     }
@@ -358,6 +370,16 @@ impl SizingForm {
                 (ModelInput::File(p), name)
             }
         };
+        let others = if self.group {
+            self.actors
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != actor)
+                .map(|(_, a)| a.model.input())
+                .collect::<Result<Vec<_>, String>>()?
+        } else {
+            Vec::new()
+        };
         let camera = self
             .scene_camera
             .as_ref()
@@ -371,10 +393,12 @@ impl SizingForm {
                 target: target.key(),
                 options: self.options,
                 camera: camera.map(|(d, _)| (d.id, d.revision)),
+                group: others.iter().map(ModelInput::key).collect(),
             },
             camera: camera.map(|(d, name)| (name.clone(), d.motion.clone())),
             source,
             target,
+            others,
             source_name,
             target_name: format!("{} ({})", wearer.name, wearer.model.describe()),
         })
@@ -415,10 +439,20 @@ impl SizingForm {
 fn compute(motion: &Motion, inputs: Inputs) -> Result<SizingPreview, String> {
     let source = inputs.source.hold()?;
     let target = inputs.target.hold()?;
+    let held = inputs
+        .others
+        .iter()
+        .map(ModelInput::hold)
+        .collect::<Result<Vec<_>, String>>()?;
+    let others: Vec<&Model> = held.iter().map(Held::model).collect();
     let (source, target) = (source.model(), target.model());
     let options = inputs.key.options;
-    let mut outcome =
-        sizing::size_motion(motion, source, target, &options).map_err(|e| e.to_string())?;
+    let mut outcome = if others.is_empty() {
+        sizing::size_motion(motion, source, target, &options)
+    } else {
+        sizing::size_in_group(motion, target, &others, source, &options)
+    }
+    .map_err(|e| e.to_string())?;
     let quality = sizing::quality(motion, &outcome.motion, source, target)
         .map_err(|e| format!("cannot measure: {e}"))?;
     let sized = std::mem::take(&mut outcome.motion);
@@ -437,6 +471,7 @@ fn compute(motion: &Motion, inputs: Inputs) -> Result<SizingPreview, String> {
         source_name: inputs.source_name,
         target_name: inputs.target_name,
         camera,
+        group: others.len(),
     })
 }
 
@@ -480,6 +515,12 @@ pub(super) fn report_of(p: &SizingPreview) -> crate::vmd::ops::Report {
         "sized from {} to {}: horizontal ×{:.4}, vertical ×{:.4}, hips ×{:.4} {:+.3} units",
         p.source_name, p.target_name, r.horizontal, r.vertical, r.hips, r.hip_offset
     ));
+    if p.group > 0 {
+        report.note(format!(
+            "sized as a group with {} other actor(s): the horizontal ratio is the group's",
+            p.group
+        ));
+    }
     report.note(format!(
         "{} bone tracks changed ({} keys changed, {} added); {} keys byte-identical, {} tracks untouched",
         t.tracks_touched, t.changed, t.added, t.untouched, t.tracks_untouched

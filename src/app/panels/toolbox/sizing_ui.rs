@@ -159,6 +159,19 @@ fn options_ui(ui: &mut egui::Ui, f: &mut SizingForm) {
              CLI's --camera)",
         );
     }
+    if f.actors.len() >= 2 {
+        let others = f.actors.len() - 1;
+        ui.checkbox(
+            &mut f.group,
+            format!("Group: one horizontal scale with the other {others} actor(s)"),
+        )
+        .on_hover_text(
+            "Steps, stance and the actors' places are scaled by the group's mean leg \
+             ratio (capped at 1.2, as VMDサイジング v5) instead of this actor's own, so a \
+             formation keeps its spacing; size each actor's motion in turn with this on \
+             (the CLI's --group)",
+        );
+    }
     ui.checkbox(&mut f.preview_on, "Preview on the actor")
         .on_hover_text(
             "The viewport shows the sized motion on the actor while you scrub, through \
@@ -176,6 +189,12 @@ fn report_ui(ui: &mut egui::Ui, p: &SizingPreview) {
         "Leg ratios: horizontal ×{:.4}, vertical ×{:.4}; hips ×{:.4} {:+.3} units",
         r.horizontal, r.vertical, r.hips, r.hip_offset
     ));
+    if p.group > 0 {
+        ui.label(format!(
+            "Horizontal ratio shared with {} other actor(s) (the group's)",
+            p.group
+        ));
+    }
     quality_ui(ui, &p.quality);
     let t = ChangeTotals::of(o);
     ui.label(format!(
