@@ -644,6 +644,56 @@ fn a_clap_still_meets_on_longer_arms() {
     assert_eq!(plain.motion.bones, m.bones);
 }
 
+/// A hand on the head: only 左腕 turns by φ (frames 10–12), which puts
+/// the source's left wrist at (0, 15, −4√2) (see [`clap`]), where the test
+/// puts both models' 頭. On the target's arms twice as long the unsized
+/// wrist lands at (2, 15, 0) + 12·(−1/3, 0, −√8/3) = (−2, 15, −8√2), 6
+/// from 頭 (half its arm: off the head); sized, the wrist is put back on
+/// 頭 (the source's offset from 頭 is 0), 6 from the shoulder, within
+/// reach. The right hand, never on the head, is left as it was.
+#[test]
+fn a_hand_on_the_head_stays_on_the_head_on_longer_arms() {
+    let phi = (-1.0f32 / 3.0).acos();
+    let with_head = |joint: f32| {
+        let mut m = clapper(joint);
+        let head = m.skeleton.find("頭").expect("頭");
+        m.skeleton.bones[head].rest_position = Vec3::new(0.0, 15.0, -4.0 * 2f32.sqrt());
+        m
+    };
+    let (s, t) = (with_head(3.0), with_head(6.0));
+    let mut keys = Vec::new();
+    for (frame, a) in [(0, 0.0), (10, phi), (12, phi), (20, 0.0)] {
+        keys.push(key("左腕", frame, [0.0; 3], Quat::from_rotation_y(a)));
+    }
+    let m = motion(keys);
+    let head = Vec3::new(0.0, 15.0, -4.0 * 2f32.sqrt());
+    assert!(world(&s, &m, "左手首", 11.0).distance(head) < 1e-3);
+    let bare = world(&t, &m, "左手首", 11.0);
+    assert!(
+        bare.distance(Vec3::new(-2.0, 15.0, -8.0 * 2f32.sqrt())) < 1e-3,
+        "{bare}"
+    );
+    let out = sizing::size_motion(&m, &s, &t, &SizingOptions::default()).expect("sized");
+    assert!(out.hands_aligned >= 3, "frames 10–12: {:?}", out.notes);
+    for f in [10.0, 11.0, 12.0] {
+        let w = world(&t, &out.motion, "左手首", f);
+        assert!(w.distance(head) < 0.01, "{f}: {w}");
+        let r = world(&t, &out.motion, "右手首", f);
+        assert!(
+            r.distance(world(&t, &m, "右手首", f)) < 1e-4,
+            "{f}: right hand moved"
+        );
+    }
+    for f in [0.0, 20.0] {
+        let w = world(&t, &out.motion, "左手首", f);
+        assert!(w.distance(world(&t, &m, "左手首", f)) < 1e-4, "{f}");
+    }
+    let q = sizing::quality(&m, &out.motion, &s, &t).expect("quality");
+    assert!(q.source.head_contacts >= 3, "{q:#?}");
+    assert_eq!(q.before.head_contacts_kept, Some(0.0), "{q:#?}");
+    assert_eq!(q.after.head_contacts_kept, Some(1.0), "{q:#?}");
+}
+
 #[test]
 fn a_group_of_motions_shares_the_mean_horizontal_ratio() {
     let x = Vec3::X;

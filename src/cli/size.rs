@@ -57,8 +57,8 @@ pub struct SizeArgs {
     /// Do not lift feet off the floor.
     #[arg(long)]
     pub no_feet: bool,
-    /// Do not turn the arms where the source's hands touch (hand
-    /// alignment).
+    /// Do not turn the arms where the source's hands touch each other or
+    /// the head (hand alignment).
     #[arg(long)]
     pub no_hands: bool,
     /// A camera motion (VMD) made for the source: size it too, keeping

@@ -1,6 +1,8 @@
 //! Hand alignment: where the source's wrists touch (a clap, hands held
 //! together), the target's arms are turned so its wrists meet as the
-//! source's do.
+//! source's do; where a source wrist touches the head (a hand on the
+//! cheek, a salute), the target's wrist is put at the same place on the
+//! target's head ([`head_goals`]).
 //!
 //! The idea is VMDサイジング v5's wrist alignment
 //! (miu200521358/vmd_sizing, MIT, `src/service/parts/ArmAlignmentService.pyx`:
@@ -125,22 +127,28 @@ pub(crate) fn align_hands(job: &HandJob, out: &mut Motion, notes: &mut Vec<Strin
         let f = f64::from(frame);
         s_engine.pose_bones(job.source, Some(original.as_ref()), f, |_| {});
         let sw = &s_engine.posed.bone_world;
-        if !sh.read(sw).clap() {
+        let contact = sh.read(sw);
+        let on_head = contact.on_head();
+        if !contact.clap() && on_head == [false; 2] {
             continue;
         }
-        let [sl, sr] = sh.wrists.map(|b| at(sw, b));
-        let offset = rotation(sw, s_trunk).inverse() * (sl - sr);
         t_engine.pose_bones(job.target, Some(pre.as_ref()), f, |_| {});
         let posed = &t_engine.posed;
-        let [tl, tr] = th.wrists.map(|b| at(&posed.bone_world, b));
-        let mid = (tl + tr) / 2.0;
-        let d = rotation(&posed.bone_world, t_trunk) * offset * ratio / 2.0;
-        let goals = [mid + d, mid - d];
-        if tl.distance(goals[0]) <= tolerance && tr.distance(goals[1]) <= tolerance {
-            continue;
-        }
+        let now = th.wrists.map(|b| at(&posed.bone_world, b));
+        let goals = if contact.clap() {
+            let [sl, sr] = sh.wrists.map(|b| at(sw, b));
+            let offset = rotation(sw, s_trunk).inverse() * (sl - sr);
+            let mid = (now[0] + now[1]) / 2.0;
+            let d = rotation(&posed.bone_world, t_trunk) * offset * ratio / 2.0;
+            [Some(mid + d), Some(mid - d)]
+        } else {
+            head_goals(&sh, &th, sw, &posed.bone_world, on_head, ratio)
+        };
         let mut any = false;
-        for (arm, goal) in dst_arms.iter().zip(goals) {
+        for ((arm, goal), w) in dst_arms.iter().zip(goals).zip(now) {
+            let Some(goal) = goal.filter(|g| w.distance(*g) > tolerance) else {
+                continue;
+            };
             if let Some(turns) = solve_arm(job.target, posed, arm, goal) {
                 any = true;
                 writes.extend(turns.map(|(bone, rotation)| Write {
@@ -157,10 +165,36 @@ pub(crate) fn align_hands(job: &HandJob, out: &mut Motion, notes: &mut Vec<Strin
     let added = write_keys(job.target, &pre, out, &writes);
     if frames > 0 {
         notes.push(format!(
-            "hands aligned on {frames} contact frames ({added} keys of 腕/ひじ added)"
+            "hands aligned on {frames} contact frames (each other or the head; {added} keys of 腕/ひじ added)"
         ));
     }
     Aligned { frames, added }
+}
+
+/// Where the target's wrists go when the source's touch its head (left,
+/// right; `None`: that wrist is not on the head, or a model has no 頭):
+/// the source wrist's offset from 頭 in 頭's frame, scaled by the arm
+/// ratio, from the target's 頭 in its frame — a hand on the cheek or the
+/// crown stays there on a head at another height.
+fn head_goals(
+    sh: &HandBones,
+    th: &HandBones,
+    source_world: &[Mat4],
+    target_world: &[Mat4],
+    on_head: [bool; 2],
+    ratio: f32,
+) -> [Option<Vec3>; 2] {
+    let (Some(shead), Some(thead)) = (sh.head, th.head) else {
+        return [None; 2];
+    };
+    let (s_at, s_turn) = (at(source_world, shead), rotation(source_world, Some(shead)));
+    let (t_at, t_turn) = (at(target_world, thead), rotation(target_world, Some(thead)));
+    [0, 1].map(|k| {
+        on_head[k].then(|| {
+            let offset = s_turn.inverse() * (at(source_world, sh.wrists[k]) - s_at);
+            t_at + t_turn * offset * ratio
+        })
+    })
 }
 
 fn at(world: &[Mat4], b: usize) -> Vec3 {

@@ -144,8 +144,10 @@ fn options_ui(ui: &mut egui::Ui, f: &mut SizingForm) {
     )
     .on_hover_text(
         "On the frames where the source's wrists touch (a clap, hands held together), \
-             腕 and ひじ are turned so the target's wrists meet as the source's do; keys \
-             are added on those frames where needed (off: the CLI's --no-hands)",
+             腕 and ひじ are turned so the target's wrists meet as the source's do; where a \
+             source wrist touches the head (a hand on the cheek), the target's goes to the \
+             same place on its own head; keys are added on those frames where needed \
+             (off: the CLI's --no-hands)",
     );
     if let Some((_, name)) = &f.scene_camera {
         ui.checkbox(
