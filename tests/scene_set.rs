@@ -289,3 +289,26 @@ fn missing_set_files_are_listed_and_left_out() {
     assert_eq!(set.background.image, None);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Panel degrees back from a rotation (what the gizmo and an in-between
+/// key write): the angles typed come back, and an axis not turned reads
+/// +0, never "−0°".
+#[test]
+fn panel_degrees_come_back_from_their_rotation_without_minus_zero() {
+    use vmd_studio::scene::set::{degrees_from_rotation, rotation_from_degrees};
+    for d in [
+        glam::Vec3::new(30.0, -45.0, 170.0),
+        glam::Vec3::new(-120.0, 10.0, 0.5),
+        glam::Vec3::new(0.0, 0.0, -90.0),
+    ] {
+        let back = degrees_from_rotation(rotation_from_degrees(d));
+        assert!((back - d).abs().max_element() < 1e-3, "{d} → {back}");
+    }
+    let x_only =
+        degrees_from_rotation(glam::Quat::from_axis_angle(glam::Vec3::X, 0.99).normalize());
+    assert!(
+        x_only.y.is_sign_positive() && x_only.z.is_sign_positive(),
+        "{x_only:?}"
+    );
+    assert!((x_only.x - 0.99f32.to_degrees()).abs() < 1e-3);
+}

@@ -196,6 +196,13 @@ pub fn rotation_from_degrees(d: Vec3) -> Quat {
     )
 }
 
+/// Panel degrees (Rx, Ry, Rz) of a rotation: the inverse of
+/// [`rotation_from_degrees`] (Z·Y·X), each in −180..180, never −0.
+pub fn degrees_from_rotation(q: Quat) -> Vec3 {
+    let (z, y, x) = q.to_euler(EulerRot::ZYX);
+    Vec3::new(x, y, z) * (180.0 / std::f32::consts::PI) + Vec3::ZERO
+}
+
 impl AccessoryState {
     /// A `.vac`'s placement as panel values (the `.vac`'s bone becomes
     /// `parent` once the caller knows which actor has it).
@@ -306,11 +313,10 @@ impl SetAccessory {
             return last.state.clone();
         }
         let p = self.pose_at(f64::from(frame));
-        let (z, y, x) = p.rotation.to_euler(EulerRot::ZYX);
         AccessoryState {
             parent: p.parent,
             position: p.position,
-            rotation_degrees: Vec3::new(x, y, z) * (180.0 / std::f32::consts::PI),
+            rotation_degrees: degrees_from_rotation(p.rotation),
             scale: p.scale,
             opacity: p.opacity,
             shown: p.shown,

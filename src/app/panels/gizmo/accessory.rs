@@ -9,7 +9,9 @@ use glam::{Mat4, Vec2, Vec3};
 use super::{ARROW_PX, Drag, Frame, GizmoShape, Handle, PoseTool, RING_PX, Target, rotation_of};
 use crate::app::panels::Shared;
 use crate::model::gizmo as gm;
-use crate::scene::set::{AccessoryState, Parent, SetAccessory, rotation_from_degrees};
+use crate::scene::set::{
+    AccessoryState, Parent, SetAccessory, degrees_from_rotation, rotation_from_degrees,
+};
 
 /// The playhead as a whole scene frame (accessory keys sit on frames).
 fn whole_frame(f: &Frame) -> u32 {
@@ -112,8 +114,7 @@ pub(super) fn dragged(d: &Drag, delta: Vec2, f: &Frame) -> Option<(usize, u32, A
         Handle::Ring(_) => {
             let angle = gm::ring_drag_angle(d.ring.as_ref()?, delta);
             let q = gm::rotate_about_world_axis(d.start_q, d.parent, d.axis, angle);
-            let (z, y, x) = q.to_euler(glam::EulerRot::ZYX);
-            st.rotation_degrees = Vec3::new(x, y, z) * (180.0 / std::f32::consts::PI);
+            st.rotation_degrees = degrees_from_rotation(q);
         }
         Handle::Arrow(_) => {
             let dist = gm::axis_drag_distance(&d.screen, d.centre, d.axis, delta)?;
