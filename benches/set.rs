@@ -140,6 +140,7 @@ fn bench(c: &mut Criterion) {
             order: DrawOrder::BeforeModels,
             shown: true,
             accessory: None,
+            motion: None,
         }],
         ..Default::default()
     };

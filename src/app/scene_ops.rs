@@ -286,6 +286,7 @@ pub fn scene_view<'a>(
                         order: p.order,
                         shown: p.shown,
                         accessory: None,
+                        motion: doc(p.motion),
                     })
                 });
                 let accessories = set.accessories.iter().filter_map(|a| {
@@ -294,6 +295,7 @@ pub fn scene_view<'a>(
                         order: a.order,
                         shown: true,
                         accessory: Some(a),
+                        motion: None,
                     })
                 });
                 props.chain(accessories).collect()

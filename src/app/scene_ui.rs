@@ -39,6 +39,11 @@ pub fn timeline_sections(ws: &Workspace) -> Vec<timeline::Section> {
             push(&mut out, m, a.name.clone());
         }
     }
+    for p in &s.set.props {
+        if let Some(m) = p.motion {
+            push(&mut out, m, format!("Stage {}", p.name));
+        }
+    }
     for d in ws.docs() {
         push(&mut out, d.id, "Not in the scene".to_owned());
     }

@@ -242,6 +242,10 @@ pub enum Placed {
     Camera,
     CameraAndLight,
     Light,
+    /// The own motion of stage `index` (its moving parts).
+    StageMotion {
+        index: usize,
+    },
 }
 
 impl<H: Clone + PartialEq> Scene<H> {
@@ -328,6 +332,11 @@ impl<H: Clone + PartialEq> Scene<H> {
         if self.light.as_ref() == Some(handle) {
             self.light = None;
         }
+        for p in &mut self.set.props {
+            if p.motion.as_ref() == Some(handle) {
+                p.motion = None;
+            }
+        }
     }
 
     /// Whether the scene uses this motion in any role.
@@ -338,6 +347,11 @@ impl<H: Clone + PartialEq> Scene<H> {
                 .actors
                 .iter()
                 .any(|a| a.motion.as_ref() == Some(handle))
+            || self
+                .set
+                .props
+                .iter()
+                .any(|p| p.motion.as_ref() == Some(handle))
     }
 
     /// Every motion the scene uses, once each, in timeline order: camera,

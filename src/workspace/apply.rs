@@ -146,6 +146,10 @@ impl Workspace {
                 s.light = Some(id);
                 Some(Placed::Light)
             }
+            Intent::StageMotion(i) if i < s.set.props.len() => {
+                s.set.props[i].motion = Some(id);
+                Some(Placed::StageMotion { index: i })
+            }
             // Already in the scene (reopened): keep its roles.
             _ if s.uses(&id) => None,
             _ => Some(s.assign_motion(id, role, selected)),

@@ -44,6 +44,8 @@ pub enum Intent {
     /// A stage, prop or accessory file of the scene's set: loaded and kept
     /// for drawing; the arrangement already names it.
     SetPiece,
+    /// The own motion of stage `n` (its moving parts).
+    StageMotion(usize),
 }
 
 /// A short text for where a file went.
@@ -61,6 +63,10 @@ pub fn placed_text<H>(s: &Scene<H>, p: &Placed) -> String {
         Placed::Camera => "as the scene camera".to_owned(),
         Placed::CameraAndLight => "as the scene camera and light".to_owned(),
         Placed::Light => "as the scene light".to_owned(),
+        Placed::StageMotion { index } => format!(
+            "as the motion of the stage {}",
+            s.set.props.get(index).map_or("?", |p| p.name.as_str())
+        ),
     }
 }
 
@@ -268,8 +274,8 @@ pub fn scene_file_events(
     let mut s: Scene<DocId> = Scene {
         song: src.song.clone(),
         preview: src.preview.clone(),
-        // The stages and accessories as placed (a stage's own motion is
-        // not opened yet: it shows at rest).
+        // The stages and accessories as placed; a stage's own motion
+        // takes its place when its file has opened (`scene_opens`).
         set: src.set.map(|_| None),
         ..Scene::default()
     };
@@ -322,6 +328,11 @@ pub fn scene_opens(src: &Scene<PathBuf>) -> Vec<(PathBuf, Intent)> {
             if let Some(l) = l {
                 opens.push((l.clone(), Intent::Light));
             }
+        }
+    }
+    for (i, p) in src.set.props.iter().enumerate() {
+        if let Some(m) = &p.motion {
+            opens.push((m.clone(), Intent::StageMotion(i)));
         }
     }
     // Then the set's stages and accessories, each file loaded once.

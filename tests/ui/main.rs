@@ -34,6 +34,7 @@ mod scene;
 mod set;
 mod set_gizmo;
 mod set_lane;
+mod set_stage_motion;
 mod simplify;
 mod sizing;
 mod song;

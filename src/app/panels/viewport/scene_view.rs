@@ -120,6 +120,8 @@ pub struct SetPieceView<'a> {
     pub shown: bool,
     /// The accessory's placement and keys; `None`: a stage at rest.
     pub accessory: Option<&'a crate::scene::set::SetAccessory>,
+    /// A stage's own motion (its moving parts), posed at the scene frame.
+    pub motion: Option<&'a Document>,
 }
 
 // ---------------------------------------------------------------- posing

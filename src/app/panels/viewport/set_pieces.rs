@@ -2,7 +2,9 @@
 //! piece's vertices placed on the CPU when its placement changes (a stage
 //! once; an accessory when its keys, panel values or parent bone move it),
 //! handed to the model renderer beside the actors' meshes. A static stage
-//! costs a pass no work proportional to its vertices.
+//! costs a pass no work proportional to its vertices; a stage with its own
+//! motion (moving parts) is posed and skinned on the CPU when the frame or
+//! the motion changes (no physics: MMD's props rarely have any).
 
 use std::sync::Arc;
 
@@ -10,9 +12,13 @@ use glam::Mat4;
 
 use super::super::model_view::{ActorFrame, FrameMesh};
 use super::SetPieceView;
-use crate::render::from_model::{placed_materials, placed_vertices};
+use crate::model::PoseEngine;
+use crate::render::from_model::{
+    placed_materials, placed_vertices, posed_materials, posed_vertices,
+};
 use crate::render::{MeshTemplate, RenderMaterial, RenderVertex};
 use crate::scene::set::{DrawOrder, PiecePlacement};
+use crate::workspace::document::Document;
 
 /// One piece's placed buffers.
 struct SetMesh {
@@ -26,6 +32,9 @@ struct SetMesh {
     generation: u64,
     /// The placed vertices' axis-aligned bounds (found when placed).
     bounds: Option<(glam::Vec3, glam::Vec3)>,
+    /// A stage's own motion: its pose engine and what was posed (motion
+    /// document id and revision, frame).
+    posing: Option<(PoseEngine, (u64, u64), f64)>,
     template: Arc<MeshTemplate>,
     vertices: Arc<Vec<RenderVertex>>,
     materials: Arc<Vec<RenderMaterial>>,
@@ -70,6 +79,7 @@ impl SetMeshes {
                     placed: None,
                     generation: 0,
                     bounds: None,
+                    posing: None,
                     vertices: Arc::new(template.mesh.vertices.clone()),
                     materials: Arc::new(template.mesh.materials.clone()),
                     template,
@@ -82,6 +92,15 @@ impl SetMeshes {
             }
             let m = &mut self.meshes[k];
             m.order = piece.order;
+            if let (Some(doc), None) = (piece.motion, piece.accessory) {
+                m.visible = piece.shown;
+                if m.visible && pose_stage(m, &piece.asset.loaded.model, doc, frame) {
+                    m.generation += 1;
+                    self.placements += 1;
+                }
+                continue;
+            }
+            m.posing = None;
             let p = match piece.accessory {
                 None => PiecePlacement {
                     shown: piece.shown,
@@ -106,14 +125,7 @@ impl SetMeshes {
                 Arc::make_mut(&mut m.materials),
             );
             m.placed = Some((world, opacity, ground));
-            let mut finite = m
-                .vertices
-                .iter()
-                .map(|v| glam::Vec3::from(v.position))
-                .filter(|v| v.is_finite());
-            m.bounds = finite
-                .next()
-                .map(|first| finite.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v))));
+            m.bounds = bounds_of(&m.vertices);
             m.generation += 1;
             self.placements += 1;
         }
@@ -150,4 +162,48 @@ impl SetMeshes {
     pub fn placements(&self) -> u64 {
         self.placements
     }
+}
+
+/// Poses and skins a stage with its own motion at scene `frame` (its
+/// bones as keyed, IK and morphs, no physics) unless that frame of that
+/// motion is what the mesh holds; returns whether the mesh changed.
+fn pose_stage(m: &mut SetMesh, model: &crate::model::Model, doc: &Document, frame: f64) -> bool {
+    let key = (doc.id, doc.revision);
+    if m.posing
+        .as_ref()
+        .is_some_and(|p| p.1 == key && p.2 == frame)
+    {
+        return false;
+    }
+    let (engine, seen, at) = m.posing.get_or_insert_with(|| {
+        let mut e = PoseEngine::new(model);
+        e.bind(model, Some(&doc.index));
+        (e, key, f64::NAN)
+    });
+    if *seen != key {
+        // Another motion, or the same one edited (its tracks may differ).
+        engine.bind(model, Some(&doc.index));
+    }
+    engine.pose(model, Some(doc.source()), frame);
+    posed_vertices(model, &engine.posed, Arc::make_mut(&mut m.vertices));
+    posed_materials(
+        &m.template.mesh.materials,
+        &engine.posed,
+        Arc::make_mut(&mut m.materials),
+    );
+    (*seen, *at) = (key, frame);
+    m.placed = None;
+    m.bounds = bounds_of(&m.vertices);
+    true
+}
+
+/// The finite vertices' axis-aligned bounds, or `None`.
+fn bounds_of(vertices: &[RenderVertex]) -> Option<(glam::Vec3, glam::Vec3)> {
+    let mut finite = vertices
+        .iter()
+        .map(|v| glam::Vec3::from(v.position))
+        .filter(|v| v.is_finite());
+    finite
+        .next()
+        .map(|first| finite.fold((first, first), |(lo, hi), v| (lo.min(v), hi.max(v))))
 }
