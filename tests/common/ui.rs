@@ -116,3 +116,49 @@ pub fn timeline_under_the_picture(h: &mut Harness<'_, StudioApp>) {
         .use_preset(vmd_studio::app::dock::Preset::Curves);
     h.run_steps(3);
 }
+
+/// A press and release of `button` at `at` (a click, or a right-click that
+/// opens a context menu), one step each.
+pub fn press(h: &mut Harness<'_, StudioApp>, at: Pos2, button: egui::PointerButton) {
+    h.hover_at(at);
+    h.step();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: at,
+            button,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
+}
+
+/// The whole app drawn by its model renderer on kittest's wgpu device
+/// (lavapipe in CI), so the viewport fills its meshes; `None` (the test is
+/// skipped, not under `CI=true`) without an adapter.
+pub fn wgpu_harness(app: StudioApp, w: f32, h: f32) -> Option<Harness<'static, StudioApp>> {
+    use vmd_studio::app::panels::model_view;
+    if let Err(e) = vmd_studio::render::Gpu::headless() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true needs a GPU adapter (lavapipe): {e}"
+        );
+        eprintln!("SKIPPED: no wgpu adapter: {e}");
+        return None;
+    }
+    let rs = egui_kittest::wgpu::create_render_state(
+        egui_kittest::wgpu::default_wgpu_setup(),
+        eframe::egui_wgpu::RendererOptions::PREDICTABLE,
+    );
+    let renderer = egui_kittest::wgpu::WgpuTestRenderer::from_render_state(rs.clone());
+    Some(
+        Harness::builder()
+            .with_size(egui::vec2(w, h))
+            .renderer(renderer)
+            .with_context_setup(move |ctx| {
+                vmd_studio::app::install_fonts(ctx);
+                model_view::install_render_state(ctx, Some(&rs));
+            })
+            .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app),
+    )
+}

@@ -13,7 +13,7 @@
 use crate::common;
 use common::ui::harness;
 
-use egui::{Modifiers, Pos2};
+use egui::Pos2;
 use egui_kittest::Harness;
 use vmd_studio::app::panels::dope_sheet::TrackRef;
 use vmd_studio::app::panels::viewport::ViewMode;
@@ -33,17 +33,7 @@ fn demo_at(frame: f64) -> Harness<'static, StudioApp> {
 }
 
 fn click(h: &mut Harness<'_, StudioApp>, at: Pos2) {
-    h.hover_at(at);
-    h.step();
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos: at,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-        h.step();
-    }
+    crate::common::ui::press(h, at, egui::PointerButton::Primary);
     h.run_steps(3);
 }
 

@@ -40,17 +40,7 @@ fn dance_bytes(h: &Harness<'_, StudioApp>) -> Vec<u8> {
 }
 
 fn click(h: &mut Harness<'_, StudioApp>, at: Pos2) {
-    h.hover_at(at);
-    h.step();
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos: at,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-        h.step();
-    }
+    crate::common::ui::press(h, at, egui::PointerButton::Primary);
     h.run_steps(2);
 }
 

@@ -145,6 +145,19 @@ fn move_key0(h: &mut Harness<'_, StudioApp>, frame: u32) {
     ));
 }
 
+/// A crash's leftovers: the copies and sidecars of `rdir` copied into
+/// `left`, a folder no live session holds.
+fn leave_copies(rdir: &Path, left: &Path) -> PathBuf {
+    std::fs::create_dir_all(left).expect("dir");
+    for e in std::fs::read_dir(rdir).expect("copies").flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "json" || x == "vmd") {
+            std::fs::copy(&p, left.join(p.file_name().expect("name"))).expect("copy");
+        }
+    }
+    left.to_path_buf()
+}
+
 /// The sidecars in the folder, read.
 fn sidecars(rdir: &Path) -> Vec<Meta> {
     let Ok(rd) = std::fs::read_dir(rdir) else {
@@ -547,14 +560,7 @@ fn a_restored_scene_brings_back_its_stage_and_accessory_keys() {
     let set_before = h.state().ws.scene().set.clone();
     // The crash: the copy and its sidecar are what is left, in a folder no
     // live session holds.
-    let left = dir.path().join("left");
-    std::fs::create_dir_all(&left).expect("dir");
-    for e in std::fs::read_dir(&rdir).expect("copies").flatten() {
-        let p = e.path();
-        if p.extension().is_some_and(|x| x == "json" || x == "vmd") {
-            std::fs::copy(&p, left.join(p.file_name().expect("name"))).expect("copy");
-        }
-    }
+    let left = leave_copies(&rdir, &dir.path().join("left"));
     drop(h);
 
     let mut app = StudioApp::default();
@@ -629,14 +635,7 @@ fn set_edits_alone_write_a_copy_and_saving_the_scene_deletes_it() {
             })
     });
     assert_eq!(vmd_files(&rdir), 1);
-    let left = dir.path().join("left");
-    std::fs::create_dir_all(&left).expect("dir");
-    for e in std::fs::read_dir(&rdir).expect("copies").flatten() {
-        let p = e.path();
-        if p.extension().is_some_and(|x| x == "json" || x == "vmd") {
-            std::fs::copy(&p, left.join(p.file_name().expect("name"))).expect("copy");
-        }
-    }
+    let left = leave_copies(&rdir, &dir.path().join("left"));
 
     // Saving the scene: nothing is left unsaved, the copy goes.
     h.state_mut()

@@ -35,17 +35,7 @@ fn key_point(h: &Harness<'_, StudioApp>, frame: f64) -> Pos2 {
 }
 
 fn right_click(h: &mut Harness<'_, StudioApp>, p: Pos2) {
-    h.hover_at(p);
-    h.step();
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos: p,
-            button: PointerButton::Secondary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-        h.step();
-    }
+    crate::common::ui::press(h, p, PointerButton::Secondary);
     h.run_steps(2);
 }
 

@@ -7,7 +7,7 @@
 
 use egui_kittest::kittest::Queryable;
 use glam::Vec3;
-use vmd_studio::app::panels::model_view::{self, FrameMesh};
+use vmd_studio::app::panels::model_view::FrameMesh;
 use vmd_studio::app::{CentralView, StudioApp};
 use vmd_studio::model::PoseEngine;
 use vmd_studio::render::from_model::posed_vertices;
@@ -44,32 +44,13 @@ fn a_stage_with_its_own_motion_is_posed_at_the_scene_frame() {
                       "order": "before", "motion": "gears.vmd" } ] }"#;
     std::fs::write(dir.join("s.vmdscene"), scene).unwrap();
 
-    // The viewport's meshes are filled once its renderer is up: kittest's
-    // wgpu device (lavapipe in CI).
-    if let Err(e) = vmd_studio::render::Gpu::headless() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI=true needs a GPU adapter (lavapipe): {e}"
-        );
-        eprintln!("SKIPPED: no wgpu adapter: {e}");
-        return;
-    }
-    let rs = egui_kittest::wgpu::create_render_state(
-        egui_kittest::wgpu::default_wgpu_setup(),
-        eframe::egui_wgpu::RendererOptions::PREDICTABLE,
-    );
+    // The viewport's meshes are filled once its renderer is up.
     let mut app = StudioApp::default();
     app.panels.central = CentralView::Preview;
     app.open_paths(vec![dir.join("s.vmdscene")]);
-    let renderer = egui_kittest::wgpu::WgpuTestRenderer::from_render_state(rs.clone());
-    let mut h = egui_kittest::Harness::builder()
-        .with_size(egui::vec2(1280.0, 720.0))
-        .renderer(renderer)
-        .with_context_setup(move |ctx| {
-            vmd_studio::app::install_fonts(ctx);
-            model_view::install_render_state(ctx, Some(&rs));
-        })
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app);
+    let Some(mut h) = crate::common::ui::wgpu_harness(app, 1280.0, 720.0) else {
+        return;
+    };
     settle(&mut h);
     h.run_steps(3);
     let app = h.state();

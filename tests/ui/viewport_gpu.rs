@@ -119,19 +119,6 @@ fn fast_preview_is_switched_in_the_options_and_kept_with_the_settings() {
 /// corpus.
 fn mei_drawn() -> Option<Harness<'static, StudioApp>> {
     let corpus = common::corpus()?;
-    // kittest's device (it prefers a software one); none here, no test.
-    if let Err(e) = vmd_studio::render::Gpu::headless() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI=true needs a GPU adapter (lavapipe): {e}"
-        );
-        eprintln!("SKIPPED: no wgpu adapter: {e}");
-        return None;
-    }
-    let rs = egui_kittest::wgpu::create_render_state(
-        egui_kittest::wgpu::default_wgpu_setup(),
-        eframe::egui_wgpu::RendererOptions::PREDICTABLE,
-    );
     let mut app = StudioApp::default();
     app.files.native_dialog = false;
     app.panels.central = CentralView::Preview;
@@ -139,15 +126,8 @@ fn mei_drawn() -> Option<Harness<'static, StudioApp>> {
         corpus.join("mei/mei.pmd"),
         corpus.join("mmdagent__mei_wait.vmd"),
     ]);
-    let renderer = egui_kittest::wgpu::WgpuTestRenderer::from_render_state(rs.clone());
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(900.0, 700.0))
-        .renderer(renderer)
-        .with_context_setup(move |ctx| {
-            vmd_studio::app::install_fonts(ctx);
-            model_view::install_render_state(ctx, Some(&rs));
-        })
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app);
+    // kittest's device (it prefers a software one); none here, no test.
+    let mut h = common::ui::wgpu_harness(app, 900.0, 700.0)?;
     common::ui::settle(&mut h);
     let app = h.state_mut();
     assert!(
