@@ -13,7 +13,6 @@
 use std::path::Path;
 
 use super::input::TextureRgba;
-use super::renderer::Renderer;
 use super::{DEPTH_FORMAT, RenderError, TEXTURE_FORMAT};
 use crate::scene::set::ImageFit;
 
@@ -48,9 +47,10 @@ struct Out { @builtin(position) pos: vec4<f32>, @location(0) uv: vec2<f32> };
 "#;
 
 /// The backdrop's layouts and sampler: device-level, shared by a renderer
-/// and its Fast-preview twin.
+/// and its Fast-preview twin (a [`Renderer`](super::Renderer) hands it to
+/// [`GpuBackground::upload`]).
 #[derive(Clone)]
-pub(crate) struct BackdropKit {
+pub struct BackdropKit {
     pub(crate) uniform_layout: wgpu::BindGroupLayout,
     pub(crate) layer_layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
@@ -174,9 +174,10 @@ pub struct GpuBackground {
 
 impl GpuBackground {
     /// Uploads `image` (scaled down on the CPU first if a side exceeds the
-    /// device's largest texture).
+    /// device's largest texture) for the renderer `kit` (a
+    /// [`Renderer`](super::Renderer)).
     pub fn upload(
-        renderer: &Renderer,
+        kit: &impl AsRef<BackdropKit>,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         image: &TextureRgba,
@@ -206,7 +207,7 @@ impl GpuBackground {
         });
         super::kit::write_rgba(queue, &texture, 0, image.width, image.height, &image.pixels);
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-        let kit = &renderer.backdrop_kit;
+        let kit = kit.as_ref();
         let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("background layer"),
             layout: &kit.layer_layout,
@@ -233,7 +234,7 @@ impl GpuBackground {
     /// the size is the same, else a new one.
     pub fn update(
         &mut self,
-        renderer: &Renderer,
+        kit: &impl AsRef<BackdropKit>,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         image: &TextureRgba,
@@ -250,7 +251,7 @@ impl GpuBackground {
             );
             return Ok(());
         }
-        *self = GpuBackground::upload(renderer, device, queue, image)?;
+        *self = GpuBackground::upload(kit, device, queue, image)?;
         Ok(())
     }
 

@@ -37,7 +37,7 @@ mod skinning;
 pub mod stage;
 mod target;
 
-pub use background::{Backdrop, GpuBackground};
+pub use background::{Backdrop, BackdropKit, GpuBackground};
 pub use from_model::MeshTemplate;
 pub use gpu::{Gpu, msaa_samples};
 pub use input::{

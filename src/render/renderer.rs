@@ -42,6 +42,13 @@ impl AsRef<ModelKit> for Renderer {
     }
 }
 
+/// What a background layer's upload needs from the renderer.
+impl AsRef<BackdropKit> for Renderer {
+    fn as_ref(&self) -> &BackdropKit {
+        &self.backdrop_kit
+    }
+}
+
 /// One frame's camera, light and lines, as the shader's frame uniform wants them.
 pub struct FrameParams<'a> {
     pub view: ViewParams,

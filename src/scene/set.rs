@@ -433,7 +433,7 @@ impl BackgroundVideo {
         let t = frame - f64::from(self.frame_offset);
         // A hair of slack: 59.999999 from a 60-picture export is frame 60.
         let n = (t + 1e-6).floor();
-        (n.is_finite() && n >= 0.0 && n < 1e15).then_some(n as u64)
+        (0.0..1e15).contains(&n).then_some(n as u64)
     }
 }
 

@@ -32,6 +32,7 @@ mod save;
 mod save_all;
 mod scene;
 mod set;
+mod set_background;
 mod simplify;
 mod sizing;
 mod song;

@@ -28,10 +28,12 @@ use crate::render::stage::demo_model;
 use crate::render::{COLOR_FORMAT, Light, LineVertex, Shadows, ViewParams, msaa_samples};
 use crate::scene::view::ViewCamera;
 
+mod background;
 mod frame;
 mod gpu;
 
 pub use super::framing::{ASPECTS, Settings, frame_rect, guides, mask_outside, notice};
+pub use background::SceneBackground;
 pub use frame::{ActorFrame, FrameMesh, PictureSetup, Skinning};
 pub use gpu::{FAST_SCALE, FAST_SHADOW_MAP, target_size};
 use gpu::{GpuResources, ModelPaint};
@@ -264,6 +266,7 @@ pub fn draw(
     view_number: u32,
     actors: Vec<ActorFrame>,
     setup: PictureSetup,
+    layers: background::Layers,
 ) -> Outcome {
     let mut out = Outcome::default();
     if !matches!(status(ui.ctx()), Status::Ready(_)) {
@@ -281,6 +284,7 @@ pub fn draw(
             actors,
             lines,
             skinning: skinning(ui.ctx()),
+            layers,
         },
     ));
     out.drawn = true;
@@ -392,7 +396,7 @@ pub fn draw_scene(
     fast: bool,
     look: &Settings,
     set_bounds: Option<(Vec3, Vec3)>,
-    background: [f32; 3],
+    background: SceneBackground<'_>,
 ) -> Outcome {
     let aspect = pic_rect.width() / pic_rect.height().max(1.0);
     let far = set_bounds.map_or(crate::vmd::camera::DEFAULT_FAR, |(lo, hi)| {
@@ -416,7 +420,8 @@ pub fn draw_scene(
         });
     // The scene's background, as every export clears (one setting, so the
     // preview and the video look the same).
-    let [r, g, b] = background.map(|c| {
+    let (layers, problems) = background::layers(ui.ctx(), &background, eval);
+    let [r, g, b] = background.colour.map(|c| {
         if c.is_finite() {
             c.clamp(0.0, 1.0)
         } else {
@@ -438,21 +443,26 @@ pub fn draw_scene(
         ground_translucent: false,
         self_shadow,
     };
-    draw(
-        ui,
-        painter,
-        pic_rect,
-        view_number,
-        actors,
-        PictureSetup {
-            view,
-            light,
-            grid,
-            background,
-            shadows,
-            fast,
-        },
-    )
+    let setup = PictureSetup {
+        view,
+        light,
+        grid,
+        background,
+        shadows,
+        fast,
+    };
+    let out = draw(ui, painter, pic_rect, view_number, actors, setup, layers);
+    // What of the background cannot be shown, on the picture itself.
+    for (i, p) in problems.iter().enumerate() {
+        painter.text(
+            pic_rect.left_top() + egui::vec2(6.0, 6.0 + 16.0 * i as f32),
+            egui::Align2::LEFT_TOP,
+            p,
+            egui::FontId::proportional(12.0),
+            ui.visuals().error_fg_color,
+        );
+    }
+    out
 }
 
 /// Camera-view dressing: the mask outside the output frame, guides, and a

@@ -1,0 +1,162 @@
+//! Scene panel ▸ Set ▸ Background image and video (issue 34.5), as a user
+//! sets them (egui_kittest, no display): Image… picks a PNG in the
+//! built-in file browser, the fit combo switches to Stretch, undo walks
+//! back (fit, then the image), redo forward; Video… picks a video, its
+//! offset is one undo step; the scene file keeps both with paths relative
+//! to it, and the viewport is handed them.
+//! Run with `env -u DISPLAY cargo test --test ui set_background`.
+
+use crate::common;
+use common::ui::{harness, settle};
+
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use vmd_studio::app::StudioApp;
+use vmd_studio::app::panels::scene::Action;
+use vmd_studio::app::panels::scene_set::SetAction;
+use vmd_studio::scene::set::ImageFit;
+
+fn pick_in_browser(
+    h: &mut Harness<'_, StudioApp>,
+    button: &str,
+    dir: &std::path::Path,
+    file: &str,
+) {
+    common::ui::scroll_to_label(h, vmd_studio::app::dock::Panel::Scene, button);
+    h.get_by_label(button).click();
+    h.run_steps(3);
+    h.get_by_label("Folder").click();
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("Folder")
+        .type_text(&dir.display().to_string());
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+    h.get_by_label(file).click();
+    h.run_steps(2);
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Open")
+        .click();
+    settle(h);
+    h.run_steps(2);
+}
+
+fn fit(h: &Harness<'_, StudioApp>) -> Option<ImageFit> {
+    h.state()
+        .ws
+        .scene()
+        .set
+        .background
+        .image
+        .as_ref()
+        .map(|i| i.fit)
+}
+
+fn undo(h: &mut Harness<'_, StudioApp>) {
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+}
+
+#[test]
+fn a_background_image_is_picked_fitted_undone_and_saved_relative() {
+    use vmd_studio::app::scene_ops::scene_view;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let img = image::RgbaImage::from_fn(2, 2, |x, y| {
+        image::Rgba([255 * (x as u8), 255 * (y as u8), 0, 255])
+    });
+    img.save(dir.join("sky.png")).unwrap();
+    std::fs::write(dir.join("clouds.mp4"), b"not really a video").unwrap();
+
+    let mut app = StudioApp::default();
+    app.files.native_dialog = false;
+    app.open_demo();
+    let mut h = harness(app);
+    settle(&mut h);
+    assert_eq!(fit(&h), None);
+
+    pick_in_browser(&mut h, "Image…", dir, "sky.png");
+    let bg = &h.state().ws.scene().set.background;
+    let im = bg.image.as_ref().expect("the image is set");
+    assert!(im.path.ends_with("sky.png"), "{:?}", im.path);
+    assert_eq!(im.fit, ImageFit::Fit, "Fit by default");
+    let view = scene_view(&h.state().ws, &h.state().scene);
+    assert_eq!(
+        view.background_image.map(|i| i.path.clone()),
+        Some(im.path.clone()),
+        "the viewport is handed the image"
+    );
+
+    // The fit combo: open it, pick Stretch.
+    common::ui::scroll_to_label(&mut h, vmd_studio::app::dock::Panel::Scene, "Remove image");
+    h.get_by(|n| {
+        n.role() == egui::accesskit::Role::ComboBox && n.value().as_deref() == Some("Fit")
+    })
+    .click();
+    h.run_steps(3);
+    h.get_by_label("Stretch").click();
+    h.run_steps(3);
+    assert_eq!(fit(&h), Some(ImageFit::Stretch));
+
+    // Undo: the fit, then the image; redo both.
+    undo(&mut h);
+    assert_eq!(fit(&h), Some(ImageFit::Fit), "undo: Fit again");
+    undo(&mut h);
+    assert_eq!(fit(&h), None, "undo: no image");
+    for _ in 0..2 {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+        h.run_steps(2);
+    }
+    assert_eq!(
+        fit(&h),
+        Some(ImageFit::Stretch),
+        "redo: the image, stretched"
+    );
+
+    // A video, and its offset (the action the drag field returns): each
+    // one undo step.
+    pick_in_browser(&mut h, "Video…", dir, "clouds.mp4");
+    let v = h.state().ws.scene().set.background.video.clone();
+    let v = v.expect("the video is set");
+    assert!(v.path.ends_with("clouds.mp4"));
+    assert_eq!(v.frame_offset, 0);
+    for f in [3, 7, 12] {
+        h.state_mut()
+            .scene_action(Action::Set(SetAction::BackgroundVideoOffset(f)));
+        h.run_steps(1);
+    }
+    let offset = |h: &Harness<'_, StudioApp>| {
+        (h.state().ws.scene().set.background.video.as_ref()).map(|v| v.frame_offset)
+    };
+    assert_eq!(offset(&h), Some(12));
+    undo(&mut h);
+    assert_eq!(offset(&h), Some(0), "one drag, one undo step");
+    // The picture still draws with a video that is not one: a notice, no
+    // panic.
+    h.run_steps(3);
+
+    // Saved: paths relative to the scene file.
+    let scene_path = dir.join("with background.vmdscene");
+    h.state_mut().save_scene_to(scene_path.clone());
+    settle(&mut h);
+    let text = std::fs::read_to_string(&scene_path).expect("scene written");
+    assert!(
+        text.contains("\"sky.png\"") && text.contains("\"stretch\""),
+        "the image, relative, stretched: {text}"
+    );
+    assert!(text.contains("\"clouds.mp4\""), "{text}");
+    assert!(
+        !text.contains(&dir.display().to_string()),
+        "no absolute path: {text}"
+    );
+    let loaded = vmd_studio::scene::file::load(&scene_path).unwrap();
+    let bg = loaded.scene.set.background;
+    assert_eq!(bg.image.map(|i| i.fit), Some(ImageFit::Stretch));
+    assert_eq!(bg.video.map(|v| v.frame_offset), Some(0));
+
+    // Remove image, clicked.
+    common::ui::scroll_to_label(&mut h, vmd_studio::app::dock::Panel::Scene, "Remove image");
+    h.get_by_label("Remove image").click();
+    h.run_steps(2);
+    assert_eq!(fit(&h), None);
+}
