@@ -160,3 +160,103 @@ fn a_background_image_is_picked_fitted_undone_and_saved_relative() {
     h.run_steps(2);
     assert_eq!(fit(&h), None);
 }
+
+/// The demo in a window drawn by kittest's wgpu renderer with the app's
+/// model renderer installed; `None` (skipped) without an adapter.
+fn demo_drawn() -> Option<Harness<'static, StudioApp>> {
+    if let Err(e) = vmd_studio::render::Gpu::headless() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true needs a GPU adapter (lavapipe): {e}"
+        );
+        eprintln!("SKIPPED: no wgpu adapter: {e}");
+        return None;
+    }
+    let rs = egui_kittest::wgpu::create_render_state(
+        egui_kittest::wgpu::default_wgpu_setup(),
+        eframe::egui_wgpu::RendererOptions::PREDICTABLE,
+    );
+    let mut app = StudioApp::default();
+    app.files.native_dialog = false;
+    app.panels.central = vmd_studio::app::CentralView::Preview;
+    app.open_demo();
+    let renderer = egui_kittest::wgpu::WgpuTestRenderer::from_render_state(rs.clone());
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(900.0, 700.0))
+        .renderer(renderer)
+        .with_context_setup(move |ctx| {
+            vmd_studio::app::install_fonts(ctx);
+            vmd_studio::app::panels::model_view::install_render_state(ctx, Some(&rs));
+        })
+        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app);
+    settle(&mut h);
+    Some(h)
+}
+
+/// Pixels of the viewport panel within `levels` of `rgb`.
+fn count_near(h: &Harness<'_, StudioApp>, img: &image::RgbaImage, rgb: [u8; 3]) -> usize {
+    let r = (h.state().panels.dock)
+        .rect_of(vmd_studio::app::dock::Panel::Viewport)
+        .expect("the viewport is shown");
+    let (x0, y0) = (r.min.x.max(0.0) as u32, r.min.y.max(0.0) as u32);
+    let (x1, y1) = (
+        (r.max.x as u32).min(img.width()),
+        (r.max.y as u32).min(img.height()),
+    );
+    let mut n = 0;
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let p = img.get_pixel(x, y).0;
+            n += usize::from((0..3).all(|k| p[k].abs_diff(rgb[k]) <= 3));
+        }
+    }
+    n
+}
+
+/// The viewport draws the background image through the real path (the
+/// image decoded, uploaded, drawn by the renderer behind the demo
+/// dancer, blitted into egui): with a stretched pure-green image most of
+/// the viewport is that green; without it, none is (the demo's white
+/// background, its grey grid and its mannequin have no pure green).
+#[test]
+fn the_viewport_draws_the_background_image_behind_the_dancer() {
+    use vmd_studio::scene::set::BackgroundImage;
+    let Some(mut h) = demo_drawn() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let png = tmp.path().join("green.png");
+    image::RgbaImage::from_pixel(4, 4, image::Rgba([0, 255, 0, 255]))
+        .save(&png)
+        .unwrap();
+    let img = h.render().expect("the window renders");
+    let before = count_near(&h, &img, [0, 255, 0]);
+    assert_eq!(before, 0, "no green before");
+    h.state_mut()
+        .scene_action(Action::Set(SetAction::BackgroundImage(Some(
+            BackgroundImage {
+                path: png.clone(),
+                fit: ImageFit::Stretch,
+            },
+        ))));
+    // The image decodes on a worker: a few frames later it is drawn.
+    let mut green = 0;
+    for _ in 0..20 {
+        h.run_steps(2);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let img = h.render().expect("the window renders");
+        green = count_near(&h, &img, [0, 255, 0]);
+        if green > 0 {
+            break;
+        }
+    }
+    let r = (h.state().panels.dock)
+        .rect_of(vmd_studio::app::dock::Panel::Viewport)
+        .unwrap();
+    let area = (r.width() * r.height()) as usize;
+    assert!(
+        green * 2 > area,
+        "most of the viewport ({area} pixels) is the image's green: {green}"
+    );
+    assert!(green < area, "the dancer and the overlays are over it");
+}
