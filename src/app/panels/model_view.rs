@@ -452,17 +452,34 @@ pub fn draw_scene(
         fast,
     };
     let out = draw(ui, painter, pic_rect, view_number, actors, setup, layers);
-    // What of the background cannot be shown, on the picture itself.
-    for (i, p) in problems.iter().enumerate() {
-        painter.text(
-            pic_rect.left_top() + egui::vec2(6.0, 6.0 + 16.0 * i as f32),
-            egui::Align2::LEFT_TOP,
-            p,
-            egui::FontId::proportional(12.0),
-            ui.visuals().error_fg_color,
-        );
-    }
+    background_notices(ui, painter, pic_rect, &problems);
     out
+}
+
+/// What of the background cannot be shown, on the picture itself (bottom
+/// right, one line each, up to the first parenthesis: the whole message is
+/// in the log).
+fn background_notices(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    pic_rect: egui::Rect,
+    problems: &[String],
+) {
+    let colour = ui.visuals().error_fg_color;
+    let mut corner = pic_rect.right_bottom() - egui::vec2(8.0, 8.0);
+    for p in problems.iter().rev() {
+        let short = p.split(" (").next().unwrap_or(p);
+        let short: String = if short.chars().count() > 110 {
+            short.chars().take(109).chain(['…']).collect()
+        } else {
+            short.to_owned()
+        };
+        let galley = painter.layout_no_wrap(short, egui::FontId::proportional(12.0), colour);
+        let rect = egui::Align2::RIGHT_BOTTOM.anchor_size(corner, galley.size());
+        painter.rect_filled(rect.expand(3.0), 3.0, egui::Color32::from_black_alpha(190));
+        painter.galley(rect.min, galley, colour);
+        corner.y -= rect.height() + 8.0;
+    }
 }
 
 /// Camera-view dressing: the mask outside the output frame, guides, and a
