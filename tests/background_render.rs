@@ -286,3 +286,60 @@ fn a_background_video_plays_in_step_with_the_timeline() {
     assert_eq!(corner(80), [51, 102, 153, 255], "past the end");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Speed: through the renderer's stage (what `render`, `storyboard` and
+/// File ▸ Export video draw with), the image goes to the GPU once however
+/// many pictures are drawn; a video frame goes once however many pictures
+/// show it (60 pictures a second show each twice), and playing on reads
+/// one ffmpeg stream.
+#[test]
+fn the_image_is_uploaded_once_and_each_video_frame_once() {
+    use vmd_studio::render::stage::{Stage, demo_model};
+    use vmd_studio::render::{Offscreen, TextureRgba};
+    use vmd_studio::scene::set::{BackgroundVideo, ImageFit};
+    if render_support::offscreen().is_none() {
+        return;
+    }
+    let mut stage = Stage::new(Offscreen::new().unwrap());
+    stage.add_actor(demo_model().unwrap(), None, 0.0).unwrap();
+    let target = stage.target(32, 18).unwrap();
+    let image = TextureRgba {
+        width: 2,
+        height: 2,
+        pixels: [RED, GREEN, BLUE, YELLOW].concat(),
+    };
+    stage
+        .set_background_image(&image, ImageFit::Stretch)
+        .unwrap();
+    for f in 0..4 {
+        let pic = stage.picture(&target, f64::from(f)).unwrap();
+        assert_eq!(pic.pixel(0, 0), Some(RED));
+    }
+    assert_eq!(stage.background_uploads(), 1, "the image once");
+    let Some(ffmpeg) = ffmpeg() else {
+        return;
+    };
+    let dir = scratch("uploads");
+    let video = dir.join("rb.mp4");
+    red_then_blue(&ffmpeg, &video);
+    let v = BackgroundVideo {
+        path: video,
+        frame_offset: 0,
+    };
+    stage.set_background_video(&v, &ffmpeg);
+    for f in [0.0, 0.5, 1.0, 1.5, 2.0] {
+        let pic = stage.picture(&target, f).unwrap();
+        assert!(
+            near(pic.pixel(0, 0).unwrap(), RED),
+            "the video over the image"
+        );
+    }
+    assert_eq!(
+        stage.background_uploads(),
+        1 + 3,
+        "video frames 0, 1 and 2, once each"
+    );
+    assert_eq!(stage.background_video_processes(), 1);
+    assert!(stage.take_background_messages().is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}

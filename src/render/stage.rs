@@ -276,6 +276,8 @@ struct StageBackground {
     image: Option<(GpuBackground, ImageFit)>,
     video: Option<StageVideo>,
     messages: Vec<String>,
+    /// Pixels sent to the GPU: the image once, each new video frame once.
+    uploads: u32,
 }
 
 /// The background video: its reader, offset, and the frame on the GPU.
@@ -291,7 +293,7 @@ impl StageVideo {
     /// Brings the texture to the video frame shown at scene `frame`;
     /// whether the video shows in that picture (not before its offset,
     /// not past its end, not after a failure, which is returned once).
-    fn show(&mut self, off: &Offscreen, frame: f64) -> Result<bool, String> {
+    fn show(&mut self, off: &Offscreen, frame: f64, uploads: &mut u32) -> Result<bool, String> {
         let Some(index) = self.video.video_frame(frame) else {
             return Ok(false);
         };
@@ -314,6 +316,7 @@ impl StageVideo {
             None => self.gpu = Some(off.upload_background(&picture).map_err(what)?),
         }
         self.uploaded = Some(index);
+        *uploads += 1;
         Ok(true)
     }
 }
@@ -342,6 +345,7 @@ impl Stage {
         fit: ImageFit,
     ) -> Result<(), RenderError> {
         self.layers.image = Some((self.off.upload_background(image)?, fit));
+        self.layers.uploads += 1;
         Ok(())
     }
 
@@ -397,6 +401,13 @@ impl Stage {
     /// failure once), taken.
     pub fn take_background_messages(&mut self) -> Vec<String> {
         std::mem::take(&mut self.layers.messages)
+    }
+
+    /// How many times background pixels went to the GPU: the image once,
+    /// each new video frame once (pictures that show the same ones send
+    /// nothing).
+    pub fn background_uploads(&self) -> u32 {
+        self.layers.uploads
     }
 
     /// How many ffmpeg processes the background video has started (each
@@ -606,10 +617,12 @@ impl Stage {
             .chain(props(DrawOrder::AfterModels))
             .collect();
         let video_shown = match &mut self.layers.video {
-            Some(v) => v.show(&self.off, frame).unwrap_or_else(|e| {
-                self.layers.messages.push(e);
-                false
-            }),
+            Some(v) => v
+                .show(&self.off, frame, &mut self.layers.uploads)
+                .unwrap_or_else(|e| {
+                    self.layers.messages.push(e);
+                    false
+                }),
             None => false,
         };
         let mut layers: Vec<(&GpuBackground, ImageFit)> = Vec::new();
