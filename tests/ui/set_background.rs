@@ -193,24 +193,9 @@ fn demo_drawn() -> Option<Harness<'static, StudioApp>> {
     Some(h)
 }
 
-/// Pixels of the viewport panel within `levels` of `rgb`.
+/// Pixels of the viewport panel within 3 levels of `rgb`.
 fn count_near(h: &Harness<'_, StudioApp>, img: &image::RgbaImage, rgb: [u8; 3]) -> usize {
-    let r = (h.state().panels.dock)
-        .rect_of(vmd_studio::app::dock::Panel::Viewport)
-        .expect("the viewport is shown");
-    let (x0, y0) = (r.min.x.max(0.0) as u32, r.min.y.max(0.0) as u32);
-    let (x1, y1) = (
-        (r.max.x as u32).min(img.width()),
-        (r.max.y as u32).min(img.height()),
-    );
-    let mut n = 0;
-    for y in y0..y1 {
-        for x in x0..x1 {
-            let p = img.get_pixel(x, y).0;
-            n += usize::from((0..3).all(|k| p[k].abs_diff(rgb[k]) <= 3));
-        }
-    }
-    n
+    count_within(h, img, rgb, 3)
 }
 
 /// The viewport draws the background image through the real path (the
@@ -259,4 +244,105 @@ fn the_viewport_draws_the_background_image_behind_the_dancer() {
         "most of the viewport ({area} pixels) is the image's green: {green}"
     );
     assert!(green < area, "the dancer and the overlays are over it");
+}
+
+/// The viewport plays a background video in step with the playhead (read
+/// on a worker, so the picture may lag a repaint or two behind a jump):
+/// a 2 s video, red then blue, starting at scene frame 0, stretched over
+/// the picture; at frame 15 most of the viewport is red, at frame 45
+/// blue, and at frame 90 (past its 60 frames) neither: the white colour.
+#[test]
+fn the_viewport_plays_the_background_video_in_step() {
+    use vmd_studio::scene::set::BackgroundVideo;
+    use vmd_studio::workspace::TransportEvent;
+    let ffmpeg = match vmd_studio::video::locate_ffmpeg(None) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("SKIPPED: needs ffmpeg: {e}");
+            return;
+        }
+    };
+    let Some(mut h) = demo_drawn() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let video = tmp.path().join("rb.mp4");
+    let o = std::process::Command::new(&ffmpeg)
+        .args(["-v", "error", "-y", "-f", "lavfi", "-i"])
+        .arg("color=c=red:s=64x36:r=30:d=1")
+        .args(["-f", "lavfi", "-i"])
+        .arg("color=c=blue:s=64x36:r=30:d=1")
+        .args([
+            "-filter_complex",
+            "[0:v][1:v]concat=n=2:v=1[v]",
+            "-map",
+            "[v]",
+        ])
+        .args(["-c:v", "libx264", "-pix_fmt", "yuv420p", "-r", "30"])
+        .arg(&video)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    h.state_mut()
+        .scene_action(Action::Set(SetAction::BackgroundVideo(Some(
+            BackgroundVideo {
+                path: video,
+                frame_offset: 0,
+            },
+        ))));
+    let r = (h.state().panels.dock)
+        .rect_of(vmd_studio::app::dock::Panel::Viewport)
+        .unwrap();
+    let area = (r.width() * r.height()) as usize;
+    // The share of the viewport within 12 levels of `rgb`, once the worker
+    // has answered (a few repaints).
+    let mut share_at = |frame: f64, rgb: [u8; 3]| {
+        h.state_mut().transport(TransportEvent::Seek(frame));
+        let mut n = 0;
+        for _ in 0..40 {
+            h.run_steps(2);
+            std::thread::sleep(std::time::Duration::from_millis(25));
+            let img = h.render().expect("the window renders");
+            n = count_within(&h, &img, rgb, 12);
+            if n * 2 > area {
+                break;
+            }
+        }
+        n as f64 / area as f64
+    };
+    let red = share_at(15.0, [255, 0, 0]);
+    assert!(red > 0.5, "frame 15: red over {:.0} %", red * 100.0);
+    let blue = share_at(45.0, [0, 0, 255]);
+    assert!(blue > 0.5, "frame 45: blue over {:.0} %", blue * 100.0);
+    let white = share_at(90.0, [255, 255, 255]);
+    assert!(
+        white > 0.5,
+        "frame 90, past the end: white over {:.0} %",
+        white * 100.0
+    );
+}
+
+/// Pixels of the viewport panel within `levels` of `rgb`.
+fn count_within(
+    h: &Harness<'_, StudioApp>,
+    img: &image::RgbaImage,
+    rgb: [u8; 3],
+    levels: u8,
+) -> usize {
+    let r = (h.state().panels.dock)
+        .rect_of(vmd_studio::app::dock::Panel::Viewport)
+        .expect("the viewport is shown");
+    let (x0, y0) = (r.min.x.max(0.0) as u32, r.min.y.max(0.0) as u32);
+    let (x1, y1) = (
+        (r.max.x as u32).min(img.width()),
+        (r.max.y as u32).min(img.height()),
+    );
+    let mut n = 0;
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let p = img.get_pixel(x, y).0;
+            n += usize::from((0..3).all(|k| p[k].abs_diff(rgb[k]) <= levels));
+        }
+    }
+    n
 }

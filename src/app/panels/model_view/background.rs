@@ -1,13 +1,14 @@
 //! The viewport's background image and video (MMD's 背景画像 / 背景AVI), on
 //! the UI thread: the image file is decoded once on a worker thread (then
 //! handed to the GPU once, see `gpu.rs`), the video read frame by frame
-//! through ffmpeg as the playhead asks ([`VideoFrames`]: one process
-//! streaming on, `-ss` when the playhead jumps, one frame kept). What
+//! through ffmpeg as the playhead asks, on a worker thread
+//! ([`VideoFrames`]: one process streaming on, `-ss` when the playhead
+//! jumps, one frame kept). What
 //! cannot be shown (no ffmpeg, an unreadable file) is logged once and
 //! shown as a notice on the picture while it lasts; the rest draws.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, TryRecvError};
+use std::sync::mpsc::{Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Mutex};
 
 use eframe::egui;
@@ -31,7 +32,7 @@ pub struct SceneBackground<'a> {
 #[derive(Clone, Default)]
 pub struct Layers {
     pub image: Option<(u64, Arc<TextureRgba>, ImageFit)>,
-    pub video: Option<(u64, Arc<VideoFrame>)>,
+    pub video: Option<NumberedFrame>,
 }
 
 enum ImageSlot {
@@ -41,8 +42,67 @@ enum ImageSlot {
 }
 
 enum VideoSlot {
-    Reading(Box<VideoFrames>),
+    Reading(VideoWorker),
     Failed(String),
+}
+
+/// A video frame with the number of its pixels (see [`Layers`]).
+type NumberedFrame = (u64, Arc<VideoFrame>);
+
+/// What the worker last read: the video frame index and the frame (none
+/// past the end), or why it could not.
+type Answer = (u64, Result<Option<Arc<VideoFrame>>, String>);
+
+/// The background video's reader on a worker thread, so a seek (ffmpeg
+/// decoding from the keyframe before it: about a second for a 1080p H.264
+/// here) never holds up the UI: the UI says which frame it wants, the
+/// worker reads the latest wanted one and asks for a repaint; meanwhile
+/// the picture keeps the last frame it had. Dropping it ends the thread
+/// and its ffmpeg.
+struct VideoWorker {
+    want: Sender<u64>,
+    sent: Option<u64>,
+    answer: Arc<Mutex<Option<Answer>>>,
+}
+
+impl VideoWorker {
+    fn start(path: &Path, ffmpeg: &Path, ctx: &egui::Context) -> VideoWorker {
+        let (want, wanted) = std::sync::mpsc::channel::<u64>();
+        let answer: Arc<Mutex<Option<Answer>>> = Arc::default();
+        let (out, ctx) = (answer.clone(), ctx.clone());
+        let mut frames = VideoFrames::new(path, ffmpeg);
+        std::thread::spawn(move || {
+            while let Ok(mut index) = wanted.recv() {
+                // Only the latest wish counts (the playhead moved on).
+                while let Ok(later) = wanted.try_recv() {
+                    index = later;
+                }
+                let read = frames.frame(index);
+                if let Ok(mut slot) = out.lock() {
+                    *slot = Some((index, read));
+                }
+                ctx.request_repaint();
+            }
+        });
+        VideoWorker {
+            want,
+            sent: None,
+            answer,
+        }
+    }
+
+    /// Asks for frame `index` (once per change).
+    fn ask(&mut self, index: u64) {
+        if self.sent != Some(index) {
+            let _ = self.want.send(index);
+            self.sent = Some(index);
+        }
+    }
+
+    /// The worker's newest answer, taken.
+    fn take(&self) -> Option<Answer> {
+        self.answer.lock().ok()?.take()
+    }
 }
 
 /// The app's background sources, kept in egui's memory between frames.
@@ -50,8 +110,9 @@ enum VideoSlot {
 struct Feed {
     image: Option<(PathBuf, ImageSlot)>,
     video: Option<(PathBuf, VideoSlot)>,
-    /// The last video frame handed out: (video frame index, id, frame).
-    frame: Option<(u64, u64, Arc<VideoFrame>)>,
+    /// The worker's last answer: the video frame index, and the frame with
+    /// its number (none: past the end).
+    frame: Option<(u64, Option<NumberedFrame>)>,
     /// Numbers for new pixels.
     next_id: u64,
     /// Messages already logged.
@@ -83,7 +144,7 @@ pub fn layers(ctx: &egui::Context, bg: &SceneBackground<'_>, frame: f64) -> (Lay
         feed.image = None;
     }
     if let Some(v) = bg.video {
-        match feed.video_frame(v, frame) {
+        match feed.video_frame(v, frame, ctx) {
             Ok(f) => out.video = f,
             Err(e) => notes.push(e),
         }
@@ -148,15 +209,17 @@ impl Feed {
     }
 
     /// The video's frame at scene frame `frame` (none before its offset
-    /// or past its end).
+    /// or past its end; while the worker reads a new one, the last one
+    /// read).
     fn video_frame(
         &mut self,
         v: &BackgroundVideo,
         frame: f64,
-    ) -> Result<Option<(u64, Arc<VideoFrame>)>, String> {
+        ctx: &egui::Context,
+    ) -> Result<Option<NumberedFrame>, String> {
         if self.video.as_ref().is_none_or(|(p, _)| p != &v.path) {
             let slot = match crate::video::locate_ffmpeg(None) {
-                Ok(ffmpeg) => VideoSlot::Reading(Box::new(VideoFrames::new(&v.path, &ffmpeg))),
+                Ok(ffmpeg) => VideoSlot::Reading(VideoWorker::start(&v.path, &ffmpeg, ctx)),
                 Err(e) => VideoSlot::Failed(format!(
                     "background video {} is not shown: it needs ffmpeg ({e})",
                     v.path.display()
@@ -165,32 +228,28 @@ impl Feed {
             self.video = Some((v.path.clone(), slot));
             self.frame = None;
         }
-        let Some(index) = v.video_frame(frame) else {
-            return Ok(None);
-        };
-        if let Some((i, id, f)) = &self.frame
-            && *i == index
-        {
-            return Ok(Some((*id, f.clone())));
-        }
-        let read = match &mut self.video {
-            Some((_, VideoSlot::Reading(r))) => r.frame(index),
+        let worker = match &mut self.video {
+            Some((_, VideoSlot::Reading(w))) => w,
             Some((_, VideoSlot::Failed(e))) => return Err(e.clone()),
             None => return Ok(None),
         };
-        match read {
-            Ok(Some(f)) => {
+        let Some(index) = v.video_frame(frame) else {
+            return Ok(None);
+        };
+        worker.ask(index);
+        match worker.take() {
+            Some((i, Ok(f))) => {
                 let id = self.new_id();
-                self.frame = Some((index, id, f.clone()));
-                Ok(Some((id, f)))
+                self.frame = Some((i, f.map(|f| (id, f))));
             }
-            Ok(None) => Ok(None),
-            Err(e) => {
+            Some((_, Err(e))) => {
                 if let Some((_, slot)) = &mut self.video {
                     *slot = VideoSlot::Failed(e.clone());
                 }
-                Err(e)
+                return Err(e);
             }
+            None => {}
         }
+        Ok(self.frame.as_ref().and_then(|(_, f)| f.clone()))
     }
 }
