@@ -268,6 +268,12 @@ pub fn scene_action(app: &mut StudioApp, a: panels::scene::Action) {
         Action::Set(panels::scene_set::SetAction::AddAccessory) => {
             ask(app, Pick::Accessory);
         }
+        Action::Set(panels::scene_set::SetAction::PickBackgroundImage) => {
+            ask(app, Pick::BackgroundImage);
+        }
+        Action::Set(panels::scene_set::SetAction::PickBackgroundVideo) => {
+            ask(app, Pick::BackgroundVideo);
+        }
         Action::OpenScene => {
             ask(app, Pick::OpenScene);
         }
@@ -371,6 +377,21 @@ pub fn picked(app: &mut StudioApp, purpose: Pick, paths: Vec<PathBuf>) {
         Pick::Accessory => {
             for p in paths {
                 app.add_accessory(p);
+            }
+        }
+        Pick::BackgroundImage | Pick::BackgroundVideo => {
+            if let Some(path) = paths.into_iter().next() {
+                let bg = &app.ws.scene().set.background;
+                let e = if purpose == Pick::BackgroundImage {
+                    let fit = bg.image.as_ref().map(|i| i.fit).unwrap_or_default();
+                    let im = crate::scene::set::BackgroundImage { path, fit };
+                    crate::workspace::SceneEvent::SetBackgroundImage(Some(im))
+                } else {
+                    let frame_offset = bg.video.as_ref().map_or(0, |v| v.frame_offset);
+                    let v = crate::scene::set::BackgroundVideo { path, frame_offset };
+                    crate::workspace::SceneEvent::SetBackgroundVideo(Some(v))
+                };
+                app.apply(Event::Scene(e));
             }
         }
         Pick::LoadPose { mirror } => {

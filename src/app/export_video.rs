@@ -208,8 +208,11 @@ struct ExportScene {
     self_shadow: bool,
     physics: bool,
     collide_actors: bool,
-    /// The scene's background colour, as the preview clears.
-    background: [f32; 3],
+    /// The scene's background (colour, image, video), as the preview
+    /// draws it.
+    background: crate::scene::set::Background,
+    /// The ffmpeg the dialog names (empty: PATH), for a background video.
+    ffmpeg: PathBuf,
 }
 
 impl ExportScene {
@@ -232,8 +235,12 @@ impl ExportScene {
         stage.light = self.light.map(IndexedMotion::new);
         stage.ground_shadow = self.ground_shadow;
         stage.self_shadow = self.self_shadow;
-        let [r, g, b] = self.background;
-        stage.background = [r, g, b, 1.0];
+        // What of the background cannot be shown is logged; the rest draws
+        // (the viewport shows the same notice on its picture).
+        let named = Some(self.ffmpeg.as_path()).filter(|p| !p.as_os_str().is_empty());
+        for m in stage.set_scene_background(&self.background, named) {
+            tracing::warn!("export: {m}");
+        }
         stage.set_physics(self.physics, self.collide_actors);
         Ok(stage)
     }
@@ -299,7 +306,8 @@ impl State {
             self_shadow: self.self_shadow,
             physics: self.physics,
             collide_actors: self.collide_actors,
-            background: set.background.colour,
+            background: set.background.clone(),
+            ffmpeg: PathBuf::from(self.ffmpeg.trim()),
         })
     }
 
@@ -443,7 +451,7 @@ impl State {
                         &format!("picture {n} of {total}{left}"),
                     );
                 };
-                match writer {
+                let exported = match writer {
                     Some(writer) => {
                         match sequence::write_video(
                             &mut stage, &target, &times, writer, &cancelled, progress,
@@ -469,7 +477,11 @@ impl State {
                             Err(e) => Exported::Failed(VideoError::Failed(e)),
                         }
                     }
+                };
+                for m in stage.take_background_messages() {
+                    tracing::warn!("export: {m}");
                 }
+                exported
             });
         st.running = Some(Running {
             output,

@@ -305,6 +305,8 @@ pub fn scene_view<'a>(
             light: doc(ws.scene().light),
             selected: ws.selected_actor(),
             background: ws.scene().set.background.colour,
+            background_image: ws.scene().set.background.image.as_ref(),
+            background_video: ws.scene().set.background.video.as_ref(),
         }
     }
 }

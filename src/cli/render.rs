@@ -79,10 +79,50 @@ pub struct SetArgs {
     /// `negi.x@右手首`). Repeatable.
     #[arg(long, value_name = "FILE[@BONE]")]
     pub accessory: Vec<String>,
-    /// The background colour: `R,G,B` (0–255) or `#RRGGBB` (default: the
-    /// scene's, else MMD's white).
-    #[arg(long, value_name = "COLOR")]
+    /// The background: a colour, `R,G,B` (0–255) or `#RRGGBB` (default:
+    /// the scene's, else MMD's white), or an image file (PNG, BMP, TGA,
+    /// JPEG) drawn behind everything over the colour.
+    #[arg(long, value_name = "COLOR|IMAGE")]
     pub background: Option<String>,
+    /// How a --background image fits the picture: `fit` (whole image,
+    /// aspect kept, centred), `stretch` (to the picture, as MMD) or
+    /// `original` (its own pixel size, centred).
+    #[arg(long, value_name = "MODE", default_value = "fit", value_parser = ["fit", "stretch", "original"])]
+    pub background_fit: String,
+}
+
+/// What `--background` names: a colour, else an image file that exists.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BackgroundArg {
+    Colour([f32; 3]),
+    Image(PathBuf),
+}
+
+/// `--background VALUE`: a colour if it reads as one, else an existing
+/// file (an image); neither is an error naming the value.
+pub fn parse_background(s: &str) -> Result<BackgroundArg, CliError> {
+    if let Ok(c) = parse_colour(s) {
+        return Ok(BackgroundArg::Colour(c));
+    }
+    let p = Path::new(s);
+    if p.is_file() {
+        return Ok(BackgroundArg::Image(p.to_owned()));
+    }
+    Err(CliError(format!(
+        "--background {s}: not a colour (R,G,B with 0-255 each, or #RRGGBB) \
+         and no image file {} exists",
+        p.display()
+    )))
+}
+
+/// `--background-fit` as the set's fit mode.
+fn parse_fit(s: &str) -> crate::scene::set::ImageFit {
+    use crate::scene::set::ImageFit;
+    match s {
+        "stretch" => ImageFit::Stretch,
+        "original" => ImageFit::Original,
+        _ => ImageFit::Fit,
+    }
 }
 
 /// `R,G,B` (0–255 each) or `#RRGGBB` as RGB 0..1.
@@ -305,8 +345,9 @@ fn stage_from_scene(path: &Path, stage: &mut Stage) -> CliResult {
         eprintln!("warning: {}: {m}; left out", path.display());
     }
     let s = loaded.scene;
-    let [r, g, b] = s.set.background.colour;
-    stage.background = [r, g, b, 1.0];
+    for m in stage.set_scene_background(&s.set.background, None) {
+        eprintln!("error: {}: {m}", path.display());
+    }
     for a in &s.actors {
         let model = match &a.model {
             ModelRef::File(p) => open_model(p)?,
@@ -421,9 +462,24 @@ fn stage_from_project(path: &Path, stage: &mut Stage) -> CliResult {
 /// an accessory's bone is looked up on the models given). Missing textures
 /// are named as warnings, as for models.
 pub fn add_set(set: &SetArgs, stage: &mut Stage) -> CliResult {
-    if let Some(c) = &set.background {
-        let [r, g, b] = parse_colour(c)?;
-        stage.background = [r, g, b, 1.0];
+    match set
+        .background
+        .as_deref()
+        .map(parse_background)
+        .transpose()?
+    {
+        Some(BackgroundArg::Colour([r, g, b])) => stage.background = [r, g, b, 1.0],
+        Some(BackgroundArg::Image(p)) => {
+            let fit = parse_fit(&set.background_fit);
+            let shown = crate::render::background::read_image(&p).and_then(|pic| {
+                (stage.set_background_image(&pic, fit))
+                    .map_err(|e| format!("background image {}: {e}", p.display()))
+            });
+            if let Err(e) = shown {
+                eprintln!("error: {e}; the background colour shows instead");
+            }
+        }
+        None => {}
     }
     use crate::scene::set::{DrawOrder, Parent, open_accessory_file};
     let open = |p: &Path| -> Result<LoadedModel, CliError> {
@@ -544,6 +600,9 @@ pub fn render(a: RenderArgs) -> CliResult {
         }
         (None, None) => return Err(CliError("give -o DIR or --video OUT.mp4".into())),
     };
+    for m in stage.take_background_messages() {
+        eprintln!("error: {m}");
+    }
     let secs = started.elapsed().as_secs_f64();
     let what = if a.video.video.is_some() {
         "a video of "
@@ -682,6 +741,9 @@ pub fn storyboard(a: StoryboardArgs) -> CliResult {
         }
     }
     eprintln!();
+    for m in stage.take_background_messages() {
+        eprintln!("error: {m}");
+    }
     sheet_img
         .save_png(&a.out)
         .map_err(|e| CliError(e.to_string()))?;

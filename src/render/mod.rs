@@ -24,6 +24,7 @@
 //! in [`crate::scene::shadow`].
 
 pub mod asset;
+pub mod background;
 pub mod from_model;
 mod gpu;
 pub mod input;
@@ -36,6 +37,7 @@ mod skinning;
 pub mod stage;
 mod target;
 
+pub use background::{Backdrop, BackdropKit, GpuBackground};
 pub use from_model::MeshTemplate;
 pub use gpu::{Gpu, msaa_samples};
 pub use input::{
@@ -145,14 +147,30 @@ impl Offscreen {
         models: &[&GpuModel],
         clear: [f32; 4],
     ) -> Result<TextureRgba, RenderError> {
-        target.render(
+        self.picture_backdrop(target, frame, models, &Backdrop::colour(clear))
+    }
+
+    /// Renders one picture over a background of layers and reads it back.
+    pub fn picture_backdrop(
+        &self,
+        target: &OffscreenTarget,
+        frame: &FrameParams<'_>,
+        models: &[&GpuModel],
+        backdrop: &Backdrop<'_>,
+    ) -> Result<TextureRgba, RenderError> {
+        target.render_backdrop(
             &self.renderer,
             &self.gpu.device,
             &self.gpu.queue,
             frame,
             models,
-            clear,
+            backdrop,
         );
         target.read_rgba(&self.gpu.device, &self.gpu.queue)
+    }
+
+    /// Uploads a background layer (an image, or a video's first frame).
+    pub fn upload_background(&self, image: &TextureRgba) -> Result<GpuBackground, RenderError> {
+        GpuBackground::upload(&self.renderer, &self.gpu.device, &self.gpu.queue, image)
     }
 }

@@ -2,6 +2,7 @@
 //! device, the colour format and the sample count. One `Renderer` draws any
 //! number of models into any number of targets of that format.
 
+use super::background::{Backdrop, BackdropKit, MAX_LAYERS};
 use super::input::{Light, LineVertex, RenderVertex, Shadows, ViewParams};
 use super::kit::ModelKit;
 use super::model::GpuModel;
@@ -25,6 +26,9 @@ pub struct Renderer {
     edge: wgpu::RenderPipeline,
     line_depth: wgpu::RenderPipeline,
     line_overlay: wgpu::RenderPipeline,
+    /// The background image and video layers (see [`super::background`]).
+    pub(crate) backdrop_kit: BackdropKit,
+    backdrop: wgpu::RenderPipeline,
     /// What models uploaded for this renderer share with it (material
     /// layout, samplers, the skinning pipeline).
     pub(crate) kit: ModelKit,
@@ -35,6 +39,13 @@ pub struct Renderer {
 impl AsRef<ModelKit> for Renderer {
     fn as_ref(&self) -> &ModelKit {
         &self.kit
+    }
+}
+
+/// What a background layer's upload needs from the renderer.
+impl AsRef<BackdropKit> for Renderer {
+    fn as_ref(&self) -> &BackdropKit {
+        &self.backdrop_kit
     }
 }
 
@@ -488,7 +499,8 @@ impl Renderer {
     ) -> Renderer {
         let layouts = BindLayouts::new(device);
         let models = ModelKit::new(device, queue, layouts.material.clone());
-        Renderer::build(device, layouts, models, format, samples)
+        let backdrop = BackdropKit::new(device);
+        Renderer::build(device, layouts, models, backdrop, format, samples)
     }
 
     /// The same renderer with `samples` (1 or 4) samples per pixel: new
@@ -501,17 +513,27 @@ impl Renderer {
             material: self.kit.material_layout.clone(),
             shadow: self.shadow_layout.clone(),
         };
-        Renderer::build(device, layouts, self.kit.clone(), self.format, samples)
+        let backdrop = self.backdrop_kit.clone();
+        Renderer::build(
+            device,
+            layouts,
+            self.kit.clone(),
+            backdrop,
+            self.format,
+            samples,
+        )
     }
 
     fn build(
         device: &wgpu::Device,
         layouts: BindLayouts,
         models: ModelKit,
+        backdrop_kit: BackdropKit,
         format: wgpu::TextureFormat,
         samples: u32,
     ) -> Renderer {
         let kit = PipelineKit::new(device, &layouts, format, samples);
+        let backdrop = backdrop_kit.pipeline(device, format, samples, blend());
         let model_culled = kit.mesh(
             "model (culled)",
             "vs_model",
@@ -538,6 +560,8 @@ impl Renderer {
             edge,
             line_depth,
             line_overlay,
+            backdrop_kit,
+            backdrop,
             kit: models,
         }
     }
@@ -554,6 +578,26 @@ impl Renderer {
     /// are morphed and skinned on the GPU (compute shaders available).
     pub fn gpu_skinning(&self) -> bool {
         self.kit.gpu_skinning()
+    }
+
+    /// Records the background layers of `backdrop` (image, then video
+    /// frame) into `pass`, before anything else; `rects_bind` holds the
+    /// target's backdrop uniform.
+    pub(crate) fn draw_backdrop(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        rects_bind: &wgpu::BindGroup,
+        backdrop: &Backdrop<'_>,
+    ) {
+        if backdrop.layers.is_empty() {
+            return;
+        }
+        pass.set_pipeline(&self.backdrop);
+        pass.set_bind_group(0, rects_bind, &[]);
+        for (i, (layer, _)) in backdrop.layers.iter().take(MAX_LAYERS).enumerate() {
+            pass.set_bind_group(1, layer.bind_group(), &[]);
+            pass.draw(0..6, i as u32..i as u32 + 1);
+        }
     }
 
     /// Records the shadow-map pass: every casting material's depth from the

@@ -11,7 +11,12 @@ use crate::vmd::evaluate;
 
 use glam::Mat4;
 
-use crate::scene::set::{DrawOrder, PiecePlacement, SetAccessory};
+use crate::scene::set::{
+    Background, BackgroundVideo, DrawOrder, ImageFit, PiecePlacement, SetAccessory,
+};
+use crate::video::VideoFrames;
+
+use super::background::{Backdrop, GpuBackground, read_image};
 
 use super::from_model::{
     ModelPosing, placed_materials, placed_vertices, posed_materials, posed_vertices,
@@ -260,6 +265,60 @@ pub struct Stage {
     pub self_shadow: bool,
     /// The actors' rigid bodies, all in one world (`None`: no physics).
     physics: Option<ScenePhysics>,
+    /// The background image and video over [`Stage::background`].
+    layers: StageBackground,
+}
+
+/// A stage's background image (uploaded once) and video (read frame by
+/// frame as pictures ask), and what went wrong with them, until taken.
+#[derive(Default)]
+struct StageBackground {
+    image: Option<(GpuBackground, ImageFit)>,
+    video: Option<StageVideo>,
+    messages: Vec<String>,
+    /// Pixels sent to the GPU: the image once, each new video frame once.
+    uploads: u32,
+}
+
+/// The background video: its reader, offset, and the frame on the GPU.
+struct StageVideo {
+    frames: VideoFrames,
+    video: BackgroundVideo,
+    gpu: Option<GpuBackground>,
+    /// The video frame the texture holds.
+    uploaded: Option<u64>,
+}
+
+impl StageVideo {
+    /// Brings the texture to the video frame shown at scene `frame`;
+    /// whether the video shows in that picture (not before its offset,
+    /// not past its end, not after a failure, which is returned once).
+    fn show(&mut self, off: &Offscreen, frame: f64, uploads: &mut u32) -> Result<bool, String> {
+        let Some(index) = self.video.video_frame(frame) else {
+            return Ok(false);
+        };
+        if self.uploaded == Some(index) && self.gpu.is_some() {
+            return Ok(true);
+        }
+        let Some(f) = self.frames.frame(index)? else {
+            return Ok(false);
+        };
+        let picture = TextureRgba {
+            width: f.width,
+            height: f.height,
+            pixels: f.rgba.clone(),
+        };
+        let what = |e: RenderError| format!("background video {}: {e}", self.video.path.display());
+        match &mut self.gpu {
+            Some(g) => g
+                .update(&off.renderer, &off.gpu.device, &off.gpu.queue, &picture)
+                .map_err(what)?,
+            None => self.gpu = Some(off.upload_background(&picture).map_err(what)?),
+        }
+        self.uploaded = Some(index);
+        *uploads += 1;
+        Ok(true)
+    }
 }
 
 impl Stage {
@@ -274,7 +333,90 @@ impl Stage {
             ground_shadow: true,
             self_shadow: true,
             physics: None,
+            layers: StageBackground::default(),
         }
+    }
+
+    /// Puts `image` behind everything, fitted as `fit` says (uploaded
+    /// once; replaces any image before).
+    pub fn set_background_image(
+        &mut self,
+        image: &TextureRgba,
+        fit: ImageFit,
+    ) -> Result<(), RenderError> {
+        self.layers.image = Some((self.off.upload_background(image)?, fit));
+        self.layers.uploads += 1;
+        Ok(())
+    }
+
+    /// Puts `video` behind everything (over the image), read through the
+    /// program `ffmpeg` frame by frame as pictures ask for them.
+    pub fn set_background_video(&mut self, video: &BackgroundVideo, ffmpeg: &Path) {
+        self.layers.video = Some(StageVideo {
+            frames: VideoFrames::new(&video.path, ffmpeg),
+            video: video.clone(),
+            gpu: None,
+            uploaded: None,
+        });
+    }
+
+    /// A scene's background: its colour, its image (read now) and its
+    /// video (through `ffmpeg`, else ffmpeg on PATH). What cannot be shown
+    /// is returned as messages naming the file (or ffmpeg); the rest
+    /// draws.
+    pub fn set_scene_background(&mut self, bg: &Background, ffmpeg: Option<&Path>) -> Vec<String> {
+        let mut said = Vec::new();
+        let [r, g, b] = bg.colour.map(|c| {
+            if c.is_finite() {
+                c.clamp(0.0, 1.0)
+            } else {
+                1.0
+            }
+        });
+        self.background = [r, g, b, 1.0];
+        self.layers.image = None;
+        self.layers.video = None;
+        if let Some(im) = &bg.image {
+            let set = read_image(&im.path).and_then(|pic| {
+                self.set_background_image(&pic, im.fit)
+                    .map_err(|e| format!("background image {}: {e}", im.path.display()))
+            });
+            if let Err(e) = set {
+                said.push(format!("{e}; the background colour shows instead"));
+            }
+        }
+        if let Some(v) = &bg.video {
+            match crate::video::locate_ffmpeg(ffmpeg) {
+                Ok(program) => self.set_background_video(v, &program),
+                Err(e) => said.push(format!(
+                    "background video {} is not shown: it needs ffmpeg ({e})",
+                    v.path.display()
+                )),
+            }
+        }
+        said
+    }
+
+    /// What went wrong with the background video while drawing (each
+    /// failure once), taken.
+    pub fn take_background_messages(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.layers.messages)
+    }
+
+    /// How many times background pixels went to the GPU: the image once,
+    /// each new video frame once (pictures that show the same ones send
+    /// nothing).
+    pub fn background_uploads(&self) -> u32 {
+        self.layers.uploads
+    }
+
+    /// How many ffmpeg processes the background video has started (each
+    /// seek starts one; playing on reads the same one).
+    pub fn background_video_processes(&self) -> u32 {
+        self.layers
+            .video
+            .as_ref()
+            .map_or(0, |v| v.frames.processes_started())
     }
 
     /// Simulates the actors' rigid bodies (`on`; MMD plays with physics on),
@@ -474,6 +616,31 @@ impl Stage {
             .chain(self.actors.iter().map(|a| &a.gpu))
             .chain(props(DrawOrder::AfterModels))
             .collect();
-        self.off.picture(target, &params, &models, self.background)
+        let video_shown = match &mut self.layers.video {
+            Some(v) => v
+                .show(&self.off, frame, &mut self.layers.uploads)
+                .unwrap_or_else(|e| {
+                    self.layers.messages.push(e);
+                    false
+                }),
+            None => false,
+        };
+        let mut layers: Vec<(&GpuBackground, ImageFit)> = Vec::new();
+        if let Some((g, fit)) = &self.layers.image {
+            layers.push((g, *fit));
+        }
+        if let Some(g) = (self.layers.video.as_ref())
+            .and_then(|v| v.gpu.as_ref())
+            .filter(|_| video_shown)
+        {
+            // MMD stretches its 背景AVI to the screen.
+            layers.push((g, ImageFit::Stretch));
+        }
+        let backdrop = Backdrop {
+            clear: self.background,
+            layers: &layers,
+        };
+        self.off
+            .picture_backdrop(target, &params, &models, &backdrop)
     }
 }

@@ -3,6 +3,7 @@
 
 use wgpu::util::DeviceExt;
 
+use super::background::{BACKDROP_FLOATS, Backdrop};
 use super::input::{LineVertex, TextureRgba};
 use super::model::GpuModel;
 use super::renderer::{FRAME_FLOATS, FrameParams, Renderer};
@@ -25,6 +26,10 @@ pub struct OffscreenTarget {
     /// The self-shadow map (depth from the light) and its bind group.
     shadow_view: wgpu::TextureView,
     shadow_bind: wgpu::BindGroup,
+    /// Where this target's background layers land (see
+    /// [`super::background`]).
+    backdrop_buffer: wgpu::Buffer,
+    backdrop_bind: wgpu::BindGroup,
 }
 
 /// Bytes per row of a texture-to-buffer copy: 4 per pixel, padded to 256.
@@ -150,6 +155,20 @@ impl OffscreenTarget {
                 resource: wgpu::BindingResource::TextureView(&shadow_view),
             }],
         });
+        let backdrop_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("backdrop rects"),
+            size: (BACKDROP_FLOATS * 4) as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let backdrop_bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("backdrop rects"),
+            layout: &renderer.backdrop_kit.uniform_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: backdrop_buffer.as_entire_binding(),
+            }],
+        });
         Ok(OffscreenTarget {
             width,
             height,
@@ -161,6 +180,8 @@ impl OffscreenTarget {
             frame_bind,
             shadow_view,
             shadow_bind,
+            backdrop_buffer,
+            backdrop_bind,
         })
     }
 
@@ -194,10 +215,26 @@ impl OffscreenTarget {
         models: &[&GpuModel],
         clear: [f32; 4],
     ) {
+        let backdrop = Backdrop::colour(clear);
+        self.render_backdrop(renderer, device, queue, frame, models, &backdrop);
+    }
+
+    /// Like [`OffscreenTarget::render`] over a background of layers
+    /// (image, video frame) on the clear colour.
+    pub fn render_backdrop(
+        &self,
+        renderer: &Renderer,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        frame: &FrameParams<'_>,
+        models: &[&GpuModel],
+        backdrop: &Backdrop<'_>,
+    ) {
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("offscreen frame"),
         });
-        self.encode(renderer, device, queue, &mut encoder, frame, models, clear);
+        let at = (renderer, device, queue);
+        self.encode_backdrop(at, &mut encoder, frame, models, backdrop);
         queue.submit([encoder.finish()]);
     }
 
@@ -214,6 +251,26 @@ impl OffscreenTarget {
         models: &[&GpuModel],
         clear: [f32; 4],
     ) {
+        let backdrop = Backdrop::colour(clear);
+        self.encode_backdrop((renderer, device, queue), encoder, frame, models, &backdrop);
+    }
+
+    /// Like [`OffscreenTarget::encode`] over a background of layers (the
+    /// rectangles are written through `queue` at once, into this target's
+    /// own uniform).
+    pub fn encode_backdrop(
+        &self,
+        (renderer, device, queue): (&Renderer, &wgpu::Device, &wgpu::Queue),
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &FrameParams<'_>,
+        models: &[&GpuModel],
+        backdrop: &Backdrop<'_>,
+    ) {
+        let clear = backdrop.clear;
+        if !backdrop.layers.is_empty() {
+            let rects = backdrop.uniform(self.width, self.height);
+            queue.write_buffer(&self.backdrop_buffer, 0, bytemuck::cast_slice(&rects));
+        }
         let mut uniform = frame.uniform(self.width, self.height);
         // The map may be smaller than MMD's on a small device.
         uniform[85] = uniform[85].min(self.shadow_view.texture().width() as f32);
@@ -277,6 +334,7 @@ impl OffscreenTarget {
             occlusion_query_set: None,
             multiview_mask: None,
         });
+        renderer.draw_backdrop(&mut pass, &self.backdrop_bind, backdrop);
         renderer.draw(
             &mut pass,
             &self.frame_bind,

@@ -386,16 +386,69 @@ pub fn open_accessory_file(
     Ok((a, vac.bone.clone()))
 }
 
-/// How a background image fits the picture.
+/// How a background image fits the picture. MMD itself stretches its
+/// 背景画像 and 背景AVI to the screen ([`ImageFit::Stretch`]); `Fit` (the
+/// default here) keeps the image's shape instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ImageFit {
-    /// Scaled to cover the height or width, aspect kept, centred.
+    /// Scaled until it reaches the picture's height or width (whichever
+    /// comes first: the whole image shows), aspect kept, centred; the
+    /// colour shows in the bands left over (letterbox or pillarbox).
     #[default]
     Fit,
-    /// Stretched to the picture, aspect not kept.
+    /// Stretched to the picture, aspect not kept (MMD's way).
     Stretch,
-    /// At its own pixel size, centred.
+    /// At its own pixel size, centred (its left and top edges on whole
+    /// pixels: the offset is rounded down); larger than the picture it is
+    /// cropped.
     Original,
+}
+
+impl ImageFit {
+    /// The three modes in the order the panel offers them.
+    pub const ALL: [ImageFit; 3] = [ImageFit::Fit, ImageFit::Stretch, ImageFit::Original];
+
+    /// What the panel calls the mode.
+    pub fn label(self) -> &'static str {
+        match self {
+            ImageFit::Fit => "Fit",
+            ImageFit::Stretch => "Stretch",
+            ImageFit::Original => "Original size",
+        }
+    }
+
+    /// Where an image of `image` pixels (width, height) lands in a picture
+    /// of `picture` pixels: `[left, top, right, bottom]` in pixels from the
+    /// picture's top-left corner (edges may lie outside the picture).
+    /// An empty image or picture gives the whole picture; the result is
+    /// always finite.
+    pub fn placement(self, image: (u32, u32), picture: (u32, u32)) -> [f32; 4] {
+        let (pw, ph) = (picture.0 as f32, picture.1 as f32);
+        let whole = [0.0, 0.0, pw, ph];
+        if image.0 == 0 || image.1 == 0 || picture.0 == 0 || picture.1 == 0 {
+            return whole;
+        }
+        let (iw, ih) = (image.0 as f32, image.1 as f32);
+        let (w, h, left, top) = match self {
+            ImageFit::Stretch => return whole,
+            ImageFit::Fit => {
+                let s = (pw / iw).min(ph / ih);
+                let (w, h) = (iw * s, ih * s);
+                (w, h, (pw - w) / 2.0, (ph - h) / 2.0)
+            }
+            ImageFit::Original => {
+                let left = ((pw - iw) / 2.0).floor();
+                let top = ((ph - ih) / 2.0).floor();
+                (iw, ih, left, top)
+            }
+        };
+        let r = [left, top, left + w, top + h];
+        if r.iter().all(|v| v.is_finite()) {
+            r
+        } else {
+            whole
+        }
+    }
 }
 
 /// A background image (MMD's 背景画像).
@@ -405,12 +458,32 @@ pub struct BackgroundImage {
     pub fit: ImageFit,
 }
 
-/// A background video (MMD's 背景AVI).
+/// A background video (MMD's 背景AVI), stretched to the picture as MMD
+/// does.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BackgroundVideo {
     pub path: PathBuf,
     /// Scene frame at which the video's first frame shows (may be negative).
     pub frame_offset: i32,
+}
+
+/// The video's own frame rate as it is read: 30 per second, MMD's scene
+/// rate, whatever rate the file has (ffmpeg repeats or drops frames to
+/// make it), so video frame n is the picture at n / 30 s into the file.
+pub const VIDEO_READ_FPS: u32 = 30;
+
+impl BackgroundVideo {
+    /// The video frame (at [`VIDEO_READ_FPS`]) shown at scene frame
+    /// `frame` (fractions allowed: 60 pictures per second): the one at
+    /// time `(frame − frame_offset) / 30` s, i.e. `floor(frame −
+    /// frame_offset)`; `None` before the offset or for a non-finite frame.
+    /// Whether the video is that long is for its reader to say.
+    pub fn video_frame(&self, frame: f64) -> Option<u64> {
+        let t = frame - f64::from(self.frame_offset);
+        // A hair of slack: 59.999999 from a 60-picture export is frame 60.
+        let n = (t + 1e-6).floor();
+        (0.0..1e15).contains(&n).then_some(n as u64)
+    }
 }
 
 /// What is behind everything: a colour, over which an image, over which a

@@ -285,7 +285,10 @@ impl Workspace {
             | SceneEvent::SetAccessoryKey(..)
             | SceneEvent::RemoveAccessoryKey(..)
             | SceneEvent::MoveAccessoryKey(..)
-            | SceneEvent::SetBackgroundColour(_)) => self.set_piece_event(e),
+            | SceneEvent::SetBackgroundColour(_)
+            | SceneEvent::SetBackgroundImage(_)
+            | SceneEvent::SetBackgroundVideo(_)
+            | SceneEvent::SetBackgroundVideoOffset(_)) => self.set_piece_event(e),
             e @ (SceneEvent::SetCamera(_) | SceneEvent::SetLight(_) | SceneEvent::SetSong(_)) => {
                 self.stage_event(e)
             }
@@ -453,6 +456,13 @@ impl Workspace {
                     }
                 });
             }
+            SceneEvent::SetBackgroundImage(image) => s.set.background.image = image,
+            SceneEvent::SetBackgroundVideo(video) => s.set.background.video = video,
+            SceneEvent::SetBackgroundVideoOffset(offset) => {
+                if let Some(v) = &mut s.set.background.video {
+                    v.frame_offset = offset;
+                }
+            }
             SceneEvent::SetAccessoryFile(i, path) => {
                 if let Some(a) = s.set.accessories.get_mut(i) {
                     a.path = path;
@@ -537,6 +547,7 @@ fn merge_key(e: &SceneEvent) -> Option<MergeKey> {
         SceneEvent::SetAccessoryState(i, _) => Some(MergeKey::AccessoryState(*i)),
         SceneEvent::SetAccessoryKey(i, k) => Some(MergeKey::AccessoryKey(*i, k.frame)),
         SceneEvent::SetBackgroundColour(_) => Some(MergeKey::BackgroundColour),
+        SceneEvent::SetBackgroundVideoOffset(_) => Some(MergeKey::BackgroundVideoOffset),
         _ => None,
     }
 }

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use super::placing::Intent;
 use super::{DocId, DocView, EditRequest, TransportEvent};
-use crate::scene::set::{AccessoryKey, AccessoryState, DrawOrder, SetAccessory};
+use crate::scene::set::{
+    AccessoryKey, AccessoryState, BackgroundImage, BackgroundVideo, DrawOrder, SetAccessory,
+};
 use crate::scene::{ActorPlacement, ModelRef, Scene, Song};
 use crate::vmd::Motion;
 use crate::vmd::save::DiskStamp;
@@ -97,6 +99,14 @@ pub enum SceneEvent {
     /// export clear with it). Consecutive changes (a drag in the colour
     /// picker) are one undo step.
     SetBackgroundColour([f32; 3]),
+    /// The background image (MMD's 背景画像) and how it fits, or none.
+    SetBackgroundImage(Option<BackgroundImage>),
+    /// The background video (MMD's 背景AVI) and its frame offset, or none.
+    SetBackgroundVideo(Option<BackgroundVideo>),
+    /// The background video's frame offset (scene frame of its first
+    /// frame); nothing without a video. Consecutive changes (a drag) are
+    /// one undo step.
+    SetBackgroundVideoOffset(i32),
     /// A new arrangement from loading (a scene file, the demo, a file
     /// taking its role as it opens): not an undo step. `fresh`: a new
     /// scene (its undo steps are forgotten; modified = `modified`); else
@@ -134,6 +144,11 @@ impl SceneEvent {
             SceneEvent::RemoveAccessoryKey(..) => "Delete accessory key",
             SceneEvent::MoveAccessoryKey(..) => "Move accessory key",
             SceneEvent::SetBackgroundColour(_) => "Background colour",
+            SceneEvent::SetBackgroundImage(Some(_)) => "Background image",
+            SceneEvent::SetBackgroundImage(None) => "Remove background image",
+            SceneEvent::SetBackgroundVideo(Some(_)) => "Background video",
+            SceneEvent::SetBackgroundVideo(None) => "Remove background video",
+            SceneEvent::SetBackgroundVideoOffset(_) => "Background video offset",
             SceneEvent::SelectActor(_) | SceneEvent::EndMerge | SceneEvent::Arrange { .. } => "",
         }
     }

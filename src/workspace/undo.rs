@@ -39,6 +39,7 @@ pub(super) enum MergeKey {
     AccessoryState(usize),
     AccessoryKey(usize, u32),
     BackgroundColour,
+    BackgroundVideoOffset,
 }
 
 #[derive(Debug, Clone)]

@@ -32,6 +32,7 @@ mod save;
 mod save_all;
 mod scene;
 mod set;
+mod set_background;
 mod set_gizmo;
 mod set_lane;
 mod set_stage_motion;

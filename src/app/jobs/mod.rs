@@ -52,6 +52,16 @@ pub enum JobResult {
     },
 }
 
+/// What Set ▸ Background ▸ Image… lists (lower case; the system dialog
+/// also gets upper case).
+pub const BACKGROUND_IMAGE_EXTENSIONS: &[&str] = &[
+    "png", "bmp", "tga", "jpg", "jpeg", "PNG", "BMP", "TGA", "JPG", "JPEG",
+];
+/// What Set ▸ Background ▸ Video… lists.
+pub const BACKGROUND_VIDEO_EXTENSIONS: &[&str] = &[
+    "mp4", "avi", "mov", "mkv", "webm", "wmv", "MP4", "AVI", "MOV", "MKV", "WEBM", "WMV",
+];
+
 /// Why a file dialog was opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pick {
@@ -64,6 +74,10 @@ pub enum Pick {
     Stage,
     /// An accessory for the scene's set (.x, .vac).
     Accessory,
+    /// The scene's background image (PNG, BMP, TGA, JPEG).
+    BackgroundImage,
+    /// The scene's background video (what ffmpeg reads).
+    BackgroundVideo,
     /// Open a `.vmdscene` file.
     OpenScene,
     /// Load the scene's song (WAV, MP3, OGG, FLAC).
@@ -317,6 +331,17 @@ impl Jobs {
                         .add_filter("Accessory (.x, .vac)", &["x", "vac", "X", "VAC"])
                         .pick_files()
                         .unwrap_or_default(),
+                    Pick::BackgroundImage => d
+                        .add_filter("Image (PNG, BMP, TGA, JPEG)", BACKGROUND_IMAGE_EXTENSIONS)
+                        .pick_file()
+                        .into_iter()
+                        .collect(),
+                    Pick::BackgroundVideo => d
+                        .add_filter("Video", BACKGROUND_VIDEO_EXTENSIONS)
+                        .add_filter("All files", &["*"])
+                        .pick_file()
+                        .into_iter()
+                        .collect(),
                     Pick::Locate(Slot::ActorModel(_)) => d
                         .add_filter("PMX / PMD model", &["pmx", "pmd", "PMX", "PMD"])
                         .pick_file()

@@ -28,10 +28,12 @@ use crate::render::stage::demo_model;
 use crate::render::{COLOR_FORMAT, Light, LineVertex, Shadows, ViewParams, msaa_samples};
 use crate::scene::view::ViewCamera;
 
+mod background;
 mod frame;
 mod gpu;
 
 pub use super::framing::{ASPECTS, Settings, frame_rect, guides, mask_outside, notice};
+pub use background::SceneBackground;
 pub use frame::{ActorFrame, FrameMesh, PictureSetup, Skinning};
 pub use gpu::{FAST_SCALE, FAST_SHADOW_MAP, target_size};
 use gpu::{GpuResources, ModelPaint};
@@ -264,6 +266,7 @@ pub fn draw(
     view_number: u32,
     actors: Vec<ActorFrame>,
     setup: PictureSetup,
+    layers: background::Layers,
 ) -> Outcome {
     let mut out = Outcome::default();
     if !matches!(status(ui.ctx()), Status::Ready(_)) {
@@ -281,6 +284,7 @@ pub fn draw(
             actors,
             lines,
             skinning: skinning(ui.ctx()),
+            layers,
         },
     ));
     out.drawn = true;
@@ -392,7 +396,7 @@ pub fn draw_scene(
     fast: bool,
     look: &Settings,
     set_bounds: Option<(Vec3, Vec3)>,
-    background: [f32; 3],
+    background: SceneBackground<'_>,
 ) -> Outcome {
     let aspect = pic_rect.width() / pic_rect.height().max(1.0);
     let far = set_bounds.map_or(crate::vmd::camera::DEFAULT_FAR, |(lo, hi)| {
@@ -416,7 +420,8 @@ pub fn draw_scene(
         });
     // The scene's background, as every export clears (one setting, so the
     // preview and the video look the same).
-    let [r, g, b] = background.map(|c| {
+    let (layers, problems) = background::layers(ui.ctx(), &background, eval);
+    let [r, g, b] = background.colour.map(|c| {
         if c.is_finite() {
             c.clamp(0.0, 1.0)
         } else {
@@ -438,21 +443,43 @@ pub fn draw_scene(
         ground_translucent: false,
         self_shadow,
     };
-    draw(
-        ui,
-        painter,
-        pic_rect,
-        view_number,
-        actors,
-        PictureSetup {
-            view,
-            light,
-            grid,
-            background,
-            shadows,
-            fast,
-        },
-    )
+    let setup = PictureSetup {
+        view,
+        light,
+        grid,
+        background,
+        shadows,
+        fast,
+    };
+    let out = draw(ui, painter, pic_rect, view_number, actors, setup, layers);
+    background_notices(ui, painter, pic_rect, &problems);
+    out
+}
+
+/// What of the background cannot be shown, on the picture itself (bottom
+/// right, one line each, up to the first parenthesis: the whole message is
+/// in the log).
+fn background_notices(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    pic_rect: egui::Rect,
+    problems: &[String],
+) {
+    let colour = ui.visuals().error_fg_color;
+    let mut corner = pic_rect.right_bottom() - egui::vec2(8.0, 8.0);
+    for p in problems.iter().rev() {
+        let short = p.split(" (").next().unwrap_or(p);
+        let short: String = if short.chars().count() > 110 {
+            short.chars().take(109).chain(['…']).collect()
+        } else {
+            short.to_owned()
+        };
+        let galley = painter.layout_no_wrap(short, egui::FontId::proportional(12.0), colour);
+        let rect = egui::Align2::RIGHT_BOTTOM.anchor_size(corner, galley.size());
+        painter.rect_filled(rect.expand(3.0), 3.0, egui::Color32::from_black_alpha(190));
+        painter.galley(rect.min, galley, colour);
+        corner.y -= rect.height() + 8.0;
+    }
 }
 
 /// Camera-view dressing: the mask outside the output frame, guides, and a

@@ -4,7 +4,10 @@
 //! scene; returns [`SetAction`]s, each one undo step once applied.
 
 use crate::app::scene_ops::SceneState;
-use crate::scene::set::{AccessoryKey, AccessoryState, DrawOrder, Parent, Prop, SetAccessory};
+use crate::scene::set::{
+    AccessoryKey, AccessoryState, Background, BackgroundImage, BackgroundVideo, DrawOrder,
+    ImageFit, Parent, Prop, SetAccessory,
+};
 use crate::workspace::Workspace;
 
 /// A change to the set the user asked for.
@@ -26,6 +29,16 @@ pub enum SetAction {
     MoveInView(usize),
     /// The background colour (RGB 0..1 as written to the picture).
     BackgroundColour([f32; 3]),
+    /// Pick a background image file (PNG, BMP, TGA, JPEG).
+    PickBackgroundImage,
+    /// Pick a background video file.
+    PickBackgroundVideo,
+    /// The background image and its fit, or none.
+    BackgroundImage(Option<BackgroundImage>),
+    /// The background video, or none.
+    BackgroundVideo(Option<BackgroundVideo>),
+    /// The background video's frame offset (scene frame of its first frame).
+    BackgroundVideoOffset(i32),
 }
 
 /// Draws the set section into `ui`; returns what the user asked for.
@@ -67,6 +80,94 @@ fn section(ui: &mut egui::Ui, ws: &Workspace, sc: &SceneState, out: &mut Vec<Set
         accessory_rows(ui, ws, sc, frame, i, a, out);
     }
     background_row(ui, set.background.colour, out);
+    background_layers(ui, &set.background, out);
+}
+
+/// The background image (file, fit, Remove) and video (file, frame
+/// offset, Remove), MMD's 背景画像 and 背景AVI.
+fn background_layers(ui: &mut egui::Ui, bg: &Background, out: &mut Vec<SetAction>) {
+    let name = |p: &std::path::Path| {
+        p.file_name().map_or_else(
+            || p.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    };
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .small_button("Image…")
+            .on_hover_text("A picture behind everything, over the colour (MMD's 背景画像)")
+            .clicked()
+        {
+            out.push(SetAction::PickBackgroundImage);
+        }
+        let Some(im) = &bg.image else {
+            ui.weak("no image");
+            return;
+        };
+        ui.label(name(&im.path))
+            .on_hover_text(im.path.display().to_string());
+        let mut fit = im.fit;
+        egui::ComboBox::from_id_salt("background image fit")
+            .selected_text(fit.label())
+            .show_ui(ui, |ui| {
+                for f in ImageFit::ALL {
+                    ui.selectable_value(&mut fit, f, f.label());
+                }
+            })
+            .response
+            .on_hover_text(
+                "Fit: the whole image, aspect kept, centred; Stretch: to the picture \
+                 (MMD's way); Original size: its own pixels, centred",
+            );
+        if fit != im.fit {
+            out.push(SetAction::BackgroundImage(Some(BackgroundImage {
+                path: im.path.clone(),
+                fit,
+            })));
+        }
+        if ui
+            .small_button("Remove image")
+            .on_hover_text("No background image")
+            .clicked()
+        {
+            out.push(SetAction::BackgroundImage(None));
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .small_button("Video…")
+            .on_hover_text(
+                "A video behind everything, over the image, in step with the timeline \
+                 (MMD's 背景AVI; read through ffmpeg)",
+            )
+            .clicked()
+        {
+            out.push(SetAction::PickBackgroundVideo);
+        }
+        let Some(v) = &bg.video else {
+            ui.weak("no video");
+            return;
+        };
+        ui.label(name(&v.path))
+            .on_hover_text(v.path.display().to_string());
+        ui.label("starts at frame");
+        let mut offset = v.frame_offset;
+        if ui
+            .add(egui::DragValue::new(&mut offset).speed(0.25))
+            .on_hover_text("The scene frame at which the video's first frame shows")
+            .changed()
+            && offset != v.frame_offset
+        {
+            out.push(SetAction::BackgroundVideoOffset(offset));
+        }
+        if ui
+            .small_button("Remove video")
+            .on_hover_text("No background video")
+            .clicked()
+        {
+            out.push(SetAction::BackgroundVideo(None));
+        }
+    });
 }
 
 /// The background colour: a colour button (MMD's white by default), and

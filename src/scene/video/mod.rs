@@ -11,11 +11,13 @@
 //! pictures, the CLI and the app call that loop.
 
 mod ffmpeg;
+mod frames;
 mod plan;
 mod writer;
 
 pub use ffmpeg::{
     FfmpegMissing, HOW_TO_GET_FFMPEG, ffmpeg_args, find_on_path, locate_ffmpeg, locate_ffmpeg_in,
 };
+pub use frames::{MAX_SIDE, VideoFrame, VideoFrames, read_ppm};
 pub use plan::{Aspect, MMD_FPS, PictureTimes, SongAlign, SongInput, VideoSpec, clock, time_left};
 pub use writer::{QUEUE_PICTURES, VideoError, VideoWriter, free_name, partial_file_for};

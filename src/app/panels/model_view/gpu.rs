@@ -16,8 +16,13 @@ use std::collections::{HashMap, HashSet};
 use eframe::egui;
 use eframe::egui_wgpu::{self, wgpu};
 
+use super::background::Layers;
 use super::frame::{ActorFrame, FrameMesh, PictureSetup, Skinning};
-use crate::render::{COLOR_FORMAT, FrameParams, GpuModel, LineVertex, OffscreenTarget, Renderer};
+use crate::render::{
+    Backdrop, COLOR_FORMAT, FrameParams, GpuBackground, GpuModel, LineVertex, OffscreenTarget,
+    Renderer, TextureRgba,
+};
+use crate::scene::set::ImageFit;
 
 /// Fast preview's render scale: the picture is drawn at this fraction of
 /// the view's width and height (0.5625 of its pixels) and upscaled by the
@@ -61,6 +66,10 @@ pub(super) struct GpuResources {
     blit_pipeline: wgpu::RenderPipeline,
     blit_layout: wgpu::BindGroupLayout,
     blit_sampler: wgpu::Sampler,
+    /// The background image and the video's frame on the GPU, with the
+    /// number of the pixels they hold (uploaded when it changes).
+    bg_image: Option<(u64, GpuBackground)>,
+    bg_video: Option<(u64, GpuBackground)>,
 }
 
 const BLIT_WGSL: &str = r#"
@@ -179,7 +188,32 @@ impl GpuResources {
             blit_pipeline,
             blit_layout,
             blit_sampler,
+            bg_image: None,
+            bg_video: None,
         }
+    }
+
+    /// Brings the background layers on the GPU up to `layers`: each
+    /// uploaded only when its pixels' number changed (an image once, a
+    /// video frame once, into the same texture).
+    fn sync_background(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, layers: &Layers) {
+        let image = layers.image.as_ref().map(|(id, pic, _)| (*id, &**pic));
+        sync_layer(&self.renderer, device, queue, &mut self.bg_image, image);
+        let frame;
+        let video = match &layers.video {
+            Some((id, _)) if self.bg_video.as_ref().is_some_and(|(have, _)| have == id) => return,
+            Some((id, f)) => {
+                // The frame's pixels copied once, when it is new.
+                frame = TextureRgba {
+                    width: f.width,
+                    height: f.height,
+                    pixels: f.rgba.clone(),
+                };
+                Some((*id, &frame))
+            }
+            None => None,
+        };
+        sync_layer(&self.renderer, device, queue, &mut self.bg_video, video);
     }
 
     /// Whether the renderer skins on the GPU (compute shaders available).
@@ -348,6 +382,32 @@ impl GpuResources {
     }
 }
 
+/// One background layer brought to `want` (its pixels' number and
+/// pixels); `None` drops it. A failed upload is logged and leaves none.
+fn sync_layer(
+    renderer: &Renderer,
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    slot: &mut Option<(u64, GpuBackground)>,
+    want: Option<(u64, &TextureRgba)>,
+) {
+    let Some((id, pic)) = want else {
+        *slot = None;
+        return;
+    };
+    if slot.as_ref().is_some_and(|(have, _)| *have == id) {
+        return;
+    }
+    let done = match slot.take() {
+        Some((_, mut g)) => g.update(renderer, device, queue, pic).map(|()| g),
+        None => GpuBackground::upload(renderer, device, queue, pic),
+    };
+    match done {
+        Ok(g) => *slot = Some((id, g)),
+        Err(e) => tracing::warn!("background layer not uploaded: {e}"),
+    }
+}
+
 /// The paint callback: skins and uploads the posed actors and renders
 /// them in `prepare`, then copies the picture into the viewport in `paint`.
 pub(super) struct ModelPaint {
@@ -358,6 +418,8 @@ pub(super) struct ModelPaint {
     pub lines: Vec<LineVertex>,
     /// Where a model the GPU refuses is noted.
     pub skinning: Skinning,
+    /// The background image and video frame behind the models.
+    pub layers: Layers,
 }
 
 impl egui_wgpu::CallbackTrait for ModelPaint {
@@ -378,6 +440,7 @@ impl egui_wgpu::CallbackTrait for ModelPaint {
             return Vec::new();
         }
         res.sync_models(device, queue, encoder, &self.actors, &self.skinning);
+        res.sync_background(device, queue, &self.layers);
         let models: Vec<&GpuModel> = self
             .actors
             .iter()
@@ -390,16 +453,22 @@ impl egui_wgpu::CallbackTrait for ModelPaint {
             overlay_lines: &[],
             shadows: self.setup.shadows,
         };
+        let mut layers: Vec<(&GpuBackground, ImageFit)> = Vec::new();
+        if let (Some((_, g)), Some((_, _, fit))) = (&res.bg_image, &self.layers.image) {
+            layers.push((g, *fit));
+        }
+        if let (Some((_, g)), Some(_)) = (&res.bg_video, &self.layers.video) {
+            // MMD stretches its 背景AVI to the screen.
+            layers.push((g, ImageFit::Stretch));
+        }
+        let backdrop = Backdrop {
+            clear: self.setup.background,
+            layers: &layers,
+        };
         if let Some(t) = res.targets.get(&self.view_number) {
-            t.target.encode(
-                res.renderer(fast),
-                device,
-                queue,
-                encoder,
-                &frame,
-                &models,
-                self.setup.background,
-            );
+            let at = (res.renderer(fast), device, queue);
+            t.target
+                .encode_backdrop(at, encoder, &frame, &models, &backdrop);
         }
         Vec::new()
     }

@@ -70,7 +70,11 @@ pub(super) fn picture(ui: &egui::Ui, painter: &egui::Painter, p: Picture, tool: 
         fast,
         &look,
         set_bounds,
-        scene.background,
+        model_view::SceneBackground {
+            colour: scene.background,
+            image: scene.background_image,
+            video: scene.background_video,
+        },
     );
     let canvas = Canvas {
         painter: &clip,

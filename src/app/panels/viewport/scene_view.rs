@@ -95,6 +95,10 @@ pub struct SceneView<'a> {
     /// The scene's background colour (RGB 0..1 as written to the picture):
     /// the preview clears with it, as every export does.
     pub background: [f32; 3],
+    /// The background image drawn over the colour, if any.
+    pub background_image: Option<&'a crate::scene::set::BackgroundImage>,
+    /// The background video drawn over the image, if any.
+    pub background_video: Option<&'a crate::scene::set::BackgroundVideo>,
 }
 
 impl Default for SceneView<'_> {
@@ -107,6 +111,8 @@ impl Default for SceneView<'_> {
             light: None,
             selected: None,
             background: crate::scene::set::Background::default().colour,
+            background_image: None,
+            background_video: None,
         }
     }
 }
