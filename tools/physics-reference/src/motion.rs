@@ -158,5 +158,8 @@ pub fn sample(model: &Model, label: &str, motion_source: &str, run: Run) -> Stri
     // Append the samples as one line each before the closing brace.
     text.truncate(text.trim_end().len() - 1);
     let text = text.trim_end().to_string();
-    format!("{text},\n  \"samples\": [\n{}\n  ]\n}}\n", lines.join(",\n"))
+    format!(
+        "{text},\n  \"samples\": [\n{}\n  ]\n}}\n",
+        lines.join(",\n")
+    )
 }
