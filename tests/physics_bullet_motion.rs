@@ -174,33 +174,15 @@ fn angle(a: Vec3, b: Vec3) -> f32 {
         .to_degrees()
 }
 
-/// The twist (degrees, 0..180) of `ours` relative to `bullet` about the
-/// world axis `axis`: the angle of the twist part of the swing–twist split
-/// of `ours · bullet⁻¹`.
 fn twist(ours: Quat, bullet: Quat, axis: Vec3) -> f32 {
-    let r = ours * bullet.conjugate();
-    let axis = axis.normalize_or_zero();
-    let along = Vec3::new(r.x, r.y, r.z).dot(axis);
-    let len = (along * along + r.w * r.w).sqrt();
-    if len < 1.0e-6 {
-        return 0.0;
-    }
-    (2.0 * (r.w.abs() / len).clamp(0.0, 1.0).acos()).to_degrees()
+    physics_models::twist_degrees(ours, bullet, axis)
 }
 
-/// Each watched bone's own axis in its rest frame (bone matrices carry no
-/// rotation at rest): towards its first child, or on from its parent.
+/// Each watched bone's own axis in its rest frame.
 fn rest_axes(model: &Model, g: &Golden) -> Vec<Vec3> {
-    let bones = &model.skeleton.bones;
     g.bones
         .iter()
-        .map(|&(b, p, _)| {
-            let child = bones.iter().position(|c| c.parent == Some(b));
-            let to = child.map(|c| bones[c].rest_position - bones[b].rest_position);
-            to.filter(|v| v.length() > 1.0e-4)
-                .unwrap_or(bones[b].rest_position - bones[p].rest_position)
-                .normalize_or_zero()
-        })
+        .map(|&(b, _, _)| physics_models::rest_axis(model, b))
         .collect()
 }
 

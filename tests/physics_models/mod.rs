@@ -78,6 +78,37 @@ pub fn motion_pose(name: &str, model: &Model, seconds: f32) -> Option<Vec<Mat4>>
     Some(world)
 }
 
+/// Bone `b`'s own axis in its rest frame (bone matrices carry no rotation
+/// at rest): towards its first child, or on from its parent. The twist
+/// and axis comparisons of the Bullet tests turn it by each engine's
+/// world rotation of the bone.
+pub fn rest_axis(model: &Model, b: usize) -> Vec3 {
+    let bones = &model.skeleton.bones;
+    let head = bones[b].rest_position;
+    let child = bones.iter().position(|c| c.parent == Some(b));
+    let to = child.map(|c| bones[c].rest_position - head);
+    let from = bones[b].parent.map(|p| head - bones[p].rest_position);
+    to.filter(|v| v.length() > 1.0e-4)
+        .or(from)
+        .unwrap_or(Vec3::Y)
+        .normalize_or_zero()
+}
+
+/// The twist (degrees, 0..180) of world rotation `ours` relative to
+/// `bullet` about the world axis `axis`: the angle of the twist part of
+/// the swing–twist split of `ours · bullet⁻¹` (what a comparison of
+/// directions cannot see).
+pub fn twist_degrees(ours: Quat, bullet: Quat, axis: Vec3) -> f32 {
+    let r = ours * bullet.conjugate();
+    let axis = axis.normalize_or_zero();
+    let along = Vec3::new(r.x, r.y, r.z).dot(axis);
+    let len = (along * along + r.w * r.w).sqrt();
+    if len < 1.0e-6 {
+        return 0.0;
+    }
+    (2.0 * (r.w.abs() / len).clamp(0.0, 1.0).acos()).to_degrees()
+}
+
 /// MMD's Euler angles (radians, applied Y, X, Z) of the rotation taking the
 /// Y axis onto `dir`.
 fn euler_along(dir: Vec3) -> Vec3 {
