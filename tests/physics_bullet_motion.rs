@@ -557,7 +557,8 @@ const LIMITS_SLEEVE: Limits = Limits {
 //   axis  ours 3.36 / 12.18, Bullet 1/240 s 1.83 / 6.39, off 9.99 / 15.28
 //   twist ours 0.58 / 1.84, Bullet 1/240 s 0.21 / 1.14, off 0.46 / 1.75
 //     (physics hardly twists her hair either)
-//   deflection mean ours 0.91, Bullet 1/240 s 0.91, off 13.36; spread
+//   deflection mean ours 0.909 (median 0.406), Bullet 1/240 s 0.906
+//     (median 0.414): at Bullet's own noise floor; off 13.36; spread
 //     ours 1.14, Bullet 1/240 s 0.48.
 const LIMITS_MEI: Limits = Limits {
     direction: None,
@@ -566,3 +567,12 @@ const LIMITS_MEI: Limits = Limits {
     mean_off: 2.0,
     spread_off: 2.0,
 };
+
+// Tried against these goldens and not kept (src/model/physics unchanged):
+// - no contacts between joined bodies (as the tool's Bullet): sleeve fast
+//   mean 22.18 -> 13.58, sleeve sway spread 17.36 -> 13.28, but twin tails
+//   sway mean 6.53 -> 9.03; MMD's rule keeps those contacts.
+// - kinematic bodies at their new pose from the first 1/120 s step of a
+//   frame (Bullet moves them so) instead of interpolated across the
+//   frame's steps: sleeve fast mean 22.18 -> 10.09, but Mei's axis
+//   3.36 / 12.18 -> 7.55 / 19.14 and twin tails fast mean 26.42 -> 31.50.
