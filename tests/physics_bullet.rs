@@ -15,11 +15,13 @@ use glam::{EulerRot, Mat4, Quat, Vec3};
 use vmd_studio::model::Model;
 use vmd_studio::model::physics::PhysicsWorld;
 
-/// One golden bone: its index and Bullet's direction from its parent.
+/// One golden bone: its index, Bullet's direction from its parent and
+/// Bullet's world rotation of the bone.
 struct GoldenBone {
     bone: usize,
     name: String,
     direction: Vec3,
+    rotation: Quat,
 }
 
 fn golden(file: &str) -> (String, Vec<GoldenBone>) {
@@ -36,10 +38,13 @@ fn golden(file: &str) -> (String, Vec<GoldenBone>) {
         .map(|b| {
             let d = &b["direction"];
             let c = |k: usize| d[k].as_f64().unwrap_or(0.0) as f32;
+            let q = &b["rotation_xyzw"];
+            let r = |k: usize| q[k].as_f64().expect("rotation_xyzw") as f32;
             GoldenBone {
                 bone: b["bone"].as_u64().expect("bone") as usize,
                 name: b["name"].as_str().unwrap_or_default().to_string(),
                 direction: Vec3::new(c(0), c(1), c(2)),
+                rotation: Quat::from_xyzw(r(0), r(1), r(2), r(3)).normalize(),
             }
         })
         .collect();
@@ -185,6 +190,132 @@ fn twin_tails_with_limits_and_springs_rest_as_in_bullet() {
     );
 }
 
+/// Per golden bone: the twist (degrees) of our settled bone about its own
+/// axis against Bullet's (see `physics_models::twist_degrees`), the angle
+/// between our bone's own axis and Bullet's, and the bone's name. With
+/// `physics` false, the bones stay at rest (what a broken engine gives).
+fn turns(model: &Model, bones: &[GoldenBone], physics: bool) -> Vec<(f32, f32, String)> {
+    let posed = if physics {
+        settle(model)
+    } else {
+        model
+            .skeleton
+            .bones
+            .iter()
+            .map(|b| Mat4::from_translation(b.rest_position))
+            .collect()
+    };
+    bones
+        .iter()
+        .map(|g| {
+            let (_, ours, _) = posed[g.bone].to_scale_rotation_translation();
+            let axis = physics_models::rest_axis(model, g.bone);
+            let twist = physics_models::twist_degrees(ours, g.rotation, g.rotation * axis);
+            let cos = (ours * axis).dot(g.rotation * axis).clamp(-1.0, 1.0);
+            (twist, cos.acos().to_degrees(), g.name.clone())
+        })
+        .collect()
+}
+
+/// Compares the settled bones' twist about their own axes, and their own
+/// axes, with Bullet's: medians and p90s within the limits (degrees,
+/// `(twist median, twist p90, axis median, axis p90)`); the bones left at
+/// rest (a broken engine) must be at least twice as far in own-axis median
+/// (1° of slack). Twist cannot be held to that: physics turns these bones
+/// about their axes by little, and less than our engine is off (see the
+/// `LIMITS_TWIST_*`).
+fn check_twist(model: &Model, file: &str, limit: (f32, f32, f32, f32)) {
+    let (_, bones) = golden(file);
+    let split = |t: Vec<(f32, f32, String)>| {
+        let twist = t.iter().map(|x| (x.0, x.2.clone())).collect();
+        let axis = t.into_iter().map(|x| (x.1, x.2)).collect();
+        (summary(twist), summary(axis))
+    };
+    for (t, a, n) in turns(model, &bones, true) {
+        eprintln!("  {file} {n}: twist {t:.2}°, own axis {a:.2}°");
+    }
+    let (twist, axis) = split(turns(model, &bones, true));
+    let (rest_twist, rest_axis) = split(turns(model, &bones, false));
+    eprintln!(
+        "{file}: twist vs Bullet {:.2} / {:.2} / {:.2}° ({}), own axis {:.2} / {:.2} / {:.2}°; \
+         left at rest: twist {:.2} / {:.2} / {:.2}°, own axis {:.2} / {:.2} / {:.2}°",
+        twist.0,
+        twist.1,
+        twist.2,
+        twist.3,
+        axis.0,
+        axis.1,
+        axis.2,
+        rest_twist.0,
+        rest_twist.1,
+        rest_twist.2,
+        rest_axis.0,
+        rest_axis.1,
+        rest_axis.2
+    );
+    assert!(twist.0 <= limit.0, "{file}: twist median {:.2}°", twist.0);
+    assert!(twist.1 <= limit.1, "{file}: twist p90 {:.2}°", twist.1);
+    assert!(axis.0 <= limit.2, "{file}: own axis median {:.2}°", axis.0);
+    assert!(axis.1 <= limit.3, "{file}: own axis p90 {:.2}°", axis.1);
+    assert!(
+        rest_axis.0 >= 2.0 * axis.0.max(1.0),
+        "{file}: bones at rest ({:.2}°) not far worse than ours ({:.2}°)",
+        rest_axis.0,
+        axis.0
+    );
+}
+
+#[test]
+fn settled_bones_twist_as_bullet_twists_them() {
+    check_twist(
+        &physics_models::twin_tail(),
+        "twintail.json",
+        LIMITS_TWIST_TWIN,
+    );
+    check_twist(
+        &physics_models::sleeve(),
+        "sleeve.json",
+        LIMITS_TWIST_SLEEVE,
+    );
+    if let Some(model) = corpus_model("mmdagent__mei.pmd") {
+        check_twist(&model, "mei.json", LIMITS_TWIST_MEI);
+    }
+    let sample = "frontier/sizing_mmdbase_sample_model/サンプルモデル.pmx";
+    if let Some(model) = corpus_model(sample) {
+        check_twist(&model, "sample_model.json", LIMITS_TWIST_SAMPLE);
+    }
+}
+
+// Measured 2026-12-05 (debug; twist median / p90 / max, own axis
+// median / p90 / max, degrees; "at rest" = bones left at rest), with the
+// springs integrated implicitly (before that, in brackets, the explicit
+// kick):
+// - twin tails: twist 7.09 / 16.62 / 18.33 (右髪0) [15.48 / 19.24 /
+//   19.32], axis 1.86 / 3.47 / 11.10 [1.39 / 3.78 / 10.83]; at rest twist
+//   5.21 / 7.16, axis 18.05 / 30.42. The right tail twists more than
+//   Bullet's (the left within about 3°): its first link touches the head
+//   sphere it is joined to, which we let collide (MMD's rule, saba,
+//   babylon-mmd) and the reference tool's Bullet does not
+//   (`addConstraint(c, true)` in mmd-anim's C++). Without contacts between
+//   joined bodies (tried with the explicit kick, not kept): twist 2.09 /
+//   3.56 / 4.41.
+// - sleeve: twist 18.77 / 19.20 [16.67 / 18.48], axis 1.58 / 2.62 [2.32 /
+//   2.75]; at rest twist 14.61, axis 80.06. Bullet twists every link about
+//   14°, ours by −5..3°: at the first joint Bullet's X angle sits on its
+//   −20° limit with Z on its 60° limit (joint angles −20.2 / −3.5 / 61.4)
+//   where ours reach the same hanging direction with −8.9 / −5.5 / 60.0:
+//   rapier's per-axis limit measure against Bullet's Euler angles when two
+//   axes are at their limits (module notes of `model::physics`).
+// - Mei: twist 0.00 / 0.28 / 3.04, axis 0.00 / 1.09 / 2.32 (both
+//   unchanged); at rest twist 0.04 / 0.28, axis 2.47 / 10.00.
+// - the sample model: twist 0.61 / 1.56 / 4.07 [5.44 / 12.81 / 14.49: its
+//   hair flipped ±14° about its axes every frame], axis 0.77 / 1.54 / 1.59
+//   [1.15 / 4.79 / 10.75]; at rest twist 0.70 / 3.30, axis 4.15 / 9.77.
+const LIMITS_TWIST_TWIN: (f32, f32, f32, f32) = (10.0, 20.0, 2.5, 5.0);
+const LIMITS_TWIST_SLEEVE: (f32, f32, f32, f32) = (21.0, 22.0, 2.5, 3.5);
+const LIMITS_TWIST_MEI: (f32, f32, f32, f32) = (0.5, 1.0, 0.5, 1.5);
+const LIMITS_TWIST_SAMPLE: (f32, f32, f32, f32) = (1.5, 3.0, 1.2, 2.5);
+
 /// Bullet's settled joint angles from `tools/physics-reference --joints`
 /// (degrees, XYZ of A's joint frame in B's, as Bullet's 6DOF measures
 /// them), by joint name.
@@ -272,8 +403,16 @@ fn twin_tail_joints_rest_at_bullets_angles() {
 // transpose) and springs on Bullet's Euler angles: the sample model 0.20
 // / 1.63 / 5.77 (髪_02-02); the twin tails 1.22 / 3.30 / 9.54 (右髪1);
 // the sleeve 1.74 / 2.50 / 2.50; Mei and the constraint tests unchanged.
+// 2026-12-05 (debug), before and after the springs were integrated
+// implicitly (the sample model's hair had flipped ±14° about its axes
+// every frame, so where it was after 600 frames was a matter of chance):
+// the sample model 0.19 / 1.71 / 3.24 → 0.17 / 1.19 / 1.73 (右胸接続); the
+// twin tails 0.97 / 2.32 / 8.83 → 1.14 / 2.02 / 8.95 (右髪1); the sleeve
+// 1.39 / 2.22 / 2.22 → 1.25 / 2.53 / 2.53; Mei and the constraint tests
+// unchanged. The sample model's and the twin tails' limits tightened to
+// guard it.
 const LIMITS_MEI: (f32, f32, f32) = (0.5, 0.5, 1.0);
-const LIMITS_SAMPLE: (f32, f32, f32) = (0.5, 2.5, 6.5);
+const LIMITS_SAMPLE: (f32, f32, f32) = (0.5, 2.0, 3.0);
 const LIMITS_CONSTRAINT: (f32, f32, f32) = (0.5, 0.5, 0.5);
 const LIMITS_SLEEVE: (f32, f32, f32) = (2.5, 3.5, 3.5);
-const LIMITS_TWIN: (f32, f32, f32) = (1.5, 4.0, 11.0);
+const LIMITS_TWIN: (f32, f32, f32) = (1.5, 3.0, 11.0);

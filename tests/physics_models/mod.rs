@@ -13,7 +13,7 @@
 
 pub mod fuzz_input;
 
-use glam::{EulerRot, Quat, Vec3};
+use glam::{EulerRot, Mat4, Quat, Vec3};
 use vmd_studio::model::{Bone, Format, Joint, Model, PhysicsMode, RigidBody, Shape};
 
 /// The names the tests and the reference tool know the models by.
@@ -26,6 +26,87 @@ pub fn generated(name: &str) -> Option<Model> {
         "twintail" => Some(twin_tail()),
         _ => None,
     }
+}
+
+/// The generated motions the in-motion goldens use (see [`motion_pose`]).
+pub const MOTIONS: [&str; 2] = ["fast", "sway"];
+
+/// Bone matrices before physics at `seconds` into the generated motion
+/// `name`, or `None` for an unknown name. `"fast"` is the fast dance of
+/// the physics stretch tests (`benches/support/physics_model.rs`), by time:
+/// the whole body spins ±1.5 rad about Y at 1.5 Hz, jumps 3 units at 2 Hz
+/// and sways 4 units sideways at 1 Hz; on top of that a bone named 左腕
+/// (the sleeve's arm) and the bones below it swing ±0.6 rad about Z at its
+/// head at 0.75 Hz, and a bone named 頭 (the twin tails' head) and the
+/// bones below it nod ±0.4 rad about X at 1.25 Hz. `"sway"` is a calm
+/// dance at a fifth of those amplitudes and half their rates (the body
+/// turns ±0.3 rad at 0.75 Hz, bobs 0.6 units at 1 Hz, sways 0.8 units at
+/// 0.5 Hz; the arm swings ±0.12 rad, the head nods ±0.08 rad). Shared with
+/// the reference tool, so Bullet and our engine see the same bones.
+pub fn motion_pose(name: &str, model: &Model, seconds: f32) -> Option<Vec<Mat4>> {
+    let (size, rate) = match name {
+        "fast" => (1.0, 1.0),
+        "sway" => (0.2, 0.5),
+        _ => return None,
+    };
+    let tau = std::f32::consts::TAU;
+    let t = seconds * rate;
+    let body = Mat4::from_rotation_translation(
+        Quat::from_rotation_y(size * 1.5 * (tau * 1.5 * t).sin()),
+        size * Vec3::new(
+            4.0 * (tau * t).sin(),
+            3.0 * (tau * 2.0 * t).sin().abs(),
+            0.0,
+        ),
+    );
+    let bones = &model.skeleton.bones;
+    let turn = |name: &str| match name {
+        "左腕" => Quat::from_rotation_z(size * 0.6 * (tau * 0.75 * t).sin()),
+        "頭" => Quat::from_rotation_x(size * 0.4 * (tau * 1.25 * t).sin()),
+        _ => Quat::IDENTITY,
+    };
+    // Forward kinematics: a bone turns about its own head; parents come
+    // first in the generated models.
+    let mut world: Vec<Mat4> = Vec::with_capacity(bones.len());
+    for (b, bone) in bones.iter().enumerate() {
+        let (above, offset) = match bone.parent.filter(|&p| p < b) {
+            Some(p) => (world[p], bone.rest_position - bones[p].rest_position),
+            None => (body, bone.rest_position),
+        };
+        world.push(above * Mat4::from_rotation_translation(turn(&bone.name), offset));
+    }
+    Some(world)
+}
+
+/// Bone `b`'s own axis in its rest frame (bone matrices carry no rotation
+/// at rest): towards its first child, or on from its parent. The twist
+/// and axis comparisons of the Bullet tests turn it by each engine's
+/// world rotation of the bone.
+pub fn rest_axis(model: &Model, b: usize) -> Vec3 {
+    let bones = &model.skeleton.bones;
+    let head = bones[b].rest_position;
+    let child = bones.iter().position(|c| c.parent == Some(b));
+    let to = child.map(|c| bones[c].rest_position - head);
+    let from = bones[b].parent.map(|p| head - bones[p].rest_position);
+    to.filter(|v| v.length() > 1.0e-4)
+        .or(from)
+        .unwrap_or(Vec3::Y)
+        .normalize_or_zero()
+}
+
+/// The twist (degrees, 0..180) of world rotation `ours` relative to
+/// `bullet` about the world axis `axis`: the angle of the twist part of
+/// the swing–twist split of `ours · bullet⁻¹` (what a comparison of
+/// directions cannot see).
+pub fn twist_degrees(ours: Quat, bullet: Quat, axis: Vec3) -> f32 {
+    let r = ours * bullet.conjugate();
+    let axis = axis.normalize_or_zero();
+    let along = Vec3::new(r.x, r.y, r.z).dot(axis);
+    let len = (along * along + r.w * r.w).sqrt();
+    if len < 1.0e-6 {
+        return 0.0;
+    }
+    (2.0 * (r.w.abs() / len).clamp(0.0, 1.0).acos()).to_degrees()
 }
 
 /// MMD's Euler angles (radians, applied Y, X, Z) of the rotation taking the

@@ -60,7 +60,25 @@
 //!   it was the rotation vector in A's frame, always on. With the limits
 //!   in Bullet's sense, the rotation-vector spring measured: sample model
 //!   0.15 / 4.21 / 7.94, twin tails 0.81 / 2.87 / 9.40, sleeve 3.22 / 4.70
-//!   / 4.70 (each with per-step limit shifts; see above).
+//!   / 4.70 (each with per-step limit shifts; see above). The angular
+//!   impulse is integrated implicitly, `k·h·(x − h·v) / (1 + k·h²/I)` (`v`
+//!   the spin closing `x`, `I` the two bodies' inertia about the axis): the
+//!   same `h·k·x` for ordinary bodies, but stable about a capsule's long
+//!   axis, where the explicit kick overshot every step (the sample model's
+//!   hair, two sprung joints per link, flipped ±14° about its axes from
+//!   frame to frame at rest and never settled; found by the twist
+//!   comparison of `tests/physics_bullet.rs`, 2026-12-05). Measured
+//!   (direction median / p90 / max against Bullet at rest; twist median /
+//!   p90; debug build): sample model 0.19 / 1.71 / 3.24 → 0.17 / 1.19 /
+//!   1.73, twist 5.44 / 12.81 → 0.61 / 1.56; twin tails 0.97 / 2.32 / 8.83
+//!   → 1.14 / 2.02 / 8.95, twist 15.48 / 19.24 → 7.09 / 16.62; sleeve 1.39
+//!   / 2.22 / 2.22 → 1.25 / 2.53 / 2.53, twist 16.67 / 18.48 → 18.77 /
+//!   19.20; Mei
+//!   unchanged; in motion (`tests/physics_bullet_motion.rs`) the sample
+//!   model on GimmeGimme direction 1.44 / 8.93 → 1.13 / 6.96, twist 5.49 /
+//!   16.51 → 1.47 / 11.10. Cost within noise (`examples/physics_prof`,
+//!   release, medians of 3 interleaved runs): generated model 1.61 → 1.57
+//!   ms per frame, Mei 0.144 → 0.144.
 //! * Bodies joined by a joint may collide (saba, babylon-mmd), when their
 //!   groups and masks let them.
 //! * **Joint projection** (not in Bullet; PhysX's `ePROJECTION`): Bullet's

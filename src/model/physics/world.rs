@@ -288,6 +288,31 @@ impl PhysicsWorld {
         Some([one(0)?, one(1)?])
     }
 
+    /// Body `i`'s angular velocity (world), zero when gone.
+    fn angvel(&self, i: usize) -> Vec3 {
+        let body = self.handles.get(i).and_then(|&h| self.world.bodies.get(h));
+        body.map_or(Vec3::ZERO, |b| {
+            let w = b.angvel();
+            Vec3::new(w.x, w.y, w.z)
+        })
+    }
+
+    /// Body `i`'s inverse inertia about the unit world axis `n`; 0 for a
+    /// kinematic or missing body.
+    fn axis_inv_inertia(&self, i: usize, n: Vec3) -> f32 {
+        if self.kinematic.get(i).copied().unwrap_or(true) {
+            return 0.0;
+        }
+        let body = self.handles.get(i).and_then(|&h| self.world.bodies.get(h));
+        body.map_or(0.0, |b| {
+            let m = &b.mass_properties().effective_world_inv_inertia;
+            m.m11 * n.x * n.x
+                + m.m22 * n.y * n.y
+                + m.m33 * n.z * n.z
+                + 2.0 * (m.m12 * n.x * n.y + m.m13 * n.x * n.z + m.m23 * n.y * n.z)
+        })
+    }
+
     /// One step's spring impulses (see [`Spring`]).
     fn apply_springs(&mut self) {
         for s in &self.springs {
@@ -297,7 +322,9 @@ impl PhysicsWorld {
             else {
                 continue;
             };
-            let torque = s.angular_impulse(wa, wb, STEP);
+            let spin = self.angvel(b) - self.angvel(a);
+            let inv_inertia = |n: Vec3| self.axis_inv_inertia(a, n) + self.axis_inv_inertia(b, n);
+            let torque = s.angular_impulse(wa, wb, spin, inv_inertia, STEP);
             let force = wa * (-(s.linear * (wa.conjugate() * (anchor_b - anchor_a))) * STEP);
             if !(torque.is_finite() && force.is_finite()) {
                 continue;

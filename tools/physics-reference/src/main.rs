@@ -20,57 +20,71 @@
 //! generated:NAME` (defaults: 600 frames of 1/60 s, one Bullet step each;
 //! `--joints` adds each joint's Euler angles as Bullet measures them, A's
 //! joint frame in B's, and the gap between its two anchors).
+//!
+//! In motion (issue 40 item 5): `physics-reference --motion VMD |
+//! generated:NAME [--start F] [--steps N] [--every K] [--substeps K] MODEL`
+//! plays the motion from VMD frame F (30 per second) at 60 frames per
+//! second and prints the physics bones' directions and world rotations
+//! every K frames (see `motion.rs`).
 
 use std::path::Path;
 
-use glam::{EulerRot, Mat4, Quat, Vec3};
-use mmd_anim_physics_bullet::{
-    PhysicsJointDescriptor, PhysicsJointKind, PhysicsRigidBodyDescriptor, PmxRigidBodyBinding,
-    PmxRigidBodyMode, RigidBodyDesc, RigidBodyShape, Transform,
-    build_bullet_world_from_descriptors,
-};
-use vmd_studio::model::{Model, PhysicsMode, Shape};
+use glam::{Mat4, Vec3};
+use vmd_studio::model::Model;
+
+mod bullet;
+mod motion;
+
+use bullet::{Reference, bind_pose};
 
 #[path = "../../../tests/physics_models/mod.rs"]
 mod physics_models;
 
-/// MMD's body/joint Euler angles (radians, YXZ) as the (x, y, z) angles
-/// whose `setEulerZYX(z, y, x)` gives the same rotation.
-fn bullet_euler(r: Vec3) -> [f32; 3] {
-    let q = Quat::from_euler(EulerRot::YXZ, r.y, r.x, r.z);
-    let (z, y, x) = q.to_euler(EulerRot::ZYX);
-    [x, y, z]
+/// Takes `flag VALUE` out of `args`.
+fn take(args: &mut Vec<String>, flag: &str) -> Option<String> {
+    let i = args.iter().position(|a| a == flag)?;
+    if i + 1 >= args.len() {
+        return None;
+    }
+    let v = args[i + 1].clone();
+    args.drain(i..i + 2);
+    Some(v)
 }
 
-fn to_transform(m: Mat4) -> Transform {
-    let (_, q, t) = m.to_scale_rotation_translation();
-    Transform {
-        position: t.to_array(),
-        rotation_xyzw: q.to_array(),
+fn number(args: &mut Vec<String>, flag: &str, default: u32) -> u32 {
+    take(args, flag)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn open_model(source: &str) -> Model {
+    match source.strip_prefix("generated:") {
+        Some(name) => physics_models::generated(name).unwrap_or_else(|| {
+            eprintln!("no generated model {name}");
+            std::process::exit(2)
+        }),
+        None => Model::open(Path::new(source)).unwrap_or_else(|e| {
+            eprintln!("{source}: {e}");
+            std::process::exit(1)
+        }),
     }
 }
 
-fn to_mat4(t: Transform) -> Mat4 {
-    Mat4::from_rotation_translation(
-        Quat::from_array(t.rotation_xyzw).normalize(),
-        Vec3::from_array(t.position),
-    )
+/// A path's file name, or the text itself (`generated:NAME`).
+fn label(source: &str) -> String {
+    Path::new(source)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or(source.to_string())
 }
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut take = |flag: &str, default: u32| -> u32 {
-        match args.iter().position(|a| a == flag) {
-            Some(i) if i + 1 < args.len() => {
-                let v = args[i + 1].parse().unwrap_or(default);
-                args.drain(i..i + 2);
-                v
-            }
-            _ => default,
-        }
-    };
-    let frames = take("--steps", 600);
-    let substeps = take("--substeps", 1).max(1);
+    let motion_source = take(&mut args, "--motion");
+    let start = number(&mut args, "--start", 0);
+    let every = number(&mut args, "--every", 10).max(1);
+    let frames = number(&mut args, "--steps", 600);
+    let substeps = number(&mut args, "--substeps", 1).max(1);
     let with_joints = match args.iter().position(|a| a == "--joints") {
         Some(i) => {
             args.remove(i);
@@ -79,26 +93,26 @@ fn main() {
         None => false,
     };
     let Some(source) = args.first().cloned() else {
-        eprintln!("usage: physics-reference [--steps N] [--substeps K] MODEL | generated:NAME");
+        eprintln!(
+            "usage: physics-reference [--steps N] [--substeps K] [--joints] \
+             [--motion VMD|generated:NAME [--start F] [--every K]] MODEL | generated:NAME"
+        );
         std::process::exit(2);
     };
-    let model = match source.strip_prefix("generated:") {
-        Some(name) => physics_models::generated(name).unwrap_or_else(|| {
-            eprintln!("no generated model {name}");
-            std::process::exit(2)
-        }),
-        None => Model::open(Path::new(&source)).unwrap_or_else(|e| {
-            eprintln!("{source}: {e}");
-            std::process::exit(1)
-        }),
-    };
+    let model = open_model(&source);
+    if let Some(m) = motion_source {
+        let run = motion::Run {
+            start,
+            steps: frames,
+            every,
+            substeps,
+        };
+        print!("{}", motion::sample(&model, &label(&source), &m, run));
+        return;
+    }
     let (settled, joints) = settle(&model, frames, substeps);
-    let label = Path::new(&source)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or(source.clone());
     let json = serde_json::json!({
-        "source": label,
+        "source": label(&source),
         "engine": "Bullet 3.25 (mmd-anim-physics-bullet 0.5.3)",
         "frames": frames,
         "frame_seconds": 1.0 / 60.0,
@@ -120,7 +134,8 @@ fn main() {
 
 /// Steps `model`'s world `frames` times (1/60 s each, `substeps` fixed
 /// Bullet steps per frame) with every bone at rest; returns one JSON entry
-/// per bone driven by a dynamic body, and per joint the Euler angles (XYZ,
+/// per bone driven by a dynamic body (its position, direction from its
+/// parent and world rotation), and per joint the Euler angles (XYZ,
 /// degrees, as Bullet's 6DOF constraint measures them) of B's joint frame
 /// in A's.
 fn settle(
@@ -129,140 +144,18 @@ fn settle(
     substeps: u32,
 ) -> (Vec<serde_json::Value>, Vec<serde_json::Value>) {
     let bones = &model.skeleton.bones;
-    let bone_bind = |b: usize| Mat4::from_translation(bones[b].rest_position);
-    let mut descriptors = Vec::new();
-    for rb in &model.rigid_bodies {
-        let bone = rb.bone.filter(|&b| b < bones.len());
-        let bind = Mat4::from_rotation_translation(
-            Quat::from_euler(EulerRot::YXZ, rb.rotation.y, rb.rotation.x, rb.rotation.z),
-            rb.position,
-        );
-        let body_from_bone = bone.map(|b| bone_bind(b).inverse() * bind).unwrap_or(bind);
-        let mode = match rb.mode {
-            PhysicsMode::FollowBone => PmxRigidBodyMode::Static,
-            PhysicsMode::Physics => PmxRigidBodyMode::Dynamic,
-            PhysicsMode::PhysicsWithBone => PmxRigidBodyMode::DynamicBone,
-        };
-        let shape = match rb.shape {
-            Shape::Sphere => RigidBodyShape::Sphere { radius: rb.size.x },
-            Shape::Box => RigidBodyShape::Box {
-                half_extents: rb.size.to_array(),
-            },
-            Shape::Capsule => RigidBodyShape::Capsule {
-                radius: rb.size.x,
-                height: rb.size.y,
-            },
-        };
-        descriptors.push(PhysicsRigidBodyDescriptor {
-            rigidbody: RigidBodyDesc {
-                shape,
-                position: rb.position.to_array(),
-                rotation_euler: bullet_euler(rb.rotation),
-                mass: if mode == PmxRigidBodyMode::Static {
-                    0.0
-                } else {
-                    rb.mass
-                },
-                linear_damping: rb.linear_damping,
-                angular_damping: rb.angular_damping,
-                friction: rb.friction,
-                restitution: rb.restitution,
-                collision_group: u16::from(rb.group.min(15)),
-                collision_mask: rb.no_collision,
-            },
-            binding: PmxRigidBodyBinding {
-                bone_index: bone,
-                mode,
-                body_from_bone: to_transform(body_from_bone),
-                bone_from_body: to_transform(body_from_bone.inverse()),
-            },
-        });
-    }
-    let joints: Vec<PhysicsJointDescriptor> = model
-        .joints
+    let rest: Vec<Mat4> = bones
         .iter()
-        .map(|j| {
-            let [a, b] = j.rigid_bodies;
-            PhysicsJointDescriptor {
-                kind: PhysicsJointKind::Generic6DofSpring,
-                rigidbody_a: a.unwrap_or(usize::MAX),
-                rigidbody_b: b.unwrap_or(usize::MAX),
-                position: j.position.to_array(),
-                rotation_euler: bullet_euler(j.rotation),
-                translation_lower_limit: j.translation_limits.0.to_array(),
-                translation_upper_limit: j.translation_limits.1.to_array(),
-                rotation_lower_limit: j.rotation_limits.0.to_array(),
-                rotation_upper_limit: j.rotation_limits.1.to_array(),
-                spring_translation_factor: j.spring_translation.to_array(),
-                spring_rotation_factor: j.spring_rotation.to_array(),
-            }
-        })
+        .map(|b| Mat4::from_translation(b.rest_position))
         .collect();
-    let mut world = build_bullet_world_from_descriptors(&descriptors, &joints)
-        .unwrap_or_else(|e| panic!("building the Bullet world: {e}"));
-    world.settle_to_current().expect("settle");
-    let rest: Vec<Transform> = (0..bones.len())
-        .map(|b| to_transform(bone_bind(b)))
-        .collect();
-    let step = 1.0 / 60.0;
+    let mut world = Reference::new(model);
     for _ in 0..frames {
-        world
-            .feed_kinematic_rigidbodies_with_options(&rest, false)
-            .expect("feed");
-        world
-            .world
-            .step_with_fixed_substep(step, substeps as i32, step / substeps as f32)
-            .expect("step");
+        world.frame(&rest, substeps);
     }
-
-    // Write back (first dynamic body naming a bone drives it; mode 2 takes
-    // the rotation only), then bones below follow their parents.
-    let mut driver: Vec<Option<usize>> = vec![None; bones.len()];
-    for (i, d) in descriptors.iter().enumerate() {
-        if let (true, Some(b)) = (d.binding.mode.writes_back_to_bone(), d.binding.bone_index) {
-            driver[b].get_or_insert(i);
-        }
-    }
-    let mut order: Vec<usize> = (0..bones.len()).collect();
-    let depth = |mut b: usize| {
-        let mut d = 0;
-        while let Some(p) = bones[b]
-            .parent
-            .filter(|&p| p < bones.len() && d < bones.len())
-        {
-            b = p;
-            d += 1;
-        }
-        d
-    };
-    order.sort_by_key(|&b| depth(b));
-    let rest_world: Vec<Mat4> = (0..bones.len()).map(bone_bind).collect();
-    let mut posed = rest_world.clone();
-    for &b in &order {
-        if let Some(i) = driver[b] {
-            let body = to_mat4(
-                world
-                    .world
-                    .rigidbody_transform(world.rigidbody_handles[i])
-                    .expect("transform"),
-            );
-            let mut m = body * to_mat4(descriptors[i].binding.bone_from_body);
-            if descriptors[i].binding.mode == PmxRigidBodyMode::DynamicBone {
-                let parent = bones[b].parent.filter(|&p| p < bones.len());
-                let local = parent
-                    .map(|p| rest_world[p].inverse() * rest_world[b])
-                    .unwrap_or(rest_world[b]);
-                let keep = parent.map(|p| posed[p] * local).unwrap_or(local);
-                m.w_axis = keep.w_axis;
-            }
-            posed[b] = m;
-        } else if let Some(p) = bones[b].parent.filter(|&p| p < bones.len()) {
-            posed[b] = posed[p] * (rest_world[p].inverse() * rest_world[b]);
-        }
-    }
+    let posed = world.posed(model, &rest);
     let mut out = Vec::new();
     for b in 0..bones.len() {
-        if driver[b].is_none() {
+        if world.driver[b].is_none() {
             continue;
         }
         let position = posed[b].w_axis.truncate();
@@ -271,27 +164,27 @@ fn settle(
             .map(|p| (position - posed[p].w_axis.truncate()).normalize_or_zero())
             .unwrap_or(Vec3::ZERO);
         let round = |v: Vec3| v.to_array().map(|c| (c * 1.0e5).round() / 1.0e5);
+        let (_, q, _) = posed[b].to_scale_rotation_translation();
+        let q = if q.w < 0.0 { -q } else { q };
         out.push(serde_json::json!({
             "bone": b,
             "name": bones[b].name,
             "parent": parent,
             "position": round(position),
             "direction": round(direction),
+            "rotation_xyzw": q.to_array().map(|c| (c * 1.0e5).round() / 1.0e5),
         }));
     }
-    let body_world = |i: usize| {
-        world
-            .world
-            .rigidbody_transform(world.rigidbody_handles[i])
-            .map(to_mat4)
-            .ok()
-    };
+    (out, joint_angles(model, &world))
+}
+
+/// Per joint between two bodies: its name, the XYZ Euler angles (degrees)
+/// of A's joint frame in B's as Bullet's 6DOF measures them, and the gap
+/// between its two anchors.
+fn joint_angles(model: &Model, world: &Reference) -> Vec<serde_json::Value> {
     let body_bind = |i: usize| {
         let rb = &model.rigid_bodies[i];
-        Mat4::from_rotation_translation(
-            Quat::from_euler(EulerRot::YXZ, rb.rotation.y, rb.rotation.x, rb.rotation.z),
-            rb.position,
-        )
+        bind_pose(rb.position, rb.rotation)
     };
     let mut joint_out = Vec::new();
     for j in &model.joints {
@@ -301,20 +194,14 @@ fn settle(
         if a >= model.rigid_bodies.len() || b >= model.rigid_bodies.len() {
             continue;
         }
-        let frame = Mat4::from_rotation_translation(
-            Quat::from_euler(EulerRot::YXZ, j.rotation.y, j.rotation.x, j.rotation.z),
-            j.position,
-        );
-        let (Some(wa), Some(wb)) = (body_world(a), body_world(b)) else {
-            continue;
-        };
-        let fa = wa * body_bind(a).inverse() * frame;
-        let fb = wb * body_bind(b).inverse() * frame;
+        let frame = bind_pose(j.position, j.rotation);
+        let fa = world.body(a) * body_bind(a).inverse() * frame;
+        let fb = world.body(b) * body_bind(b).inverse() * frame;
         let (_, qa, _) = fa.to_scale_rotation_translation();
         let (_, qb, _) = fb.to_scale_rotation_translation();
         // Bullet's own measure: `matrixToEulerXYZ` of A⁻¹·B read column
         // first, i.e. the XYZ angles of A's joint frame in B's.
-        let (x, y, z) = (qb.conjugate() * qa).to_euler(EulerRot::XYZ);
+        let (x, y, z) = (qb.conjugate() * qa).to_euler(glam::EulerRot::XYZ);
         let gap = (fb.w_axis - fa.w_axis).truncate().length();
         joint_out.push(serde_json::json!({
             "name": j.name,
@@ -322,5 +209,5 @@ fn settle(
             "anchor_gap": gap,
         }));
     }
-    (out, joint_out)
+    joint_out
 }
