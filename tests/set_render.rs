@@ -577,3 +577,62 @@ fn a_floor_500_units_wide_is_lit_to_the_horizon_with_the_dancers_shadow() {
     }
     assert_eq!(differ, 0, "pixels around the shadow that differ");
 }
+
+/// A stage with its own motion (moving parts) is drawn as the same model
+/// worn as an actor with that motion is (no physics on either): the two
+/// pictures are equal at frame 15, and the stage's picture changes between
+/// frames 0 and 15.
+#[test]
+fn a_stage_with_its_own_motion_moves_as_an_actor_would() {
+    let dance = vmd_studio::vmd::read_vec(
+        std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/assets/demo_dance.vmd"
+        ))
+        .expect("demo dance"),
+    )
+    .expect("vmd");
+    let (w, h) = (160, 90);
+    let shoot = |as_stage: bool, frame: f64| {
+        let mut stage = new_stage()?;
+        stage.self_shadow = false;
+        let m = Some(IndexedMotion::new(dance.clone()));
+        let demo = demo_model().expect("demo");
+        if as_stage {
+            stage
+                .add_stage(demo, DrawOrder::BeforeModels, m)
+                .expect("stage");
+        } else {
+            stage.add_actor(demo, m, 0.0).expect("actor");
+        }
+        let target = stage.target(w, h).expect("target");
+        Some(stage.picture(&target, frame).expect("picture"))
+    };
+    let Some(stage15) = shoot(true, 15.0) else {
+        return;
+    };
+    let actor15 = shoot(false, 15.0).expect("adapter");
+    let stage0 = shoot(true, 0.0).expect("adapter");
+    let differ = |a: &TextureRgba, b: &TextureRgba, tol: u8| {
+        let mut n = 0;
+        for y in 0..h {
+            for x in 0..w {
+                let (p, q) = (a.pixel(x, y).unwrap(), b.pixel(x, y).unwrap());
+                if p.iter().zip(q).any(|(u, v)| u.abs_diff(v) > tol) {
+                    n += 1;
+                }
+            }
+        }
+        n
+    };
+    assert_eq!(
+        differ(&stage15, &actor15, 2),
+        0,
+        "the stage is drawn as the actor"
+    );
+    let moved = differ(&stage0, &stage15, 10);
+    assert!(
+        moved > 100,
+        "its parts move between frames 0 and 15: {moved} pixels"
+    );
+}

@@ -268,6 +268,9 @@ pub fn scene_action(app: &mut StudioApp, a: panels::scene::Action) {
         Action::Set(panels::scene_set::SetAction::AddAccessory) => {
             ask(app, Pick::Accessory);
         }
+        Action::Set(panels::scene_set::SetAction::PickPropMotion(i)) => {
+            ask(app, Pick::StageMotion(i));
+        }
         Action::Set(panels::scene_set::SetAction::PickBackgroundImage) => {
             ask(app, Pick::BackgroundImage);
         }
@@ -377,6 +380,11 @@ pub fn picked(app: &mut StudioApp, purpose: Pick, paths: Vec<PathBuf>) {
         Pick::Accessory => {
             for p in paths {
                 app.add_accessory(p);
+            }
+        }
+        Pick::StageMotion(i) => {
+            if let Some(p) = paths.into_iter().next() {
+                app.open_for(p, Intent::StageMotion(i));
             }
         }
         Pick::BackgroundImage | Pick::BackgroundVideo => {

@@ -200,7 +200,8 @@ struct ExportScene {
     actors: Vec<ExportActor>,
     /// The set's stages (shown ones) and accessories, as the viewport
     /// draws them.
-    props: Vec<(LoadedModel, crate::scene::set::DrawOrder)>,
+    /// Shown stages: model, draw order, their own motion.
+    props: Vec<(LoadedModel, crate::scene::set::DrawOrder, Option<Motion>)>,
     accessories: Vec<(LoadedModel, crate::scene::set::SetAccessory)>,
     camera: Option<Motion>,
     light: Option<Motion>,
@@ -225,8 +226,10 @@ impl ExportScene {
                 .map_err(|e| e.to_string())?;
             stage.place_last_actor(a.placement);
         }
-        for (model, order) in self.props {
-            stage.add_prop(model, order).map_err(|e| e.to_string())?;
+        for (model, order, motion) in self.props {
+            stage
+                .add_stage(model, order, motion.map(IndexedMotion::new))
+                .map_err(|e| e.to_string())?;
         }
         for (model, a) in self.accessories {
             stage.add_accessory(model, a).map_err(|e| e.to_string())?;
@@ -290,7 +293,7 @@ impl State {
         };
         let mut props = Vec::new();
         for p in set.props.iter().filter(|p| p.shown) {
-            props.push((loaded(&p.path)?, p.order));
+            props.push((loaded(&p.path)?, p.order, motion(p.motion)));
         }
         let mut accessories = Vec::new();
         for a in &set.accessories {

@@ -109,6 +109,7 @@ impl FileBrowser {
             Pick::CollectScene => "Collect scene into folder: the scene file",
             Pick::Song => "Load song",
             Pick::Merge { .. } => "Merge motion into the actor",
+            Pick::StageMotion(_) => "The stage's own motion",
             Pick::LoadPose { .. } => "Load pose (VPD)",
             Pick::SavePose => "Save pose (VPD)",
             Pick::ExportVideo => "Export video to",
@@ -132,7 +133,7 @@ impl FileBrowser {
             Pick::OpenScene => &["vmdscene", "pmm"],
             Pick::SaveScene | Pick::CollectScene => &["vmdscene"],
             Pick::Song => &["wav", "mp3", "ogg", "oga", "flac"],
-            Pick::Merge { .. } => &["vmd"],
+            Pick::Merge { .. } | Pick::StageMotion(_) => &["vmd"],
             Pick::LoadPose { .. } | Pick::SavePose => &["vpd"],
             Pick::ExportVideo => &["mp4"],
         }

@@ -204,12 +204,14 @@ pub fn scene_event(a: &Action) -> Option<SceneEvent> {
                 SetAction::SetAccessoryKey(i, k) => SceneEvent::SetAccessoryKey(i, k),
                 SetAction::RemoveAccessoryKey(i, f) => SceneEvent::RemoveAccessoryKey(i, f),
                 SetAction::BackgroundColour(c) => SceneEvent::SetBackgroundColour(c),
+                SetAction::ClearPropMotion(i) => SceneEvent::SetPropMotion(i, None),
                 SetAction::BackgroundImage(im) => SceneEvent::SetBackgroundImage(im),
                 SetAction::BackgroundVideo(v) => SceneEvent::SetBackgroundVideo(v),
                 SetAction::BackgroundVideoOffset(f) => SceneEvent::SetBackgroundVideoOffset(f),
                 SetAction::AddStage
                 | SetAction::AddAccessory
                 | SetAction::MoveInView(_)
+                | SetAction::PickPropMotion(_)
                 | SetAction::PickBackgroundImage
                 | SetAction::PickBackgroundVideo => return None,
             }

@@ -370,8 +370,12 @@ fn stage_from_scene(path: &Path, stage: &mut Stage) -> CliResult {
     }
     for p in s.set.props.iter().filter(|p| p.shown) {
         let lm = LoadedModel::open_set_piece(&p.path).map_err(CliError)?;
+        let motion = match &p.motion {
+            Some(m) => Some(IndexedMotion::new(super::load(m)?)),
+            None => None,
+        };
         stage
-            .add_prop(lm, p.order)
+            .add_stage(lm, p.order, motion)
             .map_err(|e| CliError(format!("{}: {e}", p.path.display())))?;
     }
     for a in &s.set.accessories {

@@ -99,38 +99,82 @@ impl StageActor {
     /// Poses the model at scene `frame` (motion, morphs, IK; skinning on
     /// the CPU only where the GPU cannot) and uploads the pose.
     fn pose(&mut self, off: &Offscreen, frame: f64) -> Result<(), RenderError> {
-        let model = &self.model.model;
         let motion = self.motion.as_ref().map(IndexedMotion::as_ref);
+        let mut buffers = Buffers {
+            gpu: &mut self.gpu,
+            template: &self.template,
+            vertices: &mut self.vertices,
+            materials: &mut self.materials,
+        };
+        buffers.pose(
+            off,
+            &self.model.model,
+            &mut self.posing,
+            motion,
+            frame - self.offset,
+        )
+    }
+
+    /// Uploads the pose the engine holds (after a physics step).
+    fn upload(&mut self, off: &Offscreen) -> Result<(), RenderError> {
+        let mut buffers = Buffers {
+            gpu: &mut self.gpu,
+            template: &self.template,
+            vertices: &mut self.vertices,
+            materials: &mut self.materials,
+        };
+        buffers.upload(off, &self.model.model, &mut self.posing)
+    }
+}
+
+/// A posed model's GPU buffers and the CPU copies they are filled from.
+struct Buffers<'a> {
+    gpu: &'a mut GpuModel,
+    template: &'a MeshTemplate,
+    vertices: &'a mut Vec<RenderVertex>,
+    materials: &'a mut Vec<RenderMaterial>,
+}
+
+impl Buffers<'_> {
+    /// Poses `model` wearing `motion` at motion `frame` (the bones only
+    /// where the GPU skins) and uploads the pose ([`Buffers::upload`]).
+    fn pose(
+        &mut self,
+        off: &Offscreen,
+        model: &crate::model::Model,
+        posing: &mut ModelPosing,
+        motion: Option<crate::vmd::MotionRef<'_>>,
+        frame: f64,
+    ) -> Result<(), RenderError> {
         if self.gpu.is_gpu_skinned() {
-            self.posing
-                .pose_bones(model, motion, frame - self.offset, |_| {});
+            posing.pose_bones(model, motion, frame, |_| {});
         } else {
-            self.posing.pose(model, motion, frame - self.offset);
+            posing.pose(model, motion, frame);
         }
-        self.upload(off)
+        self.upload(off, model, posing)
     }
 
     /// Uploads the pose made: the bones' skinning matrices and morph
     /// weights (GPU skinning) or the skinned vertices (CPU), and the
     /// materials after material morphs.
-    fn upload(&mut self, off: &Offscreen) -> Result<(), RenderError> {
-        let model = &self.model.model;
+    fn upload(
+        &mut self,
+        off: &Offscreen,
+        model: &crate::model::Model,
+        posing: &mut ModelPosing,
+    ) -> Result<(), RenderError> {
         let (device, queue) = (&off.gpu.device, &off.gpu.queue);
         if self.gpu.is_gpu_skinned() {
-            self.posing.morph_materials(model);
-            let posed = &self.posing.posed;
+            posing.morph_materials(model);
+            let posed = &posing.posed;
             self.gpu
                 .update_pose(device, queue, &posed.skinning, &posed.applied_morphs)?;
         } else {
-            posed_vertices(model, &self.posing.posed, &mut self.vertices);
-            self.gpu.update_vertices(queue, &self.vertices)?;
+            posed_vertices(model, &posing.posed, self.vertices);
+            self.gpu.update_vertices(queue, self.vertices)?;
         }
-        posed_materials(
-            &self.template.mesh.materials,
-            &self.posing.posed,
-            &mut self.materials,
-        );
-        self.gpu.update_materials(queue, &self.materials)
+        posed_materials(&self.template.mesh.materials, &posing.posed, self.materials);
+        self.gpu.update_materials(queue, self.materials)
     }
 }
 
@@ -139,7 +183,8 @@ impl StageActor {
 /// a stage sits at its rest pose in the world, an accessory where its
 /// placement (and keys, and parent bone) put it. Its vertices are placed
 /// once, and again only when the placement changes: a static stage costs
-/// a frame nothing but its drawing.
+/// a frame nothing but its drawing. A stage with its own motion (moving
+/// parts) is posed at each new frame, as an actor is but without physics.
 pub struct StageProp {
     pub model: LoadedModel,
     pub order: DrawOrder,
@@ -158,6 +203,8 @@ pub struct StageProp {
     bounds: Option<(glam::Vec3, glam::Vec3)>,
     vertices: Vec<RenderVertex>,
     materials: Vec<RenderMaterial>,
+    /// A stage's own motion, its pose engine and the frame last posed.
+    animated: Option<(IndexedMotion, ModelPosing, f64)>,
 }
 
 impl StageProp {
@@ -190,7 +237,36 @@ impl StageProp {
             visible: true,
             vertices: Vec::new(),
             materials: Vec::new(),
+            animated: None,
         })
+    }
+
+    /// Plays `motion` on this stage (its moving parts; no physics).
+    fn animate(&mut self, motion: IndexedMotion) {
+        let model = &self.model.model;
+        let mut posing = ModelPosing::new(model);
+        posing.bind(model, Some(&motion.index));
+        self.animated = Some((motion, posing, f64::NAN));
+    }
+
+    /// Poses a stage with its own motion at scene `frame` (once per frame)
+    /// and uploads it.
+    fn pose(&mut self, off: &Offscreen, frame: f64) -> Result<(), RenderError> {
+        let Some((motion, posing, last)) = self.animated.as_mut() else {
+            return Ok(());
+        };
+        self.visible = self.shown;
+        if !self.visible || *last == frame {
+            return Ok(());
+        }
+        *last = frame;
+        let mut buffers = Buffers {
+            gpu: &mut self.gpu,
+            template: &self.template,
+            vertices: &mut self.vertices,
+            materials: &mut self.materials,
+        };
+        buffers.pose(off, &self.model.model, posing, Some(motion.as_ref()), frame)
     }
 
     /// Places the piece for scene `frame`: its world matrix (an attached
@@ -203,6 +279,9 @@ impl StageProp {
         frame: f64,
         bone_world: impl Fn(usize, &str) -> Option<Mat4>,
     ) -> Result<(), RenderError> {
+        if self.animated.is_some() {
+            return self.pose(off, frame);
+        }
         let p = match &self.accessory {
             None => PiecePlacement::STAGE,
             Some(a) => a.placement_at(frame, bone_world),
@@ -460,7 +539,21 @@ impl Stage {
     /// Adds a stage or prop (a PMX/PMD, or a `.x` converted to a model) at
     /// its rest pose.
     pub fn add_prop(&mut self, model: LoadedModel, order: DrawOrder) -> Result<(), RenderError> {
-        let prop = StageProp::new(&self.off, model, order, None)?;
+        self.add_stage(model, order, None)
+    }
+
+    /// Adds a stage playing its own `motion` (its moving parts, posed at
+    /// each frame without physics), or at rest without one.
+    pub fn add_stage(
+        &mut self,
+        model: LoadedModel,
+        order: DrawOrder,
+        motion: Option<IndexedMotion>,
+    ) -> Result<(), RenderError> {
+        let mut prop = StageProp::new(&self.off, model, order, None)?;
+        if let Some(m) = motion {
+            prop.animate(m);
+        }
         self.props.push(prop);
         Ok(())
     }

@@ -285,6 +285,7 @@ impl Workspace {
             | SceneEvent::SetAccessoryKey(..)
             | SceneEvent::RemoveAccessoryKey(..)
             | SceneEvent::MoveAccessoryKey(..)
+            | SceneEvent::SetPropMotion(..)
             | SceneEvent::SetBackgroundColour(_)
             | SceneEvent::SetBackgroundImage(_)
             | SceneEvent::SetBackgroundVideo(_)
@@ -476,6 +477,11 @@ impl Workspace {
             SceneEvent::RemoveAccessoryKey(i, frame) => {
                 if let Some(a) = s.set.accessories.get_mut(i) {
                     a.remove_key(frame);
+                }
+            }
+            SceneEvent::SetPropMotion(i, m) => {
+                if let Some(p) = s.set.props.get_mut(i) {
+                    p.motion = m;
                 }
             }
             SceneEvent::MoveAccessoryKey(i, from, to) => {

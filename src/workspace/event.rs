@@ -92,6 +92,8 @@ pub enum SceneEvent {
     SetAccessoryKey(usize, Box<AccessoryKey>),
     /// Deletes an accessory's key at a frame.
     RemoveAccessoryKey(usize, u32),
+    /// Stage `.0` plays motion `.1` (`None`: at rest).
+    SetPropMotion(usize, Option<DocId>),
     /// Moves accessory `.0`'s key at frame `.1` to frame `.2` (a key there
     /// is replaced), one undo step.
     MoveAccessoryKey(usize, u32, u32),
@@ -143,6 +145,8 @@ impl SceneEvent {
             SceneEvent::SetAccessoryKey(..) => "Accessory key",
             SceneEvent::RemoveAccessoryKey(..) => "Delete accessory key",
             SceneEvent::MoveAccessoryKey(..) => "Move accessory key",
+            SceneEvent::SetPropMotion(_, Some(_)) => "Stage motion",
+            SceneEvent::SetPropMotion(_, None) => "Stage at rest",
             SceneEvent::SetBackgroundColour(_) => "Background colour",
             SceneEvent::SetBackgroundImage(Some(_)) => "Background image",
             SceneEvent::SetBackgroundImage(None) => "Remove background image",

@@ -19,7 +19,9 @@ use vmd_studio::scene::set::Parent;
 const FLOOR_X: &str = "xof 0303txt 0032\nMesh {\n 4;\n -3;0;-3;,\n -3;0;3;,\n 3;0;3;,\n 3;0;-3;;\n 1;\n 4;0,1,2,3;;\n\
  MeshMaterialList { 1; 1; 0;;\n  Material { 0;0.8;0;1;; 5; 0;0;0;; 0;0.8;0;; }\n }\n}\n";
 
-fn pick_in_browser(
+/// Clicks `button` in the scene panel and picks `file` in `dir` with the
+/// built-in file browser.
+pub(crate) fn pick_in_browser(
     h: &mut Harness<'_, StudioApp>,
     button: &str,
     dir: &std::path::Path,

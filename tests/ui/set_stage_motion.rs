@@ -118,4 +118,27 @@ fn a_stage_with_its_own_motion_is_posed_at_the_scene_frame() {
         moved > 0.5,
         "the stage's parts move between frames 0 and 15: {moved}"
     );
+
+    // The scene panel: "At rest" stops the motion (one undo step), Ctrl+Z
+    // brings it back; at rest, "Motion…" picks a VMD in the file browser.
+    crate::common::ui::scroll_to_label(&mut h, vmd_studio::app::dock::Panel::Scene, "At rest");
+    h.get_by_label("At rest").click();
+    h.run_steps(2);
+    assert_eq!(h.state().ws.scene().set.props[0].motion, None);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().ws.scene().set.props[0].motion, Some(doc));
+    h.get_by_label("At rest").click();
+    h.run_steps(2);
+    std::fs::write(dir.join("lights.vmd"), vmd_studio::app::DEMO_DANCE).unwrap();
+    h.state_mut().files.native_dialog = false;
+    crate::set::pick_in_browser(&mut h, "Motion…", dir, "lights.vmd");
+    let app = h.state();
+    let m = app.ws.scene().set.props[0].motion.expect("a motion again");
+    let d = app.ws.doc(m).expect("document");
+    assert!(
+        d.path.as_ref().is_some_and(|p| p.ends_with("lights.vmd")),
+        "{:?}",
+        d.path
+    );
 }

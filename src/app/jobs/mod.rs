@@ -74,6 +74,8 @@ pub enum Pick {
     Stage,
     /// An accessory for the scene's set (.x, .vac).
     Accessory,
+    /// A VMD for stage `n`'s own motion (its moving parts).
+    StageMotion(usize),
     /// The scene's background image (PNG, BMP, TGA, JPEG).
     BackgroundImage,
     /// The scene's background video (what ffmpeg reads).
@@ -311,7 +313,7 @@ impl Jobs {
                         .add_filter("All files", &["*"])
                         .pick_files()
                         .unwrap_or_default(),
-                    Pick::Merge { .. } => d
+                    Pick::Merge { .. } | Pick::StageMotion(_) => d
                         .add_filter("VMD motion", &["vmd", "VMD"])
                         .pick_files()
                         .unwrap_or_default(),

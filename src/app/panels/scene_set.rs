@@ -31,6 +31,10 @@ pub enum SetAction {
     BackgroundColour([f32; 3]),
     /// Pick a background image file (PNG, BMP, TGA, JPEG).
     PickBackgroundImage,
+    /// Pick a VMD for stage `n`'s own motion (its moving parts).
+    PickPropMotion(usize),
+    /// Stage `n` at rest again (its motion stays open as a file).
+    ClearPropMotion(usize),
     /// Pick a background video file.
     PickBackgroundVideo,
     /// The background image and its fit, or none.
@@ -73,7 +77,8 @@ fn section(ui: &mut egui::Ui, ws: &Workspace, sc: &SceneState, out: &mut Vec<Set
         }
     });
     for (i, p) in set.props.iter().enumerate() {
-        prop_row(ui, sc, i, p, out);
+        let motion = p.motion.and_then(|id| ws.doc(id)).map(|d| d.title());
+        prop_row(ui, sc, i, p, motion, out);
     }
     let frame = playhead_frame(ws);
     for (i, a) in set.accessories.iter().enumerate() {
@@ -198,7 +203,16 @@ fn background_row(ui: &mut egui::Ui, colour: [f32; 3], out: &mut Vec<SetAction>)
 }
 
 /// One stage or prop: shown, name, draw order, Remove.
-fn prop_row(ui: &mut egui::Ui, sc: &SceneState, i: usize, p: &Prop<u64>, out: &mut Vec<SetAction>) {
+/// One stage: shown, name, draw order, its own motion (`motion`: the
+/// file's title) or Motion…, Remove.
+fn prop_row(
+    ui: &mut egui::Ui,
+    sc: &SceneState,
+    i: usize,
+    p: &Prop<u64>,
+    motion: Option<String>,
+    out: &mut Vec<SetAction>,
+) {
     use SetAction as Action;
     ui.horizontal(|ui| {
         let mut shown = p.shown;
@@ -231,6 +245,27 @@ fn prop_row(ui: &mut egui::Ui, sc: &SceneState, i: usize, p: &Prop<u64>, out: &m
                 DrawOrder::AfterModels
             };
             out.push(Action::PropOrder(i, order));
+        }
+        match motion {
+            Some(title) => {
+                ui.weak(title);
+                if ui
+                    .small_button("At rest")
+                    .on_hover_text("Stop playing this motion on the stage (the file stays open)")
+                    .clicked()
+                {
+                    out.push(Action::ClearPropMotion(i));
+                }
+            }
+            None => {
+                if ui
+                    .small_button("Motion…")
+                    .on_hover_text("A VMD that moves the stage's parts (gears, lights, screens)")
+                    .clicked()
+                {
+                    out.push(Action::PickPropMotion(i));
+                }
+            }
         }
         if ui.small_button("Remove").clicked() {
             out.push(Action::RemoveProp(i));
