@@ -261,6 +261,16 @@ impl Frame<'_> {
             {
                 a.motion = Some(sized);
             }
+            // … and the source body wearing it unsized, as a ghost.
+            view.source_ghost =
+                self.panels
+                    .toolbox
+                    .viewport_ghost(self.ws)
+                    .map(|(actor, model, motion)| panels::viewport::SourceGhost {
+                        actor,
+                        model,
+                        motion,
+                    });
             let vp = &mut self.panels.viewport;
             let which = if second { &mut vp.second } else { &mut vp.view };
             panels::viewport::ui(ui, &mut vp.posing, which, &view, self.shared)

@@ -301,6 +301,7 @@ pub fn scene_view<'a>(
                 props.chain(accessories).collect()
             },
             accessories: &ws.scene().set.accessories,
+            source_ghost: None,
             camera: doc(ws.scene().camera),
             light: doc(ws.scene().light),
             selected: ws.selected_actor(),

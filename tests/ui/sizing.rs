@@ -209,6 +209,30 @@ fn size_from_a_model_file_preview_apply_and_undo() {
         shown.distance(sized_ankle) < 1e-3,
         "preview on: viewport {shown} vs sized {sized_ankle}"
     );
+    // The ghost: the source body wearing the motion unsized, where Mei
+    // stands; its left ankle where the sample model's ankle is on the
+    // unsized motion (posed here through the pose engine).
+    let ghost_ankle = bone_at(&source, &motion, "左足首", 0.0);
+    let near = |h: &Harness<'static, StudioApp>| {
+        let lines = vmd_studio::app::panels::viewport::last_source_ghost(&h.ctx)?;
+        lines
+            .iter()
+            .flatten()
+            .map(|p| p.distance(ghost_ankle))
+            .reduce(f32::min)
+    };
+    let d = near(&h).expect("the ghost is drawn");
+    assert!(d < 1e-3, "the ghost's ankle is {d} from the source's");
+    assert!(
+        ghost_ankle.distance(sized_ankle) > 0.05,
+        "the ghost and the sized actor differ where sizing moved the foot"
+    );
+    h.get_by_label("Ghost: the source, unsized").click();
+    h.run_steps(3);
+    assert!(near(&h).is_none(), "no ghost when unticked");
+    h.get_by_label("Ghost: the source, unsized").click();
+    h.run_steps(3);
+    assert!(near(&h).is_some());
     h.get_by_label("Preview on the actor").click();
     h.run_steps(3);
     let shown = viewport_bone(&h, &mei, "左足首");

@@ -40,13 +40,16 @@ mod posing;
 pub mod scene_view;
 mod set_pieces;
 mod settings;
+mod source_ghost;
 
 pub use posing::{Moment, Posing};
+pub use scene_view::SourceGhost;
 pub use scene_view::{
     ActorView, SceneView, SetPieceView, pick_source, posed_world, project_point, project_segment,
     screen_rect,
 };
 pub use settings::SETTINGS_KEY;
+pub use source_ghost::last_drawn as last_source_ghost;
 
 // ----------------------------------------------------------------- state
 

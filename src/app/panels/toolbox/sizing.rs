@@ -193,6 +193,8 @@ pub struct SizingPreview {
     pub camera: Option<(String, Result<Arc<crate::sizing::CameraOutcome>, String>)>,
     /// How many other actors it was sized with as a group (0: alone).
     pub group: usize,
+    /// The source body, for the viewport's ghost of the unsized motion.
+    pub source_model: Arc<Model>,
 }
 
 /// Size motion dialog state.
@@ -205,6 +207,9 @@ pub struct SizingForm {
     /// Show the sized motion on the actor in the viewport (nothing is
     /// applied; the dialog must be open).
     pub preview_on: bool,
+    /// With the preview: the source body wearing the unsized motion drawn
+    /// as a ghost over the actor.
+    pub ghost_on: bool,
     /// The last run's result: the preview, or why sizing refused.
     pub result: Option<Result<SizingPreview, String>>,
     job: Lane<Result<SizingPreview, String>>,
@@ -241,6 +246,7 @@ impl Default for SizingForm {
             path: String::new(),
             options: SizingOptions::default(),
             preview_on: true,
+            ghost_on: true,
             result: None,
             job: Lane::default(),
             started_for: None,
@@ -337,6 +343,21 @@ impl SizingForm {
         let doc = ws.doc(id)?;
         (doc.revision == revision && ws.wearer(id) == Some(p.key.actor))
             .then_some((p.key.actor, p.sized.as_ref()))
+    }
+
+    /// The ghost the viewport draws over the previewed actor: the actor,
+    /// the source body and the motion as it is (unsized), while the
+    /// preview and the ghost are on.
+    pub fn viewport_ghost<'a>(
+        &'a self,
+        ws: &'a Workspace,
+    ) -> Option<(usize, &'a Model, &'a Document)> {
+        if !self.ghost_on {
+            return None;
+        }
+        let (actor, _) = self.viewport_preview(ws)?;
+        let p = self.current()?;
+        Some((actor, p.source_model.as_ref(), ws.doc(p.key.doc.0)?))
     }
 
     /// Resolves the form's inputs for `doc` (the key, and the models to
@@ -472,6 +493,7 @@ fn compute(motion: &Motion, inputs: Inputs) -> Result<SizingPreview, String> {
         target_name: inputs.target_name,
         camera,
         group: others.len(),
+        source_model: Arc::new(source.clone()),
     })
 }
 

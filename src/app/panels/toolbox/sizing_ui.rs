@@ -180,6 +180,15 @@ fn options_ui(ui: &mut egui::Ui, f: &mut SizingForm) {
              the scene's camera; nothing is applied until Apply. Off: the actor wears \
              the file as it is, to compare.",
         );
+    ui.add_enabled(
+        f.preview_on,
+        egui::Checkbox::new(&mut f.ghost_on, "Ghost: the source, unsized"),
+    )
+    .on_hover_text(
+        "With the preview, the source body wearing the motion as made for it is drawn \
+         as a faint skeleton where the actor stands: what the sizing changed shows \
+         while you scrub",
+    );
 }
 
 /// The report of one sizing: ratios, quality measures, key changes.

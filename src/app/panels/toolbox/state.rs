@@ -299,6 +299,22 @@ impl State {
         self.sizing.viewport_preview(ws)
     }
 
+    /// The source-body ghost drawn with that preview (see
+    /// [`SizingForm::viewport_ghost`]).
+    pub fn viewport_ghost<'a>(
+        &'a self,
+        ws: &'a Workspace,
+    ) -> Option<(
+        usize,
+        &'a crate::model::Model,
+        &'a crate::workspace::document::Document,
+    )> {
+        if self.open != Some(Tool::Sizing) {
+            return None;
+        }
+        self.sizing.viewport_ghost(ws)
+    }
+
     /// An operation is running on a background thread.
     pub fn is_busy(&self) -> bool {
         self.job.is_some()

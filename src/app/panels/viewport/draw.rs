@@ -147,6 +147,7 @@ fn world_overlays(w: &WorldOverlays) {
         draw_frustum(w.canvas, &ViewCamera::from_state(c), w.picture_aspect);
     }
     super::path::overlay(w);
+    super::source_ghost::overlay(w);
 }
 
 // ---------------------------------------------------------------- colours

@@ -88,6 +88,9 @@ pub struct SceneView<'a> {
     /// Every accessory of the set, loaded or not (by index, as the scene
     /// panel and the gizmo name them).
     pub accessories: &'a [crate::scene::set::SetAccessory],
+    /// Size motion's preview: the source body wearing the unsized motion,
+    /// drawn as a ghost over the actor.
+    pub source_ghost: Option<SourceGhost<'a>>,
     pub camera: Option<&'a Document>,
     pub light: Option<&'a Document>,
     /// The actor selected in the scene panel.
@@ -107,6 +110,7 @@ impl Default for SceneView<'_> {
             actors: Vec::new(),
             set: Vec::new(),
             accessories: &[],
+            source_ghost: None,
             camera: None,
             light: None,
             selected: None,
@@ -115,6 +119,15 @@ impl Default for SceneView<'_> {
             background_video: None,
         }
     }
+}
+
+/// The source body and the motion as made for it, drawn at actor
+/// `actor`'s place and motion frame.
+#[derive(Debug, Clone, Copy)]
+pub struct SourceGhost<'a> {
+    pub actor: usize,
+    pub model: &'a Model,
+    pub motion: &'a Document,
 }
 
 /// A stage, prop or accessory of the set, as the viewport draws it.
