@@ -143,4 +143,22 @@ fn an_accessory_is_moved_and_turned_with_the_gizmo_and_undone() {
     h.key_press(Key::Escape);
     h.run_steps(2);
     assert_eq!(h.state().panels.viewport.posing.pose.moving_accessory, None);
+
+    // Removing the accessory being moved ends the tool (no gizmo left
+    // pointing at a slot that is gone).
+    h.query_all_by_label("Move in view").last().unwrap().click();
+    h.run_steps(2);
+    assert_eq!(
+        h.state().panels.viewport.posing.pose.moving_accessory,
+        Some(0)
+    );
+    h.state_mut()
+        .scene_action(Action::Set(SetAction::RemoveAccessory(0)));
+    h.run_steps(3);
+    let tool = &h.state().panels.viewport.posing.pose;
+    assert_eq!(tool.moving_accessory, None);
+    assert!(
+        tool.drawn_in(0).and_then(|d| d.gizmo).is_none(),
+        "no gizmo left"
+    );
 }

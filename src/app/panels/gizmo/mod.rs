@@ -326,6 +326,14 @@ impl PoseTool {
                 self.pending = None;
             }
         }
+        // The accessory being moved was removed: the tool lets go of it.
+        if self
+            .moving_accessory
+            .is_some_and(|i| i >= scene.accessories.len())
+        {
+            self.moving_accessory = None;
+            self.drag = None;
+        }
         if let Some(s) = &self.selected
             && scene.actors.get(s.actor).is_none_or(|a| {
                 a.skeleton()
