@@ -4,8 +4,9 @@
 //! a new one only when the playhead jumps, nothing past the end, a broken
 //! file named.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+
+use std::path::PathBuf;
 
 use vmd_studio::scene::set::{BackgroundVideo, ImageFit};
 
@@ -76,26 +77,6 @@ fn ffmpeg() -> Option<PathBuf> {
     }
 }
 
-/// 2 s at 30 fps, 32×18: red for 1 s, then blue.
-fn red_then_blue(ffmpeg: &Path, out: &Path) {
-    let o = Command::new(ffmpeg)
-        .args(["-v", "error", "-y", "-f", "lavfi", "-i"])
-        .arg("color=c=red:s=32x18:r=30:d=1")
-        .args(["-f", "lavfi", "-i"])
-        .arg("color=c=blue:s=32x18:r=30:d=1")
-        .args([
-            "-filter_complex",
-            "[0:v][1:v]concat=n=2:v=1[v]",
-            "-map",
-            "[v]",
-        ])
-        .args(["-c:v", "libx264", "-pix_fmt", "yuv420p", "-r", "30"])
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-}
-
 fn is_red(p: &[u8]) -> bool {
     p[0] > 230 && p[1] < 25 && p[2] < 25
 }
@@ -112,7 +93,7 @@ fn the_reader_plays_on_in_one_process_and_seeks_only_on_jumps() {
     };
     let dir = tempfile::tempdir().unwrap();
     let video = dir.path().join("rb.mp4");
-    red_then_blue(&ffmpeg, &video);
+    common::red_then_blue(&ffmpeg, &video, "32x18");
     let mut r = VideoFrames::new(&video, &ffmpeg);
     // Playing frames 0..=40 in order: one process.
     for i in 0..=40u64 {

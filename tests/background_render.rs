@@ -5,6 +5,7 @@
 //! by hand from the picture and image sizes (see each test).
 #![cfg(feature = "render")]
 
+mod common;
 mod render_support;
 
 use std::path::{Path, PathBuf};
@@ -210,26 +211,6 @@ fn ffmpeg() -> Option<PathBuf> {
     }
 }
 
-/// Makes a 2 s, 30 fps video: 1 s red, then 1 s blue (64×36 H.264).
-pub fn red_then_blue(ffmpeg: &Path, out: &Path) {
-    let o = Command::new(ffmpeg)
-        .args(["-v", "error", "-y", "-f", "lavfi", "-i"])
-        .arg("color=c=red:s=64x36:r=30:d=1")
-        .args(["-f", "lavfi", "-i"])
-        .arg("color=c=blue:s=64x36:r=30:d=1")
-        .args([
-            "-filter_complex",
-            "[0:v][1:v]concat=n=2:v=1[v]",
-            "-map",
-            "[v]",
-        ])
-        .args(["-c:v", "libx264", "-pix_fmt", "yuv420p", "-r", "30"])
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-}
-
 fn near(p: [u8; 4], want: [u8; 4]) -> bool {
     p.iter().zip(want).all(|(a, b)| a.abs_diff(b) <= 12)
 }
@@ -252,7 +233,7 @@ fn a_background_video_plays_in_step_with_the_timeline() {
     };
     let dir = scratch("video");
     let video = dir.join("rb.mp4");
-    red_then_blue(&ffmpeg, &video);
+    common::red_then_blue(&ffmpeg, &video, "64x36");
     let mut s: Scene<PathBuf> = Scene::default();
     s.actors.push(Actor::new("Dancer"));
     s.set.background.colour = [0.2, 0.4, 0.6];
@@ -321,7 +302,7 @@ fn the_image_is_uploaded_once_and_each_video_frame_once() {
     };
     let dir = scratch("uploads");
     let video = dir.join("rb.mp4");
-    red_then_blue(&ffmpeg, &video);
+    common::red_then_blue(&ffmpeg, &video, "64x36");
     let v = BackgroundVideo {
         path: video,
         frame_offset: 0,

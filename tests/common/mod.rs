@@ -27,3 +27,24 @@ pub fn corpus() -> Option<PathBuf> {
     );
     None
 }
+
+/// Makes a 2 s, 30 fps H.264 video of `size` ("64x36") with ffmpeg: red
+/// for 1 s, then blue (the background-video tests' clip).
+pub fn red_then_blue(ffmpeg: &std::path::Path, out: &std::path::Path, size: &str) {
+    let o = std::process::Command::new(ffmpeg)
+        .args(["-v", "error", "-y", "-f", "lavfi", "-i"])
+        .arg(format!("color=c=red:s={size}:r=30:d=1"))
+        .args(["-f", "lavfi", "-i"])
+        .arg(format!("color=c=blue:s={size}:r=30:d=1"))
+        .args([
+            "-filter_complex",
+            "[0:v][1:v]concat=n=2:v=1[v]",
+            "-map",
+            "[v]",
+        ])
+        .args(["-c:v", "libx264", "-pix_fmt", "yuv420p", "-r", "30"])
+        .arg(out)
+        .output()
+        .expect("ffmpeg runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}

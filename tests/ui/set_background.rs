@@ -164,31 +164,11 @@ fn a_background_image_is_picked_fitted_undone_and_saved_relative() {
 /// The demo in a window drawn by kittest's wgpu renderer with the app's
 /// model renderer installed; `None` (skipped) without an adapter.
 fn demo_drawn() -> Option<Harness<'static, StudioApp>> {
-    if let Err(e) = vmd_studio::render::Gpu::headless() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI=true needs a GPU adapter (lavapipe): {e}"
-        );
-        eprintln!("SKIPPED: no wgpu adapter: {e}");
-        return None;
-    }
-    let rs = egui_kittest::wgpu::create_render_state(
-        egui_kittest::wgpu::default_wgpu_setup(),
-        eframe::egui_wgpu::RendererOptions::PREDICTABLE,
-    );
     let mut app = StudioApp::default();
     app.files.native_dialog = false;
     app.panels.central = vmd_studio::app::CentralView::Preview;
     app.open_demo();
-    let renderer = egui_kittest::wgpu::WgpuTestRenderer::from_render_state(rs.clone());
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(900.0, 700.0))
-        .renderer(renderer)
-        .with_context_setup(move |ctx| {
-            vmd_studio::app::install_fonts(ctx);
-            vmd_studio::app::panels::model_view::install_render_state(ctx, Some(&rs));
-        })
-        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app);
+    let mut h = crate::common::ui::wgpu_harness(app, 900.0, 700.0)?;
     settle(&mut h);
     Some(h)
 }
@@ -267,22 +247,7 @@ fn the_viewport_plays_the_background_video_in_step() {
     };
     let tmp = tempfile::tempdir().unwrap();
     let video = tmp.path().join("rb.mp4");
-    let o = std::process::Command::new(&ffmpeg)
-        .args(["-v", "error", "-y", "-f", "lavfi", "-i"])
-        .arg("color=c=red:s=64x36:r=30:d=1")
-        .args(["-f", "lavfi", "-i"])
-        .arg("color=c=blue:s=64x36:r=30:d=1")
-        .args([
-            "-filter_complex",
-            "[0:v][1:v]concat=n=2:v=1[v]",
-            "-map",
-            "[v]",
-        ])
-        .args(["-c:v", "libx264", "-pix_fmt", "yuv420p", "-r", "30"])
-        .arg(&video)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    crate::common::red_then_blue(&ffmpeg, &video, "64x36");
     h.state_mut()
         .scene_action(Action::Set(SetAction::BackgroundVideo(Some(
             BackgroundVideo {

@@ -339,23 +339,7 @@ fn update_ghosts(
     let mut out = Vec::new();
     for &f in frames {
         e.pose_bones(rig, Some(doc.source()), f64::from(f), |_| {});
-        let heads: Vec<Vec3> = e
-            .posed
-            .bone_world
-            .iter()
-            .map(|w| w.w_axis.truncate())
-            .collect();
-        let lines = rig
-            .skeleton
-            .bones
-            .iter()
-            .enumerate()
-            .filter_map(|(i, b)| {
-                let p = b.parent?;
-                let ik = b.flags.ik;
-                (!ik).then_some([*heads.get(p)?, *heads.get(i)?])
-            })
-            .collect();
+        let lines = skeleton_lines(rig, &e.posed.bone_world);
         out.push(Ghost {
             frame: f,
             before: f < now,
@@ -364,6 +348,23 @@ fn update_ghosts(
     }
     m.ghosts = out;
     m.ghost_key = Some(key);
+}
+
+/// A posed skeleton as lines, parent head to head (IK bones left out): what
+/// a ghost draws.
+pub(super) fn skeleton_lines(model: &Model, bone_world: &[Mat4]) -> Vec<[Vec3; 2]> {
+    let heads: Vec<Vec3> = bone_world.iter().map(|w| w.w_axis.truncate()).collect();
+    model
+        .skeleton
+        .bones
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| {
+            let p = b.parent?;
+            (!b.flags.ik).then_some([*heads.get(p)?, *heads.get(i)?])
+        })
+        .filter(|[a, b]| a.is_finite() && b.is_finite())
+        .collect()
 }
 
 /// The controls: a small frame in the picture's top-left corner.

@@ -53,24 +53,7 @@ fn lines(m: &mut Memory, g: &SourceGhost, frame: f64) -> Vec<[Vec3; 2]> {
     };
     e.bind(g.model, Some(&g.motion.index));
     e.pose_bones(g.model, Some(g.motion.source()), frame, |_| {});
-    let heads: Vec<Vec3> = e
-        .posed
-        .bone_world
-        .iter()
-        .map(|w| w.w_axis.truncate())
-        .collect();
-    m.lines = g
-        .model
-        .skeleton
-        .bones
-        .iter()
-        .enumerate()
-        .filter_map(|(i, b)| {
-            let p = b.parent?;
-            (!b.flags.ik && b.flags.visible).then_some([*heads.get(p)?, *heads.get(i)?])
-        })
-        .filter(|[a, b]| a.is_finite() && b.is_finite())
-        .collect();
+    m.lines = super::path::skeleton_lines(g.model, &e.posed.bone_world);
     m.key = Some(key);
     m.lines.clone()
 }
