@@ -162,3 +162,30 @@ pub fn wgpu_harness(app: StudioApp, w: f32, h: f32) -> Option<Harness<'static, S
             .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app),
     )
 }
+
+/// Clicks `button` in the scene panel and picks `file` in `dir` with the
+/// built-in file browser.
+pub fn pick_in_browser(
+    h: &mut Harness<'_, StudioApp>,
+    button: &str,
+    dir: &std::path::Path,
+    file: &str,
+) {
+    use egui_kittest::kittest::Queryable;
+    scroll_to_label(h, vmd_studio::app::dock::Panel::Scene, button);
+    h.get_by_label(button).click();
+    h.run_steps(3);
+    h.get_by_label("Folder").click();
+    h.run_steps(1);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_label("Folder")
+        .type_text(&dir.display().to_string());
+    h.key_press(egui::Key::Enter);
+    h.run_steps(3);
+    h.get_by_label(file).click();
+    h.run_steps(2);
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Open")
+        .click();
+    settle(h);
+    h.run_steps(2);
+}

@@ -158,6 +158,19 @@ fn leave_copies(rdir: &Path, left: &Path) -> PathBuf {
     left.to_path_buf()
 }
 
+/// The next start with the copies left in `left`: Restore clicked, the
+/// restored files settled.
+fn restore_from(left: &Path) -> Harness<'static, StudioApp> {
+    let mut app = StudioApp::default();
+    app.start_recovery_in(left);
+    let mut h = harness(app);
+    h.run_steps(2);
+    h.get_by_label("Restore").click();
+    h.run_steps(2);
+    settle(&mut h);
+    h
+}
+
 /// The sidecars in the folder, read.
 fn sidecars(rdir: &Path) -> Vec<Meta> {
     let Ok(rd) = std::fs::read_dir(rdir) else {
@@ -563,13 +576,7 @@ fn a_restored_scene_brings_back_its_stage_and_accessory_keys() {
     let left = leave_copies(&rdir, &dir.path().join("left"));
     drop(h);
 
-    let mut app = StudioApp::default();
-    app.start_recovery_in(&left);
-    let mut h = harness(app);
-    h.run_steps(2);
-    h.get_by_label("Restore").click();
-    h.run_steps(2);
-    settle(&mut h);
+    let h = restore_from(&left);
     let app = h.state();
     let set = &app.ws.scene().set;
     assert_eq!(set.props.len(), 1, "{:?}", app.shared.messages);
@@ -647,13 +654,7 @@ fn set_edits_alone_write_a_copy_and_saving_the_scene_deletes_it() {
     assert_eq!(vmd_files(&rdir), 0);
     drop(h);
 
-    let mut app = StudioApp::default();
-    app.start_recovery_in(&left);
-    let mut h = harness(app);
-    h.run_steps(2);
-    h.get_by_label("Restore").click();
-    h.run_steps(2);
-    settle(&mut h);
+    let h = restore_from(&left);
     let app = h.state();
     let accs = &app.ws.scene().set.accessories;
     assert_eq!(accs.len(), 1, "{:?}", app.shared.messages);

@@ -19,32 +19,6 @@ use vmd_studio::scene::set::Parent;
 const FLOOR_X: &str = "xof 0303txt 0032\nMesh {\n 4;\n -3;0;-3;,\n -3;0;3;,\n 3;0;3;,\n 3;0;-3;;\n 1;\n 4;0,1,2,3;;\n\
  MeshMaterialList { 1; 1; 0;;\n  Material { 0;0.8;0;1;; 5; 0;0;0;; 0;0.8;0;; }\n }\n}\n";
 
-/// Clicks `button` in the scene panel and picks `file` in `dir` with the
-/// built-in file browser.
-pub(crate) fn pick_in_browser(
-    h: &mut Harness<'_, StudioApp>,
-    button: &str,
-    dir: &std::path::Path,
-    file: &str,
-) {
-    crate::common::ui::scroll_to_label(h, vmd_studio::app::dock::Panel::Scene, button);
-    h.get_by_label(button).click();
-    h.run_steps(3);
-    h.get_by_label("Folder").click();
-    h.run_steps(1);
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.get_by_label("Folder")
-        .type_text(&dir.display().to_string());
-    h.key_press(Key::Enter);
-    h.run_steps(3);
-    h.get_by_label(file).click();
-    h.run_steps(2);
-    h.get_by_role_and_label(egui::accesskit::Role::Button, "Open")
-        .click();
-    settle(h);
-    h.run_steps(2);
-}
-
 #[test]
 fn a_stage_and_an_accessory_are_added_moved_undone_and_saved() {
     let tmp = tempfile::tempdir().unwrap();
@@ -63,7 +37,7 @@ fn a_stage_and_an_accessory_are_added_moved_undone_and_saved() {
     settle(&mut h);
     assert!(h.state().ws.scene().set.props.is_empty());
 
-    pick_in_browser(&mut h, "Add stage…", dir, "floor.x");
+    crate::common::ui::pick_in_browser(&mut h, "Add stage…", dir, "floor.x");
     let app = h.state();
     let props = &app.ws.scene().set.props;
     assert_eq!(props.len(), 1, "{:?}", app.shared.messages);
@@ -78,7 +52,7 @@ fn a_stage_and_an_accessory_are_added_moved_undone_and_saved() {
     // ×10 into MMD units.
     assert_eq!(stage_model.positions[0].x, -30.0);
 
-    pick_in_browser(&mut h, "Add accessory…", dir, "negi.vac");
+    crate::common::ui::pick_in_browser(&mut h, "Add accessory…", dir, "negi.vac");
     let app = h.state();
     let accs = &app.ws.scene().set.accessories;
     assert_eq!(accs.len(), 1, "{:?}", app.shared.messages);

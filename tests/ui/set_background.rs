@@ -17,30 +17,6 @@ use vmd_studio::app::panels::scene::Action;
 use vmd_studio::app::panels::scene_set::SetAction;
 use vmd_studio::scene::set::ImageFit;
 
-fn pick_in_browser(
-    h: &mut Harness<'_, StudioApp>,
-    button: &str,
-    dir: &std::path::Path,
-    file: &str,
-) {
-    common::ui::scroll_to_label(h, vmd_studio::app::dock::Panel::Scene, button);
-    h.get_by_label(button).click();
-    h.run_steps(3);
-    h.get_by_label("Folder").click();
-    h.run_steps(1);
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.get_by_label("Folder")
-        .type_text(&dir.display().to_string());
-    h.key_press(Key::Enter);
-    h.run_steps(3);
-    h.get_by_label(file).click();
-    h.run_steps(2);
-    h.get_by_role_and_label(egui::accesskit::Role::Button, "Open")
-        .click();
-    settle(h);
-    h.run_steps(2);
-}
-
 fn fit(h: &Harness<'_, StudioApp>) -> Option<ImageFit> {
     h.state()
         .ws
@@ -75,7 +51,7 @@ fn a_background_image_is_picked_fitted_undone_and_saved_relative() {
     settle(&mut h);
     assert_eq!(fit(&h), None);
 
-    pick_in_browser(&mut h, "Image…", dir, "sky.png");
+    common::ui::pick_in_browser(&mut h, "Image…", dir, "sky.png");
     let bg = &h.state().ws.scene().set.background;
     let im = bg.image.as_ref().expect("the image is set");
     assert!(im.path.ends_with("sky.png"), "{:?}", im.path);
@@ -115,7 +91,7 @@ fn a_background_image_is_picked_fitted_undone_and_saved_relative() {
 
     // A video, and its offset (the action the drag field returns): each
     // one undo step.
-    pick_in_browser(&mut h, "Video…", dir, "clouds.mp4");
+    common::ui::pick_in_browser(&mut h, "Video…", dir, "clouds.mp4");
     let v = h.state().ws.scene().set.background.video.clone();
     let v = v.expect("the video is set");
     assert!(v.path.ends_with("clouds.mp4"));

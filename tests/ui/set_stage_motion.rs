@@ -132,7 +132,7 @@ fn a_stage_with_its_own_motion_is_posed_at_the_scene_frame() {
     h.run_steps(2);
     std::fs::write(dir.join("lights.vmd"), vmd_studio::app::DEMO_DANCE).unwrap();
     h.state_mut().files.native_dialog = false;
-    crate::set::pick_in_browser(&mut h, "Motion…", dir, "lights.vmd");
+    crate::common::ui::pick_in_browser(&mut h, "Motion…", dir, "lights.vmd");
     let app = h.state();
     let m = app.ws.scene().set.props[0].motion.expect("a motion again");
     let d = app.ws.doc(m).expect("document");
