@@ -72,8 +72,12 @@ timeout 300 "$wine_cmd" wineboot --init >/dev/null 2>&1 || true
 cp "$work/bcryptprimitives.dll" "$WINEPREFIX/drive_c/windows/system32/"
 
 win() { timeout 300 "$wine_cmd" "$exe" "$@"; }
-# A Linux path as the Windows program must be given it (Z:\...).
-wpath() { winepath -w "$1" 2>/dev/null || echo "$1"; }
+# A Linux path as the Windows program must be given it (Z:\...): a fresh
+# prefix maps Z: to /, so it is spelled here, not asked of `winepath`. CI
+# once failed when `winepath` (a Wine process itself) printed "Application
+# could not be started ... ShellExecuteEx failed" into stdout, and that text
+# became the .vac step's file name.
+wpath() { local p; p="$(realpath -m "$1")"; printf 'Z:%s\n' "${p//\//\\}"; }
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
