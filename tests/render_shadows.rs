@@ -454,3 +454,75 @@ fn self_shadow_track_switches_mode_at_its_key() {
         assert!(close(p, want, 3), "frame {frame}: {p:?}");
     }
 }
+
+/// The caster of [`plate_scene`] wearing an 8×1 texture whose left half
+/// (u < 0.5: x < 0 on the caster) has alpha `left_alpha` and whose right
+/// half is opaque, with material alpha `diffuse_alpha`.
+fn textured_caster_picture(
+    left_alpha: u8,
+    diffuse_alpha: f32,
+) -> Option<(TextureRgba, ViewParams)> {
+    let o = offscreen()?;
+    let (floor, mut caster, light, view) = plate_scene();
+    let mut texture = TextureRgba::solid(8, 1, [0, 0, 255, 255]);
+    for p in texture.pixels[..16].chunks_exact_mut(4) {
+        p[3] = left_alpha;
+    }
+    caster.textures = vec![Some(texture)];
+    caster.materials[0].texture = Some(0);
+    caster.materials[0].diffuse[3] = diffuse_alpha;
+    let shadows = Shadows {
+        ground: false,
+        ground_translucent: false,
+        self_shadow: SelfShadow::from_key(1, 0.01125),
+    };
+    let picture = picture_with(
+        o,
+        &[&floor, &caster],
+        view,
+        light,
+        W,
+        H,
+        BACKGROUND,
+        shadows,
+    );
+    Some((picture, view))
+}
+
+/// MMD's alpha test in the shadow map: a texel whose alpha (× the
+/// material's) is under 0.002 casts no shadow, the rest do. The renderer
+/// draws casters that cannot fall under it depth-only (no fragment shader)
+/// and the others through the alpha test: both must hold, and the choice
+/// must follow the texture's alpha and the material's.
+#[test]
+fn a_transparent_texel_casts_no_self_shadow_and_an_opaque_one_does() {
+    // INSIDE points at x = -1.5 sit under the left half (u = 0.125, between
+    // texel centres 0.0625 and 0.1875: both the left half's), x = +1.5
+    // under the right half (u = 0.875).
+    let (left, right): (Vec<[f32; 2]>, Vec<[f32; 2]>) =
+        INSIDE[1..].iter().partition(|p| p[0] < 0.0);
+    let cases = [
+        // (left alpha, material alpha, left shadowed, right shadowed)
+        (0u8, 1.0f32, false, true),
+        (255, 1.0, true, true),
+        // 128/255 × 0.003 = 0.0015: under the test everywhere on the left;
+        // 0.003 on the right: over it.
+        (128, 0.003, false, true),
+        // A material alpha of 0.001 casts nothing, opaque texture or not.
+        (255, 0.001, false, false),
+    ];
+    for (left_alpha, diffuse_alpha, left_dark, right_dark) in cases {
+        let Some((img, view)) = textured_caster_picture(left_alpha, diffuse_alpha) else {
+            return;
+        };
+        for (points, dark) in [(&left, left_dark), (&right, right_dark)] {
+            for p in plate_pixels(&img, &view, points) {
+                let want = if dark { DARK } else { LIT };
+                assert!(
+                    close(p, want, 3),
+                    "left alpha {left_alpha}, material alpha {diffuse_alpha}: {p:?}, want {want:?}"
+                );
+            }
+        }
+    }
+}

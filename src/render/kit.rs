@@ -10,6 +10,31 @@ use super::skinning::SkinPipeline;
 /// Floats in one material uniform (see `Material` in shader.wgsl).
 pub(crate) const MATERIAL_FLOATS: usize = 48;
 
+/// The self-shadow map's pipelines, one per face mode, each twice: with
+/// the fragment shader that discards (MMD's alpha test: a material alpha ×
+/// texture alpha under 0.002 casts nothing) and depth-only for a material
+/// whose alpha cannot fall that low. Depth alone skips the fragment shader:
+/// the same depths for a fraction of a software rasteriser's time.
+pub(crate) struct CasterPipelines {
+    pub(crate) culled: wgpu::RenderPipeline,
+    pub(crate) double: wgpu::RenderPipeline,
+    pub(crate) solid_culled: wgpu::RenderPipeline,
+    pub(crate) solid_double: wgpu::RenderPipeline,
+}
+
+impl CasterPipelines {
+    /// The pipeline for a material drawn on both faces or culled, which
+    /// needs the alpha test or not (`solid`).
+    pub(crate) fn pick(&self, double_sided: bool, solid: bool) -> &wgpu::RenderPipeline {
+        match (double_sided, solid) {
+            (false, false) => &self.culled,
+            (true, false) => &self.double,
+            (false, true) => &self.solid_culled,
+            (true, true) => &self.solid_double,
+        }
+    }
+}
+
 /// Shared GPU objects a model's upload needs (see the module docs). A
 /// clone shares the same objects (wgpu handles are reference counted).
 #[derive(Clone)]

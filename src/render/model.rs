@@ -8,7 +8,7 @@ use glam::Mat4;
 use super::RenderError;
 use super::from_model::MeshTemplate;
 use super::input::{RenderMaterial, RenderMesh, RenderVertex, SphereMode, TextureRgba};
-use super::kit::{MATERIAL_FLOATS, ModelKit, write_rgba};
+use super::kit::{CasterPipelines, MATERIAL_FLOATS, ModelKit, write_rgba};
 use super::skinning::GpuSkin;
 
 /// A material's draw: its index range and the flags that pick pipelines.
@@ -23,6 +23,10 @@ struct Draw {
     ground: bool,
     /// Drawn into the self-shadow map.
     casts: bool,
+    /// Its alpha × its texture's least alpha cannot fall under MMD's
+    /// alpha test (0.002, with a factor 2 to spare): drawn into the
+    /// self-shadow map without the fragment shader.
+    solid: bool,
 }
 
 /// Which of a material's texture slots hold a real texture (the bind group
@@ -32,6 +36,9 @@ struct Slots {
     texture: bool,
     sphere: bool,
     toon: bool,
+    /// The texture's least alpha (0..1; 1 without a texture): filtering
+    /// and mips mix texels, so no sample falls below it.
+    least_alpha: f32,
 }
 
 pub struct GpuModel {
@@ -140,9 +147,15 @@ fn material_uniform(m: &RenderMaterial, slots: Slots) -> [f32; MATERIAL_FLOATS] 
     u
 }
 
-fn draw_of(m: &RenderMaterial, first: u32, count: u32) -> Draw {
+fn draw_of(m: &RenderMaterial, slots: Slots, first: u32, count: u32) -> Draw {
     let visible = m.diffuse[3] > 0.0 && count > 0;
+    let least_alpha = if slots.texture {
+        slots.least_alpha
+    } else {
+        1.0
+    };
     Draw {
+        solid: m.diffuse[3] * least_alpha >= 0.004,
         first,
         count,
         double_sided: m.double_sided,
@@ -158,6 +171,8 @@ fn draw_of(m: &RenderMaterial, first: u32, count: u32) -> Draw {
 /// malformed, or not used as a toon ramp).
 struct MeshTextures {
     textures: Vec<Option<wgpu::Texture>>,
+    /// Each uploaded texture's least alpha (0..1).
+    least_alphas: Vec<f32>,
     toon_textures: Vec<Option<wgpu::Texture>>,
     views: Vec<Option<wgpu::TextureView>>,
     toon_views: Vec<Option<wgpu::TextureView>>,
@@ -193,8 +208,18 @@ impl MeshTextures {
         };
         let views = view_of(&textures);
         let toon_views = view_of(&toon_textures);
+        let least_alphas = mesh
+            .textures
+            .iter()
+            .map(|t| {
+                let pixels = t.as_ref().filter(|t| t.is_valid()).map(|t| &t.pixels[..]);
+                let least = pixels.unwrap_or(&[]).chunks_exact(4).map(|p| p[3]).min();
+                f32::from(least.unwrap_or(255)) / 255.0
+            })
+            .collect();
         MeshTextures {
             textures,
+            least_alphas,
             toon_textures,
             views,
             toon_views,
@@ -225,6 +250,16 @@ impl MeshTextures {
         };
         let toon = pick(m.toon, &self.toon_views);
         (tex, sphere, toon)
+    }
+
+    /// The least alpha of texture `index` (1 for none or a missing one:
+    /// it samples white).
+    fn least_alpha(&self, index: Option<usize>) -> f32 {
+        let uploaded = |k: usize| self.textures.get(k).is_some_and(Option::is_some);
+        index
+            .filter(|&k| uploaded(k))
+            .and_then(|k| self.least_alphas.get(k).copied())
+            .unwrap_or(1.0)
     }
 
     /// Every uploaded texture, kept alive with the model.
@@ -421,11 +456,13 @@ impl GpuModel {
         let mut first = 0u32;
         for (i, m) in mesh.materials.iter().enumerate() {
             let (tex, sphere, toon) = textures.views_of(m);
-            slots.push(Slots {
+            let slot = Slots {
                 texture: tex.is_some(),
                 sphere: sphere.is_some(),
                 toon: toon.is_some(),
-            });
+                least_alpha: textures.least_alpha(m.texture),
+            };
+            slots.push(slot);
             binds.push(material_bind(
                 kit,
                 device,
@@ -434,7 +471,7 @@ impl GpuModel {
                 (tex.as_ref(), sphere.as_ref(), toon.as_ref()),
             ));
             let count = m.index_count.min(index_total.saturating_sub(first)) / 3 * 3;
-            draws.push(draw_of(m, first, count));
+            draws.push(draw_of(m, slot, first, count));
             first = first.saturating_add(count);
         }
         let mut model = GpuModel {
@@ -634,7 +671,7 @@ impl GpuModel {
             let u = material_uniform(m, self.slots[i]);
             data[i * stride_floats..i * stride_floats + MATERIAL_FLOATS].copy_from_slice(&u);
             let d = self.draws[i];
-            self.draws[i] = draw_of(m, d.first, d.count);
+            self.draws[i] = draw_of(m, self.slots[i], d.first, d.count);
         }
         queue.write_buffer(&self.material_buffer, 0, bytemuck::cast_slice(&data));
         Ok(())
@@ -686,8 +723,7 @@ impl GpuModel {
     pub(crate) fn draw_casters(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
-        culled: &wgpu::RenderPipeline,
-        double: &wgpu::RenderPipeline,
+        pipelines: &CasterPipelines,
     ) {
         if self.vertex_count == 0 || !self.draws.iter().any(|d| d.casts) {
             return;
@@ -696,7 +732,7 @@ impl GpuModel {
         pass.set_index_buffer(self.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
         for (d, bind) in self.draws.iter().zip(&self.binds) {
             if d.casts {
-                pass.set_pipeline(if d.double_sided { double } else { culled });
+                pass.set_pipeline(pipelines.pick(d.double_sided, d.solid));
                 pass.set_bind_group(1, bind, &[]);
                 pass.draw_indexed(d.first..d.first + d.count, 0, 0..1);
             }

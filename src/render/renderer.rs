@@ -4,7 +4,7 @@
 
 use super::background::{Backdrop, BackdropKit, MAX_LAYERS};
 use super::input::{Light, LineVertex, RenderVertex, Shadows, ViewParams};
-use super::kit::ModelKit;
+use super::kit::{CasterPipelines, ModelKit};
 use super::model::GpuModel;
 use super::{DEPTH_FORMAT, SHADOW_MAP_FORMAT};
 use crate::scene::shadow;
@@ -19,8 +19,7 @@ pub struct Renderer {
     /// Group 2 of the model pipelines: the self-shadow map.
     pub(crate) shadow_layout: wgpu::BindGroupLayout,
     model_culled: wgpu::RenderPipeline,
-    zplot_culled: wgpu::RenderPipeline,
-    zplot_double: wgpu::RenderPipeline,
+    zplot: CasterPipelines,
     ground: wgpu::RenderPipeline,
     model_double: wgpu::RenderPipeline,
     edge: wgpu::RenderPipeline,
@@ -365,8 +364,15 @@ impl<'a> PipelineKit<'a> {
             })
     }
 
-    /// The self-shadow map: depth only, from the light, single-sampled.
-    fn zplot(&self, label: &str, cull: Option<wgpu::Face>) -> wgpu::RenderPipeline {
+    /// The self-shadow map: depth only, from the light, single-sampled;
+    /// with `alpha_test`, the fragment shader that discards what MMD's
+    /// alpha test drops, else no fragment shader at all.
+    fn zplot(
+        &self,
+        label: &str,
+        cull: Option<wgpu::Face>,
+        alpha_test: bool,
+    ) -> wgpu::RenderPipeline {
         self.device
             .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
@@ -391,7 +397,7 @@ impl<'a> PipelineKit<'a> {
                     bias: wgpu::DepthBiasState::default(),
                 }),
                 multisample: wgpu::MultisampleState::default(),
-                fragment: Some(wgpu::FragmentState {
+                fragment: alpha_test.then(|| wgpu::FragmentState {
                     module: &self.shader,
                     entry_point: Some("fs_zplot"),
                     targets: &[],
@@ -542,8 +548,12 @@ impl Renderer {
         );
         let model_double = kit.mesh("model (double-sided)", "vs_model", "fs_model", None);
         let edge = kit.mesh("edge", "vs_edge", "fs_edge", Some(wgpu::Face::Front));
-        let zplot_culled = kit.zplot("shadow map (culled)", Some(wgpu::Face::Back));
-        let zplot_double = kit.zplot("shadow map (double-sided)", None);
+        let zplot = CasterPipelines {
+            culled: kit.zplot("shadow map (culled)", Some(wgpu::Face::Back), true),
+            double: kit.zplot("shadow map (double-sided)", None, true),
+            solid_culled: kit.zplot("shadow map (culled, solid)", Some(wgpu::Face::Back), false),
+            solid_double: kit.zplot("shadow map (double-sided, solid)", None, false),
+        };
         let ground = kit.ground();
         let line_depth = kit.line("lines", true, wgpu::CompareFunction::Less);
         let line_overlay = kit.line("overlay lines", false, wgpu::CompareFunction::Always);
@@ -553,8 +563,7 @@ impl Renderer {
             frame_layout: layouts.frame,
             shadow_layout: layouts.shadow,
             model_culled,
-            zplot_culled,
-            zplot_double,
+            zplot,
             ground,
             model_double,
             edge,
@@ -610,7 +619,7 @@ impl Renderer {
     ) {
         pass.set_bind_group(0, frame_bind, &[]);
         for model in models {
-            model.draw_casters(pass, &self.zplot_culled, &self.zplot_double);
+            model.draw_casters(pass, &self.zplot);
         }
     }
 

@@ -95,12 +95,9 @@ fn fs_model(i: VertexOut) -> @location(0) vec4<f32> {
     let to_light = -frame.light_dir.xyz;
     let lambert = dot(n, to_light);
 
-    // Sample everything first (uniform control flow); unused maps are 1×1 white.
-    let tex = textureSample(t_diffuse, s_wrap, i.uv);
-    let sph = textureSample(t_sphere, s_clamp, i.sphere_uv);
-    let toon = textureSample(t_toon, s_clamp, vec2<f32>(0.0, 0.5 - lambert * 0.5));
-    // The ramp's dark end: a self-shadowed part's toon colour.
-    let toon_dark = textureSample(t_toon, s_clamp, vec2<f32>(0.0, 1.0));
+    // Each map is sampled only where the material uses it: the branches
+    // read uniforms alone (uniform control flow, so implicit derivatives
+    // hold), and a software rasteriser pays for every sample.
 
     // A model's colour is lit through its toon (below); an accessory's
     // (MME full.fx, use_toon off) by Lambert here, and where self-shadowed
@@ -113,16 +110,19 @@ fn fs_model(i: VertexOut) -> @location(0) vec4<f32> {
     var color = vec4<f32>(clamp(lit_rgb, vec3<f32>(0.0), vec3<f32>(1.0)), material.diffuse.a);
     var ambient_only = vec4<f32>(clamp(material.ambient.rgb, vec3<f32>(0.0), vec3<f32>(1.0)), material.diffuse.a);
     if material.params.z > 0.5 {
+        let tex = textureSample(t_diffuse, s_wrap, i.uv);
         let t = vec4<f32>(tint(tex, material.tex_mul, material.tex_add, 1.0), tex.a);
         color = color * t;
         ambient_only = ambient_only * t;
     }
     let mode = material.params.y;
     if mode > 1.5 {
+        let sph = textureSample(t_sphere, s_clamp, i.sphere_uv);
         let s = tint(sph, material.sphere_mul, material.sphere_add, 0.0);
         color = vec4<f32>(color.rgb + s, color.a);
         ambient_only = vec4<f32>(ambient_only.rgb + s, ambient_only.a);
     } else if mode > 0.5 {
+        let sph = textureSample(t_sphere, s_clamp, i.sphere_uv);
         let s = tint(sph, material.sphere_mul, material.sphere_add, 1.0);
         color = vec4<f32>(color.rgb * s, color.a);
         ambient_only = vec4<f32>(ambient_only.rgb * s, ambient_only.a);
@@ -132,14 +132,16 @@ fn fs_model(i: VertexOut) -> @location(0) vec4<f32> {
         // MMD's self-shadow (nanoem model_color.hlsl, MME full.fx): inside
         // the map, lerp(colour × toon's dark end, colour, coverage), the
         // coverage also cut by N·L × 3; outside the map, no toon at all.
+        var dark = color;
+        if accessory {
+            dark = ambient_only;
+        } else if material.params.w > 0.5 {
+            // The ramp's dark end: a self-shadowed part's toon colour.
+            let toon_dark = textureSample(t_toon, s_clamp, vec2<f32>(0.0, 1.0));
+            dark = vec4<f32>(color.rgb * tint(toon_dark, material.toon_mul, material.toon_add, 1.0), color.a);
+        }
         let sp = in_shadow_map(i.shadow_pos);
         if sp.w > 0.5 {
-            var dark = color;
-            if accessory {
-                dark = ambient_only;
-            } else if material.params.w > 0.5 {
-                dark = vec4<f32>(color.rgb * tint(toon_dark, material.toon_mul, material.toon_add, 1.0), color.a);
-            }
             let size = frame.shadow.y;
             let texel = vec2<i32>(clamp(sp.xy * size, vec2<f32>(0.0), vec2<f32>(size - 1.0)));
             let map = textureLoad(t_shadow, texel, 0);
@@ -155,6 +157,7 @@ fn fs_model(i: VertexOut) -> @location(0) vec4<f32> {
             color = mix(dark, color, lit);
         }
     } else if material.params.w > 0.5 {
+        let toon = textureSample(t_toon, s_clamp, vec2<f32>(0.0, 0.5 - lambert * 0.5));
         color = vec4<f32>(color.rgb * tint(toon, material.toon_mul, material.toon_add, 1.0), color.a);
     }
     // Blinn specular, only for a positive power (as saba's MMD shader; MMD
@@ -202,9 +205,8 @@ fn vs_zplot(v: VertexIn) -> ZplotOut {
 @fragment
 fn fs_zplot(i: ZplotOut) {
     var a = material.diffuse.a;
-    let tex = textureSample(t_diffuse, s_wrap, i.uv);
     if material.params.z > 0.5 {
-        a = a * tex.a;
+        a = a * textureSample(t_diffuse, s_wrap, i.uv).a;
     }
     if a < 0.002 {
         discard;
@@ -235,9 +237,8 @@ fn vs_ground(v: VertexIn) -> GroundOut {
 @fragment
 fn fs_ground(i: GroundOut) -> @location(0) vec4<f32> {
     var c = frame.ground_color;
-    let tex = textureSample(t_diffuse, s_wrap, i.uv);
     if material.params.z > 0.5 {
-        c.a = c.a * tex.a;
+        c.a = c.a * textureSample(t_diffuse, s_wrap, i.uv).a;
     }
     if c.a < 0.002 || frame.shadow.z < 0.5 {
         discard;
