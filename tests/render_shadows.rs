@@ -526,3 +526,43 @@ fn a_transparent_texel_casts_no_self_shadow_and_an_opaque_one_does() {
         }
     }
 }
+
+/// A texture's alpha in the ground shadow: an opaque texture (drawn by the
+/// renderer without the alpha test) shadows as an untextured material, a
+/// half-transparent one as MMD multiplies it (the shadow's alpha × the
+/// texel's), a transparent one not at all. On the white background:
+/// 255 · 154/255 = 154; alpha 128/255: 255 · (1 − 0.502 · (1 − 154/255))
+/// = 204.3; alpha 0: the background, 255.
+#[test]
+fn a_textures_alpha_thins_the_ground_shadow() {
+    let Some(o) = offscreen() else { return };
+    let view = top_view();
+    let core = eroded(&expected_ground_shadow(&floating_box(true), &view), W, H);
+    for (alpha, want) in [(255u8, 154u8), (128, 204), (0, 255)] {
+        let mut mesh = floating_box(true);
+        mesh.textures = vec![Some(TextureRgba::solid(2, 2, [255, 255, 255, alpha]))];
+        mesh.materials[0].texture = Some(0);
+        let img = picture_with(
+            o,
+            &[&mesh],
+            view,
+            mmd_light(),
+            W,
+            H,
+            [1.0; 4],
+            Shadows::MMD_DEFAULT,
+        );
+        let worst = (core.iter().enumerate().filter(|(_, c)| **c))
+            .flat_map(|(i, _)| {
+                img.pixels[i * 4..i * 4 + 3]
+                    .iter()
+                    .map(|p| p.abs_diff(want))
+            })
+            .max()
+            .unwrap_or(255);
+        assert!(
+            worst <= 2,
+            "texture alpha {alpha}: off by {worst} from {want}"
+        );
+    }
+}

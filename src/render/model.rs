@@ -27,6 +27,9 @@ struct Draw {
     /// alpha test (0.002, with a factor 2 to spare): drawn into the
     /// self-shadow map without the fragment shader.
     solid: bool,
+    /// No texture, or one opaque in every texel: its ground shadow needs
+    /// no alpha test (drawn with `fs_ground_plain`).
+    ground_plain: bool,
 }
 
 /// Which of a material's texture slots hold a real texture (the bind group
@@ -156,6 +159,7 @@ fn draw_of(m: &RenderMaterial, slots: Slots, first: u32, count: u32) -> Draw {
     };
     Draw {
         solid: m.diffuse[3] * least_alpha >= 0.004,
+        ground_plain: least_alpha == 1.0,
         first,
         count,
         double_sided: m.double_sided,
@@ -704,15 +708,16 @@ impl GpuModel {
         &self,
         pass: &mut wgpu::RenderPass<'_>,
         ground: &wgpu::RenderPipeline,
+        plain: &wgpu::RenderPipeline,
     ) {
         if self.vertex_count == 0 || !self.draws.iter().any(|d| d.ground) {
             return;
         }
-        pass.set_pipeline(ground);
         pass.set_vertex_buffer(0, self.vertex_buffer.slice(..));
         pass.set_index_buffer(self.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
         for (d, bind) in self.draws.iter().zip(&self.binds) {
             if d.ground {
+                pass.set_pipeline(if d.ground_plain { plain } else { ground });
                 pass.set_bind_group(1, bind, &[]);
                 pass.draw_indexed(d.first..d.first + d.count, 0, 0..1);
             }

@@ -21,6 +21,7 @@ pub struct Renderer {
     model_culled: wgpu::RenderPipeline,
     zplot: CasterPipelines,
     ground: wgpu::RenderPipeline,
+    ground_plain: wgpu::RenderPipeline,
     model_double: wgpu::RenderPipeline,
     edge: wgpu::RenderPipeline,
     line_depth: wgpu::RenderPipeline,
@@ -410,7 +411,7 @@ impl<'a> PipelineKit<'a> {
 
     /// The ground shadow: both faces, depth-tested but not written, each
     /// pixel once (stencil 0 → 1).
-    fn ground(&self) -> wgpu::RenderPipeline {
+    fn ground(&self, fs: &str) -> wgpu::RenderPipeline {
         let once = wgpu::StencilFaceState {
             compare: wgpu::CompareFunction::Equal,
             fail_op: wgpu::StencilOperation::Keep,
@@ -447,7 +448,7 @@ impl<'a> PipelineKit<'a> {
                 multisample: self.multisample,
                 fragment: Some(wgpu::FragmentState {
                     module: &self.shader,
-                    entry_point: Some("fs_ground"),
+                    entry_point: Some(fs),
                     targets: &[self.targets[0].clone().map(|t| wgpu::ColorTargetState {
                         blend: Some(multiply()),
                         ..t
@@ -554,7 +555,8 @@ impl Renderer {
             solid_culled: kit.zplot("shadow map (culled, solid)", Some(wgpu::Face::Back), false),
             solid_double: kit.zplot("shadow map (double-sided, solid)", None, false),
         };
-        let ground = kit.ground();
+        let ground = kit.ground("fs_ground");
+        let ground_plain = kit.ground("fs_ground_plain");
         let line_depth = kit.line("lines", true, wgpu::CompareFunction::Less);
         let line_overlay = kit.line("overlay lines", false, wgpu::CompareFunction::Always);
         Renderer {
@@ -565,6 +567,7 @@ impl Renderer {
             model_culled,
             zplot,
             ground,
+            ground_plain,
             model_double,
             edge,
             line_depth,
@@ -651,7 +654,7 @@ impl Renderer {
         if ground {
             pass.set_stencil_reference(0);
             for model in models {
-                model.draw_ground_shadows(pass, &self.ground);
+                model.draw_ground_shadows(pass, &self.ground, &self.ground_plain);
             }
         }
         for model in models {

@@ -246,6 +246,15 @@ fn fs_ground(i: GroundOut) -> @location(0) vec4<f32> {
     return vec4<f32>(mix(vec3<f32>(1.0), c.rgb, c.a), 1.0);
 }
 
+// The ground shadow of a material whose alpha the test cannot drop (no
+// texture, or one opaque in every texel): fs_ground's colour without its
+// discard, so depth and stencil are tested before the shader runs.
+@fragment
+fn fs_ground_plain() -> @location(0) vec4<f32> {
+    let c = frame.ground_color;
+    return vec4<f32>(mix(vec3<f32>(1.0), c.rgb, c.a), 1.0);
+}
+
 // The edge (outline): back faces pushed out along the screen-space normal by
 // edge size × vertex edge scale pixels.
 @vertex
