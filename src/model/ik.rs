@@ -113,17 +113,16 @@ impl LinkPlan {
 }
 
 /// The step's axis in the link's parent frame, or `None` when the two
-/// directions are (nearly) parallel. `to_effector` and `to_goal` are unit
-/// vectors in model space from the link's head; `parent` is the parent's
-/// world rotation; `first_half` is whether this loop is in the first half.
+/// directions are (nearly) parallel. `cross` is `to_effector × to_goal`,
+/// of the unit vectors in model space from the link's head to the effector
+/// and to the goal; `parent` is the parent's world rotation; `first_half`
+/// is whether this loop is in the first half.
 pub(crate) fn step_axis(
     plan: &LinkPlan,
-    to_effector: Vec3,
-    to_goal: Vec3,
+    cross: Vec3,
     parent: Mat3,
     first_half: bool,
 ) -> Option<Vec3> {
-    let cross = to_effector.cross(to_goal);
     if cross.length_squared() < 1e-8 {
         return None;
     }

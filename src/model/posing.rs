@@ -142,6 +142,17 @@ impl Posed {
     }
 }
 
+/// One CCD step of [`Poser::solve_chain`]: link `li` of chain `c`, the
+/// goal, the link's angle cap and whether the loop is in the first half.
+#[derive(Debug, Clone, Copy)]
+struct LinkStep {
+    c: usize,
+    li: usize,
+    goal: Vec3,
+    cap: f32,
+    first_half: bool,
+}
+
 /// Evaluates [`PoseInput`]s for one model. Build once per model with
 /// [`Poser::new`]; [`Poser::evaluate`] then reuses its buffers. Passing a
 /// different model than the one it was built for gives meaningless (but
@@ -191,6 +202,13 @@ pub struct Poser {
     append_r: Vec<Quat>,
     ik_r: Vec<Quat>,
     local_t: Vec<Vec3>,
+    /// Per path bone of the chain being solved: `from_rotation_translation`
+    /// of its local rotation and offset, the local matrix its world matrix
+    /// is its parent's times (made again only when the bone turns).
+    ik_local: Vec<Mat4>,
+    /// Per link of the chain being solved: the head position (bits) its
+    /// direction to the goal was last computed from, and that direction.
+    ik_to_goal: Vec<Option<([u32; 3], Vec3)>>,
     morphed_positions: Vec<Vec3>,
     /// Material morph factors, reused frame to frame.
     materials: MaterialMorphs,
@@ -269,6 +287,8 @@ impl Poser {
             append_r: Vec::new(),
             ik_r: Vec::new(),
             local_t: Vec::new(),
+            ik_local: Vec::new(),
+            ik_to_goal: Vec::new(),
             morphed_positions: Vec::new(),
             materials: MaterialMorphs::default(),
         }
@@ -508,27 +528,35 @@ impl Poser {
     }
 
     /// World matrix of `b` from its parent's and its local values.
+    #[inline]
     fn update_world(&self, model: &Model, b: usize, out: &mut Posed) {
-        let (pw, offset) = self.parent_world(model, b, out);
-        out.bone_world[b] = pw * Mat4::from_rotation_translation(out.local_rotations[b], offset);
+        let (parent, offset) = self.parent_offset(model, b);
+        let local = Mat4::from_rotation_translation(out.local_rotations[b], offset);
+        out.bone_world[b] = self.parent_matrix(parent, out) * local;
     }
 
-    /// What `b`'s world matrix is built from: its parent's world matrix (a
-    /// root hangs from the placement, the identity at the origin) and its
-    /// offset in the parent's frame (rest offset + local translation). The
-    /// parent and rest offset are planned in `Poser::new` (a model with
-    /// more bones than planned reads them from the model).
-    fn parent_world(&self, model: &Model, b: usize, out: &Posed) -> (Mat4, Vec3) {
+    /// `b`'s parent as posing reads it (`None`: a root) and its offset in
+    /// the parent's frame (rest offset + local translation). The parent and
+    /// rest offset are planned in `Poser::new` (a model with more bones
+    /// than planned reads them from the model).
+    #[inline]
+    fn parent_offset(&self, model: &Model, b: usize) -> (Option<usize>, Vec3) {
         let (parent, rest_offset) = match self.parent_links.get(b) {
             Some(&(p, d)) => ((p != NO_PARENT).then_some(p as usize), d),
             None => parent_link(model, b),
         };
-        let pw = match (parent, self.placement) {
+        (parent, rest_offset + self.local_t[b])
+    }
+
+    /// The world matrix a bone with `parent` hangs from: the parent's (a
+    /// root hangs from the placement, the identity at the origin).
+    #[inline]
+    fn parent_matrix(&self, parent: Option<usize>, out: &Posed) -> Mat4 {
+        match (parent, &self.placement) {
             (Some(p), _) => out.bone_world[p],
             (None, None) => Mat4::IDENTITY,
-            (None, Some((m, _))) => m,
-        };
-        (pw, rest_offset + self.local_t[b])
+            (None, Some((m, _))) => *m,
+        }
     }
 
     /// CCD for chain `c` by MMD's rule (see [`super::ik`]): the links'
@@ -562,6 +590,7 @@ impl Poser {
         if reached(out) {
             return;
         }
+        self.start_chain(model, c, out);
         let unit = if chain.limit_angle.is_finite() && chain.limit_angle > 0.0 {
             chain.limit_angle
         } else {
@@ -580,55 +609,15 @@ impl Poser {
             // them, without the work; on MMT + GimmeGimme most loops are
             // such no-ops because a limited knee cannot reach the target).
             let mut turned = false;
-            for (li, link) in chain.links.iter().enumerate() {
-                let plan = self.link_plans[c][li];
-                let lb = link.bone;
-                if plan.axis == SolveAxis::Fixed || lb == target || lb == chain.ik_bone {
-                    continue;
-                }
-                let head = out.bone_world[lb].w_axis.truncate();
-                let effector = out.bone_world[target].w_axis.truncate();
-                let to_effector = (effector - head).normalize_or_zero();
-                let to_goal = (goal - head).normalize_or_zero();
-                let parent = model.skeleton.bones[lb]
-                    .parent
-                    .filter(|&p| p < out.bone_world.len() && p != lb)
-                    .map_or_else(
-                        || {
-                            self.placement
-                                .map_or(Mat3::IDENTITY, |(m, _)| Mat3::from_mat4(m))
-                        },
-                        |p| Mat3::from_mat4(out.bone_world[p]),
-                    );
-                let Some(axis) = step_axis(&plan, to_effector, to_goal, parent, first_half) else {
-                    continue;
+            for li in 0..chain.links.len() {
+                let step = LinkStep {
+                    c,
+                    li,
+                    goal,
+                    cap: unit * (li + 1) as f32,
+                    first_half,
                 };
-                let cap = unit * (li + 1) as f32;
-                // atan2(|a×b|, a·b) rather than acos(a·b): in f32, acos
-                // loses small angles near convergence (the reference
-                // computes in f64), which drifts a nearly straight knee by
-                // up to 0.3 units over 50 loops.
-                let angle = to_effector
-                    .cross(to_goal)
-                    .length()
-                    .atan2(to_effector.dot(to_goal))
-                    .min(cap);
-                let mut ik = (Quat::from_axis_angle(axis, angle) * self.ik_r[lb]).normalize();
-                if plan.limits.is_some() {
-                    let animated = self.append_r[lb];
-                    let total = limit_rotation(&plan, ik * animated, first_half);
-                    ik = (total * animated.inverse()).normalize();
-                }
-                if !ik.is_finite() {
-                    continue;
-                }
-                if ik.to_array().map(f32::to_bits) == self.ik_r[lb].to_array().map(f32::to_bits) {
-                    continue;
-                }
-                turned = true;
-                self.ik_r[lb] = ik;
-                out.local_rotations[lb] = (ik * self.append_r[lb]).normalize();
-                self.repose_path(model, c, self.rank[lb], out);
+                turned |= self.turn_link(model, step, out);
             }
             if reached(out) {
                 break;
@@ -643,38 +632,125 @@ impl Poser {
         }
         if self.lazy_effector[c] {
             // The loops moved only the effector's translation.
-            self.update_world(model, target, out);
+            let last = self.chain_paths[c].len() - 1;
+            let (parent, _) = self.parent_offset(model, target);
+            out.bone_world[target] = self.parent_matrix(parent, out) * self.ik_local[last];
         }
     }
 
-    /// World matrices again for the bones of chain `c`'s path (top link
-    /// down to the effector) from order position `from` on. Their local
-    /// rotations are current: the caller sets the turned link's, and every
-    /// other path bone's was set when the chain started (`pose_bone`) or
-    /// when its own IK rotation last changed.
-    fn repose_path(&mut self, model: &Model, c: usize, from: usize, out: &mut Posed) {
-        let path = &self.chain_paths[c];
-        let lazy = self.lazy_effector[c];
-        for (k, &x) in path.iter().enumerate() {
-            if self.rank[x] >= from {
-                if lazy && k + 1 == path.len() {
-                    self.update_position(model, x, out);
-                } else {
-                    self.update_world(model, x, out);
-                }
+    /// Before chain `c`'s loops: each path bone's local matrix (what its
+    /// world matrix multiplies, see [`Poser::ik_local`]) and no direction
+    /// to the goal known.
+    fn start_chain(&mut self, model: &Model, c: usize, out: &Posed) {
+        self.ik_local.clear();
+        for k in 0..self.chain_paths[c].len() {
+            let x = self.chain_paths[c][k];
+            let (_, offset) = self.parent_offset(model, x);
+            self.ik_local.push(Mat4::from_rotation_translation(
+                out.local_rotations[x],
+                offset,
+            ));
+        }
+        self.ik_to_goal.clear();
+        self.ik_to_goal
+            .resize(model.skeleton.iks[c].links.len(), None);
+    }
+
+    /// One CCD step: link `step.li` of chain `step.c` turned towards the
+    /// goal (MMD's rule, see [`super::ik`]) and the path below it posed
+    /// again. Returns whether its IK rotation changed.
+    fn turn_link(&mut self, model: &Model, step: LinkStep, out: &mut Posed) -> bool {
+        let chain = &model.skeleton.iks[step.c];
+        let plan = self.link_plans[step.c][step.li];
+        let lb = chain.links[step.li].bone;
+        let target = chain.target;
+        if plan.axis == SolveAxis::Fixed || lb == target || lb == chain.ik_bone {
+            return false;
+        }
+        let head = out.bone_world[lb].w_axis.truncate();
+        let effector = out.bone_world[target].w_axis.truncate();
+        let to_effector = (effector - head).normalize_or_zero();
+        let to_goal = self.to_goal(step.li, head, step.goal);
+        let parent = model.skeleton.bones[lb]
+            .parent
+            .filter(|&p| p < out.bone_world.len() && p != lb)
+            .map_or_else(
+                || {
+                    self.placement
+                        .map_or(Mat3::IDENTITY, |(m, _)| Mat3::from_mat4(m))
+                },
+                |p| Mat3::from_mat4(out.bone_world[p]),
+            );
+        let cross = to_effector.cross(to_goal);
+        let Some(axis) = step_axis(&plan, cross, parent, step.first_half) else {
+            return false;
+        };
+        // atan2(|a×b|, a·b) rather than acos(a·b): in f32, acos loses small
+        // angles near convergence (the reference computes in f64), which
+        // drifts a nearly straight knee by up to 0.3 units over 50 loops.
+        let angle = cross.length().atan2(to_effector.dot(to_goal)).min(step.cap);
+        let mut ik = (Quat::from_axis_angle(axis, angle) * self.ik_r[lb]).normalize();
+        if plan.limits.is_some() {
+            let animated = self.append_r[lb];
+            let total = limit_rotation(&plan, ik * animated, step.first_half);
+            ik = (total * animated.inverse()).normalize();
+        }
+        if !ik.is_finite()
+            || ik.to_array().map(f32::to_bits) == self.ik_r[lb].to_array().map(f32::to_bits)
+        {
+            return false;
+        }
+        self.ik_r[lb] = ik;
+        out.local_rotations[lb] = (ik * self.append_r[lb]).normalize();
+        self.repose_path(model, step.c, lb, out);
+        true
+    }
+
+    /// The unit vector from link `li`'s head at `head` to `goal`, computed
+    /// again only when the head moved (a link's head moves only when a link
+    /// above it turns; the top link's never does).
+    #[inline]
+    fn to_goal(&mut self, li: usize, head: Vec3, goal: Vec3) -> Vec3 {
+        let bits = head.to_array().map(f32::to_bits);
+        match self.ik_to_goal[li] {
+            Some((h, d)) if h == bits => d,
+            _ => {
+                let d = (goal - head).normalize_or_zero();
+                self.ik_to_goal[li] = Some((bits, d));
+                d
             }
         }
     }
 
-    /// Only the translation of `b`'s world matrix (what the loops read of
-    /// an effector, see [`Poser::lazy_effector`]): `parent world ·
-    /// (offset, 1)`, the very column [`update_world`](Self::update_world)'s
-    /// product computes, bit for bit (glam's `Mat4 · Mat4` multiplies each
-    /// column by `mul_vec4`). The other columns are left for
-    /// [`update_world`](Self::update_world) at the end of the solve.
-    fn update_position(&self, model: &Model, b: usize, out: &mut Posed) {
-        let (pw, offset) = self.parent_world(model, b, out);
-        out.bone_world[b].w_axis = pw.mul_vec4(offset.extend(1.0));
+    /// World matrices again for the bones of chain `c`'s path (top link
+    /// down to the effector) from the turned link `lb`'s order position on.
+    /// Their local rotations are current: the caller sets `lb`'s (its local
+    /// matrix is made again here), every other path bone's is the one its
+    /// local matrix in [`Poser::ik_local`] was made from. A lazy effector
+    /// gets its translation alone: `parent world · (offset, 1)`, the very
+    /// column the whole product computes, bit for bit (glam's `Mat4 · Mat4`
+    /// multiplies each column by `mul_vec4`); the rest of its matrix is
+    /// made once the chain is solved.
+    fn repose_path(&mut self, model: &Model, c: usize, lb: usize, out: &mut Posed) {
+        let from = self.rank[lb];
+        let lazy = self.lazy_effector[c];
+        let path = &self.chain_paths[c];
+        let last = path.len() - 1;
+        for (k, &x) in path.iter().enumerate() {
+            if self.rank[x] < from {
+                continue;
+            }
+            let (parent, offset) = self.parent_offset(model, x);
+            if lazy && k == last {
+                out.bone_world[x].w_axis =
+                    self.parent_matrix(parent, out).mul_vec4(offset.extend(1.0));
+                continue;
+            }
+            if x == lb {
+                self.ik_local[k] = Mat4::from_rotation_translation(out.local_rotations[x], offset);
+            }
+            out.bone_world[x] = self.parent_matrix(parent, out) * self.ik_local[k];
+        }
     }
 
     /// Material morphs alone, with `out`'s applied weights: what a
