@@ -143,14 +143,86 @@ impl Posed {
 }
 
 /// One CCD step of [`Poser::solve_chain`]: link `li` of chain `c`, the
-/// goal, the link's angle cap and whether the loop is in the first half.
+/// chain's effector (`target`), the goal, the link's angle cap and whether the loop is in the first half.
 #[derive(Debug, Clone, Copy)]
 struct LinkStep {
     c: usize,
     li: usize,
+    target: usize,
     goal: Vec3,
     cap: f32,
     first_half: bool,
+}
+
+/// What the CCD loops need of one IK link, planned once per model.
+#[derive(Debug, Clone, Copy)]
+struct PlannedLink {
+    /// The rotated bone.
+    bone: usize,
+    /// Its limits, Euler order and solve axis.
+    plan: LinkPlan,
+    /// The bone whose world rotation is the link's parent frame (`None`:
+    /// the placement's).
+    parent: Option<usize>,
+    /// Whether the link never turns: limits all zero, or the bone is the
+    /// chain's effector or IK bone.
+    fixed: bool,
+    /// The first position in the chain's path (sorted by deform order)
+    /// at or after the link's order position: where posing the path again
+    /// after the link turns starts.
+    from: usize,
+}
+
+/// The links of `chain` (whose path is `path`) as the CCD loops read them.
+fn planned_links(
+    model: &Model,
+    chain: &super::skeleton::IkChain,
+    path: &[usize],
+    rank: &[usize],
+) -> Vec<PlannedLink> {
+    let n = model.skeleton.bones.len();
+    chain
+        .links
+        .iter()
+        .map(|l| {
+            let plan = LinkPlan::new(l.limits);
+            let lb = l.bone;
+            PlannedLink {
+                bone: lb,
+                plan,
+                parent: model.skeleton.bones[lb]
+                    .parent
+                    .filter(|&p| p < n && p != lb),
+                fixed: plan.axis == SolveAxis::Fixed || lb == chain.target || lb == chain.ik_bone,
+                from: path.partition_point(|&x| rank[x] < rank[lb]),
+            }
+        })
+        .collect()
+}
+
+/// One bone of the path of the chain being solved: what its world matrix is
+/// made of while the CCD loops run (its parent's world matrix, which the
+/// loops may change, times `local`).
+#[derive(Debug, Clone, Copy)]
+struct PathSlot {
+    bone: usize,
+    /// Its parent as posing reads it (`None`: a root).
+    parent: Option<usize>,
+    /// Rest offset + local translation, in the parent's frame.
+    offset: Vec3,
+    /// `from_rotation_translation` of its local rotation and `offset`
+    /// (made again only when the bone itself turns).
+    local: Mat4,
+}
+
+/// The world matrix a bone with `parent` hangs from: the parent's in
+/// `worlds`, else `root` (the placement, or the identity at the origin).
+#[inline]
+fn hang_from(parent: Option<usize>, root: &Mat4, worlds: &[Mat4]) -> Mat4 {
+    match parent {
+        Some(p) => worlds[p],
+        None => *root,
+    }
 }
 
 /// Evaluates [`PoseInput`]s for one model. Build once per model with
@@ -161,8 +233,6 @@ struct LinkStep {
 pub struct Poser {
     input: PoseInput,
     schedule: Vec<Step>,
-    /// Position of each bone in the bone order.
-    rank: Vec<usize>,
     /// Schedule position of the first after-physics bone (the schedule's
     /// length when there is none).
     physics_split: usize,
@@ -178,8 +248,8 @@ pub struct Poser {
     ik_repose: Vec<Vec<usize>>,
     /// Whether each bone is a link of some chain.
     is_link: Vec<bool>,
-    /// Per IK chain, per link: its limits, Euler order and solve axis.
-    link_plans: Vec<Vec<LinkPlan>>,
+    /// Per IK chain, per link: what the CCD loops need of it.
+    chain_links: Vec<Vec<PlannedLink>>,
     /// Bones with a fixed axis (軸制限) and that axis, unit length, or zero
     /// for "no rotation".
     fixed_axes: Vec<(usize, Vec3)>,
@@ -202,10 +272,8 @@ pub struct Poser {
     append_r: Vec<Quat>,
     ik_r: Vec<Quat>,
     local_t: Vec<Vec3>,
-    /// Per path bone of the chain being solved: `from_rotation_translation`
-    /// of its local rotation and offset, the local matrix its world matrix
-    /// is its parent's times (made again only when the bone turns).
-    ik_local: Vec<Mat4>,
+    /// Per path bone of the chain being solved (see [`PathSlot`]).
+    ik_path: Vec<PathSlot>,
     /// Per link of the chain being solved: the head position (bits) its
     /// direction to the goal was last computed from, and that direction.
     ik_to_goal: Vec<Option<([u32; 3], Vec3)>>,
@@ -226,16 +294,11 @@ impl Poser {
             ik_repose,
             is_link,
         } = deform_plan(model);
-        let link_plans = skel
+        let chain_links = skel
             .iks
             .iter()
-            .map(|chain| {
-                chain
-                    .links
-                    .iter()
-                    .map(|l| LinkPlan::new(l.limits))
-                    .collect()
-            })
+            .zip(&chain_paths)
+            .map(|(chain, path)| planned_links(model, chain, path, &rank))
             .collect();
         let fixed_axes = skel
             .bones
@@ -262,12 +325,11 @@ impl Poser {
         Poser {
             input: PoseInput::rest(model),
             schedule,
-            rank,
             physics_split,
             chain_paths,
             ik_repose,
             is_link,
-            link_plans,
+            chain_links,
             fixed_axes,
             skin: SkinPlan::new(model),
             parent_links: (0..skel.bones.len())
@@ -287,7 +349,7 @@ impl Poser {
             append_r: Vec::new(),
             ik_r: Vec::new(),
             local_t: Vec::new(),
-            ik_local: Vec::new(),
+            ik_path: Vec::new(),
             ik_to_goal: Vec::new(),
             morphed_positions: Vec::new(),
             materials: MaterialMorphs::default(),
@@ -599,6 +661,7 @@ impl Poser {
         let work = (chain.links.len() * self.chain_paths[c].len()).max(1);
         let loops = (chain.loops.min(MAX_LOOPS) as usize).min(MAX_IK_WORK / work);
         let half = loops / 2;
+        let root = self.root();
         let mut i = 0;
         while i < loops {
             let first_half = i < half;
@@ -609,15 +672,16 @@ impl Poser {
             // them, without the work; on MMT + GimmeGimme most loops are
             // such no-ops because a limited knee cannot reach the target).
             let mut turned = false;
-            for li in 0..chain.links.len() {
+            for li in 0..self.chain_links[c].len() {
                 let step = LinkStep {
                     c,
                     li,
+                    target,
                     goal,
                     cap: unit * (li + 1) as f32,
                     first_half,
                 };
-                turned |= self.turn_link(model, step, out);
+                turned |= self.turn_link(step, &root, out);
             }
             if reached(out) {
                 break;
@@ -630,59 +694,57 @@ impl Poser {
                 loops
             };
         }
-        if self.lazy_effector[c] {
+        if self.lazy_effector[c]
+            && let Some(slot) = self.ik_path.last()
+        {
             // The loops moved only the effector's translation.
-            let last = self.chain_paths[c].len() - 1;
-            let (parent, _) = self.parent_offset(model, target);
-            out.bone_world[target] = self.parent_matrix(parent, out) * self.ik_local[last];
+            out.bone_world[slot.bone] = hang_from(slot.parent, &root, &out.bone_world) * slot.local;
         }
     }
 
-    /// Before chain `c`'s loops: each path bone's local matrix (what its
-    /// world matrix multiplies, see [`Poser::ik_local`]) and no direction
-    /// to the goal known.
+    /// What a root bone hangs from: the placement, or the identity at the
+    /// origin.
+    fn root(&self) -> Mat4 {
+        self.placement.map_or(Mat4::IDENTITY, |(m, _)| m)
+    }
+
+    /// Before chain `c`'s loops: its path's slots (see [`PathSlot`]) and no
+    /// direction to the goal known.
     fn start_chain(&mut self, model: &Model, c: usize, out: &Posed) {
-        self.ik_local.clear();
+        self.ik_path.clear();
         for k in 0..self.chain_paths[c].len() {
             let x = self.chain_paths[c][k];
-            let (_, offset) = self.parent_offset(model, x);
-            self.ik_local.push(Mat4::from_rotation_translation(
-                out.local_rotations[x],
+            let (parent, offset) = self.parent_offset(model, x);
+            self.ik_path.push(PathSlot {
+                bone: x,
+                parent,
                 offset,
-            ));
+                local: Mat4::from_rotation_translation(out.local_rotations[x], offset),
+            });
         }
         self.ik_to_goal.clear();
-        self.ik_to_goal
-            .resize(model.skeleton.iks[c].links.len(), None);
+        self.ik_to_goal.resize(self.chain_links[c].len(), None);
     }
 
     /// One CCD step: link `step.li` of chain `step.c` turned towards the
     /// goal (MMD's rule, see [`super::ik`]) and the path below it posed
     /// again. Returns whether its IK rotation changed.
-    fn turn_link(&mut self, model: &Model, step: LinkStep, out: &mut Posed) -> bool {
-        let chain = &model.skeleton.iks[step.c];
-        let plan = self.link_plans[step.c][step.li];
-        let lb = chain.links[step.li].bone;
-        let target = chain.target;
-        if plan.axis == SolveAxis::Fixed || lb == target || lb == chain.ik_bone {
+    fn turn_link(&mut self, step: LinkStep, root: &Mat4, out: &mut Posed) -> bool {
+        let link = self.chain_links[step.c][step.li];
+        if link.fixed {
             return false;
         }
+        let lb = link.bone;
         let head = out.bone_world[lb].w_axis.truncate();
-        let effector = out.bone_world[target].w_axis.truncate();
+        let effector = out.bone_world[step.target].w_axis.truncate();
         let to_effector = (effector - head).normalize_or_zero();
         let to_goal = self.to_goal(step.li, head, step.goal);
-        let parent = model.skeleton.bones[lb]
-            .parent
-            .filter(|&p| p < out.bone_world.len() && p != lb)
-            .map_or_else(
-                || {
-                    self.placement
-                        .map_or(Mat3::IDENTITY, |(m, _)| Mat3::from_mat4(m))
-                },
-                |p| Mat3::from_mat4(out.bone_world[p]),
-            );
+        let parent = match link.parent {
+            Some(p) => Mat3::from_mat4(out.bone_world[p]),
+            None => Mat3::from_mat4(*root),
+        };
         let cross = to_effector.cross(to_goal);
-        let Some(axis) = step_axis(&plan, cross, parent, step.first_half) else {
+        let Some(axis) = step_axis(&link.plan, cross, parent, step.first_half) else {
             return false;
         };
         // atan2(|a×b|, a·b) rather than acos(a·b): in f32, acos loses small
@@ -690,9 +752,9 @@ impl Poser {
         // drifts a nearly straight knee by up to 0.3 units over 50 loops.
         let angle = cross.length().atan2(to_effector.dot(to_goal)).min(step.cap);
         let mut ik = (Quat::from_axis_angle(axis, angle) * self.ik_r[lb]).normalize();
-        if plan.limits.is_some() {
+        if link.plan.limits.is_some() {
             let animated = self.append_r[lb];
-            let total = limit_rotation(&plan, ik * animated, step.first_half);
+            let total = limit_rotation(&link.plan, ik * animated, step.first_half);
             ik = (total * animated.inverse()).normalize();
         }
         if !ik.is_finite()
@@ -702,7 +764,7 @@ impl Poser {
         }
         self.ik_r[lb] = ik;
         out.local_rotations[lb] = (ik * self.append_r[lb]).normalize();
-        self.repose_path(model, step.c, lb, out);
+        self.repose_path(step.c, link, root, out);
         true
     }
 
@@ -723,33 +785,29 @@ impl Poser {
     }
 
     /// World matrices again for the bones of chain `c`'s path (top link
-    /// down to the effector) from the turned link `lb`'s order position on.
-    /// Their local rotations are current: the caller sets `lb`'s (its local
-    /// matrix is made again here), every other path bone's is the one its
-    /// local matrix in [`Poser::ik_local`] was made from. A lazy effector
-    /// gets its translation alone: `parent world · (offset, 1)`, the very
-    /// column the whole product computes, bit for bit (glam's `Mat4 · Mat4`
-    /// multiplies each column by `mul_vec4`); the rest of its matrix is
-    /// made once the chain is solved.
-    fn repose_path(&mut self, model: &Model, c: usize, lb: usize, out: &mut Posed) {
-        let from = self.rank[lb];
+    /// down to the effector, in deform order) from the turned `link`'s
+    /// order position on. Their local rotations are current: the caller
+    /// sets the link's (its local matrix is made again here), every other
+    /// path bone's is the one its slot's local matrix was made from. A lazy
+    /// effector gets its translation alone: `parent world · (offset, 1)`,
+    /// the very column the whole product computes, bit for bit (glam's
+    /// `Mat4 · Mat4` multiplies each column by `mul_vec4`); the rest of its
+    /// matrix is made once the chain is solved.
+    fn repose_path(&mut self, c: usize, link: PlannedLink, root: &Mat4, out: &mut Posed) {
         let lazy = self.lazy_effector[c];
-        let path = &self.chain_paths[c];
-        let last = path.len() - 1;
-        for (k, &x) in path.iter().enumerate() {
-            if self.rank[x] < from {
-                continue;
-            }
-            let (parent, offset) = self.parent_offset(model, x);
+        let last = self.ik_path.len() - 1;
+        for k in link.from..self.ik_path.len() {
+            let slot = &mut self.ik_path[k];
+            let pw = hang_from(slot.parent, root, &out.bone_world);
             if lazy && k == last {
-                out.bone_world[x].w_axis =
-                    self.parent_matrix(parent, out).mul_vec4(offset.extend(1.0));
+                out.bone_world[slot.bone].w_axis = pw.mul_vec4(slot.offset.extend(1.0));
                 continue;
             }
-            if x == lb {
-                self.ik_local[k] = Mat4::from_rotation_translation(out.local_rotations[x], offset);
+            if slot.bone == link.bone {
+                slot.local =
+                    Mat4::from_rotation_translation(out.local_rotations[slot.bone], slot.offset);
             }
-            out.bone_world[x] = self.parent_matrix(parent, out) * self.ik_local[k];
+            out.bone_world[slot.bone] = pw * slot.local;
         }
     }
 
