@@ -738,7 +738,7 @@ impl Poser {
         let head = out.bone_world[lb].w_axis.truncate();
         let effector = out.bone_world[step.target].w_axis.truncate();
         let to_effector = (effector - head).normalize_or_zero();
-        let to_goal = self.to_goal(step.li, head, step.goal);
+        let to_goal = self.goal_direction(step.li, head, step.goal);
         let parent = match link.parent {
             Some(p) => Mat3::from_mat4(out.bone_world[p]),
             None => Mat3::from_mat4(*root),
@@ -772,7 +772,7 @@ impl Poser {
     /// again only when the head moved (a link's head moves only when a link
     /// above it turns; the top link's never does).
     #[inline]
-    fn to_goal(&mut self, li: usize, head: Vec3, goal: Vec3) -> Vec3 {
+    fn goal_direction(&mut self, li: usize, head: Vec3, goal: Vec3) -> Vec3 {
         let bits = head.to_array().map(f32::to_bits);
         match self.ik_to_goal[li] {
             Some((h, d)) if h == bits => d,
