@@ -444,17 +444,15 @@ impl Poser {
         }
         expand_morphs(model, &self.input.morphs, &mut out.applied_morphs);
 
-        self.anim_t.clear();
-        // A non-finite motion value (a broken file) counts as rest.
-        self.anim_t.extend(
-            self.input
-                .translations
-                .iter()
-                .map(|t| if t.is_finite() { *t } else { Vec3::ZERO }),
-        );
-        self.anim_r.clear();
-        self.anim_r
-            .extend(self.input.rotations.iter().map(|q| safe_normalize(*q)));
+        // A non-finite motion value (a broken file) counts as rest. Every
+        // entry is written (the input has one per bone).
+        self.anim_t.resize(n, Vec3::ZERO);
+        self.anim_r.resize(n, Quat::IDENTITY);
+        let motion = self.input.translations.iter().zip(&self.input.rotations);
+        for ((t, r), (mt, mr)) in self.anim_t.iter_mut().zip(&mut self.anim_r).zip(motion) {
+            *t = if mt.is_finite() { *mt } else { Vec3::ZERO };
+            *r = safe_normalize(*mr);
+        }
         for &(b, axis) in &self.fixed_axes {
             self.anim_r[b] = onto_fixed_axis(self.anim_r[b], axis);
         }
