@@ -117,6 +117,7 @@ impl LinkPlan {
 /// of the unit vectors in model space from the link's head to the effector
 /// and to the goal; `parent` is the parent's world rotation; `first_half`
 /// is whether this loop is in the first half.
+#[inline]
 pub(crate) fn step_axis(
     plan: &LinkPlan,
     cross: Vec3,
