@@ -113,17 +113,17 @@ impl LinkPlan {
 }
 
 /// The step's axis in the link's parent frame, or `None` when the two
-/// directions are (nearly) parallel. `to_effector` and `to_goal` are unit
-/// vectors in model space from the link's head; `parent` is the parent's
-/// world rotation; `first_half` is whether this loop is in the first half.
+/// directions are (nearly) parallel. `cross` is `to_effector × to_goal`,
+/// of the unit vectors in model space from the link's head to the effector
+/// and to the goal; `parent` is the parent's world rotation; `first_half`
+/// is whether this loop is in the first half.
+#[inline]
 pub(crate) fn step_axis(
     plan: &LinkPlan,
-    to_effector: Vec3,
-    to_goal: Vec3,
+    cross: Vec3,
     parent: Mat3,
     first_half: bool,
 ) -> Option<Vec3> {
-    let cross = to_effector.cross(to_goal);
     if cross.length_squared() < 1e-8 {
         return None;
     }
@@ -240,55 +240,99 @@ fn zero_locked_angle(a: f32, b: Option<f32>, min: f32, max: f32) -> f32 {
 }
 
 /// [`limit_rotation`] for a finite `total` on a link with zero-locked axes.
+/// Reads only the entries of `Mat3::from_quat(total)` its Euler order
+/// needs, each computed as glam computes it.
 fn limit_rotation_locked(
     plan: &LinkPlan,
     (min, max): (Vec3, Vec3),
     total: Quat,
     first_half: bool,
 ) -> Quat {
-    let m = Mat3::from_quat(total);
-    let at = |c: usize, r: usize| m.col(c)[r];
-    let hold = |s: f32| s.clamp(-1.0, 1.0).asin().clamp(-MIDDLE_HOLD, MIDDLE_HOLD);
-    // Per axis (x, y, z): the arguments of its angle (`atan2(a, b)`, or
-    // `hold(a)` for the middle one), as `to_euler` reads them.
-    let args: [(f32, Option<f32>); 3] = match plan.order {
-        EulerOrder::Yxz => [
-            (-at(2, 1), None),
-            (at(2, 0), Some(at(2, 2))),
-            (at(0, 1), Some(at(1, 1))),
-        ],
-        EulerOrder::Zyx => [
-            (at(1, 2), Some(at(2, 2))),
-            (-at(0, 2), None),
-            (at(0, 1), Some(at(0, 0))),
-        ],
-        EulerOrder::Xzy => [
-            (at(1, 2), Some(at(1, 1))),
-            (at(2, 0), Some(at(0, 0))),
-            (-at(1, 0), None),
-        ],
-    };
-    let mut half_turns = [Quat::IDENTITY; 3];
-    for k in 0..3 {
-        let (a, b) = args[k];
+    let m = QuatMatrix::new(total);
+    // The rotation about axis `k` whose limited angle is that of
+    // `atan2(a, b)`, or `hold(a)` for the middle axis (`b` `None`), as
+    // `to_euler` reads the angles.
+    let turn = |k: usize, a: f32, b: Option<f32>| {
         let (s, c) = if plan.zero_locked[k] {
             // sin_cos(±0 · 0.5) is (±0, 1).
             (zero_locked_angle(a, b, min[k], max[k]) * 0.5, 1.0)
         } else {
             let e = match b {
                 Some(b) => a.atan2(b),
-                None => hold(a),
+                None => a.clamp(-1.0, 1.0).asin().clamp(-MIDDLE_HOLD, MIDDLE_HOLD),
             };
             (limit_angle(e, min[k], max[k], first_half) * 0.5).sin_cos()
         };
         let mut v = [0.0, 0.0, 0.0, c];
         v[k] = s;
-        half_turns[k] = Quat::from_array(v);
-    }
-    let [x, y, z] = half_turns;
+        Quat::from_array(v)
+    };
     match plan.order {
-        EulerOrder::Yxz => y * x * z,
-        EulerOrder::Zyx => z * y * x,
-        EulerOrder::Xzy => x * z * y,
+        EulerOrder::Yxz => {
+            let x = turn(0, -m.at(2, 1), None);
+            let y = turn(1, m.at(2, 0), Some(m.at(2, 2)));
+            let z = turn(2, m.at(0, 1), Some(m.at(1, 1)));
+            y * x * z
+        }
+        EulerOrder::Zyx => {
+            let x = turn(0, m.at(1, 2), Some(m.at(2, 2)));
+            let y = turn(1, -m.at(0, 2), None);
+            let z = turn(2, m.at(0, 1), Some(m.at(0, 0)));
+            z * y * x
+        }
+        EulerOrder::Xzy => {
+            let x = turn(0, m.at(1, 2), Some(m.at(1, 1)));
+            let y = turn(1, m.at(2, 0), Some(m.at(0, 0)));
+            let z = turn(2, -m.at(1, 0), None);
+            x * z * y
+        }
+    }
+}
+
+/// The products `Mat3::from_quat` builds its entries from, so that an entry
+/// can be computed alone (bit for bit glam's).
+struct QuatMatrix {
+    xx: f32,
+    xy: f32,
+    xz: f32,
+    yy: f32,
+    yz: f32,
+    zz: f32,
+    wx: f32,
+    wy: f32,
+    wz: f32,
+}
+
+impl QuatMatrix {
+    #[inline]
+    fn new(q: Quat) -> QuatMatrix {
+        let (x2, y2, z2) = (q.x + q.x, q.y + q.y, q.z + q.z);
+        QuatMatrix {
+            xx: q.x * x2,
+            xy: q.x * y2,
+            xz: q.x * z2,
+            yy: q.y * y2,
+            yz: q.y * z2,
+            zz: q.z * z2,
+            wx: q.w * x2,
+            wy: q.w * y2,
+            wz: q.w * z2,
+        }
+    }
+
+    /// Row `r` of column `c` of `Mat3::from_quat(q)`.
+    #[inline]
+    fn at(&self, c: usize, r: usize) -> f32 {
+        match (c, r) {
+            (0, 0) => 1.0 - (self.yy + self.zz),
+            (0, 1) => self.xy + self.wz,
+            (0, 2) => self.xz - self.wy,
+            (1, 0) => self.xy - self.wz,
+            (1, 1) => 1.0 - (self.xx + self.zz),
+            (1, 2) => self.yz + self.wx,
+            (2, 0) => self.xz + self.wy,
+            (2, 1) => self.yz - self.wx,
+            _ => 1.0 - (self.xx + self.yy),
+        }
     }
 }

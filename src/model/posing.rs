@@ -142,6 +142,89 @@ impl Posed {
     }
 }
 
+/// One CCD step of [`Poser::solve_chain`]: link `li` of chain `c`, the
+/// chain's effector (`target`), the goal, the link's angle cap and whether the loop is in the first half.
+#[derive(Debug, Clone, Copy)]
+struct LinkStep {
+    c: usize,
+    li: usize,
+    target: usize,
+    goal: Vec3,
+    cap: f32,
+    first_half: bool,
+}
+
+/// What the CCD loops need of one IK link, planned once per model.
+#[derive(Debug, Clone, Copy)]
+struct PlannedLink {
+    /// The rotated bone.
+    bone: usize,
+    /// Its limits, Euler order and solve axis.
+    plan: LinkPlan,
+    /// The bone whose world rotation is the link's parent frame (`None`:
+    /// the placement's).
+    parent: Option<usize>,
+    /// Whether the link never turns: limits all zero, or the bone is the
+    /// chain's effector or IK bone.
+    fixed: bool,
+    /// The first position in the chain's path (sorted by deform order)
+    /// at or after the link's order position: where posing the path again
+    /// after the link turns starts.
+    from: usize,
+}
+
+/// The links of `chain` (whose path is `path`) as the CCD loops read them.
+fn planned_links(
+    model: &Model,
+    chain: &super::skeleton::IkChain,
+    path: &[usize],
+    rank: &[usize],
+) -> Vec<PlannedLink> {
+    let n = model.skeleton.bones.len();
+    chain
+        .links
+        .iter()
+        .map(|l| {
+            let plan = LinkPlan::new(l.limits);
+            let lb = l.bone;
+            PlannedLink {
+                bone: lb,
+                plan,
+                parent: model.skeleton.bones[lb]
+                    .parent
+                    .filter(|&p| p < n && p != lb),
+                fixed: plan.axis == SolveAxis::Fixed || lb == chain.target || lb == chain.ik_bone,
+                from: path.partition_point(|&x| rank[x] < rank[lb]),
+            }
+        })
+        .collect()
+}
+
+/// One bone of the path of the chain being solved: what its world matrix is
+/// made of while the CCD loops run (its parent's world matrix, which the
+/// loops may change, times `local`).
+#[derive(Debug, Clone, Copy)]
+struct PathSlot {
+    bone: usize,
+    /// Its parent as posing reads it (`None`: a root).
+    parent: Option<usize>,
+    /// Rest offset + local translation, in the parent's frame.
+    offset: Vec3,
+    /// `from_rotation_translation` of its local rotation and `offset`
+    /// (made again only when the bone itself turns).
+    local: Mat4,
+}
+
+/// The world matrix a bone with `parent` hangs from: the parent's in
+/// `worlds`, else `root` (the placement, or the identity at the origin).
+#[inline]
+fn hang_from(parent: Option<usize>, root: &Mat4, worlds: &[Mat4]) -> Mat4 {
+    match parent {
+        Some(p) => worlds[p],
+        None => *root,
+    }
+}
+
 /// Evaluates [`PoseInput`]s for one model. Build once per model with
 /// [`Poser::new`]; [`Poser::evaluate`] then reuses its buffers. Passing a
 /// different model than the one it was built for gives meaningless (but
@@ -150,8 +233,6 @@ impl Posed {
 pub struct Poser {
     input: PoseInput,
     schedule: Vec<Step>,
-    /// Position of each bone in the bone order.
-    rank: Vec<usize>,
     /// Schedule position of the first after-physics bone (the schedule's
     /// length when there is none).
     physics_split: usize,
@@ -167,8 +248,8 @@ pub struct Poser {
     ik_repose: Vec<Vec<usize>>,
     /// Whether each bone is a link of some chain.
     is_link: Vec<bool>,
-    /// Per IK chain, per link: its limits, Euler order and solve axis.
-    link_plans: Vec<Vec<LinkPlan>>,
+    /// Per IK chain, per link: what the CCD loops need of it.
+    chain_links: Vec<Vec<PlannedLink>>,
     /// Bones with a fixed axis (軸制限) and that axis, unit length, or zero
     /// for "no rotation".
     fixed_axes: Vec<(usize, Vec3)>,
@@ -191,6 +272,11 @@ pub struct Poser {
     append_r: Vec<Quat>,
     ik_r: Vec<Quat>,
     local_t: Vec<Vec3>,
+    /// Per path bone of the chain being solved (see [`PathSlot`]).
+    ik_path: Vec<PathSlot>,
+    /// Per link of the chain being solved: the head position (bits) its
+    /// direction to the goal was last computed from, and that direction.
+    ik_to_goal: Vec<Option<([u32; 3], Vec3)>>,
     morphed_positions: Vec<Vec3>,
     /// Material morph factors, reused frame to frame.
     materials: MaterialMorphs,
@@ -208,16 +294,11 @@ impl Poser {
             ik_repose,
             is_link,
         } = deform_plan(model);
-        let link_plans = skel
+        let chain_links = skel
             .iks
             .iter()
-            .map(|chain| {
-                chain
-                    .links
-                    .iter()
-                    .map(|l| LinkPlan::new(l.limits))
-                    .collect()
-            })
+            .zip(&chain_paths)
+            .map(|(chain, path)| planned_links(model, chain, path, &rank))
             .collect();
         let fixed_axes = skel
             .bones
@@ -244,12 +325,11 @@ impl Poser {
         Poser {
             input: PoseInput::rest(model),
             schedule,
-            rank,
             physics_split,
             chain_paths,
             ik_repose,
             is_link,
-            link_plans,
+            chain_links,
             fixed_axes,
             skin: SkinPlan::new(model),
             parent_links: (0..skel.bones.len())
@@ -269,6 +349,8 @@ impl Poser {
             append_r: Vec::new(),
             ik_r: Vec::new(),
             local_t: Vec::new(),
+            ik_path: Vec::new(),
+            ik_to_goal: Vec::new(),
             morphed_positions: Vec::new(),
             materials: MaterialMorphs::default(),
         }
@@ -362,17 +444,15 @@ impl Poser {
         }
         expand_morphs(model, &self.input.morphs, &mut out.applied_morphs);
 
-        self.anim_t.clear();
-        // A non-finite motion value (a broken file) counts as rest.
-        self.anim_t.extend(
-            self.input
-                .translations
-                .iter()
-                .map(|t| if t.is_finite() { *t } else { Vec3::ZERO }),
-        );
-        self.anim_r.clear();
-        self.anim_r
-            .extend(self.input.rotations.iter().map(|q| safe_normalize(*q)));
+        // A non-finite motion value (a broken file) counts as rest. Every
+        // entry is written (the input has one per bone).
+        self.anim_t.resize(n, Vec3::ZERO);
+        self.anim_r.resize(n, Quat::IDENTITY);
+        let motion = self.input.translations.iter().zip(&self.input.rotations);
+        for ((t, r), (mt, mr)) in self.anim_t.iter_mut().zip(&mut self.anim_r).zip(motion) {
+            *t = if mt.is_finite() { *mt } else { Vec3::ZERO };
+            *r = safe_normalize(*mr);
+        }
         for &(b, axis) in &self.fixed_axes {
             self.anim_r[b] = onto_fixed_axis(self.anim_r[b], axis);
         }
@@ -508,27 +588,35 @@ impl Poser {
     }
 
     /// World matrix of `b` from its parent's and its local values.
+    #[inline]
     fn update_world(&self, model: &Model, b: usize, out: &mut Posed) {
-        let (pw, offset) = self.parent_world(model, b, out);
-        out.bone_world[b] = pw * Mat4::from_rotation_translation(out.local_rotations[b], offset);
+        let (parent, offset) = self.parent_offset(model, b);
+        let local = Mat4::from_rotation_translation(out.local_rotations[b], offset);
+        out.bone_world[b] = self.parent_matrix(parent, out) * local;
     }
 
-    /// What `b`'s world matrix is built from: its parent's world matrix (a
-    /// root hangs from the placement, the identity at the origin) and its
-    /// offset in the parent's frame (rest offset + local translation). The
-    /// parent and rest offset are planned in `Poser::new` (a model with
-    /// more bones than planned reads them from the model).
-    fn parent_world(&self, model: &Model, b: usize, out: &Posed) -> (Mat4, Vec3) {
+    /// `b`'s parent as posing reads it (`None`: a root) and its offset in
+    /// the parent's frame (rest offset + local translation). The parent and
+    /// rest offset are planned in `Poser::new` (a model with more bones
+    /// than planned reads them from the model).
+    #[inline]
+    fn parent_offset(&self, model: &Model, b: usize) -> (Option<usize>, Vec3) {
         let (parent, rest_offset) = match self.parent_links.get(b) {
             Some(&(p, d)) => ((p != NO_PARENT).then_some(p as usize), d),
             None => parent_link(model, b),
         };
-        let pw = match (parent, self.placement) {
+        (parent, rest_offset + self.local_t[b])
+    }
+
+    /// The world matrix a bone with `parent` hangs from: the parent's (a
+    /// root hangs from the placement, the identity at the origin).
+    #[inline]
+    fn parent_matrix(&self, parent: Option<usize>, out: &Posed) -> Mat4 {
+        match (parent, &self.placement) {
             (Some(p), _) => out.bone_world[p],
             (None, None) => Mat4::IDENTITY,
-            (None, Some((m, _))) => m,
-        };
-        (pw, rest_offset + self.local_t[b])
+            (None, Some((m, _))) => *m,
+        }
     }
 
     /// CCD for chain `c` by MMD's rule (see [`super::ik`]): the links'
@@ -562,6 +650,7 @@ impl Poser {
         if reached(out) {
             return;
         }
+        self.start_chain(model, c, out);
         let unit = if chain.limit_angle.is_finite() && chain.limit_angle > 0.0 {
             chain.limit_angle
         } else {
@@ -570,6 +659,7 @@ impl Poser {
         let work = (chain.links.len() * self.chain_paths[c].len()).max(1);
         let loops = (chain.loops.min(MAX_LOOPS) as usize).min(MAX_IK_WORK / work);
         let half = loops / 2;
+        let root = self.root();
         let mut i = 0;
         while i < loops {
             let first_half = i < half;
@@ -580,55 +670,16 @@ impl Poser {
             // them, without the work; on MMT + GimmeGimme most loops are
             // such no-ops because a limited knee cannot reach the target).
             let mut turned = false;
-            for (li, link) in chain.links.iter().enumerate() {
-                let plan = self.link_plans[c][li];
-                let lb = link.bone;
-                if plan.axis == SolveAxis::Fixed || lb == target || lb == chain.ik_bone {
-                    continue;
-                }
-                let head = out.bone_world[lb].w_axis.truncate();
-                let effector = out.bone_world[target].w_axis.truncate();
-                let to_effector = (effector - head).normalize_or_zero();
-                let to_goal = (goal - head).normalize_or_zero();
-                let parent = model.skeleton.bones[lb]
-                    .parent
-                    .filter(|&p| p < out.bone_world.len() && p != lb)
-                    .map_or_else(
-                        || {
-                            self.placement
-                                .map_or(Mat3::IDENTITY, |(m, _)| Mat3::from_mat4(m))
-                        },
-                        |p| Mat3::from_mat4(out.bone_world[p]),
-                    );
-                let Some(axis) = step_axis(&plan, to_effector, to_goal, parent, first_half) else {
-                    continue;
+            for li in 0..self.chain_links[c].len() {
+                let step = LinkStep {
+                    c,
+                    li,
+                    target,
+                    goal,
+                    cap: unit * (li + 1) as f32,
+                    first_half,
                 };
-                let cap = unit * (li + 1) as f32;
-                // atan2(|a×b|, a·b) rather than acos(a·b): in f32, acos
-                // loses small angles near convergence (the reference
-                // computes in f64), which drifts a nearly straight knee by
-                // up to 0.3 units over 50 loops.
-                let angle = to_effector
-                    .cross(to_goal)
-                    .length()
-                    .atan2(to_effector.dot(to_goal))
-                    .min(cap);
-                let mut ik = (Quat::from_axis_angle(axis, angle) * self.ik_r[lb]).normalize();
-                if plan.limits.is_some() {
-                    let animated = self.append_r[lb];
-                    let total = limit_rotation(&plan, ik * animated, first_half);
-                    ik = (total * animated.inverse()).normalize();
-                }
-                if !ik.is_finite() {
-                    continue;
-                }
-                if ik.to_array().map(f32::to_bits) == self.ik_r[lb].to_array().map(f32::to_bits) {
-                    continue;
-                }
-                turned = true;
-                self.ik_r[lb] = ik;
-                out.local_rotations[lb] = (ik * self.append_r[lb]).normalize();
-                self.repose_path(model, c, self.rank[lb], out);
+                turned |= self.turn_link(step, &root, out);
             }
             if reached(out) {
                 break;
@@ -641,40 +692,121 @@ impl Poser {
                 loops
             };
         }
-        if self.lazy_effector[c] {
+        if self.lazy_effector[c]
+            && let Some(slot) = self.ik_path.last()
+        {
             // The loops moved only the effector's translation.
-            self.update_world(model, target, out);
+            out.bone_world[slot.bone] = hang_from(slot.parent, &root, &out.bone_world) * slot.local;
         }
     }
 
-    /// World matrices again for the bones of chain `c`'s path (top link
-    /// down to the effector) from order position `from` on. Their local
-    /// rotations are current: the caller sets the turned link's, and every
-    /// other path bone's was set when the chain started (`pose_bone`) or
-    /// when its own IK rotation last changed.
-    fn repose_path(&mut self, model: &Model, c: usize, from: usize, out: &mut Posed) {
-        let path = &self.chain_paths[c];
-        let lazy = self.lazy_effector[c];
-        for (k, &x) in path.iter().enumerate() {
-            if self.rank[x] >= from {
-                if lazy && k + 1 == path.len() {
-                    self.update_position(model, x, out);
-                } else {
-                    self.update_world(model, x, out);
-                }
+    /// What a root bone hangs from: the placement, or the identity at the
+    /// origin.
+    fn root(&self) -> Mat4 {
+        self.placement.map_or(Mat4::IDENTITY, |(m, _)| m)
+    }
+
+    /// Before chain `c`'s loops: its path's slots (see [`PathSlot`]) and no
+    /// direction to the goal known.
+    fn start_chain(&mut self, model: &Model, c: usize, out: &Posed) {
+        self.ik_path.clear();
+        for k in 0..self.chain_paths[c].len() {
+            let x = self.chain_paths[c][k];
+            let (parent, offset) = self.parent_offset(model, x);
+            self.ik_path.push(PathSlot {
+                bone: x,
+                parent,
+                offset,
+                local: Mat4::from_rotation_translation(out.local_rotations[x], offset),
+            });
+        }
+        self.ik_to_goal.clear();
+        self.ik_to_goal.resize(self.chain_links[c].len(), None);
+    }
+
+    /// One CCD step: link `step.li` of chain `step.c` turned towards the
+    /// goal (MMD's rule, see [`super::ik`]) and the path below it posed
+    /// again. Returns whether its IK rotation changed.
+    fn turn_link(&mut self, step: LinkStep, root: &Mat4, out: &mut Posed) -> bool {
+        let link = self.chain_links[step.c][step.li];
+        if link.fixed {
+            return false;
+        }
+        let lb = link.bone;
+        let head = out.bone_world[lb].w_axis.truncate();
+        let effector = out.bone_world[step.target].w_axis.truncate();
+        let to_effector = (effector - head).normalize_or_zero();
+        let to_goal = self.goal_direction(step.li, head, step.goal);
+        let parent = match link.parent {
+            Some(p) => Mat3::from_mat4(out.bone_world[p]),
+            None => Mat3::from_mat4(*root),
+        };
+        let cross = to_effector.cross(to_goal);
+        let Some(axis) = step_axis(&link.plan, cross, parent, step.first_half) else {
+            return false;
+        };
+        // atan2(|a×b|, a·b) rather than acos(a·b): in f32, acos loses small
+        // angles near convergence (the reference computes in f64), which
+        // drifts a nearly straight knee by up to 0.3 units over 50 loops.
+        let angle = cross.length().atan2(to_effector.dot(to_goal)).min(step.cap);
+        let mut ik = (Quat::from_axis_angle(axis, angle) * self.ik_r[lb]).normalize();
+        if link.plan.limits.is_some() {
+            let animated = self.append_r[lb];
+            let total = limit_rotation(&link.plan, ik * animated, step.first_half);
+            ik = (total * animated.inverse()).normalize();
+        }
+        if !ik.is_finite()
+            || ik.to_array().map(f32::to_bits) == self.ik_r[lb].to_array().map(f32::to_bits)
+        {
+            return false;
+        }
+        self.ik_r[lb] = ik;
+        out.local_rotations[lb] = (ik * self.append_r[lb]).normalize();
+        self.repose_path(step.c, link, root, out);
+        true
+    }
+
+    /// The unit vector from link `li`'s head at `head` to `goal`, computed
+    /// again only when the head moved (a link's head moves only when a link
+    /// above it turns; the top link's never does).
+    #[inline]
+    fn goal_direction(&mut self, li: usize, head: Vec3, goal: Vec3) -> Vec3 {
+        let bits = head.to_array().map(f32::to_bits);
+        match self.ik_to_goal[li] {
+            Some((h, d)) if h == bits => d,
+            _ => {
+                let d = (goal - head).normalize_or_zero();
+                self.ik_to_goal[li] = Some((bits, d));
+                d
             }
         }
     }
 
-    /// Only the translation of `b`'s world matrix (what the loops read of
-    /// an effector, see [`Poser::lazy_effector`]): `parent world ·
-    /// (offset, 1)`, the very column [`update_world`](Self::update_world)'s
-    /// product computes, bit for bit (glam's `Mat4 · Mat4` multiplies each
-    /// column by `mul_vec4`). The other columns are left for
-    /// [`update_world`](Self::update_world) at the end of the solve.
-    fn update_position(&self, model: &Model, b: usize, out: &mut Posed) {
-        let (pw, offset) = self.parent_world(model, b, out);
-        out.bone_world[b].w_axis = pw.mul_vec4(offset.extend(1.0));
+    /// World matrices again for the bones of chain `c`'s path (top link
+    /// down to the effector, in deform order) from the turned `link`'s
+    /// order position on. Their local rotations are current: the caller
+    /// sets the link's (its local matrix is made again here), every other
+    /// path bone's is the one its slot's local matrix was made from. A lazy
+    /// effector gets its translation alone: `parent world · (offset, 1)`,
+    /// the very column the whole product computes, bit for bit (glam's
+    /// `Mat4 · Mat4` multiplies each column by `mul_vec4`); the rest of its
+    /// matrix is made once the chain is solved.
+    fn repose_path(&mut self, c: usize, link: PlannedLink, root: &Mat4, out: &mut Posed) {
+        let lazy = self.lazy_effector[c];
+        let last = self.ik_path.len() - 1;
+        for k in link.from..self.ik_path.len() {
+            let slot = &mut self.ik_path[k];
+            let pw = hang_from(slot.parent, root, &out.bone_world);
+            if lazy && k == last {
+                out.bone_world[slot.bone].w_axis = pw.mul_vec4(slot.offset.extend(1.0));
+                continue;
+            }
+            if slot.bone == link.bone {
+                slot.local =
+                    Mat4::from_rotation_translation(out.local_rotations[slot.bone], slot.offset);
+            }
+            out.bone_world[slot.bone] = pw * slot.local;
+        }
     }
 
     /// Material morphs alone, with `out`'s applied weights: what a
