@@ -17,6 +17,7 @@ use super::panels::viewport::ViewMode;
 use super::scene_ops::{self, Intent, Ready};
 use crate::render::asset::ModelAsset;
 use crate::scene;
+use crate::scene::ModelRef;
 use crate::vmd::{self, Motion};
 use crate::workspace::SceneEvent;
 use crate::workspace::Workspace;
@@ -92,17 +93,13 @@ impl Opening<'_> {
                 return;
             }
         };
+        let mut waits = None;
         if let Some(bone) = bone {
-            let actor = self.ws.scene().actors.iter().position(|a| {
-                self.scene
-                    .rig_for(&a.model)
-                    .skeleton
-                    .bones
-                    .iter()
-                    .any(|b| b.name == bone)
-            });
-            match actor {
+            match self.actor_with_bone(&bone) {
                 Some(actor) => acc.state.parent = crate::scene::set::Parent::Bone { actor, bone },
+                // A model opened with it is still loading: attached when
+                // it arrives (see `attach_waiting`).
+                None if self.scene.pending() => waits = Some(bone),
                 None => self.shared.error(format!(
                     "{}: no actor's model has the bone {bone}; the accessory is placed in the world",
                     path.display()
@@ -111,8 +108,52 @@ impl Opening<'_> {
         }
         let x = acc.path.clone();
         self.apply(Event::Scene(SceneEvent::AddAccessory(Box::new(acc))));
+        if let Some(bone) = waits {
+            let slot = self.ws.scene().set.accessories.len().saturating_sub(1);
+            (self.scene.attach_waiting).push((slot, x.clone(), bone, path));
+        }
         if !self.scene.models.contains_key(&x) {
             self.open_for(x, Intent::SetPiece);
+        }
+    }
+
+    /// The first actor whose model has a bone named `bone` (the built-in
+    /// skeleton counts; a model file still loading does not).
+    fn actor_with_bone(&self, bone: &str) -> Option<usize> {
+        self.ws.scene().actors.iter().position(|a| {
+            (a.model == ModelRef::Builtin || self.scene.loaded(&a.model))
+                && (self.scene.rig_for(&a.model).skeleton.bones)
+                    .iter()
+                    .any(|b| b.name == bone)
+        })
+    }
+
+    /// After a model load: each accessory waiting for its `.vac`'s bone is
+    /// attached to the first actor now holding that bone (one undo step
+    /// each, "Accessory placement"); once nothing is loading, those still
+    /// waiting are named and stay in the world.
+    fn attach_waiting(&mut self) {
+        let waiting = std::mem::take(&mut self.scene.attach_waiting);
+        for (slot, x, bone, vac) in waiting {
+            let acc = self.ws.scene().set.accessories.get(slot);
+            let Some(acc) = acc.filter(|a| a.path == x) else {
+                continue; // removed (or replaced) meanwhile
+            };
+            let mut state = acc.state.clone();
+            match self.actor_with_bone(&bone) {
+                Some(actor) => {
+                    state.parent = crate::scene::set::Parent::Bone { actor, bone };
+                    let e = SceneEvent::SetAccessoryState(slot, Box::new(state));
+                    self.apply(Event::Scene(e));
+                }
+                None if self.scene.pending() => {
+                    self.scene.attach_waiting.push((slot, x, bone, vac));
+                }
+                None => self.shared.error(format!(
+                    "{}: no actor's model has the bone {bone}; the accessory is placed in the world",
+                    vac.display()
+                )),
+            }
         }
     }
 
@@ -148,6 +189,9 @@ impl Opening<'_> {
                 }
                 Ready::Place(..) => {}
             }
+        }
+        if !self.scene.attach_waiting.is_empty() {
+            self.attach_waiting();
         }
     }
 

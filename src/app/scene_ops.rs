@@ -35,6 +35,11 @@ pub struct SceneState {
     /// here, and what it holds that the scene does not use (the scene
     /// panel lists it, with Locate…). None for other scenes.
     pub project: Option<crate::project::missing::ProjectReport>,
+    /// Accessories whose `.vac` names a bone no loaded actor has while
+    /// models are still loading (a model and its `.vac` opened together):
+    /// (set slot, the accessory's `.x`, the bone, the `.vac`). Attached
+    /// when a model arrives that has the bone.
+    pub attach_waiting: Vec<(usize, PathBuf, String, PathBuf)>,
     /// What each pending open request is for, by its sequence number.
     intents: HashMap<u64, Intent>,
     /// Results that finished before an earlier request: applied in order.
@@ -54,6 +59,7 @@ impl Default for SceneState {
             model_loads: HashMap::new(),
             builtin: crate::model::standard_model(),
             project: None,
+            attach_waiting: Vec::new(),
             intents: HashMap::new(),
             waiting: BTreeMap::new(),
             skipped: HashSet::new(),

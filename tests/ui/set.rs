@@ -171,6 +171,45 @@ fn an_accessory_alone_on_the_command_line_is_worn_by_the_demo_dancer() {
     assert!(!app.panels.viewport.view.show_grid && !app.panels.viewport.second.show_grid);
 }
 
+/// `vmd-studio mei.pmd box.vac`: the model loads in the background, so
+/// when the `.vac` is read no actor holds its bone yet; the accessory
+/// waits and is attached to Mei's 右手首 when she arrives (it was left in
+/// the world, with "no actor's model has the bone", seen driving the
+/// release build).
+#[test]
+fn a_vac_opened_with_its_model_is_worn_once_the_model_has_loaded() {
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("floor.x"), FLOOR_X).unwrap();
+    let mut vac = b"box\r\nfloor.x\r\n0.5\r\n0,1,0\r\n0,0,0\r\n".to_vec();
+    vac.extend_from_slice(b"\x89\x45\x8e\xe8\x8e\xf1\r\n"); // 右手首
+    std::fs::write(dir.join("box.vac"), vac).unwrap();
+    let mut app = StudioApp::default();
+    let files = [corpus.join("mmdagent__mei.pmd"), dir.join("box.vac")];
+    vmd_studio::app::open_command_line(&mut app, &files, &[]);
+    let mut h = harness(app);
+    settle(&mut h);
+    let app = h.state();
+    let actors = &app.ws.scene().actors;
+    assert_eq!(actors.len(), 1);
+    assert!(app.scene.loaded(&actors[0].model), "Mei loaded");
+    let accs = &app.ws.scene().set.accessories;
+    assert_eq!(accs.len(), 1, "{:?}", app.shared.messages);
+    let want = Parent::Bone {
+        actor: 0,
+        bone: "右手首".into(),
+    };
+    assert_eq!(accs[0].state.parent, want, "{:?}", app.shared.messages);
+    assert!(
+        !(app.shared.messages.iter()).any(|(m, _)| m.contains("no actor's model has the bone")),
+        "{:?}",
+        app.shared.messages
+    );
+}
+
 /// Accessory keys from the Set section: Key accessory at frame 0 (the button), a
 /// keyed X = 10 at frame 30, the accessory half-way at frame 15 (MMD plays
 /// accessory keys linearly: hand computation 10 · 15/30 = 5); Delete key at
