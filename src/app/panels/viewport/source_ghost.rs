@@ -38,24 +38,31 @@ fn memory(ctx: &egui::Context) -> Shared {
 }
 
 /// The ghost's bone lines (model space) at motion frame `frame`, posed
-/// again only when the model, the motion or the frame changed.
-fn lines(m: &mut Memory, g: &SourceGhost, frame: f64) -> Vec<[Vec3; 2]> {
+/// again only when the model, the motion or the frame changed; the engine
+/// is bound again only when the model or the motion changed (not at every
+/// frame of playback).
+fn lines<'m>(m: &'m mut Memory, g: &SourceGhost, frame: f64) -> &'m [[Vec3; 2]] {
     let model_id = std::ptr::from_ref(g.model) as usize;
     let key = (model_id, g.motion.id, g.motion.revision, frame.to_bits());
     if m.key == Some(key) {
-        return m.lines.clone();
+        return &m.lines;
     }
+    let rebind = m
+        .key
+        .is_none_or(|k| (k.0, k.1, k.2) != (key.0, key.1, key.2));
     if m.engine.as_ref().is_none_or(|(id, _)| *id != model_id) {
         m.engine = Some((model_id, PoseEngine::new(g.model)));
     }
     let Some((_, e)) = m.engine.as_mut() else {
-        return Vec::new();
+        return &[];
     };
-    e.bind(g.model, Some(&g.motion.index));
+    if rebind {
+        e.bind(g.model, Some(&g.motion.index));
+    }
     e.pose_bones(g.model, Some(g.motion.source()), frame, |_| {});
     m.lines = super::path::skeleton_lines(g.model, &e.posed.bone_world);
     m.key = Some(key);
-    m.lines.clone()
+    &m.lines
 }
 
 /// The ghost's bone lines (scene space) as last drawn, if one was.
