@@ -9,7 +9,7 @@ mod common;
 mod render_support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 const RED: [u8; 4] = [255, 0, 0, 255];
 const GREEN: [u8; 4] = [0, 255, 0, 255];
@@ -18,17 +18,11 @@ const YELLOW: [u8; 4] = [255, 255, 0, 255];
 const WHITE: [u8; 4] = [255, 255, 255, 255];
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vmd-studio"))
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run vmd-studio: {e}"))
+    common::run_cli(args)
 }
 
 fn scratch(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vmd-bg-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch_dir(&format!("bg-{tag}"))
 }
 
 fn ok(out: &Output) -> String {

@@ -6,20 +6,14 @@ mod common;
 mod render_support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vmd-studio"))
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run vmd-studio: {e}"))
+    common::run_cli(args)
 }
 
 fn scratch(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vmd-render-cli-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch_dir(&format!("render-cli-{tag}"))
 }
 
 fn ok(out: &Output) -> String {

@@ -188,20 +188,13 @@ impl GpuBackground {
         super::kit::write_rgba(queue, &texture, 0, image.width, image.height, &image.pixels);
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
         let kit = kit.as_ref();
-        let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("background layer"),
-            layout: &kit.layer_layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Sampler(&kit.sampler),
-                },
-            ],
-        });
+        let bind = texture_sampler_bind(
+            device,
+            &kit.layer_layout,
+            "background layer",
+            &view,
+            &kit.sampler,
+        );
         Ok(GpuBackground {
             texture,
             bind,
@@ -352,6 +345,31 @@ pub fn texture_sampler_layout(device: &wgpu::Device, label: &str) -> wgpu::BindG
                 visibility: wgpu::ShaderStages::FRAGMENT,
                 ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                 count: None,
+            },
+        ],
+    })
+}
+
+/// A bind group of [`texture_sampler_layout`]'s shape: `view` at binding 0,
+/// `sampler` at binding 1.
+pub fn texture_sampler_bind(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    label: &str,
+    view: &wgpu::TextureView,
+    sampler: &wgpu::Sampler,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::Sampler(sampler),
             },
         ],
     })

@@ -115,20 +115,12 @@ impl OffscreenTarget {
                 view_formats: &[],
             })
             .create_view(&Default::default());
-        let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("frame uniform"),
-            size: (FRAME_FLOATS * 4) as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let frame_bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("frame"),
-            layout: &renderer.frame_layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: frame_buffer.as_entire_binding(),
-            }],
-        });
+        let (frame_buffer, frame_bind) = uniform_buffer(
+            device,
+            &renderer.frame_layout,
+            "frame uniform",
+            FRAME_FLOATS,
+        );
         let side = shadow_side.min(max).max(1);
         let shadow_view = device
             .create_texture(&wgpu::TextureDescriptor {
@@ -155,20 +147,12 @@ impl OffscreenTarget {
                 resource: wgpu::BindingResource::TextureView(&shadow_view),
             }],
         });
-        let backdrop_buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("backdrop rects"),
-            size: (BACKDROP_FLOATS * 4) as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let backdrop_bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("backdrop rects"),
-            layout: &renderer.backdrop_kit.uniform_layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: backdrop_buffer.as_entire_binding(),
-            }],
-        });
+        let (backdrop_buffer, backdrop_bind) = uniform_buffer(
+            device,
+            &renderer.backdrop_kit.uniform_layout,
+            "backdrop rects",
+            BACKDROP_FLOATS,
+        );
         Ok(OffscreenTarget {
             width,
             height,
@@ -441,4 +425,29 @@ fn line_buffer(device: &wgpu::Device, lines: &[LineVertex]) -> Option<(wgpu::Buf
         usage: wgpu::BufferUsages::VERTEX,
     });
     Some((buffer, count as u32))
+}
+
+/// A uniform buffer of `floats` f32s (written each picture) and its bind
+/// group at binding 0 of `layout`.
+fn uniform_buffer(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    label: &str,
+    floats: usize,
+) -> (wgpu::Buffer, wgpu::BindGroup) {
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: (floats * 4) as u64,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: buffer.as_entire_binding(),
+        }],
+    });
+    (buffer, bind)
 }

@@ -48,3 +48,19 @@ pub fn red_then_blue(ffmpeg: &std::path::Path, out: &std::path::Path, size: &str
         .expect("ffmpeg runs");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// Runs the built `vmd-studio` with `args` and waits for it.
+pub fn run_cli(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_vmd-studio"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run vmd-studio: {e}"))
+}
+
+/// A fresh, empty folder in the temporary directory, named `vmd-NAME-PID`.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("vmd-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}

@@ -239,20 +239,13 @@ impl GpuResources {
             return false;
         };
         let tv = target.color_texture().create_view(&Default::default());
-        let blit_bind = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("model view blit"),
-            layout: &self.blit_layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&tv),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Sampler(&self.blit_sampler),
-                },
-            ],
-        });
+        let blit_bind = crate::render::background::texture_sampler_bind(
+            device,
+            &self.blit_layout,
+            "model view blit",
+            &tv,
+            &self.blit_sampler,
+        );
         self.targets.insert(
             view,
             ViewTarget {
