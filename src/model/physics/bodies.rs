@@ -60,6 +60,20 @@ pub(super) fn rapier_world() -> rapier3d::prelude::PhysicsWorld {
         // sway (the solver alone no longer holds the chains); no
         // stabilization iteration 0.190 ms, fast 85.1 %, sway 99.96 %.
         // Kept at 2 and 1: the fast dance must not lose ground.
+        //
+        // Issue 37, tried and left (release, pose_step medians, load
+        // 1.1-1.5): the two 1/120 s steps of a 60 fps call merged into one
+        // 1/60 s rapier step of 4 substeps (the same 1/240 s substep; one
+        // broad and narrow phase, one spring and projection pass a call):
+        // Mei 0.090 -> 0.081 ms, sample 0.157 -> 0.133, generated 0.608 ->
+        // 0.511 (-10 to -16 %), but with the springs' h = 1/60 the sample
+        // model's settled hair misses its Bullet golden (p90 4.72° > 2°),
+        // and with two 1/120 s spring impulses in one the twin tails' twist
+        // does (median 10.1°). callgrind of the sample model's call: 72 %
+        // of it is rapier's step, 40 % the joints' constraints rebuilt at
+        // every substep (`JointConstraint::update` 26 %, with its memset
+        // and memcpy), 5 % their solve. BvhOptimizationStrategy::None for
+        // the broad phase: -2.3 % instructions, not measurable in wall time.
         p.num_solver_iterations = 2;
         // No stabilization pass (rapier's default runs one per substep):
         // joint projection already takes the position error out of the
