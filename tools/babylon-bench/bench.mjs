@@ -5,7 +5,10 @@
 //   node --import ./register-hook.mjs bench.mjs CASE [--physics]
 //        [--steps N] [--warmup N] [--instance spr|sr] [--fixed-step HZ]
 //
-// CASE: mei | mmt | sample (corpus in $VMD_CORPUS, else ../../../shared/corpus).
+// CASE: mei | mmt | sample (corpus in $VMD_CORPUS, else ../../../shared/corpus)
+// | generated (generated.pmx + generated_sway.vmd in $GENERATED_DIR, else
+// ./generated; written by `cargo run --release --no-default-features
+// --example write_generated -- DIR`).
 // Prints one JSON line: median (and mean) ms of
 // `mmdRuntime.beforePhysics(1000/60); mmdRuntime.afterPhysics();` over the
 // steps after the warm-up.
@@ -50,6 +53,7 @@ const instanceName = opt("--instance", "spr");
 const fixedStepHz = num("--fixed-step", 60);
 
 const corpus = process.env.VMD_CORPUS ?? path.resolve(here, "../../../shared/corpus");
+const generatedDir = path.resolve(process.env.GENERATED_DIR ?? path.join(here, "generated"));
 const GIMME = "webmmd__GimmeGimme_with_emotion.vmd";
 const cases = {
     mei: ["mei/mei.pmd", GIMME],
@@ -58,12 +62,17 @@ const cases = {
         "frontier/sizing_mmdbase_sample_model/サンプルモデル.pmx",
         "frontier/sizing_mmdbase_sample_model/サンプルモーション2.vmd",
     ],
+    // The 180-body / 230-joint model of benches/support/physics_model.rs
+    // wearing harness::sway_motion(1600), as examples/write_generated.rs
+    // writes them (absolute paths, so not under the corpus).
+    generated: [path.join(generatedDir, "generated.pmx"), path.join(generatedDir, "generated_sway.vmd")],
 };
 if (!(which in cases)) {
     console.error(`unknown case ${which}`);
     process.exit(2);
 }
 const [modelRel, motionRel] = cases[which];
+const resolve = (p) => (path.isAbsolute(p) ? p : path.join(corpus, p));
 
 // A fresh ArrayBuffer holding exactly the file (the loaders read `.buffer`).
 const readBytes = (p) => new Uint8Array(fs.readFileSync(p));
@@ -108,7 +117,7 @@ if (physics && instanceName !== "spr") {
 const wasmInstance = await GetMmdWasmInstance(instanceType, 1);
 
 const ext = path.extname(modelRel).toLowerCase();
-const result = await ImportMeshAsync(readBytes(path.join(corpus, modelRel)), scene, {
+const result = await ImportMeshAsync(readBytes(resolve(modelRel)), scene, {
     pluginExtension: ext,
     pluginOptions: { mmdmodel: { materialBuilder: plainMaterialBuilder, loggingEnabled: false } },
 });
@@ -118,8 +127,19 @@ const bones = mesh.metadata.bones.length;
 const bodies = mesh.metadata.rigidBodies.length;
 const joints = mesh.metadata.joints.length;
 
+// For the end-pose check below (generated case): each bone's parent and
+// rest offset from it (Babylon's rest matrix is the local rest transform: a
+// translation), and the simulated bodies' bones, taken before
+// createMmdModel trims the metadata.
+const restInfo = which !== "generated" ? null : {
+    parents: mesh.metadata.bones.map((b) => b.parentBoneIndex),
+    head: Math.max(0, mesh.metadata.bones.findIndex((b) => b.name === "head")),
+    restLengths: result.skeletons[0].bones.map((b) => b.getRestMatrix().getTranslation().length()),
+    simulated: mesh.metadata.rigidBodies.filter((r) => r.physicsMode !== 0 && r.boneIndex >= 0).map((r) => r.boneIndex),
+};
+
 const vmdLoader = new VmdLoader(scene);
-const mmdAnimation = await vmdLoader.loadFromBufferAsync("motion", readBytes(path.join(corpus, motionRel)).buffer);
+const mmdAnimation = await vmdLoader.loadFromBufferAsync("motion", readBytes(resolve(motionRel)).buffer);
 
 const mmdRuntime = new MmdWasmRuntime(wasmInstance, scene, physics ? new MmdWasmPhysics(scene) : null);
 mmdRuntime.evaluationType = MmdWasmRuntimeAnimationEvaluationType.Immediate;
@@ -150,6 +170,30 @@ const wm = model.worldTransformMatrices;
 let sink = 0;
 for (let i = 0; i < wm.length; ++i) sink += wm[i];
 
+// The end pose, as examples/write_generated.rs prints ours (generated case
+// only): hips and head positions, the farthest bone from the hips, and the
+// largest relative change of a simulated bone's distance to its parent (a
+// blown-up world shows as a huge stretch or distance).
+let endPose;
+if (restInfo) {
+    const pos = (i) => [wm[i * 16 + 12], wm[i * 16 + 13], wm[i * 16 + 14]];
+    const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+    const hips = pos(0);
+    let maxFromHips = 0;
+    for (let i = 0; i < bones; ++i) maxFromHips = Math.max(maxFromHips, dist(pos(i), hips));
+    let maxStretch = 0;
+    for (const i of restInfo.simulated) {
+        const p = restInfo.parents[i];
+        if (p < 0) continue;
+        maxStretch = Math.max(maxStretch, Math.abs(dist(pos(i), pos(p)) / restInfo.restLengths[i] - 1));
+    }
+    const v = (a) => a.map((x) => Number(x.toFixed(4)));
+    endPose = {
+        hips: v(hips), head: v(pos(restInfo.head)),
+        max_from_hips: Number(maxFromHips.toFixed(4)), max_stretch: Number(maxStretch.toFixed(5)),
+    };
+}
+
 const mean = times.reduce((a, b) => a + b, 0) / Math.max(1, times.length);
 times.sort((a, b) => a - b);
 const median = times.length ? times[Math.floor(times.length / 2)] : 0;
@@ -158,4 +202,5 @@ console.log(JSON.stringify({
     fixed_step_hz: physics ? 1 / mmdRuntime.physics.fixedTimeStep : null,
     median_ms: Number(median.toFixed(5)), mean_ms: Number(mean.toFixed(5)),
     end_frame: endFrame, checksum: Number(sink.toFixed(3)),
+    ...(endPose ? { end_pose: endPose } : {}),
 }));
