@@ -5,10 +5,13 @@
 //! `pose_bones(model, Some(motion), frame, |_| {})` with `frame` starting
 //! at 0 and growing by 0.5 a call (one 60 fps picture of a 30 fps motion).
 //!
-//! The cases: Mei (`mei/mei.pmd`, 147 bones) and the MMT test model (317
-//! bones) wearing `webmmd__GimmeGimme_with_emotion.vmd` (the reference
-//! cases' dance); the vmd_sizing sample model (the real model with the
-//! bodies of the issue's 59-body row) wearing its own sample motion; the
+//! The cases: Mei (`mei/mei.pmd`, 142 bones, 31 bodies, 20 joints) and the
+//! MMT test model (114 bones, 19 bodies, no joint) wearing
+//! `webmmd__GimmeGimme_with_emotion.vmd` (the reference cases' dance; the
+//! issue names them as 147- and 317-bone models, but both our reader and
+//! babylon-mmd's read 142 and 114); the vmd_sizing sample model (158
+//! bones, 55 bodies, 48 joints: the real model nearest the issue's 59-body
+//! row) wearing its own sample motion; the
 //! generated 180-body / 230-joint model (`physics_model.rs`) wearing a
 //! generated dance on its hips (the sway of `sway_frames`, keyed on every
 //! frame).
