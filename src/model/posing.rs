@@ -890,14 +890,14 @@ impl Poser {
 
     /// The step of `run`'s next link (see [`turn_link`](Self::turn_link)):
     /// its new IK rotation, `None` when it does not change.
-    #[inline]
+    #[inline(always)]
     fn link_turn(&mut self, run: &ChainRun, root: &Mat4, out: &Posed) -> Option<Quat> {
         self.turn_link(run.lane, run.step(), root, out)
     }
 
     /// [`link_turn`](Self::link_turn) of `a` and `b` (chains that share no
     /// value), stage by stage, so that the CPU overlaps the two.
-    #[inline]
+    #[inline(always)]
     fn link_turns(
         &mut self,
         a: &ChainRun,
@@ -927,7 +927,7 @@ impl Poser {
     /// to the second half, or stop (the same result as running them,
     /// without the work; on MMT + GimmeGimme most loops are such no-ops
     /// because a limited knee cannot reach the target).
-    #[inline]
+    #[inline(always)]
     fn end_tick(
         &mut self,
         run: &mut ChainRun,
@@ -1005,7 +1005,7 @@ impl Poser {
     /// turned towards the goal (MMD's rule, see [`super::ik`]). Returns its
     /// new IK rotation, `None` when it does not change (the caller writes
     /// it and poses the path below again).
-    #[inline]
+    #[inline(always)]
     fn turn_link(&mut self, lane: usize, step: LinkStep, root: &Mat4, out: &Posed) -> Option<Quat> {
         let aim = self.link_aim(lane, step, root, out)?;
         self.link_rotation(aim, aim.angle(step.cap), step.first_half)
@@ -1013,7 +1013,7 @@ impl Poser {
 
     /// The first half of [`turn_link`](Self::turn_link): which way link
     /// `step.li` turns (`None`: it does not).
-    #[inline]
+    #[inline(always)]
     fn link_aim(
         &mut self,
         lane: usize,
@@ -1047,7 +1047,7 @@ impl Poser {
     /// The second half of [`turn_link`](Self::turn_link): the link's new IK
     /// rotation after turning `angle` about `aim`'s axis (limited), `None`
     /// when it does not change.
-    #[inline]
+    #[inline(always)]
     fn link_rotation(&self, aim: LinkAim, angle: f32, first_half: bool) -> Option<Quat> {
         let (link, lb) = (aim.link, aim.link.bone);
         let mut ik = (Quat::from_axis_angle(aim.axis, angle) * self.ik_r[lb]).normalize();
