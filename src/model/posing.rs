@@ -910,12 +910,10 @@ impl Poser {
         let aim_b = self.link_aim(b.lane, sb, root, out);
         let angle_a = aim_a.map(|x| x.angle(sa.cap));
         let angle_b = aim_b.map(|x| x.angle(sb.cap));
-        let ta = aim_a
-            .zip(angle_a)
-            .and_then(|(x, t)| self.link_rotation(x, t, sa.first_half));
-        let tb = aim_b
-            .zip(angle_b)
-            .and_then(|(x, t)| self.link_rotation(x, t, sb.first_half));
+        let ik_a = aim_a.zip(angle_a).map(|(x, t)| (x.link, self.turned(x, t)));
+        let ik_b = aim_b.zip(angle_b).map(|(x, t)| (x.link, self.turned(x, t)));
+        let ta = ik_a.and_then(|(l, ik)| self.limited(l, ik, sa.first_half));
+        let tb = ik_b.and_then(|(l, ik)| self.limited(l, ik, sb.first_half));
         (ta, tb)
     }
 
@@ -1049,8 +1047,21 @@ impl Poser {
     /// when it does not change.
     #[inline(always)]
     fn link_rotation(&self, aim: LinkAim, angle: f32, first_half: bool) -> Option<Quat> {
-        let (link, lb) = (aim.link, aim.link.bone);
-        let mut ik = (Quat::from_axis_angle(aim.axis, angle) * self.ik_r[lb]).normalize();
+        self.limited(aim.link, self.turned(aim, angle), first_half)
+    }
+
+    /// The link's IK rotation turned `angle` about `aim`'s axis, before its
+    /// limits.
+    #[inline(always)]
+    fn turned(&self, aim: LinkAim, angle: f32) -> Quat {
+        (Quat::from_axis_angle(aim.axis, angle) * self.ik_r[aim.link.bone]).normalize()
+    }
+
+    /// [`turned`](Self::turned)'s `ik` within `link`'s limits: the new IK
+    /// rotation, `None` when it does not change.
+    #[inline(always)]
+    fn limited(&self, link: PlannedLink, mut ik: Quat, first_half: bool) -> Option<Quat> {
+        let lb = link.bone;
         if link.plan.limits.is_some() {
             let animated = self.append_r[lb];
             let total = limit_rotation(&link.plan, ik * animated, first_half);
