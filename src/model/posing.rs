@@ -1238,3 +1238,84 @@ fn reset<T: Clone>(v: &mut Vec<T>, n: usize, value: T) {
     v.clear();
     v.resize(n, value);
 }
+
+#[cfg(test)]
+mod pair_tests {
+    use super::super::MotionBinding;
+    use super::super::data::Model;
+    use super::super::deform_schedule::{Step, deform_plan};
+    use super::{Posed, Poser};
+    use crate::vmd::{self, IndexedMotion};
+    use glam::Mat4;
+
+    /// The corpus pairs solved both with and without IK pairs; each
+    /// frame's bones must match bit for bit (IK switches and placement
+    /// varied, so that a pair also runs one chain alone).
+    #[test]
+    fn paired_chains_pose_as_the_chains_alone() {
+        let Some(dir) = std::env::var_os("VMD_CORPUS").map(std::path::PathBuf::from) else {
+            return;
+        };
+        let sample = "frontier/sizing_mmdbase_sample_model/";
+        let cases = [
+            (
+                format!("{sample}サンプルモデル.pmx"),
+                format!("{sample}サンプルモーション2.vmd"),
+            ),
+            (
+                format!("{sample}サンプルモデル.pmx"),
+                format!("{sample}サンプルモーション3.vmd"),
+            ),
+            (
+                "mei/mei.pmd".into(),
+                "webmmd__GimmeGimme_with_emotion.vmd".into(),
+            ),
+            (
+                "unitymmdloader__mmt_test_model.pmx".into(),
+                "webmmd__GimmeGimme_with_emotion.vmd".into(),
+            ),
+        ];
+        let mut paired_any = false;
+        for (m, v) in cases {
+            let (Ok(model), Ok(bytes)) = (Model::open(&dir.join(&m)), std::fs::read(dir.join(&v)))
+            else {
+                continue;
+            };
+            let motion = IndexedMotion::new(vmd::read_vec(bytes).expect("corpus motion parses"));
+            let binding = MotionBinding::new(&model, &motion.index);
+            let mut paired = Poser::new(&model);
+            paired_any |= paired
+                .schedule
+                .iter()
+                .any(|s| matches!(s, Step::IkPair(..)));
+            let mut alone = paired.clone();
+            let plan = deform_plan(&model);
+            (alone.schedule, alone.physics_split) = (plan.schedule, plan.physics_split);
+            let (mut a, mut b) = (Posed::default(), Posed::default());
+            for i in 0..400u32 {
+                let frame = f64::from(i) * 1.25;
+                binding.sample(&model, motion.as_ref(), frame, paired.input_mut());
+                let chains = paired.input().ik.len();
+                for c in 0..chains {
+                    paired.input_mut().ik[c] &= (i >> (c % 4)) % 5 != 0;
+                }
+                let placement = (i % 3 == 0).then(|| Mat4::from_rotation_y(0.3));
+                paired.set_placement(placement);
+                alone.set_placement(placement);
+                *alone.input_mut() = paired.input().clone();
+                paired.pose_bones(&model, &mut a);
+                alone.pose_bones(&model, &mut b);
+                let bits = |p: &Posed| {
+                    let w = p.bone_world.iter().chain(&p.skinning);
+                    let r = p.local_rotations.iter().map(|q| glam::Vec4::from(*q));
+                    w.flat_map(|m| m.to_cols_array())
+                        .chain(r.flat_map(|q| q.to_array()))
+                        .map(f32::to_bits)
+                        .collect::<Vec<_>>()
+                };
+                assert!(bits(&a) == bits(&b), "{m} + {v}: frame {frame} differs");
+            }
+        }
+        assert!(paired_any || !dir.join("mei/mei.pmd").exists());
+    }
+}
