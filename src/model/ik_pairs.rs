@@ -114,19 +114,21 @@ pub(super) fn pair_ik_steps(
             .map(|s| access(model, schedule[s], chain_paths, &ik_repose[s]))
             .collect()
     };
-    let mut out = pair_half(accesses(0..physics_split));
+    let n = model.skeleton.bones.len();
+    let mut out = pair_half(accesses(0..physics_split), n);
     let split = out.len();
-    out.extend(pair_half(accesses(physics_split..schedule.len())));
+    out.extend(pair_half(accesses(physics_split..schedule.len()), n));
     (out, split)
 }
 
 /// One physics half of the schedule, paired.
-fn pair_half(mut items: Vec<Access>) -> Vec<Step> {
+fn pair_half(mut items: Vec<Access>, bones: usize) -> Vec<Step> {
     let mut out = Vec::with_capacity(items.len());
+    let mut marks = Marks::new(bones);
     let mut i = 0;
     while i < items.len() {
         if let Step::Ik(_) = items[i].step
-            && let Some((moved, j)) = partner(&items, i)
+            && let Some((moved, j)) = partner(&items, i, &mut marks)
         {
             // moved (in order), the pair, the rest between, the rest after.
             let tail = items.split_off(j + 1);
@@ -154,7 +156,7 @@ fn pair_half(mut items: Vec<Access>) -> Vec<Step> {
 /// The first IK step after `items[i]` (within [`WINDOW`]) that can be
 /// paired with it: its position and, per step between, whether it must
 /// move before the pair.
-fn partner(items: &[Access], i: usize) -> Option<(Vec<bool>, usize)> {
+fn partner(items: &[Access], i: usize, marks: &mut Marks) -> Option<(Vec<bool>, usize)> {
     let a = &items[i];
     let end = items.len().min(i + 1 + WINDOW);
     (i + 1..end).find_map(|j| {
@@ -162,16 +164,58 @@ fn partner(items: &[Access], i: usize) -> Option<(Vec<bool>, usize)> {
         if !matches!(b.step, Step::Ik(_)) || conflict(a, b) {
             return None;
         }
-        // Steps between that `b` depends on, transitively.
+        // Steps between that `b` depends on, transitively: those that
+        // conflict with `b` or with a later one of them (marked).
+        marks.clear();
+        marks.add(b);
         let mut moved = vec![false; j - i - 1];
         for k in (i + 1..j).rev() {
             let x = &items[k];
-            moved[k - i - 1] =
-                conflict(x, b) || (k + 1..j).any(|m| moved[m - i - 1] && conflict(x, &items[m]));
-            if moved[k - i - 1] && conflict(x, a) {
-                return None;
+            if marks.conflict(x) {
+                if conflict(x, a) {
+                    return None;
+                }
+                moved[k - i - 1] = true;
+                marks.add(x);
             }
         }
         Some((moved, j))
     })
+}
+
+/// The bones a set of steps reads and writes, marked per bone.
+struct Marks {
+    read: Vec<u32>,
+    write: Vec<u32>,
+    stamp: u32,
+}
+
+impl Marks {
+    fn new(bones: usize) -> Marks {
+        Marks {
+            read: vec![0; bones],
+            write: vec![0; bones],
+            stamp: 0,
+        }
+    }
+
+    /// Empties the set.
+    fn clear(&mut self) {
+        self.stamp += 1;
+    }
+
+    fn add(&mut self, x: &Access) {
+        for &r in &x.reads {
+            self.read[r] = self.stamp;
+        }
+        for &w in &x.writes {
+            self.write[w] = self.stamp;
+        }
+    }
+
+    /// Whether `x` may not be reordered with some step of the set.
+    fn conflict(&self, x: &Access) -> bool {
+        x.writes.iter().any(|&w| self.read[w] == self.stamp)
+            || x.reads.iter().any(|&r| self.write[r] == self.stamp)
+    }
 }
