@@ -9,6 +9,8 @@ use super::data::Model;
 pub(super) enum Step {
     Bone(usize),
     Ik(usize),
+    /// Two IK chains solved side by side (see [`super::ik_pairs`]).
+    IkPair(usize, usize),
 }
 
 /// What [`Poser`](super::Poser) keeps of the deform schedule (see its fields).
@@ -187,6 +189,8 @@ fn ik_repose_lists(
                 }
                 lists.push(list);
             }
+            // Planned later, from this schedule's lists.
+            Step::IkPair(..) => lists.push(Vec::new()),
         }
     }
     lists

@@ -203,6 +203,7 @@ pub(crate) fn from_euler(e: Vec3, order: EulerOrder) -> Quat {
 /// rotation about it is built as `sin_cos` of ±0 gives it. The result is
 /// bit for bit that of [`to_euler`], [`limit_angle`] and [`from_euler`]
 /// (`tests/model_pose_hash.rs`); a non-finite `total` takes that path.
+#[inline]
 pub(crate) fn limit_rotation(plan: &LinkPlan, total: Quat, first_half: bool) -> Quat {
     let Some((min, max)) = plan.limits else {
         return total;
@@ -242,6 +243,7 @@ fn zero_locked_angle(a: f32, b: Option<f32>, min: f32, max: f32) -> f32 {
 /// [`limit_rotation`] for a finite `total` on a link with zero-locked axes.
 /// Reads only the entries of `Mat3::from_quat(total)` its Euler order
 /// needs, each computed as glam computes it.
+#[inline]
 fn limit_rotation_locked(
     plan: &LinkPlan,
     (min, max): (Vec3, Vec3),

@@ -62,6 +62,7 @@ pub mod engine;
 pub mod error;
 pub mod gizmo;
 mod ik;
+mod ik_pairs;
 mod load;
 mod material_morph;
 pub mod physics;

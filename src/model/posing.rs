@@ -32,7 +32,9 @@
 //!    limits reflect in the first half of the loops; Euler limits in the
 //!    parent's frame (PMD knees: X only, 0.5°–180°). A chain switched off by
 //!    the motion's IK key is skipped. Bones already posed below the chain
-//!    are posed again.
+//!    are posed again. Two chains that share no value (both legs, both
+//!    toes) are solved side by side ([`super::ik_pairs`]), with the same
+//!    result bit for bit.
 //! 5. **Vertex, UV and material morphs** apply; then **skinning**
 //!    ([`super::skin`]).
 //!
@@ -48,6 +50,7 @@ use glam::{Mat3, Mat4, Quat, Vec3, Vec4};
 use super::data::{Model, MorphKind};
 use super::deform_schedule::{DeformPlan, Step, deform_plan};
 use super::ik::{LinkPlan, SolveAxis, limit_rotation, step_axis};
+use super::ik_pairs::pair_ik_steps;
 use super::material_morph::MaterialMorphs;
 pub use super::material_morph::MaterialState;
 use super::skin::SkinPlan;
@@ -154,6 +157,28 @@ struct LinkStep {
     first_half: bool,
 }
 
+/// Which way one CCD step turns its link (see [`Poser::link_aim`]).
+#[derive(Debug, Clone, Copy)]
+struct LinkAim {
+    link: PlannedLink,
+    /// The step's axis in the parent's frame.
+    axis: Vec3,
+    /// `|a×b|` and `a·b` of the unit vectors to the effector and the goal.
+    sin: f32,
+    cos: f32,
+}
+
+impl LinkAim {
+    /// The step's angle, at most `cap`: atan2(|a×b|, a·b) rather than
+    /// acos(a·b): in f32, acos loses small angles near convergence (the
+    /// reference computes in f64), which drifts a nearly straight knee by
+    /// up to 0.3 units over 50 loops.
+    #[inline]
+    fn angle(&self, cap: f32) -> f32 {
+        self.sin.atan2(self.cos).min(cap)
+    }
+}
+
 /// What the CCD loops need of one IK link, planned once per model.
 #[derive(Debug, Clone, Copy)]
 struct PlannedLink {
@@ -225,6 +250,126 @@ fn hang_from(parent: Option<usize>, root: &Mat4, worlds: &[Mat4]) -> Mat4 {
     }
 }
 
+/// The scratch of one chain being solved.
+#[derive(Debug, Clone, Default)]
+struct IkLane {
+    /// Per path bone (see [`PathSlot`]).
+    path: Vec<PathSlot>,
+    /// Per link: the head position (bits) its direction to the goal was
+    /// last computed from, and that direction.
+    to_goal: Vec<Option<([u32; 3], Vec3)>>,
+}
+
+impl IkLane {
+    /// The unit vector from link `li`'s head at `head` to `goal`, computed
+    /// again only when the head moved (a link's head moves only when a link
+    /// above it turns; the top link's never does).
+    #[inline]
+    fn goal_direction(&mut self, li: usize, head: Vec3, goal: Vec3) -> Vec3 {
+        let bits = head.to_array().map(f32::to_bits);
+        match self.to_goal[li] {
+            Some((h, d)) if h == bits => d,
+            _ => {
+                let d = (goal - head).normalize_or_zero();
+                self.to_goal[li] = Some((bits, d));
+                d
+            }
+        }
+    }
+
+    /// World matrices again for the bones of the chain's path (top link
+    /// down to the effector, in deform order) from the turned `link`'s
+    /// order position on. Their local rotations are current: the caller
+    /// sets the link's (its local matrix is made again here), every other
+    /// path bone's is the one its slot's local matrix was made from. A lazy
+    /// effector (`lazy`) gets its translation alone: `parent world ·
+    /// (offset, 1)`, the very column the whole product computes, bit for
+    /// bit (glam's `Mat4 · Mat4` multiplies each column by `mul_vec4`); the
+    /// rest of its matrix is made once the chain is solved.
+    fn repose_path(&mut self, lazy: bool, link: PlannedLink, root: &Mat4, out: &mut Posed) {
+        let last = self.path.len() - 1;
+        for k in link.from..self.path.len() {
+            let slot = &mut self.path[k];
+            let pw = hang_from(slot.parent, root, &out.bone_world);
+            if lazy && k == last {
+                out.bone_world[slot.bone].w_axis = pw.mul_vec4(slot.offset.extend(1.0));
+                continue;
+            }
+            if slot.bone == link.bone {
+                slot.local =
+                    Mat4::from_rotation_translation(out.local_rotations[slot.bone], slot.offset);
+            }
+            out.bone_world[slot.bone] = pw * slot.local;
+        }
+    }
+}
+
+/// Where one chain's CCD loops stand (see [`Poser::ik_tick`]).
+#[derive(Debug, Clone, Copy)]
+struct ChainRun {
+    c: usize,
+    /// Its scratch in [`Poser`]'s `ik_lanes`.
+    lane: usize,
+    target: usize,
+    goal: Vec3,
+    /// The chain's unit angle.
+    unit: f32,
+    loops: usize,
+    half: usize,
+    /// The chain's link count.
+    links: usize,
+    /// The loop and the link within it that come next.
+    i: usize,
+    li: usize,
+    /// Whether some link's IK rotation changed in this loop.
+    turned: bool,
+}
+
+impl ChainRun {
+    /// Its next link step.
+    #[inline]
+    fn step(&self) -> LinkStep {
+        LinkStep {
+            c: self.c,
+            li: self.li,
+            target: self.target,
+            goal: self.goal,
+            cap: self.unit * (self.li + 1) as f32,
+            first_half: self.i < self.half,
+        }
+    }
+}
+
+/// Whether the effector `target` is within 1e-4 units of `goal`.
+#[inline]
+fn reached(out: &Posed, target: usize, goal: Vec3) -> bool {
+    out.bone_world[target]
+        .w_axis
+        .truncate()
+        .distance_squared(goal)
+        < 1e-8
+}
+
+/// The schedule with independent IK steps paired (see
+/// [`super::ik_pairs`]), its physics split and, per IK chain, the bones
+/// its step poses again (`ik_repose` is per step of `schedule`).
+fn paired_schedule(
+    model: &Model,
+    schedule: &[Step],
+    physics_split: usize,
+    chain_paths: &[Vec<usize>],
+    ik_repose: &[Vec<usize>],
+) -> (Vec<Step>, usize, Vec<Vec<usize>>) {
+    let mut per_chain = vec![Vec::new(); model.skeleton.iks.len()];
+    for (step, list) in schedule.iter().zip(ik_repose) {
+        if let Step::Ik(c) = *step {
+            per_chain[c].clone_from(list);
+        }
+    }
+    let (paired, split) = pair_ik_steps(model, schedule, physics_split, chain_paths, ik_repose);
+    (paired, split, per_chain)
+}
+
 /// Evaluates [`PoseInput`]s for one model. Build once per model with
 /// [`Poser::new`]; [`Poser::evaluate`] then reuses its buffers. Passing a
 /// different model than the one it was built for gives meaningless (but
@@ -239,12 +384,11 @@ pub struct Poser {
     /// Per IK chain: the bones from its top link down to the effector, in
     /// order (recomputed after each link turns).
     chain_paths: Vec<Vec<usize>>,
-    /// Per schedule step (empty for bone steps): the bones to pose again
-    /// after the step's chain is solved, in deform order — those posed
-    /// before the step, from the chain's top link on, whose values can
-    /// depend on the chain (its links and path, their children and append
-    /// targets, transitively). Posing any other bone again would give it
-    /// the same values bit for bit.
+    /// Per IK chain: the bones to pose again after the chain is solved, in
+    /// deform order — those posed before its step, from the chain's top
+    /// link on, whose values can depend on the chain (its links and path,
+    /// their children and append targets, transitively). Posing any other
+    /// bone again would give it the same values bit for bit.
     ik_repose: Vec<Vec<usize>>,
     /// Whether each bone is a link of some chain.
     is_link: Vec<bool>,
@@ -272,11 +416,9 @@ pub struct Poser {
     append_r: Vec<Quat>,
     ik_r: Vec<Quat>,
     local_t: Vec<Vec3>,
-    /// Per path bone of the chain being solved (see [`PathSlot`]).
-    ik_path: Vec<PathSlot>,
-    /// Per link of the chain being solved: the head position (bits) its
-    /// direction to the goal was last computed from, and that direction.
-    ik_to_goal: Vec<Option<([u32; 3], Vec3)>>,
+    /// The scratch of the chains being solved: lane 0 for a chain alone or
+    /// the first of a pair, lane 1 for the second.
+    ik_lanes: [IkLane; 2],
     morphed_positions: Vec<Vec3>,
     /// Material morph factors, reused frame to frame.
     materials: MaterialMorphs,
@@ -294,6 +436,8 @@ impl Poser {
             ik_repose,
             is_link,
         } = deform_plan(model);
+        let (schedule, physics_split, ik_repose) =
+            paired_schedule(model, &schedule, physics_split, &chain_paths, &ik_repose);
         let chain_links = skel
             .iks
             .iter()
@@ -349,8 +493,7 @@ impl Poser {
             append_r: Vec::new(),
             ik_r: Vec::new(),
             local_t: Vec::new(),
-            ik_path: Vec::new(),
-            ik_to_goal: Vec::new(),
+            ik_lanes: Default::default(),
             morphed_positions: Vec::new(),
             materials: MaterialMorphs::default(),
         }
@@ -522,15 +665,34 @@ impl Poser {
                 Step::Ik(c) => {
                     if out.ik_enabled[c] {
                         self.solve_chain(model, c, out);
-                        // Re-pose what was posed below the chain's top link
-                        // and depends on it.
-                        for k in 0..self.ik_repose[s].len() {
-                            let b = self.ik_repose[s][k];
-                            self.pose_bone(model, b, out);
-                        }
+                        self.repose_after(model, c, out);
                     }
                 }
+                Step::IkPair(a, b) => match (out.ik_enabled[a], out.ik_enabled[b]) {
+                    (true, true) => {
+                        self.solve_pair(model, a, b, out);
+                        self.repose_after(model, a, out);
+                        self.repose_after(model, b, out);
+                    }
+                    (true, false) => {
+                        self.solve_chain(model, a, out);
+                        self.repose_after(model, a, out);
+                    }
+                    (false, true) => {
+                        self.solve_chain(model, b, out);
+                        self.repose_after(model, b, out);
+                    }
+                    (false, false) => {}
+                },
             }
+        }
+    }
+
+    /// Re-poses what was posed below chain `c`'s top link and depends on it.
+    fn repose_after(&mut self, model: &Model, c: usize, out: &mut Posed) {
+        for k in 0..self.ik_repose[c].len() {
+            let b = self.ik_repose[c][k];
+            self.pose_bone(model, b, out);
         }
     }
 
@@ -624,10 +786,74 @@ impl Poser {
     /// the IK bone, and the loops stop once the effector is within 1e-4
     /// units of it.
     fn solve_chain(&mut self, model: &Model, c: usize, out: &mut Posed) {
+        let root = self.root();
+        if let Some(mut run) = self.begin_chain(model, c, 0, out) {
+            self.run_alone(&mut run, &root, out);
+        }
+    }
+
+    /// Chains `a` and `b` (which commute, see [`super::ik_pairs`]) solved
+    /// side by side: their loops in lockstep, each link step worked out
+    /// stage by stage for both chains, then written for both, each chain
+    /// computing exactly what [`solve_chain`](Self::solve_chain) would, so
+    /// that the CPU overlaps their dependency chains (each loop is one long
+    /// chain of latencies: Mei's legs, -20 % wall time per pose).
+    fn solve_pair(&mut self, model: &Model, a: usize, b: usize, out: &mut Posed) {
+        let root = self.root();
+        let ra = self.begin_chain(model, a, 0, out);
+        let rb = self.begin_chain(model, b, 1, out);
+        let (mut ra, mut rb) = match (ra, rb) {
+            (Some(ra), Some(rb)) => (ra, rb),
+            (Some(mut r), None) | (None, Some(mut r)) => {
+                self.run_alone(&mut r, &root, out);
+                return;
+            }
+            (None, None) => return,
+        };
+        let (mut on_a, mut on_b) = (ra.loops > 0, rb.loops > 0);
+        while on_a && on_b {
+            // Both turns are worked out before either is written: the
+            // chains share no value, and the CPU overlaps the two.
+            let (ta, tb) = self.link_turns(&ra, &rb, &root, out);
+            on_a = self.end_tick(&mut ra, ta, &root, out);
+            on_b = self.end_tick(&mut rb, tb, &root, out);
+        }
+        if on_a {
+            self.run_alone(&mut ra, &root, out);
+        } else {
+            self.finish_chain(&ra, &root, out);
+        }
+        if on_b {
+            self.run_alone(&mut rb, &root, out);
+        } else {
+            self.finish_chain(&rb, &root, out);
+        }
+    }
+
+    /// `run`'s loops to the end, then [`finish_chain`](Self::finish_chain).
+    fn run_alone(&mut self, run: &mut ChainRun, root: &Mat4, out: &mut Posed) {
+        let mut on = run.i < run.loops;
+        while on {
+            let turn = self.link_turn(run, root, out);
+            on = self.end_tick(run, turn, root, out);
+        }
+        self.finish_chain(run, root, out);
+    }
+
+    /// Chain `c`'s start: the links' IK rotations back to identity, its
+    /// path posed, and (unless the effector already reaches the goal, or
+    /// the chain cannot be solved: `None`) its loops set up in `lane`.
+    fn begin_chain(
+        &mut self,
+        model: &Model,
+        c: usize,
+        lane: usize,
+        out: &mut Posed,
+    ) -> Option<ChainRun> {
         let chain = &model.skeleton.iks[c];
         let target = chain.target;
         if chain.links.is_empty() || target >= out.bone_world.len() {
-            return;
+            return None;
         }
         for link in &chain.links {
             self.ik_r[link.bone] = Quat::IDENTITY;
@@ -640,17 +866,10 @@ impl Poser {
             self.pose_bone(model, x, out);
         }
         let goal = out.bone_world[chain.ik_bone].w_axis.truncate();
-        let reached = |out: &Posed| {
-            out.bone_world[target]
-                .w_axis
-                .truncate()
-                .distance_squared(goal)
-                < 1e-8
-        };
-        if reached(out) {
-            return;
+        if reached(out, target, goal) {
+            return None;
         }
-        self.start_chain(model, c, out);
+        self.start_chain(model, c, lane, out);
         let unit = if chain.limit_angle.is_finite() && chain.limit_angle > 0.0 {
             chain.limit_angle
         } else {
@@ -658,45 +877,102 @@ impl Poser {
         };
         let work = (chain.links.len() * self.chain_paths[c].len()).max(1);
         let loops = (chain.loops.min(MAX_LOOPS) as usize).min(MAX_IK_WORK / work);
-        let half = loops / 2;
-        let root = self.root();
-        let mut i = 0;
-        while i < loops {
-            let first_half = i < half;
-            // Whether some link's IK rotation changed in this loop. A loop
-            // that changes nothing leaves every world matrix as it was, so
-            // each following loop of the same half would repeat it exactly:
-            // skip to the second half, or stop (the same result as running
-            // them, without the work; on MMT + GimmeGimme most loops are
-            // such no-ops because a limited knee cannot reach the target).
-            let mut turned = false;
-            for li in 0..self.chain_links[c].len() {
-                let step = LinkStep {
-                    c,
-                    li,
-                    target,
-                    goal,
-                    cap: unit * (li + 1) as f32,
-                    first_half,
-                };
-                turned |= self.turn_link(step, &root, out);
-            }
-            if reached(out) {
-                break;
-            }
-            i = if turned {
-                i + 1
-            } else if first_half {
-                half
-            } else {
-                loops
-            };
+        Some(ChainRun {
+            c,
+            lane,
+            target,
+            goal,
+            unit,
+            loops,
+            half: loops / 2,
+            links: self.chain_links[c].len(),
+            i: 0,
+            li: 0,
+            turned: false,
+        })
+    }
+
+    /// The step of `run`'s next link (see [`turn_link`](Self::turn_link)):
+    /// its new IK rotation, `None` when it does not change.
+    #[inline(always)]
+    fn link_turn(&mut self, run: &ChainRun, root: &Mat4, out: &Posed) -> Option<Quat> {
+        self.turn_link(run.lane, run.step(), root, out)
+    }
+
+    /// [`link_turn`](Self::link_turn) of `a` and `b` (chains that share no
+    /// value), stage by stage, so that the CPU overlaps the two.
+    #[inline(always)]
+    fn link_turns(
+        &mut self,
+        a: &ChainRun,
+        b: &ChainRun,
+        root: &Mat4,
+        out: &Posed,
+    ) -> (Option<Quat>, Option<Quat>) {
+        let (sa, sb) = (a.step(), b.step());
+        let aim_a = self.link_aim(a.lane, sa, root, out);
+        let aim_b = self.link_aim(b.lane, sb, root, out);
+        let angle_a = aim_a.map(|x| x.angle(sa.cap));
+        let angle_b = aim_b.map(|x| x.angle(sb.cap));
+        let ik_a = aim_a.zip(angle_a).map(|(x, t)| (x.link, self.turned(x, t)));
+        let ik_b = aim_b.zip(angle_b).map(|(x, t)| (x.link, self.turned(x, t)));
+        let ta = ik_a.and_then(|(l, ik)| self.limited(l, ik, sa.first_half));
+        let tb = ik_b.and_then(|(l, ik)| self.limited(l, ik, sb.first_half));
+        (ta, tb)
+    }
+
+    /// After [`link_turn`](Self::link_turn): the turn written and the path
+    /// below the link posed again, then, after a loop's last link, the
+    /// loop's end (stop once reached). Returns whether the loops go on.
+    /// A loop that turns no link leaves every world matrix as it was, so
+    /// each following loop of the same half would repeat it exactly: skip
+    /// to the second half, or stop (the same result as running them,
+    /// without the work; on MMT + GimmeGimme most loops are such no-ops
+    /// because a limited knee cannot reach the target).
+    #[inline(always)]
+    fn end_tick(
+        &mut self,
+        run: &mut ChainRun,
+        turn: Option<Quat>,
+        root: &Mat4,
+        out: &mut Posed,
+    ) -> bool {
+        let li = run.li;
+        if let Some(ik) = turn {
+            let link = self.chain_links[run.c][li];
+            let lb = link.bone;
+            self.ik_r[lb] = ik;
+            out.local_rotations[lb] = (ik * self.append_r[lb]).normalize();
+            let lazy = self.lazy_effector[run.c];
+            self.ik_lanes[run.lane].repose_path(lazy, link, root, out);
+            run.turned = true;
         }
-        if self.lazy_effector[c]
-            && let Some(slot) = self.ik_path.last()
+        run.li = li + 1;
+        if run.li < run.links {
+            return true;
+        }
+        if reached(out, run.target, run.goal) {
+            return false;
+        }
+        run.i = if run.turned {
+            run.i + 1
+        } else if run.i < run.half {
+            run.half
+        } else {
+            run.loops
+        };
+        run.li = 0;
+        run.turned = false;
+        run.i < run.loops
+    }
+
+    /// After `run`'s loops: a lazy effector's whole matrix.
+    fn finish_chain(&mut self, run: &ChainRun, root: &Mat4, out: &mut Posed) {
+        if self.lazy_effector[run.c]
+            && let Some(slot) = self.ik_lanes[run.lane].path.last()
         {
             // The loops moved only the effector's translation.
-            out.bone_world[slot.bone] = hang_from(slot.parent, &root, &out.bone_world) * slot.local;
+            out.bone_world[slot.bone] = hang_from(slot.parent, root, &out.bone_world) * slot.local;
         }
     }
 
@@ -707,106 +983,96 @@ impl Poser {
     }
 
     /// Before chain `c`'s loops: its path's slots (see [`PathSlot`]) and no
-    /// direction to the goal known.
-    fn start_chain(&mut self, model: &Model, c: usize, out: &Posed) {
-        self.ik_path.clear();
+    /// direction to the goal known, in `lane`.
+    fn start_chain(&mut self, model: &Model, c: usize, lane: usize, out: &Posed) {
+        let mut path = std::mem::take(&mut self.ik_lanes[lane].path);
+        path.clear();
         for k in 0..self.chain_paths[c].len() {
             let x = self.chain_paths[c][k];
             let (parent, offset) = self.parent_offset(model, x);
-            self.ik_path.push(PathSlot {
+            path.push(PathSlot {
                 bone: x,
                 parent,
                 offset,
                 local: Mat4::from_rotation_translation(out.local_rotations[x], offset),
             });
         }
-        self.ik_to_goal.clear();
-        self.ik_to_goal.resize(self.chain_links[c].len(), None);
+        let scratch = &mut self.ik_lanes[lane];
+        scratch.path = path;
+        scratch.to_goal.clear();
+        scratch.to_goal.resize(self.chain_links[c].len(), None);
     }
 
-    /// One CCD step: link `step.li` of chain `step.c` turned towards the
-    /// goal (MMD's rule, see [`super::ik`]) and the path below it posed
-    /// again. Returns whether its IK rotation changed.
-    fn turn_link(&mut self, step: LinkStep, root: &Mat4, out: &mut Posed) -> bool {
+    /// One CCD step: link `step.li` of chain `step.c` (solved in `lane`)
+    /// turned towards the goal (MMD's rule, see [`super::ik`]). Returns its
+    /// new IK rotation, `None` when it does not change (the caller writes
+    /// it and poses the path below again).
+    #[inline(always)]
+    fn turn_link(&mut self, lane: usize, step: LinkStep, root: &Mat4, out: &Posed) -> Option<Quat> {
+        let aim = self.link_aim(lane, step, root, out)?;
+        self.link_rotation(aim, aim.angle(step.cap), step.first_half)
+    }
+
+    /// The first half of [`turn_link`](Self::turn_link): which way link
+    /// `step.li` turns (`None`: it does not).
+    #[inline(always)]
+    fn link_aim(
+        &mut self,
+        lane: usize,
+        step: LinkStep,
+        root: &Mat4,
+        out: &Posed,
+    ) -> Option<LinkAim> {
         let link = self.chain_links[step.c][step.li];
         if link.fixed {
-            return false;
+            return None;
         }
         let lb = link.bone;
         let head = out.bone_world[lb].w_axis.truncate();
         let effector = out.bone_world[step.target].w_axis.truncate();
         let to_effector = (effector - head).normalize_or_zero();
-        let to_goal = self.goal_direction(step.li, head, step.goal);
+        let to_goal = self.ik_lanes[lane].goal_direction(step.li, head, step.goal);
         let parent = match link.parent {
             Some(p) => Mat3::from_mat4(out.bone_world[p]),
             None => Mat3::from_mat4(*root),
         };
         let cross = to_effector.cross(to_goal);
-        let Some(axis) = step_axis(&link.plan, cross, parent, step.first_half) else {
-            return false;
-        };
-        // atan2(|a×b|, a·b) rather than acos(a·b): in f32, acos loses small
-        // angles near convergence (the reference computes in f64), which
-        // drifts a nearly straight knee by up to 0.3 units over 50 loops.
-        let angle = cross.length().atan2(to_effector.dot(to_goal)).min(step.cap);
-        let mut ik = (Quat::from_axis_angle(axis, angle) * self.ik_r[lb]).normalize();
+        let axis = step_axis(&link.plan, cross, parent, step.first_half)?;
+        Some(LinkAim {
+            link,
+            axis,
+            sin: cross.length(),
+            cos: to_effector.dot(to_goal),
+        })
+    }
+
+    /// The second half of [`turn_link`](Self::turn_link): the link's new IK
+    /// rotation after turning `angle` about `aim`'s axis (limited), `None`
+    /// when it does not change.
+    #[inline(always)]
+    fn link_rotation(&self, aim: LinkAim, angle: f32, first_half: bool) -> Option<Quat> {
+        self.limited(aim.link, self.turned(aim, angle), first_half)
+    }
+
+    /// The link's IK rotation turned `angle` about `aim`'s axis, before its
+    /// limits.
+    #[inline(always)]
+    fn turned(&self, aim: LinkAim, angle: f32) -> Quat {
+        (Quat::from_axis_angle(aim.axis, angle) * self.ik_r[aim.link.bone]).normalize()
+    }
+
+    /// [`turned`](Self::turned)'s `ik` within `link`'s limits: the new IK
+    /// rotation, `None` when it does not change.
+    #[inline(always)]
+    fn limited(&self, link: PlannedLink, mut ik: Quat, first_half: bool) -> Option<Quat> {
+        let lb = link.bone;
         if link.plan.limits.is_some() {
             let animated = self.append_r[lb];
-            let total = limit_rotation(&link.plan, ik * animated, step.first_half);
+            let total = limit_rotation(&link.plan, ik * animated, first_half);
             ik = (total * animated.inverse()).normalize();
         }
-        if !ik.is_finite()
-            || ik.to_array().map(f32::to_bits) == self.ik_r[lb].to_array().map(f32::to_bits)
-        {
-            return false;
-        }
-        self.ik_r[lb] = ik;
-        out.local_rotations[lb] = (ik * self.append_r[lb]).normalize();
-        self.repose_path(step.c, link, root, out);
-        true
-    }
-
-    /// The unit vector from link `li`'s head at `head` to `goal`, computed
-    /// again only when the head moved (a link's head moves only when a link
-    /// above it turns; the top link's never does).
-    #[inline]
-    fn goal_direction(&mut self, li: usize, head: Vec3, goal: Vec3) -> Vec3 {
-        let bits = head.to_array().map(f32::to_bits);
-        match self.ik_to_goal[li] {
-            Some((h, d)) if h == bits => d,
-            _ => {
-                let d = (goal - head).normalize_or_zero();
-                self.ik_to_goal[li] = Some((bits, d));
-                d
-            }
-        }
-    }
-
-    /// World matrices again for the bones of chain `c`'s path (top link
-    /// down to the effector, in deform order) from the turned `link`'s
-    /// order position on. Their local rotations are current: the caller
-    /// sets the link's (its local matrix is made again here), every other
-    /// path bone's is the one its slot's local matrix was made from. A lazy
-    /// effector gets its translation alone: `parent world · (offset, 1)`,
-    /// the very column the whole product computes, bit for bit (glam's
-    /// `Mat4 · Mat4` multiplies each column by `mul_vec4`); the rest of its
-    /// matrix is made once the chain is solved.
-    fn repose_path(&mut self, c: usize, link: PlannedLink, root: &Mat4, out: &mut Posed) {
-        let lazy = self.lazy_effector[c];
-        let last = self.ik_path.len() - 1;
-        for k in link.from..self.ik_path.len() {
-            let slot = &mut self.ik_path[k];
-            let pw = hang_from(slot.parent, root, &out.bone_world);
-            if lazy && k == last {
-                out.bone_world[slot.bone].w_axis = pw.mul_vec4(slot.offset.extend(1.0));
-                continue;
-            }
-            if slot.bone == link.bone {
-                slot.local =
-                    Mat4::from_rotation_translation(out.local_rotations[slot.bone], slot.offset);
-            }
-            out.bone_world[slot.bone] = pw * slot.local;
-        }
+        let same = ik.to_array().map(f32::to_bits) == self.ik_r[lb].to_array().map(f32::to_bits);
+        (ik.is_finite() && !same).then_some(ik)
     }
 
     /// Material morphs alone, with `out`'s applied weights: what a
@@ -975,4 +1241,85 @@ fn safe_normalize(q: Quat) -> Quat {
 fn reset<T: Clone>(v: &mut Vec<T>, n: usize, value: T) {
     v.clear();
     v.resize(n, value);
+}
+
+#[cfg(test)]
+mod pair_tests {
+    use super::super::MotionBinding;
+    use super::super::data::Model;
+    use super::super::deform_schedule::{Step, deform_plan};
+    use super::{Posed, Poser};
+    use crate::vmd::{self, IndexedMotion};
+    use glam::Mat4;
+
+    /// The corpus pairs solved both with and without IK pairs; each
+    /// frame's bones must match bit for bit (IK switches and placement
+    /// varied, so that a pair also runs one chain alone).
+    #[test]
+    fn paired_chains_pose_as_the_chains_alone() {
+        let Some(dir) = std::env::var_os("VMD_CORPUS").map(std::path::PathBuf::from) else {
+            return;
+        };
+        let sample = "frontier/sizing_mmdbase_sample_model/";
+        let cases = [
+            (
+                format!("{sample}サンプルモデル.pmx"),
+                format!("{sample}サンプルモーション2.vmd"),
+            ),
+            (
+                format!("{sample}サンプルモデル.pmx"),
+                format!("{sample}サンプルモーション3.vmd"),
+            ),
+            (
+                "mei/mei.pmd".into(),
+                "webmmd__GimmeGimme_with_emotion.vmd".into(),
+            ),
+            (
+                "unitymmdloader__mmt_test_model.pmx".into(),
+                "webmmd__GimmeGimme_with_emotion.vmd".into(),
+            ),
+        ];
+        let mut paired_any = false;
+        for (m, v) in cases {
+            let (Ok(model), Ok(bytes)) = (Model::open(&dir.join(&m)), std::fs::read(dir.join(&v)))
+            else {
+                continue;
+            };
+            let motion = IndexedMotion::new(vmd::read_vec(bytes).expect("corpus motion parses"));
+            let binding = MotionBinding::new(&model, &motion.index);
+            let mut paired = Poser::new(&model);
+            paired_any |= paired
+                .schedule
+                .iter()
+                .any(|s| matches!(s, Step::IkPair(..)));
+            let mut alone = paired.clone();
+            let plan = deform_plan(&model);
+            (alone.schedule, alone.physics_split) = (plan.schedule, plan.physics_split);
+            let (mut a, mut b) = (Posed::default(), Posed::default());
+            for i in 0..400u32 {
+                let frame = f64::from(i) * 1.25;
+                binding.sample(&model, motion.as_ref(), frame, paired.input_mut());
+                let chains = paired.input().ik.len();
+                for c in 0..chains {
+                    paired.input_mut().ik[c] &= (i >> (c % 4)) % 5 != 0;
+                }
+                let placement = (i % 3 == 0).then(|| Mat4::from_rotation_y(0.3));
+                paired.set_placement(placement);
+                alone.set_placement(placement);
+                *alone.input_mut() = paired.input().clone();
+                paired.pose_bones(&model, &mut a);
+                alone.pose_bones(&model, &mut b);
+                let bits = |p: &Posed| {
+                    let w = p.bone_world.iter().chain(&p.skinning);
+                    let r = p.local_rotations.iter().map(|q| glam::Vec4::from(*q));
+                    w.flat_map(|m| m.to_cols_array())
+                        .chain(r.flat_map(|q| q.to_array()))
+                        .map(f32::to_bits)
+                        .collect::<Vec<_>>()
+                };
+                assert!(bits(&a) == bits(&b), "{m} + {v}: frame {frame} differs");
+            }
+        }
+        assert!(paired_any || !dir.join("mei/mei.pmd").exists());
+    }
 }
