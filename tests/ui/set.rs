@@ -136,6 +136,16 @@ fn a_stage_and_an_accessory_are_added_moved_undone_and_saved() {
     }
 }
 
+/// Writes `floor.x` and `box.vac` into `dir`: the box is `floor.x` at
+/// scale 0.5, one unit up, worn on 右手首 (the `.vac`'s six lines, the
+/// bone name in Shift_JIS).
+fn write_box_vac(dir: &std::path::Path) {
+    std::fs::write(dir.join("floor.x"), FLOOR_X).unwrap();
+    let mut vac = b"box\r\nfloor.x\r\n0.5\r\n0,1,0\r\n0,0,0\r\n".to_vec();
+    vac.extend_from_slice(b"\x89\x45\x8e\xe8\x8e\xf1\r\n"); // 右手首
+    std::fs::write(dir.join("box.vac"), vac).unwrap();
+}
+
 /// `vmd-studio box.vac` (an accessory alone on the command line) opens the
 /// demo dancer wearing it on the bone the `.vac` names; adding the first
 /// stage hides the ground grid of both views (the floor takes its place).
@@ -143,10 +153,7 @@ fn a_stage_and_an_accessory_are_added_moved_undone_and_saved() {
 fn an_accessory_alone_on_the_command_line_is_worn_by_the_demo_dancer() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    std::fs::write(dir.join("floor.x"), FLOOR_X).unwrap();
-    let mut vac = b"box\r\nfloor.x\r\n0.5\r\n0,1,0\r\n0,0,0\r\n".to_vec();
-    vac.extend_from_slice(b"\x89\x45\x8e\xe8\x8e\xf1\r\n"); // 右手首
-    std::fs::write(dir.join("box.vac"), vac).unwrap();
+    write_box_vac(dir);
     let mut app = StudioApp::default();
     vmd_studio::app::open_command_line(&mut app, &[dir.join("box.vac")], &[]);
     let mut h = harness(app);
@@ -183,10 +190,7 @@ fn a_vac_opened_with_its_model_is_worn_once_the_model_has_loaded() {
     };
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    std::fs::write(dir.join("floor.x"), FLOOR_X).unwrap();
-    let mut vac = b"box\r\nfloor.x\r\n0.5\r\n0,1,0\r\n0,0,0\r\n".to_vec();
-    vac.extend_from_slice(b"\x89\x45\x8e\xe8\x8e\xf1\r\n"); // 右手首
-    std::fs::write(dir.join("box.vac"), vac).unwrap();
+    write_box_vac(dir);
     let mut app = StudioApp::default();
     let files = [corpus.join("mmdagent__mei.pmd"), dir.join("box.vac")];
     vmd_studio::app::open_command_line(&mut app, &files, &[]);
